@@ -1,0 +1,346 @@
+"""Semantic checks beyond the JSON Schema.
+
+Each check is a function ``(Context) -> Iterator[Problem]``; :data:`CHECKS` lists them in order and
+:func:`run_checks` runs every one of them so that all problems are reported at once.  The checks run on the loaded
+data (which carries line numbers), after the schema has accepted it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .load import Document, Mapping
+from .naming import RESERVED_ATTRIBUTES, identifier_problem, snake_case
+from .problems import Problem, suggest
+from .types import CONTAINERS, INTEGER_TYPES, WIRE_TYPES, parse_type_expr
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+@dataclass
+class Context:
+    doc: Document
+    custom_structs: dict[str, Mapping] = field(default_factory=dict)
+    custom_enums: dict[str, Mapping] = field(default_factory=dict)
+    id_check: bool = True
+
+    @property
+    def data(self) -> Mapping:
+        return self.doc.data
+
+    @property
+    def family(self) -> str:
+        return self.data["family"]
+
+    @property
+    def versions(self) -> list[str]:
+        return list(self.data["versions"])
+
+    def structs(self) -> dict[str, Mapping]:
+        return {**self.custom_structs, **{t["name"]: t for t in self.data.get("types", [])}}
+
+    def enums(self) -> dict[str, Mapping]:
+        return {**self.custom_enums, **{e["name"]: e for e in self.data.get("enums", [])}}
+
+    def problem(self, node: Mapping, key: str, message: str, hint: str = "") -> Problem:
+        return Problem(self.doc.path, node.line_of(key), message, hint)
+
+    def containers(self) -> Iterator[tuple[str, Mapping]]:
+        """Every field owner: ("message", m) and ("type", t) in file order."""
+        for struct in self.data.get("types", []):
+            yield "type", struct
+        for message in self.data["messages"]:
+            yield "message", message
+
+
+Check = Callable[[Context], Iterator[Problem]]
+
+
+def check_versions(ctx: Context) -> Iterator[Problem]:
+    versions = ctx.data["versions"]
+    keys = [version_key(v) for v in versions]
+    if len(set(keys)) != len(keys):
+        yield ctx.problem(ctx.data, "versions", "versions are not unique", "list each version once")
+    if keys != sorted(keys):
+        yield ctx.problem(ctx.data, "versions", "versions are not in ascending order", "list them oldest first")
+
+
+def _check_version_ref(ctx: Context, node: Mapping, key: str) -> Iterator[Problem]:
+    value = node.get(key)
+    if value is not None and value not in ctx.versions:
+        yield ctx.problem(node, key, f"{key} {value!r} is not a declared version",
+                          suggest(value, ctx.versions) + " (or add it to `versions`)")
+
+
+def check_since(ctx: Context) -> Iterator[Problem]:
+    """Every since/removed names a declared version; fields never go back in time (new fields go at the end)."""
+    first = ctx.versions[0]
+    for kind, owner in ctx.containers():
+        yield from _check_version_ref(ctx, owner, "since")
+        yield from _check_version_ref(ctx, owner, "removed")
+        owner_since = owner.get("since", first)
+        if owner_since not in ctx.versions:
+            continue
+        previous = owner_since
+        for f in owner["fields"]:
+            yield from _check_version_ref(ctx, f, "since")
+            yield from _check_version_ref(ctx, f, "removed")
+            since = f.get("since", owner_since)
+            if since not in ctx.versions:
+                continue
+            if version_key(since) < version_key(owner_since):
+                yield ctx.problem(f, "since", f"field {f['name']!r} is older ({since}) than its {kind} "
+                                  f"{owner['name']!r} ({owner_since})", f"set since to {owner_since!r} or later")
+            elif version_key(since) < version_key(previous):
+                yield ctx.problem(f, "since", f"field {f['name']!r} (since {since}) follows a field added in "
+                                  f"{previous}", "new fields go at the end: move it after the newer fields")
+            previous = max(previous, since, key=version_key)
+            removed = f.get("removed")
+            if removed in ctx.versions and version_key(removed) <= version_key(since):
+                yield ctx.problem(f, "removed", f"field {f['name']!r} is removed ({removed}) before or when it "
+                                  f"is added ({since})", "removed must be a later version than since")
+            if version_key(since) > version_key(owner_since) and "default" not in f and "const" not in f \
+                    and not f.get("nullable") and ctx.family != "kafka":
+                yield ctx.problem(f, "name", f"field {f['name']!r} was added in {since}, after its {kind}, "
+                                  "but has no default", "give the value a decoder uses when an older peer omits it")
+    for message in ctx.data["messages"]:
+        if message.get("removed") in ctx.versions and message.get("since", first) in ctx.versions \
+                and version_key(message["removed"]) <= version_key(message.get("since", first)):
+            yield ctx.problem(message, "removed", f"message {message['name']!r} is removed before it is added",
+                              "removed must be later than since")
+
+
+def check_names(ctx: Context) -> Iterator[Problem]:
+    """Unique names everywhere, valid identifiers for everything that becomes Python."""
+    seen: dict[str, tuple[str, int]] = {}
+    for section in ("enums", "types", "messages"):
+        for node in ctx.data.get(section, []):
+            name = node["name"]
+            if name in seen:
+                yield ctx.problem(node, "name", f"name {name!r} is already used ({seen[name][0]} at line "
+                                  f"{seen[name][1]})", "choose a distinct name")
+            elif section != "enums" and name in ctx.custom_structs:
+                yield ctx.problem(node, "name", f"type {name!r} is already defined in custom/",
+                                  "rename it or use the shared type")
+            else:
+                seen[name] = (section[:-1], node.line)
+            if why := identifier_problem(name):
+                yield ctx.problem(node, "name", why, "rename it")
+    for kind, owner in ctx.containers():
+        wire: dict[str, int] = {}
+        python: dict[str, int] = {}
+        for f in owner["fields"]:
+            py = f.get("py") or snake_case(f["name"])
+            if f["name"] in wire:
+                yield ctx.problem(f, "name", f"field {f['name']!r} appears twice in {owner['name']!r}",
+                                  f"the first is at line {wire[f['name']]}")
+            wire.setdefault(f["name"], f.line)
+            if py in python:
+                yield ctx.problem(f, "name", f"Python name {py!r} of field {f['name']!r} clashes in "
+                                  f"{owner['name']!r} (line {python[py]})", "set a distinct `py:` name")
+            python.setdefault(py, f.line)
+            why = identifier_problem(py) or (f"{py!r} is reserved for the generated class"
+                                             if py in RESERVED_ATTRIBUTES else None)
+            if why:
+                yield ctx.problem(f, "py" if "py" in f else "name", f"field {f['name']!r}: {why}",
+                                  "set `py:` to a valid snake_case name")
+    for enum in ctx.data.get("enums", []):
+        members: set[str] = set()
+        values: set[Any] = set()
+        for value in enum["values"]:
+            if value["name"] in members or value["value"] in values:
+                yield ctx.problem(value, "name", f"enum {enum['name']}: member {value['name']} or its value "
+                                  f"{value['value']!r} is repeated", "give each member a distinct name and value")
+            members.add(value["name"])
+            values.add(value["value"])
+            wants_str = enum["type"] == "string"
+            if isinstance(value["value"], str) != wants_str:
+                yield ctx.problem(value, "value", f"enum {enum['name']}: value {value['value']!r} does not fit "
+                                  f"type {enum['type']}", "use a string" if wants_str else "use an integer")
+        if "unknown" in enum and enum["unknown"] not in members:
+            yield ctx.problem(enum, "unknown", f"enum {enum['name']}: unknown={enum['unknown']!r} is not a member",
+                              suggest(enum["unknown"], members))
+    for const in ctx.data.get("constants", []):
+        if why := identifier_problem(const["name"]):
+            yield ctx.problem(const, "name", why, "rename it")
+
+
+def check_directions(ctx: Context) -> Iterator[Problem]:
+    declared = [d["name"] for d in ctx.data["directions"]]
+    if len(set(declared)) != len(declared):
+        yield ctx.problem(ctx.data, "directions", "direction names repeat", "name each direction once")
+    for message in ctx.data["messages"]:
+        for i, direction in enumerate(message["directions"]):
+            if direction not in declared:
+                yield Problem(ctx.doc.path, message["directions"].line_of(i),
+                              f"message {message['name']!r}: unknown direction {direction!r}",
+                              suggest(direction, declared))
+
+
+def check_discriminators(ctx: Context) -> Iterator[Problem]:
+    """Each family's way of telling messages apart is present, and unique."""
+    family = ctx.family
+    codes: dict[int, str] = {}
+    tags: dict[tuple[str, str], str] = {}
+    previous_code: int | None = None
+    for message in ctx.data["messages"]:
+        name = message["name"]
+        has = {key for key in ("code", "tag", "shape") if key in message}
+        if family == "binary":
+            if has != {"code"}:
+                yield ctx.problem(message, "name", f"binary message {name!r} needs a `code` and no tag/shape",
+                                  "give its numeric type code")
+                continue
+            code = message["code"]
+            if code in codes:
+                yield ctx.problem(message, "code", f"code {code} of {name!r} is already used by {codes[code]!r}",
+                                  "codes must be unique")
+            codes[code] = name
+            if ctx.id_check and previous_code is not None and code <= previous_code:
+                yield ctx.problem(message, "code", f"code {code} of {name!r} is not above the previous "
+                                  f"message's code {previous_code}",
+                                  "list messages in ascending code order (or pass --no-id-check)")
+            previous_code = code
+        elif family == "json":
+            if len(has) != 1 or "code" in has:
+                yield ctx.problem(message, "name", f"JSON message {name!r} needs exactly one of `tag` or `shape`",
+                                  "tag for messages carrying the discriminator key, shape for the others")
+                continue
+            if "tag" in message:
+                if "tag_key" not in ctx.data["framing"]:
+                    yield ctx.problem(message, "tag", f"message {name!r} has a tag but framing has no tag_key",
+                                      "set framing.tag_key")
+                for direction in message["directions"]:
+                    key = (direction, message["tag"])
+                    if key in tags:
+                        yield ctx.problem(message, "tag", f"tag {message['tag']!r} is used twice in direction "
+                                          f"{direction!r} ({tags[key]!r} and {name!r})",
+                                          "tags must be unique per direction")
+                    tags[key] = name
+            else:
+                field_names = {f["name"] for f in message["fields"]}
+                shape = message["shape"]
+                for key in [*shape.get("keys", []), *shape.get("match", {})]:
+                    if key not in field_names and shape["json"] == "object":
+                        yield ctx.problem(message, "shape", f"shape of {name!r} names key {key!r} that is not "
+                                          "a field", suggest(key, field_names))
+        elif has:
+            yield ctx.problem(message, "name", f"kafka message {name!r} takes no code/tag/shape",
+                              "remove them: records are told apart by their headers")
+
+
+def _resolve(ctx: Context, text: str) -> tuple[str | None, str | None]:
+    """Return (problem, hint) for a type expression, or (None, None) if it resolves."""
+    head, args = parse_type_expr(text)
+    known = sorted([*WIRE_TYPES, *ctx.structs(), *ctx.enums()])
+    if head in CONTAINERS:
+        if len(args) != CONTAINERS[head]:
+            return f"{head} takes {CONTAINERS[head]} type argument(s), got {len(args)} in {text!r}", \
+                "write list<T> or map<string,T>"
+        if head == "map" and args[0] != "string":
+            return f"map keys must be string in {text!r}", "write map<string,T>"
+        for arg in args:
+            problem, hint = _resolve(ctx, arg)
+            if problem:
+                return problem, hint
+        return None, None
+    if args:
+        return f"{head!r} takes no type arguments", "remove the <...>"
+    if head in WIRE_TYPES:
+        if ctx.family not in WIRE_TYPES[head].families:
+            allowed = [n for n, t in WIRE_TYPES.items() if ctx.family in t.families]
+            return f"type {head!r} is not available in the {ctx.family} family", "use one of: " + ", ".join(allowed)
+        return None, None
+    if head in ctx.structs() or head in ctx.enums():
+        return None, None
+    return f"unknown type {head!r}", suggest(head, known)
+
+
+def check_types(ctx: Context) -> Iterator[Problem]:
+    """Type references resolve; trailing types come last; defaults and consts fit their types."""
+    for kind, owner in ctx.containers():
+        fields = list(owner["fields"])
+        names = [f["name"] for f in fields]
+        seen_presence = False
+        for index, f in enumerate(fields):
+            problem, hint = _resolve(ctx, f["type"])
+            if problem:
+                yield ctx.problem(f, "type", f"{owner['name']}.{f['name']}: {problem}", hint or "")
+                continue
+            head, _ = parse_type_expr(f["type"])
+            wire = WIRE_TYPES.get(head)
+            if wire and wire.trailing and index != len(fields) - 1 and ctx.family == "binary":
+                yield ctx.problem(f, "type", f"{owner['name']}.{f['name']}: {head} reads to the end of the frame, "
+                                  "so it must be the last field", "move it last")
+            if wire and wire.trailing and kind == "type":
+                yield ctx.problem(f, "type", f"{owner['name']}.{f['name']}: {head} cannot be used inside a struct",
+                                  "use bytes (length-prefixed)")
+            if ctx.family == "binary":
+                if "presence" in f:
+                    seen_presence = True
+                elif seen_presence and not f.get("when_nonempty"):
+                    yield ctx.problem(f, "name", f"{owner['name']}.{f['name']}: a mandatory field follows an "
+                                      "optional trailing one", "give it a presence rule too")
+                if "presence" in f and "default" not in f:
+                    yield ctx.problem(f, "presence", f"{owner['name']}.{f['name']}: a field with a presence rule "
+                                      "needs a default", "add the default the reference decoder fills")
+            elif "presence" in f or "when_nonempty" in f:
+                yield ctx.problem(f, "presence" if "presence" in f else "when_nonempty",
+                                  f"{owner['name']}.{f['name']}: presence rules are for the binary family",
+                                  "use optional/nullable")
+            if "when_nonempty" in f:
+                target = f["when_nonempty"]
+                earlier = {g["name"]: g for g in fields[:index]}
+                if target not in earlier:
+                    yield ctx.problem(f, "when_nonempty", f"{owner['name']}.{f['name']}: when_nonempty names "
+                                      f"{target!r}, not an earlier field", suggest(target, names[:index]))
+                elif earlier[target]["type"] not in ("bytes", "string", "mutf8"):
+                    yield ctx.problem(f, "when_nonempty", f"{owner['name']}.{f['name']}: when_nonempty needs a "
+                                      "bytes or string field", "point it at a bytes field")
+                if "default" not in f:
+                    yield ctx.problem(f, "when_nonempty", f"{owner['name']}.{f['name']}: a conditional field "
+                                      "needs a default", "add the value used when it is absent")
+            if f.get("accept_scalar") and head != "list":
+                yield ctx.problem(f, "accept_scalar", f"{owner['name']}.{f['name']}: accept_scalar is for lists",
+                                  "remove it")
+            for key in ("default", "const"):
+                if key in f and (why := _value_problem(ctx, f, f[key])):
+                    yield ctx.problem(f, key, f"{owner['name']}.{f['name']}: {key} {f[key]!r} {why}",
+                                      f"give a value of type {f['type']}")
+
+
+def _value_problem(ctx: Context, f: Mapping, value: Any) -> str | None:
+    head, _ = parse_type_expr(f["type"])
+    if value is None:
+        return None if f.get("nullable") or f.get("optional") else "is null but the field is not nullable"
+    if head in INTEGER_TYPES or head == "padding":
+        bits = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}.get(head, 32)
+        if not isinstance(value, int) or isinstance(value, bool):
+            return "is not an integer"
+        if not -(1 << (bits - 1)) <= value < (1 << (bits - 1)):
+            return f"does not fit {head}"
+    elif head == "bool" and not isinstance(value, bool):
+        return "is not true/false"
+    elif head in ("string", "mutf8") and not isinstance(value, str):
+        return "is not a string"
+    elif head in ("bytes", "rest", "base64") and value != "":
+        return 'bytes defaults can only be "" (empty)'
+    elif head == "list" and value != []:
+        return "list defaults can only be []"
+    elif head in ctx.enums():
+        enum = ctx.enums()[head]
+        if value not in [v["name"] for v in enum["values"]]:
+            return "is not a member name of " + head
+    return None
+
+
+CHECKS: tuple[Check, ...] = (check_versions, check_since, check_names, check_directions, check_discriminators,
+                             check_types)
+
+
+def run_checks(ctx: Context) -> list[Problem]:
+    return [problem for check in CHECKS for problem in check(ctx)]

@@ -1,0 +1,117 @@
+"""Command line: Hazelcast's flags (-r -l -p -o -n -b -t --no-binary --no-id-check) plus --check, --protocol,
+-q and -v.  Exit status: 0 done, 1 ``--check`` found differences, 2 invalid definitions or arguments."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+
+from .model import Protocol
+from .problems import DefinitionError
+from .render import OutputFile, Options
+from .target_py import python_target
+from .write import UnsafePathError, check_tree, write_tree
+
+REPO = Path(__file__).resolve().parent.parent
+TARGETS: dict[str, Callable[[list[Protocol], Options], list[OutputFile]]] = {"py": python_target}
+NAMESPACE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+def register_target(language: str, target: Callable[[list[Protocol], Options], list[OutputFile]]) -> None:
+    TARGETS[language] = target
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="generator.py", description="Generate codecs from protocol definitions.")
+    p.add_argument("-r", "--root-dir", help="output root (default: output/<language>)")
+    p.add_argument("-l", "--lang", default="py", help="target language (default: py)")
+    p.add_argument("-p", "--protocol-definitions-path", default=str(REPO / "protocol-definitions"),
+                   help="definitions directory (default: protocol-definitions/)")
+    p.add_argument("-o", "--output-dir", default=".",
+                   help="directory under the root that receives the package directory (default: the root)")
+    p.add_argument("-n", "--namespace", default="streamcodecs", help="package name (default: streamcodecs)")
+    p.add_argument("-b", "--binary-output-dir", default="vectors",
+                   help="compatibility vectors, relative to the root (default: vectors)")
+    p.add_argument("-t", "--test-output-dir", default="tests",
+                   help="generated compatibility tests, relative to the root (default: tests)")
+    p.add_argument("--no-binary", action="store_true", help="skip compatibility vectors and their tests")
+    p.add_argument("--no-id-check", action="store_true",
+                   help="do not require message codes in ascending order (all other checks still run)")
+    p.add_argument("--check", action="store_true",
+                   help="regenerate in memory; exit 1 listing every file that differs from disk; write nothing")
+    p.add_argument("--protocol", action="append", metavar="NAME", help="only this protocol (repeatable)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    p.add_argument("-v", "--verbose", action="store_true", help="list every file")
+    return p
+
+
+def _relative(value: str, flag: str) -> PurePosixPath:
+    path = PurePosixPath(value)
+    if path.is_absolute() or ".." in path.parts:
+        raise UnsafePathError(f"{flag} must be a relative path inside the root without '..': {value}")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.lang not in TARGETS:
+        print(f"error: unknown language {args.lang!r}; supported: {', '.join(sorted(TARGETS))}", file=sys.stderr)
+        return 2
+    if not NAMESPACE.match(args.namespace):
+        print(f"error: namespace {args.namespace!r} is not a dotted Python identifier", file=sys.stderr)
+        return 2
+    try:
+        options = Options(
+            namespace=args.namespace,
+            package_dir=_relative(args.output_dir, "-o"),
+            binary_dir=_relative(args.binary_output_dir, "-b"),
+            test_dir=_relative(args.test_output_dir, "-t"),
+            binary=not args.no_binary,
+        )
+    except UnsafePathError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    root = Path(args.root_dir) if args.root_dir else REPO / "output" / args.lang
+    try:
+        protocols = load_protocols_cli(Path(args.protocol_definitions_path), args)
+    except DefinitionError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(exc.problems)} problem(s) in the definitions; nothing was written.", file=sys.stderr)
+        return 2
+    files = TARGETS[args.lang](protocols, options)
+    tree = {f.path: f.content for f in files}
+    messages = sum(len(p.messages) for p in protocols)
+    try:
+        if args.check:
+            differences = check_tree(root, tree)
+            for line in differences:
+                print(line)
+            if differences:
+                print(f"{len(differences)} file(s) differ from the definitions; run ./generator.py", file=sys.stderr)
+                return 1
+            if not args.quiet:
+                print(f"{len(protocols)} protocols, {messages} messages, {len(tree)} files: output is current.")
+            return 0
+        report = write_tree(root, tree)
+    except UnsafePathError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.verbose:
+        for path in report.written:
+            print(f"wrote    {path}")
+        for path in report.removed:
+            print(f"removed  {path}")
+    if not args.quiet:
+        print(f"{len(protocols)} protocols, {messages} messages: {len(report.written)} files written, "
+              f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, in {root}")
+    return 0
+
+
+def load_protocols_cli(definitions: Path, args: argparse.Namespace) -> list[Protocol]:
+    from .pipeline import load_protocols
+
+    return load_protocols(definitions, definitions.resolve().parent, id_check=not args.no_id_check, only=args.protocol)

@@ -1,0 +1,122 @@
+"""Load YAML definitions safely, remembering the line of every mapping key and sequence item.
+
+Loaded mappings are :class:`Mapping` (a dict with ``line_of(key)``) and sequences are :class:`Sequence` (a list
+with ``line_of(index)``), so later stages can point at the line that is wrong.  Only YAML's safe subset is accepted:
+no tags that build Python objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .problems import DefinitionError, Problem
+
+
+class Mapping(dict[str, Any]):
+    line: int = 0
+    key_lines: dict[str, int]
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, self.line)
+
+
+class Sequence(list[Any]):
+    line: int = 0
+    item_lines: list[int]
+
+    def line_of(self, index: int) -> int:
+        return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
+
+
+class _LineLoader(yaml.SafeLoader):
+    """SafeLoader that builds Mapping/Sequence carrying 1-based line numbers and rejects duplicate keys."""
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> Mapping:
+    result = Mapping()
+    result.line = node.start_mark.line + 1
+    result.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, str):
+            raise yaml.constructor.ConstructorError(
+                None, None, f"mapping keys must be strings, found {key!r}", key_node.start_mark
+            )
+        if key in result:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark
+            )
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.key_lines[key] = key_node.start_mark.line + 1
+    return result
+
+
+def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> Sequence:
+    result = Sequence(loader.construct_object(child, deep=True) for child in node.value)
+    result.line = node.start_mark.line + 1
+    result.item_lines = [child.start_mark.line + 1 for child in node.value]
+    return result
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+
+
+@dataclass(frozen=True)
+class Document:
+    """One loaded definition file: its display path (relative, as the user will click it) and its data."""
+
+    path: str
+    data: Any
+
+
+def load_file(path: Path, display: str) -> Document:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise DefinitionError([Problem(display, 1, f"not UTF-8 ({exc.reason})", "save the file as UTF-8")])
+    try:
+        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        raise DefinitionError(
+            [Problem(display, line, f"YAML error: {exc.problem or exc.context}", "fix the YAML syntax")]
+        )
+    except yaml.YAMLError as exc:
+        raise DefinitionError([Problem(display, 1, f"YAML error: {exc}", "fix the YAML syntax")])
+    return Document(display, data)
+
+
+def load_definitions(directory: Path, display_root: Path) -> tuple[list[Document], list[Document]]:
+    """Load ``*.yaml`` protocol files and ``custom/*.yaml`` custom-type files, sorted by name.
+
+    Problems in several files are collected before raising.
+    """
+    problems: list[Problem] = []
+    protocols: list[Document] = []
+    customs: list[Document] = []
+    if not directory.is_dir():
+        raise DefinitionError(
+            [Problem(str(directory), 0, "definitions directory not found", "pass an existing directory with -p")]
+        )
+    for target, paths in (
+        (protocols, sorted(directory.glob("*.yaml"))),
+        (customs, sorted((directory / "custom").glob("*.yaml"))),
+    ):
+        for path in paths:
+            try:
+                display = path.resolve().relative_to(display_root.resolve()).as_posix()
+            except ValueError:
+                display = path.as_posix()
+            try:
+                target.append(load_file(path, display))
+            except DefinitionError as exc:
+                problems.extend(exc.problems)
+    if problems:
+        raise DefinitionError(problems)
+    return protocols, customs

@@ -1,0 +1,365 @@
+"""The typed intermediate representation built from validated definitions.
+
+Plain dataclasses with derived properties only; templates read these, never the raw YAML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .checks import version_key
+from .load import Document, Mapping
+from .naming import snake_case, upper_snake_case
+from .types import WIRE_TYPES, WireType, parse_type_expr
+
+
+@dataclass(frozen=True)
+class Origin:
+    file: str
+    line: int
+
+
+@dataclass
+class EnumValue:
+    name: str
+    value: int | str
+    doc: str
+
+
+@dataclass
+class Enum:
+    name: str
+    wire: str  # int8 .. int64 or string
+    values: list[EnumValue]
+    unknown: str | None
+    doc: str
+    origin: Origin
+
+    @property
+    def is_string(self) -> bool:
+        return self.wire == "string"
+
+    def member(self, value: int | str) -> EnumValue:
+        return next(v for v in self.values if v.value == value)
+
+
+@dataclass
+class TypeRef:
+    text: str
+    kind: str  # wire | list | map | enum | struct
+    wire: WireType | None = None
+    item: TypeRef | None = None  # list item, or map value
+    enum: Enum | None = None
+    struct: Struct | None = None
+
+    @property
+    def name(self) -> str:
+        return self.text
+
+    @property
+    def py_annotation(self) -> str:
+        if self.kind == "wire":
+            assert self.wire
+            return self.wire.py
+        if self.kind == "list":
+            assert self.item
+            return f"list[{self.item.py_annotation}]"
+        if self.kind == "map":
+            assert self.item
+            return f"dict[str, {self.item.py_annotation}]"
+        return self.text
+
+    @property
+    def spark_type(self) -> str:
+        if self.kind == "wire":
+            assert self.wire
+            return self.wire.spark
+        if self.kind == "list":
+            assert self.item
+            return f"array<{self.item.spark_type}>"
+        if self.kind == "map":
+            assert self.item
+            return f"map<string,{self.item.spark_type}>"
+        if self.kind == "enum":
+            assert self.enum
+            return "string" if self.enum.is_string else WIRE_TYPES[self.enum.wire].spark
+        assert self.struct
+        inner = ",".join(f"{f.py}:{f.type.spark_type}" for f in self.struct.fields)
+        return f"struct<{inner}>"
+
+    def walk(self) -> list[TypeRef]:
+        """This type and every type nested in it."""
+        found = [self]
+        if self.item:
+            found += self.item.walk()
+        return found
+
+
+@dataclass
+class Field:
+    name: str
+    py: str
+    type: TypeRef
+    since: str
+    removed: str | None
+    doc: str
+    origin: Origin
+    has_default: bool = False
+    default: Any = None
+    presence: int | None = None  # binary: read only if this many bytes remain
+    when_nonempty: str | None = None
+    has_const: bool = False
+    const: Any = None
+    nullable: bool = False
+    optional: bool = False
+    accept_scalar: bool = False
+    added_later: bool = False  # since is newer than the owner's since
+
+    @property
+    def py_annotation(self) -> str:
+        base = self.type.py_annotation
+        return f"{base} | None" if self.nullable or (self.optional and self.default is None) else base
+
+    @property
+    def default_literal(self) -> str:
+        """Python source for the default value."""
+        return python_literal(self.default, self.type)
+
+    @property
+    def const_literal(self) -> str:
+        return python_literal(self.const, self.type)
+
+    @property
+    def upper(self) -> str:
+        return self.py.upper()
+
+
+def python_literal(value: Any, type_ref: TypeRef) -> str:
+    if value is None:
+        return "None"
+    if type_ref.kind == "enum":
+        assert type_ref.enum
+        return f"{type_ref.enum.name}.{value}"
+    if type_ref.kind == "wire" and type_ref.wire and type_ref.wire.py == "bytes":
+        return "b" + repr(value)
+    if type_ref.kind == "list":
+        return "[]"
+    return repr(value)
+
+
+@dataclass
+class Struct:
+    name: str
+    since: str
+    doc: str
+    fields: list[Field]
+    origin: Origin
+    size_prefix: str | None = None
+    shared: bool = False  # from custom/
+
+    @property
+    def snake(self) -> str:
+        return snake_case(self.name)
+
+
+@dataclass
+class Shape:
+    json: str  # object | array
+    keys: list[str]
+    match: dict[str, Any]
+
+
+@dataclass
+class Message(Struct):
+    directions: list[str] = field(default_factory=list)
+    code: int | None = None
+    tag: str | None = None
+    shape: Shape | None = None
+    removed: str | None = None
+    inline_only: bool = False
+
+    @property
+    def upper(self) -> str:
+        return upper_snake_case(self.name)
+
+
+@dataclass
+class Constant:
+    name: str
+    value: Any
+    doc: str
+
+
+@dataclass
+class Direction:
+    name: str
+    doc: str
+
+
+@dataclass
+class Protocol:
+    name: str
+    title: str
+    doc: str
+    family: str
+    versions: list[str]
+    directions: list[Direction]
+    framing: dict[str, Any]
+    constants: list[Constant]
+    enums: list[Enum]
+    structs: list[Struct]
+    messages: list[Message]
+    companions: list[str]
+    source: str
+
+    @property
+    def version(self) -> str:
+        return self.versions[-1]
+
+    @property
+    def direction_names(self) -> list[str]:
+        return [d.name for d in self.directions]
+
+    def messages_for(self, direction: str) -> list[Message]:
+        return [m for m in self.messages if direction in m.directions]
+
+    def messages_at(self, version: str) -> list[Message]:
+        """Messages that exist at ``version``."""
+        key = version_key(version)
+        return [
+            m for m in self.messages
+            if version_key(m.since) <= key and (m.removed is None or key < version_key(m.removed))
+        ]
+
+    def all_types(self) -> list[TypeRef]:
+        refs: list[TypeRef] = []
+        for owner in [*self.structs, *self.messages]:
+            for f in owner.fields:
+                refs += f.type.walk()
+        return refs
+
+    def uses(self, wire_name: str) -> bool:
+        return any(r.wire is not None and r.wire.name == wire_name for r in self.all_types())
+
+    @property
+    def imports(self) -> list[str]:
+        """Standard-library modules the message classes need for their annotations."""
+        found = {imp for r in self.all_types() if r.wire for imp in r.wire.imports}
+        return sorted(found)
+
+
+class _Builder:
+    def __init__(self, doc: Document, custom_structs: dict[str, Mapping], custom_enums: dict[str, Mapping]):
+        self.doc = doc
+        self.data = doc.data
+        self.first = self.data["versions"][0]
+        self.enum_nodes = {**custom_enums, **{e["name"]: e for e in self.data.get("enums", [])}}
+        self.struct_nodes = {**custom_structs, **{t["name"]: t for t in self.data.get("types", [])}}
+        self.local = {t["name"] for t in self.data.get("types", [])}
+        self.enums: dict[str, Enum] = {}
+        self.structs: dict[str, Struct] = {}
+
+    def origin(self, node: Mapping) -> Origin:
+        return Origin(self.doc.path, node.line)
+
+    def enum(self, name: str) -> Enum:
+        if name not in self.enums:
+            node = self.enum_nodes[name]
+            self.enums[name] = Enum(
+                name, node["type"],
+                [EnumValue(v["name"], v["value"], v.get("doc", "")) for v in node["values"]],
+                node.get("unknown"), node.get("doc", ""), self.origin(node),
+            )
+        return self.enums[name]
+
+    def struct(self, name: str) -> Struct:
+        if name not in self.structs:
+            node = self.struct_nodes[name]
+            struct = Struct(name, node.get("since", self.first), node.get("doc", ""), [], self.origin(node),
+                            node.get("size_prefix"), shared=name not in self.local)
+            self.structs[name] = struct  # registered before its fields so recursive references resolve
+            struct.fields = self.fields(node, struct.since)
+        return self.structs[name]
+
+    def type_ref(self, text: str) -> TypeRef:
+        head, args = parse_type_expr(text)
+        if head == "list":
+            return TypeRef(text, "list", item=self.type_ref(args[0]))
+        if head == "map":
+            return TypeRef(text, "map", item=self.type_ref(args[1]))
+        if head in WIRE_TYPES:
+            return TypeRef(text, "wire", wire=WIRE_TYPES[head])
+        if head in self.enum_nodes:
+            return TypeRef(text, "enum", enum=self.enum(head))
+        return TypeRef(text, "struct", struct=self.struct(head))
+
+    def fields(self, owner: Mapping, owner_since: str) -> list[Field]:
+        result = []
+        for node in owner["fields"]:
+            since = node.get("since", owner_since)
+            result.append(Field(
+                name=node["name"], py=node.get("py") or snake_case(node["name"]), type=self.type_ref(node["type"]),
+                since=since, removed=node.get("removed"), doc=node.get("doc", ""), origin=self.origin(node),
+                has_default="default" in node, default=node.get("default"),
+                presence=node["presence"]["remaining"] if "presence" in node else None,
+                when_nonempty=node.get("when_nonempty"), has_const="const" in node, const=node.get("const"),
+                nullable=bool(node.get("nullable")), optional=bool(node.get("optional")),
+                accept_scalar=bool(node.get("accept_scalar")),
+                added_later=version_key(since) > version_key(owner_since),
+            ))
+        return result
+
+    def message(self, node: Mapping) -> Message:
+        since = node.get("since", self.first)
+        shape = node.get("shape")
+        return Message(
+            name=node["name"], since=since, doc=node.get("doc", ""), fields=self.fields(node, since),
+            origin=self.origin(node), directions=list(node["directions"]), code=node.get("code"),
+            tag=node.get("tag"),
+            shape=Shape(shape["json"], list(shape.get("keys", [])), dict(shape.get("match", {}))) if shape else None,
+            removed=node.get("removed"), inline_only=bool(node.get("inline_only")),
+        )
+
+    def build(self) -> Protocol:
+        data = self.data
+        messages = [self.message(m) for m in data["messages"]]
+        for name in self.local:  # local structs are generated even when unused
+            self.struct(name)
+        for node in data.get("enums", []):
+            self.enum(node["name"])
+        return Protocol(
+            name=data["protocol"], title=data["title"], doc=data.get("doc", ""), family=data["family"],
+            versions=list(data["versions"]),
+            directions=[Direction(d["name"], d.get("doc", "")) for d in data["directions"]],
+            framing=dict(data["framing"]),
+            constants=[Constant(c["name"], c["value"], c.get("doc", "")) for c in data.get("constants", [])],
+            enums=sorted(self.enums.values(), key=lambda e: e.origin.line if not e.origin.file.endswith(
+                "Custom.yaml") else -1),
+            structs=_dependency_order(self.structs),
+            messages=messages, companions=list(data.get("companions", [])), source=self.doc.path,
+        )
+
+
+def _dependency_order(structs: dict[str, Struct]) -> list[Struct]:
+    """Structs ordered so that each comes after the structs its fields use (stable by definition order)."""
+    ordered: list[Struct] = []
+    placed: set[str] = set()
+
+    def place(struct: Struct) -> None:
+        if struct.name in placed:
+            return
+        placed.add(struct.name)
+        for f in struct.fields:
+            for ref in f.type.walk():
+                if ref.struct:
+                    place(ref.struct)
+        ordered.append(struct)
+
+    for struct in sorted(structs.values(), key=lambda s: (not s.shared, s.origin.line)):
+        place(struct)
+    return ordered
+
+
+def build_protocol(doc: Document, custom_structs: dict[str, Mapping], custom_enums: dict[str, Mapping]) -> Protocol:
+    return _Builder(doc, custom_structs, custom_enums).build()

@@ -1,0 +1,32 @@
+"""Name conversions and identifier rules shared by the checks and the model."""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_NON_WORD = re.compile(r"[^0-9A-Za-z]+")
+# Names the generated classes define themselves; a field must not shadow them.
+RESERVED_ATTRIBUTES = frozenset({"to_dict", "from_dict", "encode", "decode", "message_name"})
+
+
+def snake_case(name: str) -> str:
+    """``highVersion`` -> ``high_version``; ``task->component`` -> ``task_component``; ``pidDir`` -> ``pid_dir``."""
+    words = _NON_WORD.sub("_", _BOUNDARY.sub("_", name)).strip("_")
+    return re.sub("_+", "_", words).lower()
+
+
+def upper_snake_case(name: str) -> str:
+    return snake_case(name).upper()
+
+
+def identifier_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a Python identifier, or None."""
+    if not name.isidentifier() or not name.isascii():
+        return f"{name!r} is not a valid Python identifier"
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        return f"{name!r} is a Python keyword"
+    if name.startswith("__"):
+        return f"{name!r} starts with a double underscore"
+    return None

@@ -1,0 +1,97 @@
+"""The ``py`` target: an installable package with one subpackage per protocol, plus Spark modules.
+
+Which template renders a protocol is decided by its wire family (``templates/py/<family>/messages.py.j2``) and
+its declared companions (``templates/py/companions/<protocol>/<name>.py.j2``); nothing here names a protocol.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+from typing import Any
+
+from . import layout as binary_layout
+from .model import Protocol, TypeRef
+from .render import TEMPLATE_DIR, OutputFile, Options, Renderer, format_python
+from .types import WIRE_TYPES
+
+RUNTIME_DIR = "py/runtime"
+
+
+def _binary_context(protocol: Protocol) -> dict[str, Any]:
+    framing = protocol.framing
+    lay = binary_layout.binary_layout(protocol)
+    order = ">"
+
+    def helper(ref: TypeRef) -> str:
+        assert ref.wire and ref.wire.helper
+        return f"bytes_{framing['bytes_length']}" if ref.wire.helper == "bytes" else ref.wire.helper
+
+    def item_key(ref: TypeRef) -> str:
+        return re.sub(r"[^0-9a-zA-Z]+", "_", ref.text).strip("_").lower()
+
+    def list_items(p: Protocol) -> list[tuple[str, TypeRef]]:
+        items = {item_key(r.item): r.item for r in p.all_types() if r.kind == "list" and r.item}
+        return sorted(items.items())
+
+    def py_of(wire_name: str, owner: Any) -> str:
+        return next(f.py for f in owner.fields if f.name == wire_name)
+
+    def fixed_code_of(wire_name: str) -> str:
+        code = WIRE_TYPES[wire_name].struct
+        assert code
+        return code
+
+    # Register every Struct the templates will ask for before rendering, so the constant table is complete.
+    for name in (framing["code_type"], framing["length_type"], *[s.size_prefix for s in protocol.structs if s.size_prefix]):
+        lay.constant(order + fixed_code_of(name))
+    for ref in protocol.all_types():
+        code = binary_layout.fixed_code(ref)
+        if code:
+            lay.constant(order + code)
+    return {
+        "layout": lay,
+        "order": order,
+        "framing": framing,
+        "helper": helper,
+        "item_reader": lambda ref: f"_read_item_{item_key(ref)}",
+        "list_items": list_items,
+        "min_size": binary_layout.min_size,
+        "min_size_of_wire": lambda name: WIRE_TYPES[name].size,
+        "fixed_code": binary_layout.fixed_code,
+        "fixed_code_of": fixed_code_of,
+        "py_of": py_of,
+    }
+
+
+FAMILY_CONTEXT = {"binary": _binary_context}
+
+
+def python_target(protocols: list[Protocol], options: Options) -> list[OutputFile]:
+    renderer = Renderer(options)
+    renderer.env.filters["py_of"] = lambda wire_name, owner: next(f.py for f in owner.fields if f.name == wire_name)
+    package = options.package_path
+    files: list[OutputFile] = []
+
+    def add(template: str, path: PurePosixPath, source: str | None = None, **context: Any) -> None:
+        files.append(OutputFile("code", path, renderer.render(template, source or f"templates/{template}", **context)))
+
+    add("py/package/pyproject.toml.j2", PurePosixPath("pyproject.toml"), protocols=protocols)
+    add("py/package/__init__.py.j2", package / "__init__.py", protocols=protocols)
+    files.append(OutputFile("code", package / "py.typed", ""))
+    for template in sorted((TEMPLATE_DIR / RUNTIME_DIR).glob("*.py.j2")):
+        name = template.name.removesuffix(".j2")
+        add(f"{RUNTIME_DIR}/{template.name}", package / "_runtime" / name)
+    for protocol in protocols:
+        context = {"protocol": protocol, **FAMILY_CONTEXT.get(protocol.family, lambda p: {})(protocol)}
+        where = package / protocol.name
+        add(f"py/{protocol.family}/messages.py.j2", where / "messages.py", protocol.source, **context)
+        add("py/package/protocol_init.py.j2", where / "__init__.py", protocol.source, protocol=protocol)
+        for companion in protocol.companions:
+            add(f"py/companions/{protocol.name}/{companion}.py.j2", where / f"{companion}.py", protocol=protocol)
+        spark = f"spark/{protocol.family}.py.j2"
+        if renderer.template_exists(spark):
+            add(spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context)
+    if any(renderer.template_exists(f"spark/{p.family}.py.j2") for p in protocols):
+        add("spark/__init__.py.j2", package / "spark" / "__init__.py", protocols=protocols)
+    return format_python(files)

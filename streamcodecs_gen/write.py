@@ -1,0 +1,112 @@
+"""Write generated files atomically into an output root, or compare them with what is there (``--check``).
+
+Everything is rendered before anything is written.  Each file is replaced atomically (written beside itself, then
+renamed).  A manifest in each root lists the files streamcodecs wrote, so stale generated files are removed and
+files it did not write are never touched.  Every path is confined to its root.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+MANIFEST = ".streamcodecs-manifest"
+
+
+class UnsafePathError(ValueError):
+    pass
+
+
+def confined(root: Path, relative: PurePosixPath) -> Path:
+    """``root / relative``, refusing absolute paths and anything that would leave ``root``."""
+    if relative.is_absolute() or ".." in relative.parts:
+        raise UnsafePathError(f"refusing to write outside the output directory: {relative}")
+    target = (root / relative).resolve()
+    base = root.resolve()
+    if target != base and base not in target.parents:
+        raise UnsafePathError(f"refusing to write outside the output directory: {relative}")
+    return target
+
+
+@dataclass
+class Report:
+    written: list[str]
+    unchanged: list[str]
+    removed: list[str]
+
+
+def _read_manifest(root: Path) -> list[str]:
+    path = root / MANIFEST
+    if not path.is_file():
+        return []
+    return [line for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+
+
+def _manifest_text(paths: list[str]) -> str:
+    return "# Files written by streamcodecs' generator.py; stale ones are removed on the next run.\n" + "".join(
+        f"{p}\n" for p in sorted(paths)
+    )
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_tree(root: Path, files: dict[PurePosixPath, str]) -> Report:
+    targets = {str(p): confined(root, p) for p in files}  # check every path before writing anything
+    stale = [p for p in _read_manifest(root) if p not in targets and p != MANIFEST]
+    stale_paths = {}
+    for p in stale:
+        try:
+            stale_paths[p] = confined(root, PurePosixPath(p))
+        except UnsafePathError:
+            continue  # a tampered manifest never makes us delete outside the root
+    report = Report([], [], [])
+    for rel, content in sorted(files.items()):
+        data = content.encode("utf-8")
+        target = targets[str(rel)]
+        if target.is_file() and target.read_bytes() == data:
+            report.unchanged.append(str(rel))
+            continue
+        _atomic_write(target, data)
+        report.written.append(str(rel))
+    for rel, path in sorted(stale_paths.items()):
+        if path.is_file():
+            path.unlink()
+            report.removed.append(rel)
+            parent = path.parent
+            while parent != root.resolve() and parent.is_dir() and not any(parent.iterdir()):
+                parent.rmdir()
+                parent = parent.parent
+    _atomic_write(root / MANIFEST, _manifest_text([str(p) for p in files]).encode("utf-8"))
+    return report
+
+
+def check_tree(root: Path, files: dict[PurePosixPath, str]) -> list[str]:
+    """Describe every difference between ``files`` and the tree on disk (empty when current)."""
+    differences = []
+    for rel, content in sorted(files.items()):
+        target = confined(root, rel)
+        if not target.is_file():
+            differences.append(f"missing: {root / rel}")
+        elif target.read_bytes() != content.encode("utf-8"):
+            differences.append(f"differs: {root / rel}")
+    for rel in _read_manifest(root):
+        if PurePosixPath(rel) not in files:
+            differences.append(f"stale:   {root / rel}")
+    manifest = root / MANIFEST
+    expected = _manifest_text([str(p) for p in files]).encode("utf-8")
+    if files and (not manifest.is_file() or manifest.read_bytes() != expected) and not differences:
+        differences.append(f"differs: {manifest}")
+    return differences
