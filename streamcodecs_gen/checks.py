@@ -104,7 +104,7 @@ def check_since(ctx: Context) -> Iterator[Problem]:
                 yield ctx.problem(f, "removed", f"field {f['name']!r} is removed ({removed}) before or when it "
                                   f"is added ({since})", "removed must be a later version than since")
             if version_key(since) > version_key(owner_since) and "default" not in f and "const" not in f \
-                    and not f.get("nullable") and ctx.family != "kafka":
+                    and not f.get("nullable") and not f.get("optional") and ctx.family != "kafka":
                 yield ctx.problem(f, "name", f"field {f['name']!r} was added in {since}, after its {kind}, "
                                   "but has no default", "give the value a decoder uses when an older peer omits it")
     for message in ctx.data["messages"]:

@@ -11,7 +11,8 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from . import layout as binary_layout
-from .model import Protocol, TypeRef
+from .filters import pystr
+from .model import Field, Message, Protocol, TypeRef
 from .render import TEMPLATE_DIR, OutputFile, Options, Renderer, format_python
 from .types import WIRE_TYPES
 
@@ -64,7 +65,81 @@ def _binary_context(protocol: Protocol) -> dict[str, Any]:
     }
 
 
-FAMILY_CONTEXT = {"binary": _binary_context}
+def _json_annotation(ref: TypeRef) -> str:
+    if ref.kind == "wire":
+        assert ref.wire
+        return ref.wire.json_annotation
+    if ref.kind == "list":
+        assert ref.item
+        return f"list[{_json_annotation(ref.item)}]"
+    if ref.kind == "map":
+        assert ref.item
+        return f"dict[str, {_json_annotation(ref.item)}]"
+    return ref.text
+
+
+def _json_context(protocol: Protocol) -> dict[str, Any]:
+    """Decisions the JSON template needs, made here so the template only shows shape."""
+
+    def omit_defaults(owner: Any) -> bool:
+        return any(f.optional for f in owner.fields)
+
+    def field_mode(owner: Any, f: Field) -> str:
+        if f.has_const:
+            return "const"
+        if f.removed:
+            return "unset"  # decoded from older peers, never encoded
+        if f.optional or (f.added_later and f.nullable and not f.has_default):
+            return "default"
+        if f.has_default:
+            return "unset_default" if omit_defaults(owner) else "default"
+        return "required"
+
+    def json_type(f: Field) -> str:
+        base = _json_annotation(f.type)
+        return f"{base} | None" if f.nullable or (f.optional and f.default is None) else base
+
+    def default_arg(f: Field) -> str:
+        if f.type.kind == "list" and f.default == []:
+            return "default_factory=list"
+        if f.type.kind == "map" and f.default == {}:
+            return "default_factory=dict"
+        return f"default={f.default_literal}"
+
+    def shape_test(m: Message) -> str:
+        assert m.shape
+        if m.shape.json == "array":
+            return "lambda v: isinstance(v, list)"
+        tests = ["isinstance(v, dict)"]
+        tests += [f"{pystr(k)} in v" for k in m.shape.keys]
+        tests += [f"v.get({pystr(k)}) == {pystr(v)}" for k, v in m.shape.match.items()]
+        return "lambda v: " + " and ".join(tests)
+
+    def shape_text(m: Message) -> str:
+        assert m.shape
+        if m.shape.json == "array":
+            return "a JSON array"
+        parts = [f"an object with {', '.join(m.shape.keys)}"] if m.shape.keys else ["an object"]
+        parts += [f"{k} = {v!r}" for k, v in m.shape.match.items()]
+        return ", ".join(parts)
+
+    typed = not any(m.shape for m in protocol.messages) and not any(
+        f.accept_scalar for m in protocol.messages for f in m.fields
+    )
+    return {
+        "framing": protocol.framing,
+        "omit_defaults": omit_defaults,
+        "field_mode": field_mode,
+        "json_type": json_type,
+        "default_arg": default_arg,
+        "unset_default_fields": lambda owner: [f.py for f in owner.fields if field_mode(owner, f) == "unset_default"],
+        "shape_test": shape_test,
+        "shape_text": shape_text,
+        "typed_path": typed,
+    }
+
+
+FAMILY_CONTEXT = {"binary": _binary_context, "json": _json_context}
 
 
 def python_target(protocols: list[Protocol], options: Options) -> list[OutputFile]:

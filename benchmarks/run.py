@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""The project's benchmark runner: every protocol against its peers, in one run, with ratios.
+
+Each ``bench_<name>.py`` module beside this file defines ``cases() -> list[Case]``.  Cases of the same ``group``
+measure the same work; the runner times each (best of several repeats, each repeat auto-ranged), prints throughput,
+and the ratio of streamcodecs against every other case of its group, with the issue's target where one is set.
+This is a measurement, not a test: nothing here fails a build.
+
+    ./dev bench                 # everything
+    ./dev bench pravega kcl     # only these modules
+    ./dev bench --quick         # fewer repeats
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "output" / "py"))
+sys.path.insert(0, str(HERE))
+
+OURS = "streamcodecs"
+
+
+@dataclass
+class Case:
+    group: str  # what is measured, e.g. "pravega decode SegmentRead 1 KiB"
+    name: str  # who does it: "streamcodecs", "hand-written struct", "amazon-kclpy", ...
+    fn: Callable[[], object]  # one call
+    ops: int = 1  # operations per call (frames, lines, rows)
+    target: tuple[str, float] | None = None  # on our case: (other case's name, minimum speed-up)
+    unit: str = "ops"
+
+
+def measure(fn: Callable[[], object], repeats: int, min_time: float) -> float:
+    """Seconds per call: the best of ``repeats`` runs, each of enough calls to take ``min_time``."""
+    fn()  # warm up
+    calls = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time:
+            break
+        calls *= 2 if elapsed == 0 else max(2, int(min_time / elapsed * 1.2))
+    best = elapsed / calls
+    for _ in range(repeats - 1):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - start) / calls)
+    return best
+
+
+def human(rate: float) -> str:
+    for factor, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if rate >= factor:
+            return f"{rate / factor:.2f}{suffix}"
+    return f"{rate:.1f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("modules", nargs="*", help="bench modules to run (default: all)")
+    parser.add_argument("--quick", action="store_true", help="fewer, shorter repeats")
+    args = parser.parse_args(argv)
+    repeats, min_time = (3, 0.05) if args.quick else (5, 0.2)
+    names = args.modules or sorted(p.stem.removeprefix("bench_") for p in HERE.glob("bench_*.py"))
+    misses = []
+    for name in names:
+        module = importlib.import_module(f"bench_{name}")
+        cases: list[Case] = module.cases()
+        groups: dict[str, list[Case]] = {}
+        for case in cases:
+            groups.setdefault(case.group, []).append(case)
+        print(f"\n== {name} ==")
+        print(f"{'group':<48} {'implementation':<26} {'throughput':>14} {'per op':>11}  ratio")
+        for group, members in groups.items():
+            timings = {c.name: measure(c.fn, repeats, min_time) / c.ops for c in members}
+            ours = timings.get(OURS)
+            for case in members:
+                per_op = timings[case.name]
+                ratio = ""
+                if ours and case.name != OURS:
+                    ratio = f"streamcodecs {per_op / ours:.2f}x faster" if per_op >= ours else \
+                        f"streamcodecs {ours / per_op:.2f}x slower"
+                print(f"{group:<48} {case.name:<26} {human(1 / per_op) + ' ' + case.unit + '/s':>14} "
+                      f"{per_op * 1e6:>9.2f}µs  {ratio}")
+            for case in members:
+                if case.name == OURS and case.target and ours:
+                    other, minimum = case.target
+                    achieved = timings[other] / ours
+                    verdict = "meets" if achieved >= minimum else "MISSES"
+                    line = f"   target: {minimum:g}x {other} -> {achieved:.2f}x, {verdict} the target"
+                    print(line)
+                    if achieved < minimum:
+                        misses.append(f"{group}: {line.strip()}")
+    if misses:
+        print("\nTargets missed:")
+        for miss in misses:
+            print("  " + miss)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
