@@ -95,7 +95,8 @@ def check_since(ctx: Context) -> Iterator[Problem]:
             if version_key(since) < version_key(owner_since):
                 yield ctx.problem(f, "since", f"field {f['name']!r} is older ({since}) than its {kind} "
                                   f"{owner['name']!r} ({owner_since})", f"set since to {owner_since!r} or later")
-            elif version_key(since) < version_key(previous):
+            elif version_key(since) < version_key(previous) and ctx.family == "binary":
+                # Position carries meaning only in binary frames; JSON fields are listed in the peer's write order.
                 yield ctx.problem(f, "since", f"field {f['name']!r} (since {since}) follows a field added in "
                                   f"{previous}", "new fields go at the end: move it after the newer fields")
             previous = max(previous, since, key=version_key)
@@ -161,9 +162,9 @@ def check_names(ctx: Context) -> Iterator[Problem]:
             if isinstance(value["value"], str) != wants_str:
                 yield ctx.problem(value, "value", f"enum {enum['name']}: value {value['value']!r} does not fit "
                                   f"type {enum['type']}", "use a string" if wants_str else "use an integer")
-        if "unknown" in enum and enum["unknown"] not in members:
+        if "unknown" in enum and enum["unknown"] != "keep" and enum["unknown"] not in members:
             yield ctx.problem(enum, "unknown", f"enum {enum['name']}: unknown={enum['unknown']!r} is not a member",
-                              suggest(enum["unknown"], members))
+                              suggest(enum["unknown"], members) + " (or `keep` for an open enum)")
     for const in ctx.data.get("constants", []):
         if why := identifier_problem(const["name"]):
             yield ctx.problem(const, "name", why, "rename it")
@@ -304,6 +305,9 @@ def check_types(ctx: Context) -> Iterator[Problem]:
                 if "default" not in f:
                     yield ctx.problem(f, "when_nonempty", f"{owner['name']}.{f['name']}: a conditional field "
                                       "needs a default", "add the value used when it is absent")
+            if "negative" in f and (ctx.family != "binary" or (head not in ("bytes", "list"))):
+                yield ctx.problem(f, "negative", f"{owner['name']}.{f['name']}: `negative` is for binary bytes and "
+                                  "list fields", "remove it")
             if f.get("accept_scalar") and head != "list":
                 yield ctx.problem(f, "accept_scalar", f"{owner['name']}.{f['name']}: accept_scalar is for lists",
                                   "remove it")

@@ -53,8 +53,9 @@ def min_size(ref: TypeRef) -> int:
     if ref.kind == "list":
         return 4
     if ref.kind == "struct" and ref.struct:
-        prefix = struct.calcsize(">" + WIRE_TYPES[ref.struct.size_prefix].struct) if ref.struct.size_prefix else 0
-        return prefix + sum(min_size(f.type) for f in ref.struct.fields if not _conditional(f))
+        prefix = ref.struct.size_prefix
+        prefix_size = struct.calcsize(">" + (WIRE_TYPES[prefix.type].struct or "")) if prefix else 0
+        return prefix_size + sum(min_size(f.type) for f in ref.struct.fields if not _conditional(f))
     return 0
 
 

@@ -40,6 +40,11 @@ class Enum:
     def is_string(self) -> bool:
         return self.wire == "string"
 
+    @property
+    def is_open(self) -> bool:
+        """Unknown wire values are kept as plain values (``unknown: keep``)."""
+        return self.unknown == "keep"
+
     def member(self, value: int | str) -> EnumValue:
         return next(v for v in self.values if v.value == value)
 
@@ -114,11 +119,14 @@ class Field:
     nullable: bool = False
     optional: bool = False
     accept_scalar: bool = False
+    negative_empty: bool = False  # binary: a negative length/count decodes as empty
     added_later: bool = False  # since is newer than the owner's since
 
     @property
     def py_annotation(self) -> str:
         base = self.type.py_annotation
+        if self.type.enum and self.type.enum.is_open:
+            base = f"{base} | {'str' if self.type.enum.is_string else 'int'}"
         return f"{base} | None" if self.nullable or (self.optional and self.default is None) else base
 
     @property
@@ -148,6 +156,13 @@ def python_literal(value: Any, type_ref: TypeRef) -> str:
     return repr(value)
 
 
+@dataclass(frozen=True)
+class SizePrefix:
+    type: str  # int16 / int32 / int64
+    counts_absent: bool = False  # encode: count conditional fields even when they are not written
+    check: str = "exact"  # decode: exact (bounds the struct) or at_least_if_nonempty
+
+
 @dataclass
 class Struct:
     name: str
@@ -155,7 +170,7 @@ class Struct:
     doc: str
     fields: list[Field]
     origin: Origin
-    size_prefix: str | None = None
+    size_prefix: SizePrefix | None = None
     shared: bool = False  # from custom/
 
     @property
@@ -276,8 +291,11 @@ class _Builder:
     def struct(self, name: str) -> Struct:
         if name not in self.structs:
             node = self.struct_nodes[name]
+            prefix = node.get("size_prefix")
+            if isinstance(prefix, str):
+                prefix = {"type": prefix}
             struct = Struct(name, node.get("since", self.first), node.get("doc", ""), [], self.origin(node),
-                            node.get("size_prefix"), shared=name not in self.local)
+                            SizePrefix(**prefix) if prefix else None, shared=name not in self.local)
             self.structs[name] = struct  # registered before its fields so recursive references resolve
             struct.fields = self.fields(node, struct.since)
         return self.structs[name]
@@ -305,7 +323,7 @@ class _Builder:
                 presence=node["presence"]["remaining"] if "presence" in node else None,
                 when_nonempty=node.get("when_nonempty"), has_const="const" in node, const=node.get("const"),
                 nullable=bool(node.get("nullable")), optional=bool(node.get("optional")),
-                accept_scalar=bool(node.get("accept_scalar")),
+                accept_scalar=bool(node.get("accept_scalar")), negative_empty=node.get("negative") == "empty",
                 added_later=version_key(since) > version_key(owner_since),
             ))
         return result

@@ -44,7 +44,7 @@ def _binary_context(protocol: Protocol) -> dict[str, Any]:
         return code
 
     # Register every Struct the templates will ask for before rendering, so the constant table is complete.
-    for name in (framing["code_type"], framing["length_type"], *[s.size_prefix for s in protocol.structs if s.size_prefix]):
+    for name in (framing["code_type"], framing["length_type"], *[s.size_prefix.type for s in protocol.structs if s.size_prefix]):
         lay.constant(order + fixed_code_of(name))
     for ref in protocol.all_types():
         code = binary_layout.fixed_code(ref)
