@@ -89,10 +89,15 @@ def main(argv: list[str] | None = None) -> int:
                 per_op = timings[case.name]
                 ratio = ""
                 if ours and case.name != OURS:
-                    ratio = f"streamcodecs {per_op / ours:.2f}x faster" if per_op >= ours else \
-                        f"streamcodecs {ours / per_op:.2f}x slower"
-                print(f"{group:<48} {case.name:<26} {human(1 / per_op) + ' ' + case.unit + '/s':>14} "
-                      f"{per_op * 1e6:>9.2f}µs  {ratio}")
+                    ratio = (
+                        f"streamcodecs {per_op / ours:.2f}x faster"
+                        if per_op >= ours
+                        else f"streamcodecs {ours / per_op:.2f}x slower"
+                    )
+                print(
+                    f"{group:<48} {case.name:<26} {human(1 / per_op) + ' ' + case.unit + '/s':>14} "
+                    f"{per_op * 1e6:>9.2f}µs  {ratio}"
+                )
             for case in members:
                 if case.name == OURS and case.target and ours:
                     other, minimum = case.target

@@ -72,8 +72,12 @@ def check_versions(ctx: Context) -> Iterator[Problem]:
 def _check_version_ref(ctx: Context, node: Mapping, key: str) -> Iterator[Problem]:
     value = node.get(key)
     if value is not None and value not in ctx.versions:
-        yield ctx.problem(node, key, f"{key} {value!r} is not a declared version",
-                          suggest(value, ctx.versions) + " (or add it to `versions`)")
+        yield ctx.problem(
+            node,
+            key,
+            f"{key} {value!r} is not a declared version",
+            suggest(value, ctx.versions) + " (or add it to `versions`)",
+        )
 
 
 def check_since(ctx: Context) -> Iterator[Problem]:
@@ -93,26 +97,55 @@ def check_since(ctx: Context) -> Iterator[Problem]:
             if since not in ctx.versions:
                 continue
             if version_key(since) < version_key(owner_since):
-                yield ctx.problem(f, "since", f"field {f['name']!r} is older ({since}) than its {kind} "
-                                  f"{owner['name']!r} ({owner_since})", f"set since to {owner_since!r} or later")
+                yield ctx.problem(
+                    f,
+                    "since",
+                    f"field {f['name']!r} is older ({since}) than its {kind} {owner['name']!r} ({owner_since})",
+                    f"set since to {owner_since!r} or later",
+                )
             elif version_key(since) < version_key(previous) and ctx.family == "binary":
                 # Position carries meaning only in binary frames; JSON fields are listed in the peer's write order.
-                yield ctx.problem(f, "since", f"field {f['name']!r} (since {since}) follows a field added in "
-                                  f"{previous}", "new fields go at the end: move it after the newer fields")
+                yield ctx.problem(
+                    f,
+                    "since",
+                    f"field {f['name']!r} (since {since}) follows a field added in {previous}",
+                    "new fields go at the end: move it after the newer fields",
+                )
             previous = max(previous, since, key=version_key)
             removed = f.get("removed")
             if removed in ctx.versions and version_key(removed) <= version_key(since):
-                yield ctx.problem(f, "removed", f"field {f['name']!r} is removed ({removed}) before or when it "
-                                  f"is added ({since})", "removed must be a later version than since")
-            if version_key(since) > version_key(owner_since) and "default" not in f and "const" not in f \
-                    and not f.get("nullable") and not f.get("optional") and ctx.family != "kafka":
-                yield ctx.problem(f, "name", f"field {f['name']!r} was added in {since}, after its {kind}, "
-                                  "but has no default", "give the value a decoder uses when an older peer omits it")
+                yield ctx.problem(
+                    f,
+                    "removed",
+                    f"field {f['name']!r} is removed ({removed}) before or when it is added ({since})",
+                    "removed must be a later version than since",
+                )
+            if (
+                version_key(since) > version_key(owner_since)
+                and "default" not in f
+                and "const" not in f
+                and not f.get("nullable")
+                and not f.get("optional")
+                and ctx.family != "kafka"
+            ):
+                yield ctx.problem(
+                    f,
+                    "name",
+                    f"field {f['name']!r} was added in {since}, after its {kind}, but has no default",
+                    "give the value a decoder uses when an older peer omits it",
+                )
     for message in ctx.data["messages"]:
-        if message.get("removed") in ctx.versions and message.get("since", first) in ctx.versions \
-                and version_key(message["removed"]) <= version_key(message.get("since", first)):
-            yield ctx.problem(message, "removed", f"message {message['name']!r} is removed before it is added",
-                              "removed must be later than since")
+        if (
+            message.get("removed") in ctx.versions
+            and message.get("since", first) in ctx.versions
+            and version_key(message["removed"]) <= version_key(message.get("since", first))
+        ):
+            yield ctx.problem(
+                message,
+                "removed",
+                f"message {message['name']!r} is removed before it is added",
+                "removed must be later than since",
+            )
 
 
 def check_names(ctx: Context) -> Iterator[Problem]:
@@ -122,49 +155,79 @@ def check_names(ctx: Context) -> Iterator[Problem]:
         for node in ctx.data.get(section, []):
             name = node["name"]
             if name in seen:
-                yield ctx.problem(node, "name", f"name {name!r} is already used ({seen[name][0]} at line "
-                                  f"{seen[name][1]})", "choose a distinct name")
+                yield ctx.problem(
+                    node,
+                    "name",
+                    f"name {name!r} is already used ({seen[name][0]} at line {seen[name][1]})",
+                    "choose a distinct name",
+                )
             elif section != "enums" and name in ctx.custom_structs:
-                yield ctx.problem(node, "name", f"type {name!r} is already defined in custom/",
-                                  "rename it or use the shared type")
+                yield ctx.problem(
+                    node, "name", f"type {name!r} is already defined in custom/", "rename it or use the shared type"
+                )
             else:
                 seen[name] = (section[:-1], node.line)
             if why := identifier_problem(name):
                 yield ctx.problem(node, "name", why, "rename it")
-    for kind, owner in ctx.containers():
+    for _kind, owner in ctx.containers():
         wire: dict[str, int] = {}
         python: dict[str, int] = {}
         for f in owner["fields"]:
             py = f.get("py") or snake_case(f["name"])
             if f["name"] in wire:
-                yield ctx.problem(f, "name", f"field {f['name']!r} appears twice in {owner['name']!r}",
-                                  f"the first is at line {wire[f['name']]}")
+                yield ctx.problem(
+                    f,
+                    "name",
+                    f"field {f['name']!r} appears twice in {owner['name']!r}",
+                    f"the first is at line {wire[f['name']]}",
+                )
             wire.setdefault(f["name"], f.line)
             if py in python:
-                yield ctx.problem(f, "name", f"Python name {py!r} of field {f['name']!r} clashes in "
-                                  f"{owner['name']!r} (line {python[py]})", "set a distinct `py:` name")
+                yield ctx.problem(
+                    f,
+                    "name",
+                    f"Python name {py!r} of field {f['name']!r} clashes in {owner['name']!r} (line {python[py]})",
+                    "set a distinct `py:` name",
+                )
             python.setdefault(py, f.line)
-            why = identifier_problem(py) or (f"{py!r} is reserved for the generated class"
-                                             if py in RESERVED_ATTRIBUTES else None)
+            why = identifier_problem(py) or (
+                f"{py!r} is reserved for the generated class" if py in RESERVED_ATTRIBUTES else None
+            )
             if why:
-                yield ctx.problem(f, "py" if "py" in f else "name", f"field {f['name']!r}: {why}",
-                                  "set `py:` to a valid snake_case name")
+                yield ctx.problem(
+                    f,
+                    "py" if "py" in f else "name",
+                    f"field {f['name']!r}: {why}",
+                    "set `py:` to a valid snake_case name",
+                )
     for enum in ctx.data.get("enums", []):
         members: set[str] = set()
         values: set[Any] = set()
         for value in enum["values"]:
             if value["name"] in members or value["value"] in values:
-                yield ctx.problem(value, "name", f"enum {enum['name']}: member {value['name']} or its value "
-                                  f"{value['value']!r} is repeated", "give each member a distinct name and value")
+                yield ctx.problem(
+                    value,
+                    "name",
+                    f"enum {enum['name']}: member {value['name']} or its value {value['value']!r} is repeated",
+                    "give each member a distinct name and value",
+                )
             members.add(value["name"])
             values.add(value["value"])
             wants_str = enum["type"] == "string"
             if isinstance(value["value"], str) != wants_str:
-                yield ctx.problem(value, "value", f"enum {enum['name']}: value {value['value']!r} does not fit "
-                                  f"type {enum['type']}", "use a string" if wants_str else "use an integer")
+                yield ctx.problem(
+                    value,
+                    "value",
+                    f"enum {enum['name']}: value {value['value']!r} does not fit type {enum['type']}",
+                    "use a string" if wants_str else "use an integer",
+                )
         if "unknown" in enum and enum["unknown"] != "keep" and enum["unknown"] not in members:
-            yield ctx.problem(enum, "unknown", f"enum {enum['name']}: unknown={enum['unknown']!r} is not a member",
-                              suggest(enum["unknown"], members) + " (or `keep` for an open enum)")
+            yield ctx.problem(
+                enum,
+                "unknown",
+                f"enum {enum['name']}: unknown={enum['unknown']!r} is not a member",
+                suggest(enum["unknown"], members) + " (or `keep` for an open enum)",
+            )
     for const in ctx.data.get("constants", []):
         if why := identifier_problem(const["name"]):
             yield ctx.problem(const, "name", why, "rename it")
@@ -177,9 +240,12 @@ def check_directions(ctx: Context) -> Iterator[Problem]:
     for message in ctx.data["messages"]:
         for i, direction in enumerate(message["directions"]):
             if direction not in declared:
-                yield Problem(ctx.doc.path, message["directions"].line_of(i),
-                              f"message {message['name']!r}: unknown direction {direction!r}",
-                              suggest(direction, declared))
+                yield Problem(
+                    ctx.doc.path,
+                    message["directions"].line_of(i),
+                    f"message {message['name']!r}: unknown direction {direction!r}",
+                    suggest(direction, declared),
+                )
 
 
 def check_discriminators(ctx: Context) -> Iterator[Problem]:
@@ -193,45 +259,73 @@ def check_discriminators(ctx: Context) -> Iterator[Problem]:
         has = {key for key in ("code", "tag", "shape") if key in message}
         if family == "binary":
             if has != {"code"}:
-                yield ctx.problem(message, "name", f"binary message {name!r} needs a `code` and no tag/shape",
-                                  "give its numeric type code")
+                yield ctx.problem(
+                    message,
+                    "name",
+                    f"binary message {name!r} needs a `code` and no tag/shape",
+                    "give its numeric type code",
+                )
                 continue
             code = message["code"]
             if code in codes:
-                yield ctx.problem(message, "code", f"code {code} of {name!r} is already used by {codes[code]!r}",
-                                  "codes must be unique")
+                yield ctx.problem(
+                    message,
+                    "code",
+                    f"code {code} of {name!r} is already used by {codes[code]!r}",
+                    "codes must be unique",
+                )
             codes[code] = name
             if ctx.id_check and previous_code is not None and code <= previous_code:
-                yield ctx.problem(message, "code", f"code {code} of {name!r} is not above the previous "
-                                  f"message's code {previous_code}",
-                                  "list messages in ascending code order (or pass --no-id-check)")
+                yield ctx.problem(
+                    message,
+                    "code",
+                    f"code {code} of {name!r} is not above the previous message's code {previous_code}",
+                    "list messages in ascending code order (or pass --no-id-check)",
+                )
             previous_code = code
         elif family == "json":
             if len(has) != 1 or "code" in has:
-                yield ctx.problem(message, "name", f"JSON message {name!r} needs exactly one of `tag` or `shape`",
-                                  "tag for messages carrying the discriminator key, shape for the others")
+                yield ctx.problem(
+                    message,
+                    "name",
+                    f"JSON message {name!r} needs exactly one of `tag` or `shape`",
+                    "tag for messages carrying the discriminator key, shape for the others",
+                )
                 continue
             if "tag" in message:
                 if "tag_key" not in ctx.data["framing"]:
-                    yield ctx.problem(message, "tag", f"message {name!r} has a tag but framing has no tag_key",
-                                      "set framing.tag_key")
+                    yield ctx.problem(
+                        message, "tag", f"message {name!r} has a tag but framing has no tag_key", "set framing.tag_key"
+                    )
                 for direction in message["directions"]:
                     key = (direction, message["tag"])
                     if key in tags:
-                        yield ctx.problem(message, "tag", f"tag {message['tag']!r} is used twice in direction "
-                                          f"{direction!r} ({tags[key]!r} and {name!r})",
-                                          "tags must be unique per direction")
+                        yield ctx.problem(
+                            message,
+                            "tag",
+                            f"tag {message['tag']!r} is used twice in direction "
+                            f"{direction!r} ({tags[key]!r} and {name!r})",
+                            "tags must be unique per direction",
+                        )
                     tags[key] = name
             else:
                 field_names = {f["name"] for f in message["fields"]}
                 shape = message["shape"]
                 for key in [*shape.get("keys", []), *shape.get("match", {})]:
                     if key not in field_names and shape["json"] == "object":
-                        yield ctx.problem(message, "shape", f"shape of {name!r} names key {key!r} that is not "
-                                          "a field", suggest(key, field_names))
+                        yield ctx.problem(
+                            message,
+                            "shape",
+                            f"shape of {name!r} names key {key!r} that is not a field",
+                            suggest(key, field_names),
+                        )
         elif has:
-            yield ctx.problem(message, "name", f"kafka message {name!r} takes no code/tag/shape",
-                              "remove them: records are told apart by their headers")
+            yield ctx.problem(
+                message,
+                "name",
+                f"kafka message {name!r} takes no code/tag/shape",
+                "remove them: records are told apart by their headers",
+            )
 
 
 def _resolve(ctx: Context, text: str) -> tuple[str | None, str | None]:
@@ -240,8 +334,10 @@ def _resolve(ctx: Context, text: str) -> tuple[str | None, str | None]:
     known = sorted([*WIRE_TYPES, *ctx.structs(), *ctx.enums()])
     if head in CONTAINERS:
         if len(args) != CONTAINERS[head]:
-            return f"{head} takes {CONTAINERS[head]} type argument(s), got {len(args)} in {text!r}", \
-                "write list<T> or map<string,T>"
+            return (
+                f"{head} takes {CONTAINERS[head]} type argument(s), got {len(args)} in {text!r}",
+                "write list<T> or map<string,T>",
+            )
         if head == "map" and args[0] != "string":
             return f"map keys must be string in {text!r}", "write map<string,T>"
         for arg in args:
@@ -275,46 +371,86 @@ def check_types(ctx: Context) -> Iterator[Problem]:
             head, _ = parse_type_expr(f["type"])
             wire = WIRE_TYPES.get(head)
             if wire and wire.trailing and index != len(fields) - 1 and ctx.family == "binary":
-                yield ctx.problem(f, "type", f"{owner['name']}.{f['name']}: {head} reads to the end of the frame, "
-                                  "so it must be the last field", "move it last")
+                yield ctx.problem(
+                    f,
+                    "type",
+                    f"{owner['name']}.{f['name']}: {head} reads to the end of the frame, so it must be the last field",
+                    "move it last",
+                )
             if wire and wire.trailing and kind == "type":
-                yield ctx.problem(f, "type", f"{owner['name']}.{f['name']}: {head} cannot be used inside a struct",
-                                  "use bytes (length-prefixed)")
+                yield ctx.problem(
+                    f,
+                    "type",
+                    f"{owner['name']}.{f['name']}: {head} cannot be used inside a struct",
+                    "use bytes (length-prefixed)",
+                )
             if ctx.family == "binary":
                 if "presence" in f:
                     seen_presence = True
                 elif seen_presence and not f.get("when_nonempty"):
-                    yield ctx.problem(f, "name", f"{owner['name']}.{f['name']}: a mandatory field follows an "
-                                      "optional trailing one", "give it a presence rule too")
+                    yield ctx.problem(
+                        f,
+                        "name",
+                        f"{owner['name']}.{f['name']}: a mandatory field follows an optional trailing one",
+                        "give it a presence rule too",
+                    )
                 if "presence" in f and "default" not in f:
-                    yield ctx.problem(f, "presence", f"{owner['name']}.{f['name']}: a field with a presence rule "
-                                      "needs a default", "add the default the reference decoder fills")
+                    yield ctx.problem(
+                        f,
+                        "presence",
+                        f"{owner['name']}.{f['name']}: a field with a presence rule needs a default",
+                        "add the default the reference decoder fills",
+                    )
             elif "presence" in f or "when_nonempty" in f:
-                yield ctx.problem(f, "presence" if "presence" in f else "when_nonempty",
-                                  f"{owner['name']}.{f['name']}: presence rules are for the binary family",
-                                  "use optional/nullable")
+                yield ctx.problem(
+                    f,
+                    "presence" if "presence" in f else "when_nonempty",
+                    f"{owner['name']}.{f['name']}: presence rules are for the binary family",
+                    "use optional/nullable",
+                )
             if "when_nonempty" in f:
                 target = f["when_nonempty"]
                 earlier = {g["name"]: g for g in fields[:index]}
                 if target not in earlier:
-                    yield ctx.problem(f, "when_nonempty", f"{owner['name']}.{f['name']}: when_nonempty names "
-                                      f"{target!r}, not an earlier field", suggest(target, names[:index]))
+                    yield ctx.problem(
+                        f,
+                        "when_nonempty",
+                        f"{owner['name']}.{f['name']}: when_nonempty names {target!r}, not an earlier field",
+                        suggest(target, names[:index]),
+                    )
                 elif earlier[target]["type"] not in ("bytes", "string", "mutf8"):
-                    yield ctx.problem(f, "when_nonempty", f"{owner['name']}.{f['name']}: when_nonempty needs a "
-                                      "bytes or string field", "point it at a bytes field")
+                    yield ctx.problem(
+                        f,
+                        "when_nonempty",
+                        f"{owner['name']}.{f['name']}: when_nonempty needs a bytes or string field",
+                        "point it at a bytes field",
+                    )
                 if "default" not in f:
-                    yield ctx.problem(f, "when_nonempty", f"{owner['name']}.{f['name']}: a conditional field "
-                                      "needs a default", "add the value used when it is absent")
+                    yield ctx.problem(
+                        f,
+                        "when_nonempty",
+                        f"{owner['name']}.{f['name']}: a conditional field needs a default",
+                        "add the value used when it is absent",
+                    )
             if "negative" in f and (ctx.family != "binary" or (head not in ("bytes", "list"))):
-                yield ctx.problem(f, "negative", f"{owner['name']}.{f['name']}: `negative` is for binary bytes and "
-                                  "list fields", "remove it")
+                yield ctx.problem(
+                    f,
+                    "negative",
+                    f"{owner['name']}.{f['name']}: `negative` is for binary bytes and list fields",
+                    "remove it",
+                )
             if f.get("accept_scalar") and head != "list":
-                yield ctx.problem(f, "accept_scalar", f"{owner['name']}.{f['name']}: accept_scalar is for lists",
-                                  "remove it")
+                yield ctx.problem(
+                    f, "accept_scalar", f"{owner['name']}.{f['name']}: accept_scalar is for lists", "remove it"
+                )
             for key in ("default", "const"):
                 if key in f and (why := _value_problem(ctx, f, f[key])):
-                    yield ctx.problem(f, key, f"{owner['name']}.{f['name']}: {key} {f[key]!r} {why}",
-                                      f"give a value of type {f['type']}")
+                    yield ctx.problem(
+                        f,
+                        key,
+                        f"{owner['name']}.{f['name']}: {key} {f[key]!r} {why}",
+                        f"give a value of type {f['type']}",
+                    )
 
 
 def _value_problem(ctx: Context, f: Mapping, value: Any) -> str | None:
@@ -342,8 +478,14 @@ def _value_problem(ctx: Context, f: Mapping, value: Any) -> str | None:
     return None
 
 
-CHECKS: tuple[Check, ...] = (check_versions, check_since, check_names, check_directions, check_discriminators,
-                             check_types)
+CHECKS: tuple[Check, ...] = (
+    check_versions,
+    check_since,
+    check_names,
+    check_directions,
+    check_discriminators,
+    check_types,
+)
 
 
 def run_checks(ctx: Context) -> list[Problem]:

@@ -11,7 +11,7 @@ from pathlib import Path, PurePosixPath
 
 from .model import Protocol
 from .problems import DefinitionError
-from .render import OutputFile, Options
+from .render import Options, OutputFile
 from .target_py import python_target
 from .write import UnsafePathError, check_tree, write_tree
 
@@ -28,20 +28,42 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="generator.py", description="Generate codecs from protocol definitions.")
     p.add_argument("-r", "--root-dir", help="output root (default: output/<language>)")
     p.add_argument("-l", "--lang", default="py", help="target language (default: py)")
-    p.add_argument("-p", "--protocol-definitions-path", default=str(REPO / "protocol-definitions"),
-                   help="definitions directory (default: protocol-definitions/)")
-    p.add_argument("-o", "--output-dir", default=".",
-                   help="directory under the root that receives the package directory (default: the root)")
+    p.add_argument(
+        "-p",
+        "--protocol-definitions-path",
+        default=str(REPO / "protocol-definitions"),
+        help="definitions directory (default: protocol-definitions/)",
+    )
+    p.add_argument(
+        "-o",
+        "--output-dir",
+        default=".",
+        help="directory under the root that receives the package directory (default: the root)",
+    )
     p.add_argument("-n", "--namespace", default="streamcodecs", help="package name (default: streamcodecs)")
-    p.add_argument("-b", "--binary-output-dir", default="vectors",
-                   help="compatibility vectors, relative to the root (default: vectors)")
-    p.add_argument("-t", "--test-output-dir", default="tests",
-                   help="generated compatibility tests, relative to the root (default: tests)")
+    p.add_argument(
+        "-b",
+        "--binary-output-dir",
+        default="vectors",
+        help="compatibility vectors, relative to the root (default: vectors)",
+    )
+    p.add_argument(
+        "-t",
+        "--test-output-dir",
+        default="tests",
+        help="generated compatibility tests, relative to the root (default: tests)",
+    )
     p.add_argument("--no-binary", action="store_true", help="skip compatibility vectors and their tests")
-    p.add_argument("--no-id-check", action="store_true",
-                   help="do not require message codes in ascending order (all other checks still run)")
-    p.add_argument("--check", action="store_true",
-                   help="regenerate in memory; exit 1 listing every file that differs from disk; write nothing")
+    p.add_argument(
+        "--no-id-check",
+        action="store_true",
+        help="do not require message codes in ascending order (all other checks still run)",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="regenerate in memory; exit 1 listing every file that differs from disk; write nothing",
+    )
     p.add_argument("--protocol", action="append", metavar="NAME", help="only this protocol (repeatable)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems")
     p.add_argument("-v", "--verbose", action="store_true", help="list every file")
@@ -106,8 +128,10 @@ def main(argv: list[str] | None = None) -> int:
         for path in report.removed:
             print(f"removed  {path}")
     if not args.quiet:
-        print(f"{len(protocols)} protocols, {messages} messages: {len(report.written)} files written, "
-              f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, in {root}")
+        print(
+            f"{len(protocols)} protocols, {messages} messages: {len(report.written)} files written, "
+            f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, in {root}"
+        )
     return 0
 
 

@@ -32,8 +32,9 @@ def docstring(text: str, indent: int = 0, width: int = 112) -> str:
         if any(line.startswith(("- ", "* ", "|", "  ")) for line in lines):
             paragraphs.append("\n".join(lines))  # keep lists and tables as written
         else:
-            paragraphs.append(textwrap.fill(" ".join(lines), width=width - indent, break_on_hyphens=False,
-                                            break_long_words=False))
+            paragraphs.append(
+                textwrap.fill(" ".join(lines), width=width - indent, break_on_hyphens=False, break_long_words=False)
+            )
     pad = " " * indent
     return ("\n\n".join(paragraphs)).replace("\n", "\n" + pad).replace("\n" + pad + "\n", "\n\n")
 

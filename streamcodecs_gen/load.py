@@ -47,9 +47,7 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> Mapping:
                 None, None, f"mapping keys must be strings, found {key!r}", key_node.start_mark
             )
         if key in result:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r}", key_node.start_mark
-            )
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_lines[key] = key_node.start_mark.line + 1
     return result
@@ -78,7 +76,7 @@ def load_file(path: Path, display: str) -> Document:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise DefinitionError([Problem(display, 1, f"not UTF-8 ({exc.reason})", "save the file as UTF-8")])
+        raise DefinitionError([Problem(display, 1, f"not UTF-8 ({exc.reason})", "save the file as UTF-8")]) from None
     try:
         data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
     except yaml.MarkedYAMLError as exc:
@@ -86,9 +84,9 @@ def load_file(path: Path, display: str) -> Document:
         line = mark.line + 1 if mark else 1
         raise DefinitionError(
             [Problem(display, line, f"YAML error: {exc.problem or exc.context}", "fix the YAML syntax")]
-        )
+        ) from None
     except yaml.YAMLError as exc:
-        raise DefinitionError([Problem(display, 1, f"YAML error: {exc}", "fix the YAML syntax")])
+        raise DefinitionError([Problem(display, 1, f"YAML error: {exc}", "fix the YAML syntax")]) from None
     return Document(display, data)
 
 

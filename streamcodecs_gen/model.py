@@ -243,7 +243,8 @@ class Protocol:
         """Messages that exist at ``version``."""
         key = version_key(version)
         return [
-            m for m in self.messages
+            m
+            for m in self.messages
             if version_key(m.since) <= key and (m.removed is None or key < version_key(m.removed))
         ]
 
@@ -282,9 +283,12 @@ class _Builder:
         if name not in self.enums:
             node = self.enum_nodes[name]
             self.enums[name] = Enum(
-                name, node["type"],
+                name,
+                node["type"],
                 [EnumValue(v["name"], v["value"], v.get("doc", "")) for v in node["values"]],
-                node.get("unknown"), node.get("doc", ""), self.origin(node),
+                node.get("unknown"),
+                node.get("doc", ""),
+                self.origin(node),
             )
         return self.enums[name]
 
@@ -294,8 +298,15 @@ class _Builder:
             prefix = node.get("size_prefix")
             if isinstance(prefix, str):
                 prefix = {"type": prefix}
-            struct = Struct(name, node.get("since", self.first), node.get("doc", ""), [], self.origin(node),
-                            SizePrefix(**prefix) if prefix else None, shared=name not in self.local)
+            struct = Struct(
+                name,
+                node.get("since", self.first),
+                node.get("doc", ""),
+                [],
+                self.origin(node),
+                SizePrefix(**prefix) if prefix else None,
+                shared=name not in self.local,
+            )
             self.structs[name] = struct  # registered before its fields so recursive references resolve
             struct.fields = self.fields(node, struct.since)
         return self.structs[name]
@@ -316,27 +327,45 @@ class _Builder:
         result = []
         for node in owner["fields"]:
             since = node.get("since", owner_since)
-            result.append(Field(
-                name=node["name"], py=node.get("py") or snake_case(node["name"]), type=self.type_ref(node["type"]),
-                since=since, removed=node.get("removed"), doc=node.get("doc", ""), origin=self.origin(node),
-                has_default="default" in node, default=node.get("default"),
-                presence=node["presence"]["remaining"] if "presence" in node else None,
-                when_nonempty=node.get("when_nonempty"), has_const="const" in node, const=node.get("const"),
-                nullable=bool(node.get("nullable")), optional=bool(node.get("optional")),
-                accept_scalar=bool(node.get("accept_scalar")), negative_empty=node.get("negative") == "empty",
-                added_later=version_key(since) > version_key(owner_since),
-            ))
+            result.append(
+                Field(
+                    name=node["name"],
+                    py=node.get("py") or snake_case(node["name"]),
+                    type=self.type_ref(node["type"]),
+                    since=since,
+                    removed=node.get("removed"),
+                    doc=node.get("doc", ""),
+                    origin=self.origin(node),
+                    has_default="default" in node,
+                    default=node.get("default"),
+                    presence=node["presence"]["remaining"] if "presence" in node else None,
+                    when_nonempty=node.get("when_nonempty"),
+                    has_const="const" in node,
+                    const=node.get("const"),
+                    nullable=bool(node.get("nullable")),
+                    optional=bool(node.get("optional")),
+                    accept_scalar=bool(node.get("accept_scalar")),
+                    negative_empty=node.get("negative") == "empty",
+                    added_later=version_key(since) > version_key(owner_since),
+                )
+            )
         return result
 
     def message(self, node: Mapping) -> Message:
         since = node.get("since", self.first)
         shape = node.get("shape")
         return Message(
-            name=node["name"], since=since, doc=node.get("doc", ""), fields=self.fields(node, since),
-            origin=self.origin(node), directions=list(node["directions"]), code=node.get("code"),
+            name=node["name"],
+            since=since,
+            doc=node.get("doc", ""),
+            fields=self.fields(node, since),
+            origin=self.origin(node),
+            directions=list(node["directions"]),
+            code=node.get("code"),
             tag=node.get("tag"),
             shape=Shape(shape["json"], list(shape.get("keys", [])), dict(shape.get("match", {}))) if shape else None,
-            removed=node.get("removed"), inline_only=bool(node.get("inline_only")),
+            removed=node.get("removed"),
+            inline_only=bool(node.get("inline_only")),
         )
 
     def build(self) -> Protocol:
@@ -347,15 +376,21 @@ class _Builder:
         for node in data.get("enums", []):
             self.enum(node["name"])
         return Protocol(
-            name=data["protocol"], title=data["title"], doc=data.get("doc", ""), family=data["family"],
+            name=data["protocol"],
+            title=data["title"],
+            doc=data.get("doc", ""),
+            family=data["family"],
             versions=list(data["versions"]),
             directions=[Direction(d["name"], d.get("doc", "")) for d in data["directions"]],
             framing=dict(data["framing"]),
             constants=[Constant(c["name"], c["value"], c.get("doc", "")) for c in data.get("constants", [])],
-            enums=sorted(self.enums.values(), key=lambda e: e.origin.line if not e.origin.file.endswith(
-                "Custom.yaml") else -1),
+            enums=sorted(
+                self.enums.values(), key=lambda e: e.origin.line if not e.origin.file.endswith("Custom.yaml") else -1
+            ),
             structs=_dependency_order(self.structs),
-            messages=messages, companions=list(data.get("companions", [])), source=self.doc.path,
+            messages=messages,
+            companions=list(data.get("companions", [])),
+            source=self.doc.path,
         )
 
 

@@ -21,16 +21,20 @@ def _custom_types(customs: list[Document], problems: list[Problem]) -> tuple[dic
             continue
         for node in doc.data.get("customTypes", []):
             if node["name"] in structs:
-                problems.append(Problem(doc.path, node.line, f"custom type {node['name']!r} is defined twice",
-                                        "keep one definition"))
+                problems.append(
+                    Problem(
+                        doc.path, node.line, f"custom type {node['name']!r} is defined twice", "keep one definition"
+                    )
+                )
             structs[node["name"]] = node
         for node in doc.data.get("enums", []):
             enums[node["name"]] = node
     return structs, enums
 
 
-def load_protocols(definitions: Path, display_root: Path, *, id_check: bool = True,
-                   only: list[str] | None = None) -> list[Protocol]:
+def load_protocols(
+    definitions: Path, display_root: Path, *, id_check: bool = True, only: list[str] | None = None
+) -> list[Protocol]:
     """Every protocol in ``definitions``, validated and modelled; raises DefinitionError with all problems."""
     documents, customs = load_definitions(definitions, display_root)
     problems: list[Problem] = []
@@ -44,8 +48,14 @@ def load_protocols(definitions: Path, display_root: Path, *, id_check: bool = Tr
             continue
         name = doc.data["protocol"]
         if name in names:
-            problems.append(Problem(doc.path, doc.data.line_of("protocol"),
-                                    f"protocol {name!r} is also defined in {names[name]}", "rename one of them"))
+            problems.append(
+                Problem(
+                    doc.path,
+                    doc.data.line_of("protocol"),
+                    f"protocol {name!r} is also defined in {names[name]}",
+                    "rename one of them",
+                )
+            )
         names[name] = doc.path
         ctx = Context(doc, custom_structs, custom_enums, id_check=id_check)
         # Custom types are checked in the context of each protocol that can use them.
@@ -56,8 +66,14 @@ def load_protocols(definitions: Path, display_root: Path, *, id_check: bool = Tr
     if only:
         unknown = sorted(set(only) - set(names))
         for name in unknown:
-            problems.append(Problem(str(definitions), 0, f"--protocol {name!r} is not defined",
-                                    "use one of: " + ", ".join(sorted(names))))
+            problems.append(
+                Problem(
+                    str(definitions),
+                    0,
+                    f"--protocol {name!r} is not defined",
+                    "use one of: " + ", ".join(sorted(names)),
+                )
+            )
     if problems:
         raise DefinitionError(problems)
     selected = [c for c in valid if not only or c.data["protocol"] in only]

@@ -100,9 +100,20 @@ def format_python(files: list[OutputFile]) -> list[OutputFile]:
             ["format"],
         ):
             result = subprocess.run(
-                [sys.executable, "-m", "ruff", *command, "--no-cache", "--isolated", f"--line-length={LINE_LENGTH}",
-                 "--target-version=py311", *map(str, paths)],
-                capture_output=True, text=True, check=False,
+                [
+                    sys.executable,
+                    "-m",
+                    "ruff",
+                    *command,
+                    "--no-cache",
+                    "--isolated",
+                    f"--line-length={LINE_LENGTH}",
+                    "--target-version=py311",
+                    *map(str, paths),
+                ],
+                capture_output=True,
+                text=True,
+                check=False,
             )
             if result.returncode != 0:
                 raise RuntimeError(f"ruff {command[0]} failed on generated code (a template bug):\n{result.stderr}")

@@ -59,8 +59,9 @@ def _message(error: jsonschema.ValidationError) -> str:
     where = "/" + "/".join(str(p) for p in error.absolute_path)
     if error.validator == "enum":
         return f"{where}: {error.instance!r} is not allowed"
-    if error.validator == "additionalProperties":
-        return f"{where}: {error.message.split(' (')[0].replace('Additional properties are', 'unknown keys:').replace('Additional properties is', 'unknown key:')}"
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        return f"{where}: unknown key{'s' if len(extra) > 1 else ''} " + ", ".join(repr(k) for k in extra)
     return f"{where}: {error.message}"
 
 
@@ -71,5 +72,9 @@ def validate_document(doc: Document, schema_name: str) -> list[Problem]:
         # Prefer the most specific error of an if/then or anyOf.
         leaves = list(error.context) if error.context else [error]
         for leaf in leaves:
-            problems.append(Problem(doc.path, line_at(doc.data, list(leaf.absolute_path)), _message(leaf), _hint(leaf)))
+            path = list(leaf.absolute_path)
+            if leaf.validator == "additionalProperties" and isinstance(leaf.instance, dict):
+                extra = sorted(set(leaf.instance) - set(leaf.schema.get("properties", {})))
+                path += extra[:1]  # point at the first unknown key itself
+            problems.append(Problem(doc.path, line_at(doc.data, path), _message(leaf), _hint(leaf)))
     return problems

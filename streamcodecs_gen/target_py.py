@@ -13,7 +13,7 @@ from typing import Any
 from . import layout as binary_layout
 from .filters import pystr
 from .model import Field, Message, Protocol, TypeRef
-from .render import TEMPLATE_DIR, OutputFile, Options, Renderer, format_python
+from .render import TEMPLATE_DIR, Options, OutputFile, Renderer, format_python
 from .types import WIRE_TYPES
 
 RUNTIME_DIR = "py/runtime"
@@ -44,7 +44,11 @@ def _binary_context(protocol: Protocol) -> dict[str, Any]:
         return code
 
     # Register every Struct the templates will ask for before rendering, so the constant table is complete.
-    for name in (framing["code_type"], framing["length_type"], *[s.size_prefix.type for s in protocol.structs if s.size_prefix]):
+    for name in (
+        framing["code_type"],
+        framing["length_type"],
+        *[s.size_prefix.type for s in protocol.structs if s.size_prefix],
+    ):
         lay.constant(order + fixed_code_of(name))
     for ref in protocol.all_types():
         code = binary_layout.fixed_code(ref)

@@ -1,0 +1,335 @@
+"""One test per validation rule: each broken definition must be reported with its file, line and a hint.
+
+Every case is a small definition with one thing wrong; removing the check that catches it makes its test fail.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from streamcodecs_gen.pipeline import load_protocols
+from streamcodecs_gen.problems import DefinitionError
+
+BINARY = """\
+protocol: demo
+title: Demo
+family: binary
+versions: ["1", "2"]
+directions: [{name: request}, {name: reply}]
+framing:
+  {byte_order: big, code_type: int32, length_type: int32, list_count: int32, bytes_length: int32, max_frame: 1024}
+enums:
+  - name: Color
+    type: int8
+    values: [{name: RED, value: 0}, {name: BLUE, value: 1}]
+types:
+  - name: Pair
+    fields:
+      - {name: a, type: int32}
+messages:
+  - name: Hello
+    code: 1
+    directions: [request]
+    fields:
+      - {name: requestId, type: int64}
+      - {name: trace, type: mutf8, since: "2", default: "", presence: {remaining: 1}}
+  - name: Bye
+    code: 2
+    directions: [reply]
+    fields:
+      - {name: requestId, type: int64}
+"""
+
+JSON = """\
+protocol: jdemo
+title: JSON demo
+family: json
+versions: ["1.0", "2.0"]
+directions: [{name: down}, {name: up}]
+framing: {delimiter: line, tag_key: action}
+messages:
+  - name: Start
+    tag: start
+    directions: [down]
+    fields:
+      - {name: shardId, type: string}
+  - name: Status
+    tag: status
+    directions: [up]
+    fields:
+      - {name: responseFor, type: string}
+"""
+
+
+def problems_for(tmp_path: Path, text: str, *, id_check: bool = True) -> list[str]:
+    defs = tmp_path / "defs"
+    defs.mkdir(exist_ok=True)
+    (defs / "demo.yaml").write_text(text, encoding="utf-8")
+    try:
+        load_protocols(defs, tmp_path, id_check=id_check)
+    except DefinitionError as exc:
+        return [str(p) for p in exc.problems]
+    return []
+
+
+def line_of(text: str, needle: str) -> int:
+    for number, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in the definition")
+
+
+# (name, base, old text, new text, expected words, the text on the line that must be named)
+CASES = [
+    ("float version", BINARY, 'since: "2", default: ""', 'since: 2.10, default: ""', "quote it", "since: 2.10"),
+    ("undeclared since", BINARY, 'since: "2", default', 'since: "3", default', "not a declared version", 'since: "3"'),
+    (
+        "field older than message",
+        BINARY,
+        "    code: 2\n    directions: [reply]\n    fields:\n      - {name: requestId, type: int64}",
+        '    code: 2\n    since: "2"\n    directions: [reply]\n    fields:\n      - {name: requestId, type: int64, since: "1"}',  # noqa: E501
+        "is older",
+        'type: int64, since: "1"',
+    ),
+    (
+        "field added later without default",
+        BINARY,
+        "presence: {remaining: 1}}\n  - name: Bye",
+        'presence: {remaining: 1}}\n      - {name: late, type: int64, since: "2"}\n  - name: Bye',
+        "has no default",
+        "name: late",
+    ),
+    (
+        "new field not at the end",
+        BINARY,
+        '      - {name: trace, type: mutf8, since: "2", default: "", presence: {remaining: 1}}\n',
+        '      - {name: trace, type: mutf8, since: "2", default: "", presence: {remaining: 1}}\n'
+        "      - {name: old, type: int64, default: 0, presence: {remaining: 8}}\n",
+        "new fields go at the end",
+        "name: old",
+    ),
+    (
+        "removed before added",
+        BINARY,
+        'since: "2", default: ""',
+        'since: "2", removed: "1", default: ""',
+        "removed",
+        "name: trace",
+    ),
+    ("versions out of order", BINARY, 'versions: ["1", "2"]', 'versions: ["2", "1"]', "ascending", "versions:"),
+    (
+        "duplicate message name",
+        BINARY,
+        "  - name: Bye\n",
+        "  - name: Hello\n",
+        "already used",
+        "  - name: Hello\n    code: 2",
+    ),
+    (
+        "duplicate field",
+        BINARY,
+        "presence: {remaining: 1}}\n  - name: Bye",
+        "presence: {remaining: 1}}\n      - {name: requestId, type: int32}\n  - name: Bye",
+        "appears twice",
+        "{name: requestId, type: int32}",
+    ),
+    ("python keyword", BINARY, "- {name: a, type: int32}", "- {name: class, type: int32}", "keyword", "name: class"),
+    (
+        "invalid identifier",
+        BINARY,
+        "- {name: a, type: int32}",
+        "- {name: 2fast, type: int32}",
+        "identifier",
+        "name: 2fast",
+    ),
+    (
+        "reserved attribute",
+        BINARY,
+        "- {name: a, type: int32}",
+        "- {name: toDict, type: int32}",
+        "reserved",
+        "name: toDict",
+    ),
+    (
+        "unknown direction",
+        BINARY,
+        "directions: [reply]",
+        "directions: [replies]",
+        "unknown direction",
+        "directions: [replies]",
+    ),
+    ("duplicate code", BINARY, "code: 2", "code: 1", "already used", "    code: 1\n    directions: [reply]"),
+    ("codes out of order", BINARY, "code: 2", "code: 0", "ascending code order", "code: 0"),
+    ("unknown type", BINARY, "type: int32}", "type: uuid128}", "did you mean 'uuid'", "type: uuid128"),
+    (
+        "type outside its family",
+        BINARY,
+        "type: int32}",
+        "type: base64}",
+        "not available in the binary family",
+        "type: base64",
+    ),
+    (
+        "trailing type not last",
+        BINARY,
+        "presence: {remaining: 1}}\n  - name: Bye",
+        "presence: {remaining: 1}}\n      - {name: tail, type: rest}\n      - {name: more, type: int8, default: 0, presence: {remaining: 1}}\n  - name: Bye",  # noqa: E501
+        "must be the last field",
+        "name: tail",
+    ),
+    (
+        "mandatory after optional",
+        BINARY,
+        "presence: {remaining: 1}}\n",
+        'presence: {remaining: 1}}\n      - {name: x, type: int8, since: "2", default: 0}\n',
+        "mandatory field follows",
+        "name: x",
+    ),
+    (
+        "presence without default",
+        BINARY,
+        'since: "2", default: "", presence',
+        'since: "2", presence',
+        "needs a default",
+        "name: trace",
+    ),
+    (
+        "when_nonempty target",
+        BINARY,
+        "- {name: a, type: int32}",
+        "- {name: a, type: int32, when_nonempty: data, default: 0}",
+        "not an earlier field",
+        "when_nonempty: data",
+    ),
+    (
+        "default of wrong type",
+        BINARY,
+        'default: "", presence',
+        "default: 5, presence",
+        "is not a string",
+        "name: trace",
+    ),
+    (
+        "enum unknown member",
+        BINARY,
+        "    type: int8\n",
+        "    type: int8\n    unknown: GREEN\n",
+        "not a member",
+        "unknown: GREEN",
+    ),
+    ("enum repeated value", BINARY, "{name: BLUE, value: 1}", "{name: BLUE, value: 0}", "repeated", "name: BLUE"),
+    ("unknown key", BINARY, "    code: 2\n", "    code: 2\n    colour: red\n", "unknown key", "colour: red"),
+    (
+        "map key not string",
+        JSON,
+        "type: string}\n  - name: Status",
+        "type: 'map<int32,string>'}\n  - name: Status",
+        "map keys must be string",
+        "map<int32,string>",
+    ),
+    (
+        "tag repeated in a direction",
+        JSON,
+        "tag: status\n    directions: [up]",
+        "tag: start\n    directions: [down]",
+        "used twice",
+        "tag: start\n    directions: [down]\n    fields:\n      - {name: responseFor",
+    ),
+    (
+        "json message without tag or shape",
+        JSON,
+        "    tag: status\n",
+        "",
+        "exactly one of `tag` or `shape`",
+        "  - name: Status",
+    ),
+    (
+        "shape key not a field",
+        JSON,
+        "    tag: status\n",
+        "    shape: {json: object, keys: [pid]}\n",
+        "names key 'pid'",
+        "shape:",
+    ),
+    (
+        "negative outside binary",
+        JSON,
+        "type: string}\n  - name: Status",
+        "type: string, negative: empty}\n  - name: Status",
+        "binary bytes and list",
+        "negative: empty",
+    ),
+    ("duplicate YAML key", BINARY, "    code: 2\n", "    code: 2\n    code: 3\n", "duplicate key", "code: 3"),
+    ("YAML syntax", BINARY, "    code: 2\n", "    code: [2\n", "YAML error", "    code: [2"),
+]
+
+
+@pytest.mark.parametrize(("base", "old", "new", "words", "marker"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_each_problem_is_reported_with_its_line(
+    tmp_path: Path, base: str, old: str, new: str, words: str, marker: str
+) -> None:
+    assert old in base, "the case's anchor text must exist in the base definition"
+    assert problems_for(tmp_path, base) == [], "the base definition must be valid"
+    text = base.replace(old, new, 1)
+    found = problems_for(tmp_path, text)
+    matching = [p for p in found if words in p]
+    assert matching, f"expected a problem mentioning {words!r}, got {found}"
+    # The YAML syntax error is reported where the parser noticed it, which may be a line after the cause.
+    expected_line = line_of(text, marker.split("\n")[0]) if "\n" not in marker else text.index(marker)
+    if "\n" in marker:
+        expected_line = text[: text.index(marker)].count("\n") + 1
+    lines = {int(p.split(":")[1]) for p in matching}
+    assert any(abs(line - expected_line) <= (1 if words == "YAML error" else 0) for line in lines), (
+        f"expected line {expected_line}, got {sorted(lines)}: {matching}"
+    )
+    for problem in matching:
+        assert problem.startswith("defs/demo.yaml:")
+        if words not in ("YAML error", "duplicate key"):
+            assert " — " in problem, f"no hint on what to do: {problem}"
+
+
+def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
+    text = (
+        BINARY.replace("type: int32}", "type: uuid128}")
+        .replace("code: 2", "code: 1")
+        .replace("directions: [reply]", "directions: [replies]")
+    )
+    found = problems_for(tmp_path, text)
+    assert len(found) >= 3
+    assert any("uuid128" in p for p in found) and any("already used" in p for p in found)
+    assert any("replies" in p for p in found)
+
+
+def test_no_id_check_lifts_only_the_order_rule(tmp_path: Path) -> None:
+    out_of_order = BINARY.replace("code: 2", "code: 0")
+    assert problems_for(tmp_path, out_of_order, id_check=False) == []
+    # ...while every version check still runs (Hazelcast's flag switched those off too).
+    bad_since = out_of_order.replace('since: "2", default', 'since: "9", default')
+    assert any("not a declared version" in p for p in problems_for(tmp_path, bad_since, id_check=False))
+    duplicate = BINARY.replace("code: 2", "code: 1")
+    assert any("already used" in p for p in problems_for(tmp_path, duplicate, id_check=False))
+
+
+def test_unsafe_yaml_tags_are_rejected(tmp_path: Path) -> None:
+    text = BINARY.replace("title: Demo", "title: !!python/object/apply:os.system ['echo pwned']")
+    found = problems_for(tmp_path, text)
+    assert found and "YAML error" in found[0]
+
+
+def test_a_problem_in_one_file_does_not_hide_another(tmp_path: Path) -> None:
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    (defs / "a.yaml").write_text(BINARY.replace("type: int32}", "type: nope}"), encoding="utf-8")
+    (defs / "b.yaml").write_text(
+        textwrap.dedent(JSON)
+        .replace("protocol: jdemo", "protocol: other")
+        .replace("directions: [up]", "directions: [sideways]"),
+        encoding="utf-8",
+    )
+    with pytest.raises(DefinitionError) as info:
+        load_protocols(defs, tmp_path)
+    files = {p.file for p in info.value.problems}
+    assert files == {"defs/a.yaml", "defs/b.yaml"}

@@ -1,0 +1,277 @@
+"""The generator end to end: fixture protocols through generated code, determinism, the CLI's flags, safe writes."""
+
+from __future__ import annotations
+
+import datetime
+import importlib
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "tests" / "fixtures" / "defs"
+PYTHON = sys.executable
+
+
+def generate(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [PYTHON, str(REPO / "generator.py"), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        check=False,
+    )
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def fixture_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The fixture protocols generated under their own namespace, importable for the duration of the module."""
+    root = tmp_path_factory.mktemp("fixture-out")
+    result = generate("-p", str(FIXTURES), "-r", str(root), "-n", "fixturecodecs", "--no-binary", "-q")
+    assert result.returncode == 0, result.stderr
+    sys.path.insert(0, str(root))
+    yield root
+    sys.path.remove(str(root))
+    for name in [m for m in sys.modules if m.split(".")[0] == "fixturecodecs"]:
+        del sys.modules[name]
+
+
+def load(name: str) -> ModuleType:
+    return importlib.import_module(f"fixturecodecs.{name}")
+
+
+def test_binary_fixture_round_trips_every_type(fixture_package: Path) -> None:
+    f = load("fixture")
+    message = f.Everything(
+        flag=True,
+        tiny=-3,
+        small=300,
+        medium=-70000,
+        large=2**40,
+        single=0.5,
+        double=1.25,
+        id=uuid.UUID(int=7),
+        color=f.Color.BLUE,
+        open_value=77,
+        text="héllo😀",
+        java_text="a\x00😀é",
+        blob=b"\x00\x01",
+        numbers=[1, -2],
+        names=["x", "\x00"],
+        keys=[f.Key(data=b"k", version=5), f.Key(data=b"")],
+        pairs=[f.Pair(source="s", offset=9)],
+        inline=f.Inline(payload=b"abc"),
+        tail=b"TAIL",
+    )
+    frame = f.encode(message)
+    assert f.decode(frame) == message
+    assert f.Everything.from_dict(message.to_dict()) == message
+    # Modified UTF-8: NUL as C0 80 and the emoji as two 3-byte surrogates.
+    assert bytes.fromhex("000b61c080eda0bdedb880c3a9") in frame
+    # An empty key's version is absent, but its size prefix counts it (4 + 0 + 8).
+    assert bytes.fromhex("0000000c00000000") in frame
+    reader = f.Reader()
+    decoded = [m for i in range(len(frame)) for m in reader.feed(frame[i : i + 1])]
+    assert decoded == [message]
+
+
+def test_binary_fixture_fills_defaults_for_older_peers(fixture_package: Path) -> None:
+    f = load("fixture")
+    v1 = bytes.fromhex("00000002000000080000000000000007")
+    assert f.decode(v1) == f.Evolving(request_id=7, trace="", offset=-1, code=f.Code.UNSPECIFIED)
+    v2 = bytes.fromhex("000000020000000d00000000000000070003616263")
+    assert f.decode(v2).trace == "abc"
+    newer = f.encode(f.Evolving(request_id=1, trace="t", offset=5, code=f.Code.BAD))
+    grown = newer[:4] + (int.from_bytes(newer[4:8], "big") + 3).to_bytes(4, "big") + newer[8:] + b"xyz"
+    assert f.decode(grown) == f.decode(newer), "unknown trailing bytes of a newer peer are skipped"
+    unknown_code = f.encode(f.Evolving(request_id=1))[:-4] + (12345).to_bytes(4, "big")
+    assert f.decode(unknown_code).code is f.Code.UNSPECIFIED, "unknown: UNSPECIFIED"
+
+
+@pytest.mark.parametrize("cut", range(0, 40))
+def test_binary_fixture_truncation_is_a_decode_error(fixture_package: Path, cut: int) -> None:
+    f = load("fixture")
+    frame = f.encode(f.Evolving(request_id=1, trace="trace", offset=5, code=f.Code.BAD))
+    broken = frame[:cut] if cut < len(frame) else frame + b"\x00"
+    header_len = int.from_bytes(frame[4:8], "big")
+    if cut >= 8:  # keep the header consistent so the payload reader itself meets the short data
+        broken = frame[:4] + (cut - 8).to_bytes(4, "big") + frame[8:cut]
+    try:
+        decoded = f.decode(broken)
+    except f.DecodeError as exc:
+        assert exc.offset is not None
+    else:  # a shorter payload reads as an older layout: every field is either what was sent or its default
+        assert decoded.request_id == 1
+        assert decoded.trace in ("trace", "")
+        assert decoded.offset in (5, -1)
+        assert decoded.code in (f.Code.BAD, f.Code.UNSPECIFIED)
+        if cut - 8 >= header_len:
+            assert decoded == f.decode(frame)
+
+
+def test_json_fixture_round_trips_and_validates(fixture_package: Path) -> None:
+    j = load("jfixture")
+    emit = j.Emit(
+        values=[1, "a", None],
+        stream="s",
+        anchors=["x"],
+        need_ids=False,
+        level=j.Level.HIGH,
+        items=[j.Item(data=b"\x00\xff", kind=j.Kind.ALL)],
+        when=datetime.datetime(2020, 1, 2, tzinfo=datetime.UTC),
+        id=uuid.UUID(int=5),
+        ratio=0.25,
+        small=-8,
+    )
+    frame = j.encode(emit)
+    assert frame.endswith(b"\nend\n")
+    assert j.decode(frame, direction="up") == emit
+    assert j.Emit.from_dict(emit.to_dict()) == emit
+    assert b'"needIds":false' in frame and b'"action":"item"' in frame
+    minimal = j.decode(b'{"command":"emit","tuple":[],"anchors":"one"}\nend\n')
+    assert minimal.anchors == ["one"] and minimal.need_ids is True and minimal.stream is None
+    assert b"stream" not in j.encode(minimal), "optional fields are omitted when absent"
+    assert b'"needIds":true' in j.encode(minimal), "a defaulted field is still written"
+    assert j.encode(j.Ack(id="\x1f")) == b'{"command":"ack","id":"\\u001F"}\nend\n'
+
+
+def test_json_fixture_reader_handles_shapes_blank_lines_and_bad_messages(fixture_package: Path) -> None:
+    j = load("jfixture")
+    stream = (
+        b'{"conf": {"a": 1},\n "pidDir": "/tmp"}\nend\n\n[1, 2]\nend\n'
+        b'{"id":"7","stream":"__beat"}\nend\n{bad}\nend\n{"command":"ack","id":"9"}\nend\n'
+    )
+    reader = j.Reader()
+    decoded, errors = [], []
+    for i in range(len(stream)):
+        try:
+            decoded += reader.feed(stream[i : i + 1])
+        except j.DecodeError as exc:
+            errors.append(exc)
+            decoded += exc.decoded
+    assert [(e.line, "malformed JSON" in str(e)) for e in errors] == [(9, True)]
+    assert decoded[-1] == j.Ack(id="9"), "the reader goes on after the bad message"
+    assert len(decoded) == 4
+    whole = j.Reader().feed(stream.replace(b"{bad}\nend\n", b""))
+    assert [type(m).__name__ for m in whole] == ["Setup", "Ids", "Beat", "Ack"]
+    assert whole[0].task_component == {}, "a field added later takes its default"
+    for bad, words in [
+        (b'{"command":"emit"}', "tuple"),
+        (b'{"command":"nope"}', "no message"),
+        (b'["x"]', "ids[0]"),
+        (b'{"command":"emit","tuple":[],"small":300}', "small"),
+        (b'{"command":"emit","tuple":[],"items":[{"data":"!!","kind":"ALL"}]}', "items[0].data"),
+    ]:
+        with pytest.raises(j.DecodeError) as info:
+            j.decode(bad + b"\nend\n")
+        assert words in str(info.value)
+    with pytest.raises(j.DecodeError):
+        j.Reader(max_message=64).feed(b"[" + b"1," * 100 + b"1]\nend\n")
+
+
+def test_generated_code_is_ruff_clean(fixture_package: Path) -> None:
+    for command in (["check"], ["format", "--check"]):
+        result = subprocess.run(
+            [PYTHON, "-m", "ruff", *command, "--config", str(fixture_package / "pyproject.toml"), str(fixture_package)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_output_is_deterministic_across_runs_and_hash_seeds(tmp_path: Path) -> None:
+    trees = []
+    for seed in ("0", "1"):
+        root = tmp_path / f"run{seed}"
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        result = generate("-p", str(FIXTURES), "-r", str(root), "-q", env=env)
+        assert result.returncode == 0, result.stderr
+        trees.append(tree(root))
+    assert trees[0] == trees[1]
+    for name, content in trees[0].items():
+        assert b"\r\n" not in content, name
+        assert str(REPO).encode() not in content and str(tmp_path).encode() not in content, name
+
+
+def test_flags_namespace_output_dir_and_no_binary(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    result = generate("-p", str(FIXTURES), "-r", str(root), "-n", "acme.codecs", "-o", "src", "--no-binary", "-q")
+    assert result.returncode == 0, result.stderr
+    assert (root / "src" / "acme" / "codecs" / "fixture" / "messages.py").is_file()
+    assert 'where = ["src"]' in (root / "pyproject.toml").read_text()
+    assert 'name = "acme.codecs"' in (root / "pyproject.toml").read_text()
+    assert not (root / "vectors").exists() and not (root / "tests").exists()
+
+
+def test_unknown_language_is_rejected_with_the_supported_ones(tmp_path: Path) -> None:
+    result = generate("-l", "cobol", "-p", str(FIXTURES), "-r", str(tmp_path))
+    assert result.returncode == 2
+    assert "cobol" in result.stderr and "py" in result.stderr
+    assert not any(tmp_path.iterdir())
+
+
+def test_nothing_is_written_when_a_definition_is_broken(tmp_path: Path) -> None:
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    (defs / "bad.yaml").write_text((FIXTURES / "fixture.yaml").read_text().replace("type: uuid}", "type: uuidd}"))
+    root = tmp_path / "out"
+    result = generate("-p", str(defs), "-r", str(root))
+    assert result.returncode == 2
+    assert "defs/bad.yaml:" in result.stderr and "did you mean 'uuid'" in result.stderr
+    assert not root.exists()
+
+
+def test_stale_files_go_foreign_files_stay_and_paths_stay_inside(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    assert generate("-p", str(FIXTURES), "-r", str(root), "-q").returncode == 0
+    foreign = root / "NOTES.txt"
+    foreign.write_text("mine")
+    stale = root / "streamcodecs" / "gone" / "messages.py"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("# old")
+    manifest = root / ".streamcodecs-manifest"
+    manifest.write_text(manifest.read_text() + "streamcodecs/gone/messages.py\n../escape.txt\n")
+    (tmp_path / "escape.txt").write_text("outside")
+    check = generate("-p", str(FIXTURES), "-r", str(root), "--check")
+    assert check.returncode == 1 and "stale" in check.stdout
+    assert generate("-p", str(FIXTURES), "-r", str(root), "-q").returncode == 0
+    assert not stale.exists() and not stale.parent.exists()
+    assert foreign.read_text() == "mine"
+    assert (tmp_path / "escape.txt").read_text() == "outside", "a manifest entry outside the root is never deleted"
+    assert generate("-p", str(FIXTURES), "-r", str(root), "--check").returncode == 0
+    for flag in ("-o", "-b", "-t"):
+        result = generate("-p", str(FIXTURES), "-r", str(root), flag, "../elsewhere")
+        assert result.returncode == 2 and "inside the root" in result.stderr
+
+
+def test_check_reports_every_changed_file_and_writes_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    assert generate("-p", str(FIXTURES), "-r", str(root), "-q").returncode == 0
+    target = root / "streamcodecs" / "fixture" / "messages.py"
+    target.write_text(target.read_text() + "# edited\n")
+    (root / "streamcodecs" / "jfixture" / "__init__.py").unlink()
+    before = tree(root)
+    result = generate("-p", str(FIXTURES), "-r", str(root), "--check")
+    assert result.returncode == 1
+    assert "differs" in result.stdout and "fixture/messages.py" in result.stdout
+    assert "missing" in result.stdout and "jfixture/__init__.py" in result.stdout
+    assert tree(root) == before
+
+
+def test_committed_output_is_current() -> None:
+    result = generate("--check")
+    assert result.returncode == 0, result.stdout + result.stderr
