@@ -7,6 +7,7 @@ data (which carries line numbers), after the schema has accepted it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -394,6 +395,20 @@ def check_types(ctx: Context) -> Iterator[Problem]:
                         f"{owner['name']}.{f['name']}: a mandatory field follows an optional trailing one",
                         "give it a presence rule too",
                     )
+                if (
+                    version_key(f.get("since", owner.get("since", ctx.versions[0])))
+                    > version_key(owner.get("since", ctx.versions[0]))
+                    and "presence" not in f
+                    and "when_nonempty" not in f
+                    and f.get("since") in ctx.versions
+                ):
+                    yield ctx.problem(
+                        f,
+                        "since",
+                        f"{owner['name']}.{f['name']}: added after its {kind} but read "
+                        "unconditionally, so older frames cannot be decoded",
+                        "give it a presence rule (e.g. presence: {remaining: 8})",
+                    )
                 if "presence" in f and "default" not in f:
                     yield ctx.problem(
                         f,
@@ -439,6 +454,17 @@ def check_types(ctx: Context) -> Iterator[Problem]:
                     f"{owner['name']}.{f['name']}: `negative` is for binary bytes and list fields",
                     "remove it",
                 )
+            if "min_length" in f and not (wire and wire.py == "str"):
+                yield ctx.problem(
+                    f, "min_length", f"{owner['name']}.{f['name']}: min_length is for text fields", "remove it"
+                )
+            if f.get("additional") and (head != "map" or kind != "message" or ctx.family != "kafka"):
+                yield ctx.problem(
+                    f,
+                    "additional",
+                    f"{owner['name']}.{f['name']}: `additional` is for a map<string,T> field of a kafka message",
+                    "remove it",
+                )
             if f.get("accept_scalar") and head != "list":
                 yield ctx.problem(
                     f, "accept_scalar", f"{owner['name']}.{f['name']}: accept_scalar is for lists", "remove it"
@@ -478,6 +504,85 @@ def _value_problem(ctx: Context, f: Mapping, value: Any) -> str | None:
     return None
 
 
+def check_kafka(ctx: Context) -> Iterator[Problem]:
+    """A kafka definition is one event message whose fields the framing's references name.
+
+    The framing names fields (the payload, its content-type attribute, header-mapped attributes, key mappers);
+    each must exist with the right type, and every field name must be a valid attribute name.
+    """
+    if ctx.family != "kafka":
+        return
+    framing = ctx.data["framing"]
+    messages = ctx.data["messages"]
+    if len(messages) != 1:
+        yield ctx.problem(
+            ctx.data,
+            "messages",
+            "a kafka protocol defines exactly one message (the event)",
+            "describe one event; attributes it does not declare go to its `additional` map",
+        )
+        return
+    message = messages[0]
+    fields = {f["name"]: f for f in message["fields"]}
+    pattern = re.compile(framing["attribute_names"]["pattern"])
+    reserved = set(framing["attribute_names"].get("reserved", []))
+    payloads = [f["name"] for f in message["fields"] if f["type"] == "payload"]
+    additional = [f for f in message["fields"] if f.get("additional")]
+    for f in message["fields"]:
+        head, _ = parse_type_expr(f["type"])
+        if f.get("additional"):
+            continue
+        if not (pattern.fullmatch(f["name"]) and f["name"] not in reserved) and f["type"] != "payload":
+            yield ctx.problem(
+                f,
+                "name",
+                f"{message['name']}.{f['name']}: not a valid attribute name (framing.attribute_names)",
+                "rename it",
+            )
+        if head not in WIRE_TYPES:
+            yield ctx.problem(
+                f,
+                "type",
+                f"{message['name']}.{f['name']}: kafka attributes have wire types",
+                "use a wire type such as string",
+            )
+    if len(additional) > 1:
+        yield ctx.problem(
+            additional[1],
+            "additional",
+            f"{message['name']}: more than one `additional` field",
+            "keep one map for the undeclared attributes",
+        )
+    payload = framing["payload"]
+    if payloads != [payload["field"]]:
+        yield ctx.problem(
+            framing,
+            "payload",
+            f"framing.payload.field {payload['field']!r} must name the one "
+            f"field of type payload (found: {', '.join(payloads) or 'none'})",
+            "declare one payload field and name it here",
+        )
+    named = [(framing["payload"], "content_type_attribute", payload["content_type_attribute"])]
+    named += [(framing["binary"]["attribute_headers"], key, key) for key in framing["binary"]["attribute_headers"]]
+    named += [(m, "attribute", m["attribute"]) for m in framing["key"].get("mappers", [])]
+    for node, key, name in named:
+        if name not in fields or fields[name]["type"] == "payload" or fields[name].get("additional"):
+            yield ctx.problem(
+                node,
+                key,
+                f"framing names attribute {name!r}, which is not a declared attribute",
+                suggest(name, [n for n in fields if n not in payloads]),
+            )
+    headers = framing["binary"]["attribute_headers"]
+    if headers.get(payload["content_type_attribute"]) != framing["detection"]["header"]:
+        yield ctx.problem(
+            framing["detection"],
+            "header",
+            "framing.detection.header must be the binary-mode header of the content-type attribute",
+            "map that attribute to this header in binary.attribute_headers",
+        )
+
+
 CHECKS: tuple[Check, ...] = (
     check_versions,
     check_since,
@@ -485,6 +590,7 @@ CHECKS: tuple[Check, ...] = (
     check_directions,
     check_discriminators,
     check_types,
+    check_kafka,
 )
 
 

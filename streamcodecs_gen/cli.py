@@ -7,6 +7,7 @@ import argparse
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from .model import Protocol
@@ -64,6 +65,11 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="regenerate in memory; exit 1 listing every file that differs from disk; write nothing",
     )
+    p.add_argument(
+        "--compat",
+        metavar="BASELINE_DIR",
+        help="report breaking changes against the definitions in BASELINE_DIR (exit 1 if any); generate nothing",
+    )
     p.add_argument("--protocol", action="append", metavar="NAME", help="only this protocol (repeatable)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems")
     p.add_argument("-v", "--verbose", action="store_true", help="list every file")
@@ -97,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     root = Path(args.root_dir) if args.root_dir else REPO / "output" / args.lang
+    options = replace(options, root=root)
     try:
         protocols = load_protocols_cli(Path(args.protocol_definitions_path), args)
     except DefinitionError as exc:
@@ -104,7 +111,15 @@ def main(argv: list[str] | None = None) -> int:
             print(problem, file=sys.stderr)
         print(f"{len(exc.problems)} problem(s) in the definitions; nothing was written.", file=sys.stderr)
         return 2
-    files = TARGETS[args.lang](protocols, options)
+    if args.compat:
+        return compat_main(Path(args.compat), protocols, args)
+    try:
+        files = TARGETS[args.lang](protocols, options)
+    except DefinitionError as exc:  # e.g. a definition change that breaks frozen vectors of a released version
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(exc.problems)} problem(s); nothing was written.", file=sys.stderr)
+        return 2
     tree = {f.path: f.content for f in files}
     messages = sum(len(p.messages) for p in protocols)
     try:
@@ -132,6 +147,27 @@ def main(argv: list[str] | None = None) -> int:
             f"{len(protocols)} protocols, {messages} messages: {len(report.written)} files written, "
             f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, in {root}"
         )
+    return 0
+
+
+def compat_main(baseline_dir: Path, protocols: list[Protocol], args: argparse.Namespace) -> int:
+    from .compat import compare
+
+    try:
+        baseline = load_protocols_cli(baseline_dir, args)
+    except DefinitionError as exc:
+        print(f"the baseline in {baseline_dir} is not valid:", file=sys.stderr)
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 2
+    problems = compare(baseline, protocols)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"{len(problems)} breaking change(s) against {baseline_dir}", file=sys.stderr)
+        return 1
+    if not args.quiet:
+        print(f"no breaking changes against {baseline_dir}")
     return 0
 
 

@@ -121,6 +121,8 @@ class Field:
     accept_scalar: bool = False
     negative_empty: bool = False  # binary: a negative length/count decodes as empty
     added_later: bool = False  # since is newer than the owner's since
+    min_length: int | None = None  # text: fewest characters (checked on decode and encode)
+    additional: bool = False  # kafka: this map holds every attribute not declared as a field
 
     @property
     def py_annotation(self) -> str:
@@ -347,6 +349,8 @@ class _Builder:
                     accept_scalar=bool(node.get("accept_scalar")),
                     negative_empty=node.get("negative") == "empty",
                     added_later=version_key(since) > version_key(owner_since),
+                    min_length=node.get("min_length"),
+                    additional=bool(node.get("additional")),
                 )
             )
         return result

@@ -32,7 +32,7 @@ class OutputFile:
 
     root: str  # "code", "binary", "tests"
     path: PurePosixPath
-    content: str
+    content: str | bytes
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,7 @@ class Options:
     binary_dir: PurePosixPath = PurePosixPath("vectors")  # -b, relative to the root
     test_dir: PurePosixPath = PurePosixPath("tests")  # -t, relative to the root
     binary: bool = True  # --no-binary turns the vectors and their tests off
+    root: Path | None = None  # the output root on disk: frozen vectors are read from there
 
     @property
     def package_path(self) -> PurePosixPath:
@@ -82,21 +83,29 @@ class Renderer:
         return (TEMPLATE_DIR / name).is_file()
 
 
-def format_python(files: list[OutputFile]) -> list[OutputFile]:
+def format_python(files: list[OutputFile], first_party: str = "streamcodecs") -> list[OutputFile]:
     """Run ``ruff format`` over every Python file at once (one process) and return the formatted files."""
-    python = [f for f in files if f.path.suffix == ".py"]
+    python = [f for f in files if f.path.suffix == ".py" and isinstance(f.content, str)]
     if not python:
         return files
     with tempfile.TemporaryDirectory(prefix="streamcodecs-fmt-") as tmp:
         paths = []
         for i, f in enumerate(python):
             path = Path(tmp) / f"{i:05d}_{f.path.name}"
+            assert isinstance(f.content, str)
             path.write_text(f.content, encoding="utf-8", newline="\n")
             paths.append(path)
         # Templates import a superset of what a module needs; ruff sorts the imports and drops the unused ones,
         # then formats.  Both steps are deterministic for the pinned ruff version.
         for command in (
-            ["check", "--fix-only", "--select=I,F401", "--exit-zero"],
+            [
+                "check",
+                "--fix-only",
+                "--select=I,F401",
+                "--exit-zero",
+                "--config",
+                f"lint.isort.known-first-party = [{first_party!r}]",
+            ],
             ["format"],
         ):
             result = subprocess.run(

@@ -6,6 +6,7 @@ its declared companions (``templates/py/companions/<protocol>/<name>.py.j2``); n
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import PurePosixPath
 from typing import Any
@@ -13,8 +14,10 @@ from typing import Any
 from . import layout as binary_layout
 from .filters import pystr
 from .model import Field, Message, Protocol, TypeRef
+from .problems import DefinitionError, Problem
 from .render import TEMPLATE_DIR, Options, OutputFile, Renderer, format_python
 from .types import WIRE_TYPES
+from .vectors import manifest as _manifest
 
 RUNTIME_DIR = "py/runtime"
 
@@ -173,4 +176,59 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
             add(spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context)
     if any(renderer.template_exists(f"spark/{p.family}.py.j2") for p in protocols):
         add("spark/__init__.py.j2", package / "spark" / "__init__.py", protocols=protocols)
-    return format_python(files)
+    if options.binary:
+        files += compat_files(protocols, options, renderer)
+    return format_python(files, options.namespace.split(".")[0])
+
+
+def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer) -> list[OutputFile]:
+    """Vectors for every protocol version (frozen once on disk) and the generated tests that check them."""
+    files: list[OutputFile] = []
+    problems: list[Problem] = []
+    covered = [p for p in protocols if _manifest.supports(p)]
+    for protocol in covered:
+        for version in protocol.versions:
+            base = options.binary_dir / protocol.name / version
+            fresh = _manifest.version_files(protocol, version, base)
+            for path, content in fresh.items():
+                on_disk = (options.root / path) if options.root else None
+                if on_disk is not None and (on_disk.parent / "manifest.json").is_file():
+                    frozen = on_disk.read_bytes() if on_disk.is_file() else b""
+                    data = content if isinstance(content, bytes) else content.encode("utf-8")
+                    if frozen != data:
+                        problems.append(
+                            Problem(
+                                protocol.source,
+                                1,
+                                f"the frozen vectors of {protocol.name} {version} ({path}) no longer match the definition",
+                                "a released version's layout changed: add a new version instead (or, deliberately, "
+                                "delete that vectors directory and say why in the commit)",
+                            )
+                        )
+                    content = frozen
+                files.append(OutputFile("code", path, content))
+    if problems:
+        raise DefinitionError(problems)
+    if covered:
+        tests_to_vectors = os.path.relpath(options.binary_dir, options.test_dir)
+        files.append(
+            OutputFile(
+                "code",
+                PurePosixPath("conftest.py"),
+                renderer.render("py/tests/conftest.py.j2", "templates/py/tests/conftest.py.j2"),
+            )
+        )
+        for protocol in covered:
+            files.append(
+                OutputFile(
+                    "code",
+                    options.test_dir / f"test_compat_{protocol.name}.py",
+                    renderer.render(
+                        "py/tests/test_compat.py.j2",
+                        protocol.source,
+                        protocol=protocol,
+                        vectors_path=PurePosixPath(tests_to_vectors).as_posix(),
+                    ),
+                )
+            )
+    return files

@@ -232,6 +232,55 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: {"k": [i, "v", None, True]},
             imports=("typing.Any",),
         ),
+        WireType(
+            "uri",
+            "RFC 3986 URI: a scheme is required, a fragment is allowed; kafka: the text as-is.",
+            (KAFKA,),
+            "str",
+            "string",
+            lambda i: f"https://example.com/schemas/{i}.json#/definitions/v{i}",
+        ),
+        WireType(
+            "uri_reference",
+            "RFC 3986 URI-reference (absolute or relative; may be empty unless min_length says otherwise).",
+            (KAFKA,),
+            "str",
+            "string",
+            lambda i: (f"/sensors/{i}", f"urn:uuid:{uuid.UUID(int=i + 1)}", f"{i}-555-123-4567")[i % 3],
+        ),
+        WireType(
+            "media_type",
+            "RFC 2045/7231 media type with optional parameters, e.g. `text/plain; charset=utf-8`.",
+            (KAFKA,),
+            "str",
+            "string",
+            lambda i: ("application/json", "text/plain; charset=utf-8", "application/vnd.example+json")[i % 3],
+        ),
+        WireType(
+            "attribute_value",
+            "A header-mapped attribute of a type not declared in advance: bool, int (int32), str, bytes or an "
+            "aware datetime, written in its canonical string (header) or JSON form; a header reads back as str.",
+            (KAFKA,),
+            "bool | int | str | bytes | datetime.datetime",
+            "string",
+            lambda i: (
+                i % 2 == 0,
+                1000 + i,
+                f"value-{i}-é",
+                bytes([i % 256, 0, 255]),
+                datetime.datetime(2018, 4, 5, 3, 56, i % 60, tzinfo=datetime.UTC),
+            )[i % 5],
+            imports=("datetime",),
+        ),
+        WireType(
+            "payload",
+            "The record value (framing.payload): bytes as-is, text, or a JSON value, read by its content type.",
+            (KAFKA,),
+            "Any",
+            "binary",
+            lambda i: (bytes([i % 256, 0, 255]), {"k": [i, "v"]}, f"text-{i}-é")[i % 3],
+            imports=("typing.Any",),
+        ),
     )
 }
 

@@ -63,7 +63,11 @@ def _atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
-def write_tree(root: Path, files: dict[PurePosixPath, str]) -> Report:
+def _bytes(content: str | bytes) -> bytes:
+    return content if isinstance(content, bytes) else content.encode("utf-8")
+
+
+def write_tree(root: Path, files: dict[PurePosixPath, str | bytes]) -> Report:
     targets = {str(p): confined(root, p) for p in files}  # check every path before writing anything
     stale = [p for p in _read_manifest(root) if p not in targets and p != MANIFEST]
     stale_paths = {}
@@ -74,7 +78,7 @@ def write_tree(root: Path, files: dict[PurePosixPath, str]) -> Report:
             continue  # a tampered manifest never makes us delete outside the root
     report = Report([], [], [])
     for rel, content in sorted(files.items()):
-        data = content.encode("utf-8")
+        data = _bytes(content)
         target = targets[str(rel)]
         if target.is_file() and target.read_bytes() == data:
             report.unchanged.append(str(rel))
@@ -93,14 +97,14 @@ def write_tree(root: Path, files: dict[PurePosixPath, str]) -> Report:
     return report
 
 
-def check_tree(root: Path, files: dict[PurePosixPath, str]) -> list[str]:
+def check_tree(root: Path, files: dict[PurePosixPath, str | bytes]) -> list[str]:
     """Describe every difference between ``files`` and the tree on disk (empty when current)."""
     differences = []
     for rel, content in sorted(files.items()):
         target = confined(root, rel)
         if not target.is_file():
             differences.append(f"missing: {root / rel}")
-        elif target.read_bytes() != content.encode("utf-8"):
+        elif target.read_bytes() != _bytes(content):
             differences.append(f"differs: {root / rel}")
     for rel in _read_manifest(root):
         if PurePosixPath(rel) not in files:

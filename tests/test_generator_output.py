@@ -217,6 +217,24 @@ def test_flags_namespace_output_dir_and_no_binary(tmp_path: Path) -> None:
     assert not (root / "vectors").exists() and not (root / "tests").exists()
 
 
+def test_flags_binary_and_test_dirs(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    result = generate("-p", str(FIXTURES), "-r", str(root), "-b", "data/vec", "-t", "checks", "-q")
+    assert result.returncode == 0, result.stderr
+    assert (root / "data" / "vec" / "fixture" / "1" / "manifest.json").is_file()
+    test_file = root / "checks" / "test_compat_fixture.py"
+    assert "../data/vec" in test_file.read_text()
+    ran = subprocess.run(
+        [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "checks"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stdout[-1500:]
+
+
 def test_unknown_language_is_rejected_with_the_supported_ones(tmp_path: Path) -> None:
     result = generate("-l", "cobol", "-p", str(FIXTURES), "-r", str(tmp_path))
     assert result.returncode == 2

@@ -1,0 +1,207 @@
+"""Breaking-change check between a baseline definition set and the current one (like ``buf breaking``).
+
+``./generator.py --compat BASELINE_DIR`` loads both sets through the same pipeline and reports, as ``file:line``,
+every change an older peer would notice: removed or renamed messages and fields, changed types, codes or tags,
+fields inserted before existing ones, ``since`` moved, released versions rewritten, and new required fields.
+"""
+
+from __future__ import annotations
+
+from .checks import version_key
+from .model import Enum, Message, Origin, Protocol, Struct
+from .problems import Problem
+
+
+def _problem(origin: Origin, message: str, hint: str) -> Problem:
+    return Problem(origin.file, origin.line, message, hint)
+
+
+def _fields(base: Struct, current: Struct, family: str, released: str) -> list[Problem]:
+    problems = []
+    where = current.name
+    current_by_name = {f.name: (i, f) for i, f in enumerate(current.fields)}
+    last_index = -1
+    for old in base.fields:
+        if old.name not in current_by_name:
+            problems.append(
+                _problem(
+                    current.origin,
+                    f"{where}: field {old.name!r} was removed or renamed",
+                    "keep it (mark it `removed:` in a new version for JSON protocols)",
+                )
+            )
+            continue
+        index, new = current_by_name[old.name]
+        if new.type.text != old.type.text:
+            problems.append(
+                _problem(
+                    new.origin,
+                    f"{where}.{old.name}: type changed from {old.type.text} to {new.type.text}",
+                    "add a new field instead",
+                )
+            )
+        if new.since != old.since:
+            problems.append(
+                _problem(
+                    new.origin,
+                    f"{where}.{old.name}: since moved from {old.since} to {new.since}",
+                    "a released field's version cannot change",
+                )
+            )
+        if family == "binary" and index < last_index:
+            problems.append(
+                _problem(new.origin, f"{where}.{old.name}: field order changed", "binary fields keep their positions")
+            )
+        if family == "binary" and index != last_index + 1 and index > last_index:
+            inserted = current.fields[last_index + 1]
+            problems.append(
+                _problem(
+                    inserted.origin,
+                    f"{where}: field {inserted.name!r} was inserted before the existing field {old.name!r}",
+                    "new fields go at the end",
+                )
+            )
+        last_index = max(last_index, index)
+        if (old.nullable or old.optional) and not (new.nullable or new.optional):
+            problems.append(
+                _problem(
+                    new.origin,
+                    f"{where}.{old.name}: no longer nullable/optional",
+                    "older peers may send null or omit it",
+                )
+            )
+    old_names = {f.name for f in base.fields}
+    for new in current.fields:
+        if new.name in old_names:
+            continue
+        if version_key(new.since) <= version_key(released):
+            problems.append(
+                _problem(
+                    new.origin,
+                    f"{where}: new field {new.name!r} claims released version {new.since}",
+                    "give it a new version in `since`",
+                )
+            )
+        required = not (new.has_default or new.optional or new.nullable or new.has_const)
+        if family == "binary":
+            required = required or (new.presence is None and new.when_nonempty is None)
+        if required:
+            problems.append(
+                _problem(
+                    new.origin,
+                    f"{where}: new field {new.name!r} is required, so messages from older peers cannot be decoded",
+                    "give it a default (and a presence rule)",
+                )
+            )
+    return problems
+
+
+def _enums(base: Enum, current: Enum) -> list[Problem]:
+    new_values = {v.name: v.value for v in current.values}
+    problems = []
+    for value in base.values:
+        if value.name not in new_values:
+            problems.append(_problem(current.origin, f"enum {base.name}: member {value.name} was removed", "keep it"))
+        elif new_values[value.name] != value.value:
+            problems.append(
+                _problem(
+                    current.origin,
+                    f"enum {base.name}: {value.name} changed from {value.value!r} to {new_values[value.name]!r}",
+                    "wire values never change",
+                )
+            )
+    return problems
+
+
+def _message(base: Message, current: Message, family: str, released: str) -> list[Problem]:
+    problems = []
+    if base.code != current.code:
+        problems.append(
+            _problem(
+                current.origin, f"{current.name}: code changed from {base.code} to {current.code}", "codes never change"
+            )
+        )
+    if base.tag != current.tag:
+        problems.append(
+            _problem(
+                current.origin, f"{current.name}: tag changed from {base.tag!r} to {current.tag!r}", "tags never change"
+            )
+        )
+    if base.since != current.since:
+        problems.append(
+            _problem(
+                current.origin,
+                f"{current.name}: since moved from {base.since} to {current.since}",
+                "a released message's version cannot change",
+            )
+        )
+    for direction in sorted(set(base.directions) - set(current.directions)):
+        problems.append(
+            _problem(current.origin, f"{current.name}: no longer sent in direction {direction!r}", "keep the direction")
+        )
+    return problems + _fields(base, current, family, released)
+
+
+def compare(baseline: list[Protocol], current: list[Protocol]) -> list[Problem]:
+    problems: list[Problem] = []
+    now = {p.name: p for p in current}
+    for base in baseline:
+        if base.name not in now:
+            problems.append(Problem(base.source, 1, f"protocol {base.name!r} was removed", "keep its definition"))
+            continue
+        cur = now[base.name]
+        released = base.version
+        if cur.versions[: len(base.versions)] != base.versions:
+            problems.append(
+                Problem(
+                    cur.source,
+                    1,
+                    f"released versions {base.versions} are no longer a prefix of {cur.versions}",
+                    "only append new versions",
+                )
+            )
+        if cur.family != base.family:
+            problems.append(
+                Problem(
+                    cur.source,
+                    1,
+                    f"family changed from {base.family} to {cur.family}",
+                    "a protocol keeps its wire family",
+                )
+            )
+            continue
+        messages = {m.name: m for m in cur.messages}
+        for message in base.messages:
+            if message.name not in messages:
+                problems.append(
+                    _problem(
+                        message.origin,
+                        f"message {message.name!r} was removed or renamed (baseline {base.source})",
+                        "keep it",
+                    )
+                )
+                continue
+            problems += _message(message, messages[message.name], cur.family, released)
+        old_names = {m.name for m in base.messages}
+        for message in cur.messages:
+            if message.name not in old_names and version_key(message.since) <= version_key(released):
+                problems.append(
+                    _problem(
+                        message.origin,
+                        f"new message {message.name!r} claims released version {message.since}",
+                        "give it a new version in `since`",
+                    )
+                )
+        structs = {s.name: s for s in cur.structs}
+        for struct in base.structs:
+            if struct.name not in structs:
+                problems.append(_problem(struct.origin, f"type {struct.name!r} was removed or renamed", "keep it"))
+            else:
+                problems += _fields(struct, structs[struct.name], cur.family, released)
+        enums = {e.name: e for e in cur.enums}
+        for enum in base.enums:
+            if enum.name in enums:
+                problems += _enums(enum, enums[enum.name])
+            else:
+                problems.append(_problem(enum.origin, f"enum {enum.name!r} was removed or renamed", "keep it"))
+    return problems

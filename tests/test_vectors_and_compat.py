@@ -1,0 +1,126 @@
+"""Compatibility vectors, their generated tests, frozen released versions and the breaking-change check."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "tests" / "fixtures" / "defs"
+
+
+def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=300, check=False)
+
+
+@pytest.fixture
+def generated(tmp_path: Path) -> Path:
+    root = tmp_path / "out"
+    result = run("generator.py", "-p", str(FIXTURES), "-r", str(root), "-q")
+    assert result.returncode == 0, result.stderr
+    return root
+
+
+def test_vectors_cover_every_version_message_and_variant(generated: Path) -> None:
+    manifest = json.loads((generated / "vectors" / "fixture" / "1" / "manifest.json").read_text())
+    names = {(v["message"], v["variant"]) for v in manifest["vectors"]}
+    assert ("Everything", "full") in names and ("Everything", "one") in names and ("Everything", "empty") in names
+    assert ("Evolving", "full") in names and not any(n == "Event" for n, _ in names), "inline-only messages excluded"
+    every = [v for v in manifest["vectors"] if v["message"] == "Everything" and v["variant"] == "full"][0]
+    assert len(every["fields"]["numbers"]) == 3
+    scalars = [v for k, v in every["fields"].items() if k in ("tiny", "small", "medium", "large")]
+    assert len(set(scalars)) == len(scalars), "each field carries a value of its own"
+    v1 = json.loads((generated / "vectors" / "fixture" / "1" / "manifest.json").read_text())
+    evolving_v1 = [v for v in v1["vectors"] if v["message"] == "Evolving"][0]
+    assert set(evolving_v1["fields"]) == {"request_id"}, "version 1 frames carry only version-1 fields"
+    blob = (generated / "vectors" / "fixture" / "1" / "vectors.bin").read_bytes()
+    assert sum(v["length"] for v in v1["vectors"]) == len(blob)
+
+
+def test_generated_compat_tests_pass_and_catch_a_codec_bug(generated: Path) -> None:
+    result = run("-m", "pytest", "-q", "-p", "no:cacheprovider", "tests", cwd=generated)
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert " passed" in result.stdout
+    # A template bug: the encoder writes two same-typed fields in the wrong order.  The vectors must catch it.
+    codec = generated / "streamcodecs" / "fixture" / "messages.py"
+    text = codec.read_text()
+    assert "value.tiny," in text
+    codec.write_text(text.replace("value.tiny,", "value.tiny ^ 1,", 1))
+    broken = run("-m", "pytest", "-q", "-p", "no:cacheprovider", "tests", cwd=generated)
+    assert broken.returncode == 1
+    assert "test_encode_current_version" in broken.stdout
+
+
+def test_released_vectors_are_frozen(generated: Path, tmp_path: Path) -> None:
+    defs = tmp_path / "defs"
+    shutil.copytree(FIXTURES, defs)
+    fixture = defs / "fixture.yaml"
+    fixture.write_text(fixture.read_text().replace("{name: medium, type: int32}", "{name: medium, type: int64}"))
+    result = run("generator.py", "-p", str(defs), "-r", str(generated))
+    assert result.returncode == 2
+    assert "frozen vectors of fixture 1" in result.stderr and "fixture.yaml" in result.stderr
+    check = run("generator.py", "-p", str(defs), "-r", str(generated), "--check")
+    assert check.returncode == 2
+    # A new version is the way to change a layout: its vectors are written, the old ones stay.
+    fixture.write_text(
+        fixture.read_text()
+        .replace("{name: medium, type: int64}", "{name: medium, type: int32}")
+        .replace('versions: ["1", "2", "3"]', 'versions: ["1", "2", "3", "4"]')
+        .replace(
+            '      - {name: code, type: Code, since: "3", default: UNSPECIFIED, presence: {remaining: 4}}',
+            '      - {name: code, type: Code, since: "3", default: UNSPECIFIED, presence: {remaining: 4}}\n'
+            '      - {name: extra, type: int16, since: "4", default: 7, presence: {remaining: 2}}',
+        )
+    )
+    before = (generated / "vectors" / "fixture" / "3" / "vectors.bin").read_bytes()
+    assert run("generator.py", "-p", str(defs), "-r", str(generated), "-q").returncode == 0
+    assert (generated / "vectors" / "fixture" / "3" / "vectors.bin").read_bytes() == before
+    assert (generated / "vectors" / "fixture" / "4" / "manifest.json").is_file()
+    result = run("-m", "pytest", "-q", "-p", "no:cacheprovider", "tests", cwd=generated)
+    assert result.returncode == 0, result.stdout[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "words"),
+    [
+        ("  - name: Ping\n    code: 100", "  - name: Pong\n    code: 100", "'Ping' was removed or renamed"),
+        ("{name: medium, type: int32}", "{name: medium, type: int64}", "type changed from int32 to int64"),
+        ("{name: medium, type: int32}", "{name: middle, type: int32}", "'medium' was removed or renamed"),
+        ("    code: 100", "    code: 101", "code changed from 100 to 101"),
+        ('{name: trace, type: mutf8, since: "2"', '{name: trace, type: mutf8, since: "3"', "since moved from 2 to 3"),
+        (
+            "      - {name: requestId, type: int64}\n",
+            "      - {name: first, type: int8}\n      - {name: requestId, type: int64}\n",
+            "inserted before",
+        ),
+        (
+            '{name: code, type: Code, since: "3", default: UNSPECIFIED, presence: {remaining: 4}}',
+            '{name: code, type: Code, since: "3", default: UNSPECIFIED, presence: {remaining: 4}}\n'
+            '      - {name: more, type: int8, since: "3", default: 0, presence: {remaining: 1}}',
+            "new field 'more' claims released version 3",
+        ),
+        ("{name: BLUE, value: 2}", "{name: BLUE, value: 3}", "BLUE changed from 2 to 3"),
+    ],
+)
+def test_breaking_changes_are_reported_with_their_line(tmp_path: Path, old: str, new: str, words: str) -> None:
+    defs = tmp_path / "defs"
+    shutil.copytree(FIXTURES, defs)
+    fixture = defs / "fixture.yaml"
+    text = fixture.read_text()
+    assert old in text
+    fixture.write_text(text.replace(old, new, 1))
+    result = run("generator.py", "-p", str(defs), "--compat", str(FIXTURES), "--no-id-check")
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = [line for line in result.stdout.splitlines() if words in line]
+    assert lines, result.stdout
+    assert all(line.split(":")[0].endswith("fixture.yaml") and line.split(":")[1].isdigit() for line in lines)
+
+
+def test_no_breaking_change_against_itself() -> None:
+    result = run("generator.py", "-p", str(FIXTURES), "--compat", str(FIXTURES))
+    assert result.returncode == 0 and "no breaking changes" in result.stdout
