@@ -191,6 +191,15 @@ def check_names(ctx: Context) -> Iterator[Problem]:
                     "set a distinct `py:` name",
                 )
             python.setdefault(py, f.line)
+            quoted = ctx.family == "json" and any(c in f["name"] for c in '\\"')
+            if quoted or any(ord(c) < 0x20 for c in f["name"]):
+                yield ctx.problem(
+                    f,
+                    "name",
+                    f"field name {f['name']!r} contains a quote, backslash or control "
+                    "character, which the JSON codec cannot use as a key",
+                    "rename the key",
+                )
             why = identifier_problem(py) or (
                 f"{py!r} is reserved for the generated class" if py in RESERVED_ATTRIBUTES else None
             )

@@ -33,7 +33,18 @@ class Sequence(list[Any]):
 
 
 class _LineLoader(yaml.SafeLoader):
-    """SafeLoader that builds Mapping/Sequence carrying 1-based line numbers and rejects duplicate keys."""
+    """SafeLoader that builds Mapping/Sequence carrying 1-based line numbers and rejects duplicate keys.
+
+    Aliases are refused: definitions are small, and an alias chain can expand exponentially ("billion laughs").
+    """
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, "aliases (*name) are not allowed in definitions; write the value out", event.start_mark
+            )
+        return super().compose_node(parent, index)  # type: ignore[arg-type]
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> Mapping:

@@ -1,0 +1,128 @@
+"""Definitions are untrusted input: nothing in one can run code at generation time or inject code into output."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from streamcodecs_gen.pipeline import load_protocols
+from streamcodecs_gen.problems import DefinitionError
+
+REPO = Path(__file__).resolve().parent.parent
+
+HOSTILE_DOC = 'Ends here """ ; import os; os.system("touch PWNED") # \\ and \x07 and \u2028 and \'\'\' done"'
+
+DEFINITION = yaml.safe_dump(
+    {
+        "protocol": "hostile",
+        "title": 'Title with """ triple quotes and a backslash \\',
+        "doc": HOSTILE_DOC,
+        "family": "json",
+        "versions": ["1"],
+        "directions": [{"name": "down", "doc": HOSTILE_DOC}],
+        "framing": {"delimiter": "line", "tag_key": 'ke"y'},
+        "constants": [{"name": "TEXT", "value": HOSTILE_DOC, "doc": HOSTILE_DOC}],
+        "enums": [
+            {
+                "name": "Mode",
+                "type": "string",
+                "doc": HOSTILE_DOC,
+                "values": [{"name": "EVIL", "value": HOSTILE_DOC, "doc": HOSTILE_DOC}],
+            }
+        ],
+        "messages": [
+            {
+                "name": "Msg",
+                "tag": 'tag"); import os; os.system("touch PWNED2"); ("',
+                "directions": ["down"],
+                "doc": HOSTILE_DOC,
+                "fields": [
+                    {"name": "we'ird key->x", "py": "weird", "type": "string", "doc": HOSTILE_DOC},
+                    {"name": "mode", "type": "Mode", "optional": True, "default": "EVIL"},
+                ],
+            }
+        ],
+    },
+    sort_keys=False,
+    allow_unicode=True,
+    width=1000,
+)
+
+
+def test_hostile_text_is_inert_in_generated_code(tmp_path: Path) -> None:
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    (defs / "hostile.yaml").write_text(DEFINITION, encoding="utf-8")
+    root = tmp_path / "out"
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "generator.py"),
+            "-p",
+            str(defs),
+            "-r",
+            str(root),
+            "-n",
+            "hostilepkg",
+            "--no-binary",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    sys.path.insert(0, str(root))
+    try:
+        module = importlib.import_module("hostilepkg.hostile")
+        message = module.Msg(weird="x")
+        line = module.encode(message)
+        assert module.decode(line) == message
+        assert module.TEXT in (HOSTILE_DOC, HOSTILE_DOC.replace("\x07", " ").replace("\u2028", " "))
+        assert line.startswith(b'{"ke\\"y":"tag\\"); import os')
+    finally:
+        sys.path.remove(str(root))
+        for name in [m for m in sys.modules if m.startswith("hostilepkg")]:
+            del sys.modules[name]
+    assert not list(tmp_path.rglob("PWNED*")), "text from a definition ran as code"
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (("name: Msg", "name: Msg; import os"), "name"),
+        (("name: Mode", "name: 'Mode(): pass'"), "name"),
+        (("py: weird", "py: __import__"), "double underscore"),
+        (("py: weird", "py: import"), "keyword"),
+        (("name: we'ird key->x", 'name: we"ird'), "quote, backslash or control"),
+        (("protocol: hostile", "protocol: ../../evil"), "protocol"),
+        (("protocol: hostile", "protocol: !!python/object/apply:os.system [touch PWNED]"), "YAML error"),
+        (("versions:\n- '1'", "versions: &v\n- '1'\nconstants2: *v"), "aliases"),
+    ],
+)
+def test_hostile_names_are_rejected(tmp_path: Path, change: tuple[str, str], words: str) -> None:
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    (defs / "hostile.yaml").write_text(DEFINITION.replace(*change, 1), encoding="utf-8")
+    with pytest.raises(DefinitionError) as info:
+        load_protocols(defs, tmp_path)
+    assert any(words in str(p) for p in info.value.problems), info.value.problems
+    assert not list(tmp_path.rglob("PWNED*"))
+
+
+def test_namespace_must_be_an_identifier(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(REPO / "generator.py"), "-n", "../evil", "-r", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 2 and "namespace" in result.stderr
+    assert not (tmp_path / "o").exists()
