@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .load import Document, Mapping
-from .naming import RESERVED_ATTRIBUTES, identifier_problem, snake_case
+from .naming import RESERVED_ATTRIBUTES, SHADOWING, identifier_problem, snake_case
 from .problems import Problem, suggest
 from .types import CONTAINERS, INTEGER_TYPES, WIRE_TYPES, parse_type_expr
 
@@ -200,8 +200,10 @@ def check_names(ctx: Context) -> Iterator[Problem]:
                     "character, which the JSON codec cannot use as a key",
                     "rename the key",
                 )
-            why = identifier_problem(py) or (
-                f"{py!r} is reserved for the generated class" if py in RESERVED_ATTRIBUTES else None
+            why = (
+                identifier_problem(py)
+                or (f"{py!r} is reserved for the generated class" if py in RESERVED_ATTRIBUTES else None)
+                or (f"{py!r} would shadow a name the generated annotations use" if py in SHADOWING else None)
             )
             if why:
                 yield ctx.problem(

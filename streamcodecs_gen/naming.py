@@ -9,6 +9,27 @@ _BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_WORD = re.compile(r"[^0-9A-Za-z]+")
 # Names the generated classes define themselves; a field must not shadow them.
 RESERVED_ATTRIBUTES = frozenset({"to_dict", "from_dict", "encode", "decode", "message_name"})
+# Names the generated annotations use: a field of that name would shadow them inside its class body.
+SHADOWING = frozenset(
+    {
+        "tuple",
+        "list",
+        "dict",
+        "str",
+        "int",
+        "float",
+        "bool",
+        "bytes",
+        "type",
+        "object",
+        "uuid",
+        "datetime",
+        "enum",
+        "msgspec",
+        "field",
+        "dataclass",
+    }
+)
 
 
 def snake_case(name: str) -> str:

@@ -164,6 +164,19 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
     for template in sorted((TEMPLATE_DIR / RUNTIME_DIR).glob("*.py.j2")):
         name = template.name.removesuffix(".j2")
         add(f"{RUNTIME_DIR}/{template.name}", package / "_runtime" / name)
+    missing = [p for p in protocols if not renderer.template_exists(f"py/{p.family}/messages.py.j2")]
+    if missing:
+        raise DefinitionError(
+            [
+                Problem(
+                    p.source,
+                    1,
+                    f"no Python template for the {p.family} family (templates/py/{p.family}/messages.py.j2)",
+                    "add the family's template or use an existing family",
+                )
+                for p in missing
+            ]
+        )
     for protocol in protocols:
         context = {"protocol": protocol, **FAMILY_CONTEXT.get(protocol.family, lambda p: {})(protocol)}
         where = package / protocol.name

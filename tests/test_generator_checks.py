@@ -146,6 +146,14 @@ CASES = [
         "name: 2fast",
     ),
     (
+        "shadowing attribute",
+        BINARY,
+        "- {name: a, type: int32}",
+        "- {name: tuple, type: int32}",
+        "shadow",
+        "name: tuple",
+    ),
+    (
         "reserved attribute",
         BINARY,
         "- {name: a, type: int32}",
