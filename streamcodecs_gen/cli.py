@@ -13,11 +13,15 @@ from pathlib import Path, PurePosixPath
 from .model import Protocol
 from .problems import DefinitionError
 from .render import Options, OutputFile
+from .target_md import markdown_target
 from .target_py import python_target
 from .write import UnsafePathError, check_tree, write_tree
 
 REPO = Path(__file__).resolve().parent.parent
-TARGETS: dict[str, Callable[[list[Protocol], Options], list[OutputFile]]] = {"py": python_target}
+TARGETS: dict[str, Callable[[list[Protocol], Options], list[OutputFile]]] = {
+    "py": python_target,
+    "md": markdown_target,
+}
 NAMESPACE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 

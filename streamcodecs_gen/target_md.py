@@ -1,0 +1,373 @@
+"""The ``md`` target: one Markdown reference document per protocol, plus an index.
+
+Every fact in the documents comes from the model (messages, fields, types, enums, framing, versions) or from the
+compatibility vectors (the worked examples), so the documents cannot drift from the codecs.  Family-specific text
+(how a frame is laid out, how a message is recognised, how an example is shown) lives in the family's template
+``templates/md/<family>/family.md.j2``; the examples' data is prepared here per family, never per protocol.
+Free text from definitions goes through the Markdown filters below: ``cell`` for table cells (every paragraph,
+pipes escaped), ``md_block`` for paragraphs, ``md_code`` for inline code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .checks import version_key
+from .filters import _clean
+from .model import Enum, Field, Message, Protocol, Struct, TypeRef
+from .render import Options, OutputFile, Renderer
+from .types import WIRE_TYPES
+from .vectors import manifest as _manifest
+from .vectors.values import samples
+
+MD_DIR = "md"
+EXAMPLE_VARIANT = "full"
+HEX_ROW = 16  # bytes per hex dump row
+HEX_LONG = 48  # a span longer than this shows its first HEX_LONG - HEX_ROW bytes and a count of the rest
+
+
+# --- Markdown escaping ------------------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def cell(text: Any) -> str:
+    """Free text as one table cell: every paragraph kept (joined by <br>), pipes escaped, no line breaks."""
+    paragraphs = []
+    for para in _clean(str(text)).split("\n\n"):
+        lines = [line.strip() for line in para.split("\n") if line.strip()]
+        if any(line.startswith(("- ", "* ")) for line in lines):
+            paragraphs.append("<br>".join(lines))
+        else:
+            paragraphs.append(" ".join(lines))
+    return "<br><br>".join(p for p in paragraphs if p).replace("|", "\\|")
+
+
+def md_block(text: Any) -> str:
+    """Free text (Markdown in the definitions) as a block: control characters removed, an unclosed code fence
+    closed, so a doc can never swallow the rest of the document."""
+    lines = [line.rstrip() for line in _clean(str(text)).split("\n")]
+    open_fence: str | None = None
+    for line in lines:
+        match = _FENCE.match(line)
+        if not match:
+            continue
+        marker = match.group(1)
+        if open_fence is None:
+            open_fence = marker
+        elif marker[0] == open_fence[0] and len(marker) >= len(open_fence) and not line.strip()[len(marker) :]:
+            open_fence = None
+    if open_fence is not None:
+        lines.append(open_fence)
+    return "\n".join(lines)
+
+
+def md_code(text: Any) -> str:
+    """Inline code that cannot be ended early by backticks in the text."""
+    text = _clean(str(text)).replace("\n", " ")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}".replace("|", "\\|")
+
+
+def fence(text: str, language: str = "") -> str:
+    """A fenced code block around ``text``, with a fence longer than any backtick run inside."""
+    longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)
+    ticks = "`" * (longest + 1)
+    return f"{ticks}{language}\n{text.rstrip(chr(10))}\n{ticks}"
+
+
+def tidy(text: str) -> str:
+    """At most one blank line between blocks (code blocks left as they are), one newline at the end."""
+    out: list[str] = []
+    fence_marker: str | None = None
+    for line in text.split("\n"):
+        match = _FENCE.match(line)
+        if fence_marker is None and match:
+            fence_marker = match.group(1)
+        elif (
+            fence_marker is not None
+            and match
+            and match.group(1)[0] == fence_marker[0]
+            and len(match.group(1)) >= len(fence_marker)
+        ):
+            fence_marker = None
+        elif fence_marker is None and not line.strip() and out and not out[-1].strip():
+            continue
+        out.append(line if fence_marker is not None else line.rstrip())
+    return "\n".join(out).strip("\n") + "\n"
+
+
+def anchor(name: str) -> str:
+    """The anchor GitHub gives a heading that is exactly ``name`` (an identifier)."""
+    return re.sub(r"[^a-z0-9_\- ]", "", name.lower()).replace(" ", "-")
+
+
+# --- Facts about fields and types ---------------------------------------------------------------------------------
+
+
+def type_md(ref: TypeRef) -> str:
+    """The type as Markdown: wire types in code, enums and structs linked to their sections."""
+    if ref.kind == "list":
+        assert ref.item
+        return f"list&lt;{type_md(ref.item)}&gt;"
+    if ref.kind == "map":
+        assert ref.item
+        return f"map&lt;string, {type_md(ref.item)}&gt;"
+    if ref.kind in ("enum", "struct"):
+        return f"[{ref.text}](#{anchor(ref.text)})"
+    return f"`{ref.text}`"
+
+
+def presence_md(owner: Struct, f: Field) -> str:
+    parts = []
+    if f.has_const:
+        parts.append(f"always {md_code(json.dumps(f.const, ensure_ascii=False))}")
+    if f.optional:
+        parts.append("optional")
+    if f.nullable:
+        parts.append("nullable")
+    if f.presence is not None:
+        parts.append(
+            f"only if ≥ {f.presence} byte{'s' if f.presence != 1 else ''} remain{'s' if f.presence == 1 else ''}"
+        )
+    if f.when_nonempty:
+        parts.append(f"only when `{f.when_nonempty}` is non-empty")
+    if f.type.wire and f.type.wire.trailing:
+        parts.append("to the end of the frame")
+    if f.accept_scalar:
+        parts.append("a single value reads as a one-element list")
+    if f.negative_empty:
+        parts.append("negative length reads as empty")
+    if f.min_length:
+        parts.append(f"at least {f.min_length} character{'s' if f.min_length != 1 else ''}")
+    if f.additional:
+        parts.append("holds every undeclared attribute")
+    return "; ".join(parts) or "required"
+
+
+def default_md(f: Field) -> str:
+    if f.has_default:
+        return md_code(f.default_literal)
+    if f.optional:
+        return md_code("None")
+    return "—"
+
+
+def since_md(item: Field | Message) -> str:
+    return f"{item.since} (removed in {item.removed})" if item.removed else item.since
+
+
+def referenced(protocol: Protocol) -> list[str]:
+    """Wire types this protocol uses, in registry order."""
+    used = {r.wire.name for r in protocol.all_types() if r.wire}
+    used |= {e.wire for e in protocol.enums if e.wire in WIRE_TYPES}
+    return [name for name in WIRE_TYPES if name in used]
+
+
+def enum_unknown_md(e: Enum) -> str:
+    if e.is_open:
+        return "an unknown value is kept as a plain " + ("string" if e.is_string else "integer")
+    if e.unknown:
+        return f"an unknown value decodes as `{e.unknown}`"
+    return "an unknown value is a DecodeError"
+
+
+# --- Version history ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class VersionChanges:
+    version: str
+    first: bool
+    messages_added: list[Message] = field(default_factory=list)
+    messages_removed: list[Message] = field(default_factory=list)
+    types_added: list[Struct] = field(default_factory=list)
+    fields_added: list[tuple[Struct, Field]] = field(default_factory=list)
+    fields_removed: list[tuple[Struct, Field]] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (
+            self.messages_added or self.messages_removed or self.types_added or self.fields_added or self.fields_removed
+        )
+
+
+def history(protocol: Protocol) -> list[VersionChanges]:
+    owners: list[Struct] = [*protocol.structs, *protocol.messages]
+    changes = []
+    for i, version in enumerate(protocol.versions):
+        c = VersionChanges(version, i == 0)
+        c.messages_added = [m for m in protocol.messages if m.since == version]
+        c.messages_removed = [m for m in protocol.messages if m.removed == version]
+        c.types_added = [s for s in protocol.structs if s.since == version and i > 0]
+        for owner in owners:
+            for f in owner.fields:
+                if f.since == version and version_key(f.since) > version_key(owner.since):
+                    c.fields_added.append((owner, f))
+                if f.removed == version:
+                    c.fields_removed.append((owner, f))
+        changes.append(c)
+    return changes
+
+
+# --- Worked examples ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Example:
+    message: str
+    path: str  # the vector file, relative to the py target's root
+    offset: int  # of this vector in the file
+    data: bytes
+    fields: dict[str, Any]  # the manifest's field values (tagged JSON), by Python name
+    lines: list[str] = field(default_factory=list)  # binary: the annotated hex dump
+    text: str = ""  # json: the exact text on the wire
+
+
+def _display(ref: TypeRef | None, value: Any) -> str:
+    if ref is None:
+        return str(value)
+    if ref.kind == "enum":
+        assert ref.enum
+        member = next((v.name for v in ref.enum.values if v.value == value), None)
+        return f"{value} ({member})" if member else str(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, bytes | bytearray):
+        return f"{len(value)} byte{'s' if len(value) != 1 else ''}" + (f": 0x{bytes(value).hex()}" if value else "")
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if ref.wire and ref.wire.name == "padding":
+        return f"{value} zero bytes"
+    return repr(value)
+
+
+def hex_dump(data: bytes, spans: list[Any], message: Message) -> list[str]:
+    """One row per header part, prefix and scalar field (long values wrapped, very long ones shortened)."""
+    width = max(4, len(f"{len(data):x}"))
+    column = max(width, len("offset"))
+    rows = [f"{'offset':<{column}}  {'bytes':<{HEX_ROW * 3 - 1}}  field = value"]
+    for span in spans:
+        chunk = data[span.start : span.end]
+        if span.label == "type code":
+            value = f"{span.value} ({message.name})"
+        else:
+            value = _display(span.ref, span.value)
+        label = "  " * span.depth + f"{span.label} = {value}"
+        shown = chunk if len(chunk) <= HEX_LONG else chunk[: HEX_LONG - HEX_ROW]
+        if not chunk:
+            rows.append(f"{span.start:0{width}x}".ljust(column) + f"  {'(no bytes)':<{HEX_ROW * 3 - 1}}  {label}")
+            continue
+        for i in range(0, len(shown), HEX_ROW):
+            row = " ".join(f"{b:02x}" for b in shown[i : i + HEX_ROW])
+            at = f"{span.start + i:0{width}x}".ljust(column)
+            rows.append(f"{at}  {row:<{HEX_ROW * 3 - 1}}  {label if i == 0 else ''}".rstrip())
+        if len(shown) < len(chunk):
+            more = f"… {len(chunk) - len(shown)} more bytes"
+            at = f"{span.start + len(shown):0{width}x}".ljust(column)
+            rows.append(f"{at}  {more}")
+    return rows
+
+
+def _vectors(protocol: Protocol, options: Options) -> tuple[str, bytes, list[dict[str, Any]]]:
+    base = options.binary_dir / protocol.name / protocol.version
+    files = _manifest.version_files(protocol, protocol.version, base)
+    manifest = json.loads(files[base / "manifest.json"])
+    blob = files[base / manifest["file"]]
+    assert isinstance(blob, bytes)
+    return (base / manifest["file"]).as_posix(), blob, manifest["vectors"]
+
+
+def _binary_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
+    from .vectors.binary_spans import frame_spans
+
+    path, blob, entries = _vectors(protocol, options)
+    by_message = {e["message"]: e for e in entries if e["variant"] == EXAMPLE_VARIANT}
+    examples = {}
+    for sample in samples(protocol, protocol.version):
+        entry = by_message.get(sample.message.name)
+        if sample.variant != EXAMPLE_VARIANT or entry is None:
+            continue
+        data, spans = frame_spans(protocol, sample.message, sample.values, protocol.version)
+        vector = blob[entry["offset"] : entry["offset"] + entry["length"]]
+        if data != vector:
+            raise AssertionError(f"{protocol.name}.{sample.message.name}: the annotated frame is not the vector")
+        example = Example(sample.message.name, path, entry["offset"], vector, entry["fields"])
+        example.lines = hex_dump(vector, spans, sample.message)
+        examples[sample.message.name] = example
+    return examples
+
+
+def _json_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
+    path, blob, entries = _vectors(protocol, options)
+    examples = {}
+    for entry in entries:
+        if entry["variant"] != EXAMPLE_VARIANT:
+            continue
+        data = blob[entry["offset"] : entry["offset"] + entry["length"]]
+        example = Example(entry["message"], path, entry["offset"], data, entry["fields"])
+        example.text = data.decode("utf-8")
+        examples[entry["message"]] = example
+    return examples
+
+
+EXAMPLES: dict[str, Callable[[Protocol, Options], dict[str, Example]]] = {
+    "binary": _binary_examples,
+    "json": _json_examples,
+}
+"""Per wire family: how the worked examples are prepared from the vectors.  A family without an entry here (or
+without vectors) gets documents that say so instead of examples."""
+
+
+def examples(protocol: Protocol, options: Options) -> dict[str, Example] | None:
+    """The worked examples of a protocol by message name, or None when its family has no vectors yet."""
+    if protocol.family not in EXAMPLES or not _manifest.supports(protocol):
+        return None
+    return EXAMPLES[protocol.family](protocol, options)
+
+
+# --- The target ---------------------------------------------------------------------------------------------------
+
+
+def markdown_target(protocols: list[Protocol], options: Options) -> list[OutputFile]:
+    renderer = Renderer(options)
+    renderer.env.filters.update(cell=cell, md_block=md_block, md_code=md_code, fence=fence, anchor=anchor)
+    helpers = {
+        "type_md": type_md,
+        "presence_md": presence_md,
+        "default_md": default_md,
+        "since_md": since_md,
+        "enum_unknown_md": enum_unknown_md,
+        "wire_types": WIRE_TYPES,
+        "json": lambda v: json.dumps(v, ensure_ascii=False),
+        "json_block": lambda v: json.dumps(v, ensure_ascii=False, indent=2),
+    }
+    where = options.package_dir
+    files = []
+    for protocol in protocols:
+        family = f"{MD_DIR}/{protocol.family}/family.md.j2"
+        if not renderer.template_exists(family):
+            family = f"{MD_DIR}/generic/family.md.j2"
+        content = renderer.render(
+            f"{MD_DIR}/protocol.md.j2",
+            protocol.source,
+            protocol=protocol,
+            family_template=family,
+            history=history(protocol),
+            examples=examples(protocol, options),
+            used_types=referenced(protocol),
+            **helpers,
+        )
+        files.append(OutputFile("code", where / f"{protocol.name}.md", tidy(content)))
+    index = renderer.render(f"{MD_DIR}/index.md.j2", f"templates/{MD_DIR}/index.md.j2", protocols=protocols)
+    files.append(OutputFile("code", where / "index.md", tidy(index)))
+    return files
