@@ -309,3 +309,14 @@ def test_a_checkpoint_reply_that_comes_too_late_is_dropped() -> None:
         from_child.close()
     assert len(errors) == 1 and "0.2 s" in str(errors[0])
     assert "dropped a 'checkpoint' message nobody was waiting for" in stderr.getvalue()
+
+
+def test_idle_timeout_bounds_the_wait_for_the_daemon() -> None:
+    read_in, write_in = os.pipe()
+    stdin, daemon = open(read_in, "rb"), open(write_in, "wb")
+    try:
+        with pytest.raises(TimeoutError, match="no message from the daemon within 0.2 s"):
+            kcl.run_child(Recorder(), stdin, io.BytesIO(), io.StringIO(), idle_timeout=0.2)
+    finally:
+        daemon.close()
+        stdin.close()
