@@ -160,6 +160,7 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
 
     add("py/package/pyproject.toml.j2", PurePosixPath("pyproject.toml"), protocols=protocols)
     add("py/package/__init__.py.j2", package / "__init__.py", protocols=protocols)
+    add("py/package/__main__.py.j2", package / "__main__.py")
     files.append(OutputFile("code", package / "py.typed", ""))
     for template in sorted((TEMPLATE_DIR / RUNTIME_DIR).glob("*.py.j2")):
         name = template.name.removesuffix(".j2")
