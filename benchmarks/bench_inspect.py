@@ -15,7 +15,6 @@ import json
 from pathlib import Path
 
 from run import Case
-
 from streamcodecs import PROTOCOLS
 from streamcodecs._runtime import inspect
 
