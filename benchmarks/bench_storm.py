@@ -1,0 +1,124 @@
+"""Storm multilang: reading 1000 bolt-tuple frames from a stream, and encoding 1000 emits, same run.
+
+Read: the frames are what Storm's Java side writes (compact JSON, ``\\/`` and ``\\u20AC`` escapes, raw UTF-8, a
+long id, integers, a float, true and null; about 150 bytes each, ids all different), in a binary stream read in
+64 KiB chunks as from a pipe.
+- streamcodecs: ``storm.Reader(direction="to_component")`` fed the chunks; every frame becomes a typed
+  ``BoltTuple`` with every field validated (id a string, task an int32, ...);
+- pystorm 3.1.4: its ``JSONSerializer.read_message`` (a text stream, ``readline`` until ``end``, ``simplejson.loads``)
+  1000 times, no validation;
+- bare JSON: the chunks joined, split at the end lines, ``json.loads`` of each (no validation either).
+
+Encode: 1000 bolt emits (values as above, one anchor, need_task_ids false), each built and written as a whole frame:
+``storm.encode(storm.Emit(...))`` (which also checks the written JSON against the message type), pystorm's
+``serialize_dict`` of the dict its ``Bolt.emit`` builds, and ``json.dumps`` of that dict plus the end line.
+
+Issue target: at least 3x pystorm, every frame validated. Before timing, the cases check that all readers see the
+same tuples and that the written frames decode to the same emits.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+
+from run import Case
+from streamcodecs import storm
+
+OURS = "streamcodecs"
+PYSTORM = "pystorm JSONSerializer"
+COUNT = 1000
+CHUNK = 65536
+
+
+def _frame(i: int) -> bytes:
+    return (
+        b'{"comp":"spout","tuple":["a\\/b '
+        + str(i).encode()
+        + b'","caf\xc3\xa9 \\u20AC \xf0\x9f\x98\x80",'
+        + str(i).encode()
+        + b",3000000000,2.5,true,null],"
+        b'"task":9,"stream":"default","id":"' + str(-6955325049453591163 + i * 7919).encode() + b'"}\nend\n'
+    )
+
+
+def _chunks(data: bytes) -> list[bytes]:
+    stream = io.BytesIO(data)
+    return list(iter(lambda: stream.read(CHUNK), b""))
+
+
+def cases() -> list[Case]:
+    try:
+        from pystorm.serializers.json_serializer import JSONSerializer
+    except ImportError:
+        JSONSerializer = None  # noqa: N806
+        print(f"bench_storm: pystorm is not installed, so the {PYSTORM} cases are left out (requirements.txt)")
+
+    data = b"".join(_frame(i) for i in range(COUNT))
+    expected = [storm.decode(_frame(i), direction="to_component") for i in range(COUNT)]
+
+    def ours_read(data: bytes = data) -> list[storm.Message]:
+        reader = storm.Reader(direction="to_component")
+        stream = io.BytesIO(data)
+        messages: list[storm.Message] = []
+        while chunk := stream.read(CHUNK):
+            messages += reader.feed(chunk)
+        return messages
+
+    def bare_read(data: bytes = data) -> list[object]:
+        stream = io.BytesIO(data)
+        text = b"".join(iter(lambda: stream.read(CHUNK), b""))
+        return [json.loads(part) for part in text.split(b"\nend\n")[:-1]]
+
+    assert ours_read() == expected
+    assert all(type(m) is storm.BoltTuple for m in expected)
+    assert [m["tuple"] for m in bare_read()] == [m.values for m in expected]  # type: ignore[index]
+
+    group = f"storm read {COUNT} tuple frames"
+    result = [
+        Case(group, OURS, ours_read, ops=COUNT, target=(PYSTORM, 3.0), unit="frames"),
+        Case(group, "split + json.loads", bare_read, ops=COUNT, unit="frames"),
+    ]
+
+    emits = [(m.values, m.id) for m in expected]
+    plain = [
+        {"command": "emit", "tuple": values, "anchors": [anchor], "need_task_ids": False} for values, anchor in emits
+    ]
+
+    def ours_encode(emits: list[tuple[list[object], str]] = emits) -> list[bytes]:
+        encode, emit = storm.encode, storm.Emit
+        return [encode(emit(values=values, anchors=[anchor], need_task_ids=False)) for values, anchor in emits]
+
+    def bare_encode(plain: list[dict[str, object]] = plain) -> list[str]:
+        return [json.dumps(d) + "\nend\n" for d in plain]
+
+    assert storm.Reader(direction="to_storm").feed(b"".join(ours_encode())) == [
+        storm.Emit(values=values, anchors=[anchor], need_task_ids=False) for values, anchor in emits
+    ]
+
+    encode_group = f"storm encode {COUNT} emits"
+    result += [
+        Case(encode_group, OURS, ours_encode, ops=COUNT, target=(PYSTORM, 3.0), unit="frames"),
+        Case(encode_group, "json.dumps", bare_encode, ops=COUNT, unit="frames"),
+    ]
+
+    if JSONSerializer is not None:
+        lock = threading.RLock()
+
+        def pystorm_read(data: bytes = data) -> list[object]:
+            serializer = JSONSerializer(io.BytesIO(data), io.BytesIO(), lock, lock)
+            return [serializer.read_message() for _ in range(COUNT)]
+
+        serializer = JSONSerializer(io.BytesIO(), io.BytesIO(), lock, lock)
+
+        def pystorm_encode(plain: list[dict[str, object]] = plain) -> list[str]:
+            return [serializer.serialize_dict(d) for d in plain]
+
+        assert [m["tuple"] for m in pystorm_read()] == [m.values for m in expected]  # type: ignore[index]
+        assert storm.Reader(direction="to_storm").feed("".join(pystorm_encode()).encode()) == (
+            storm.Reader(direction="to_storm").feed(b"".join(ours_encode()))
+        )
+        result.insert(1, Case(group, PYSTORM, pystorm_read, ops=COUNT, unit="frames"))
+        result.insert(-1, Case(encode_group, PYSTORM, pystorm_encode, ops=COUNT, unit="frames"))
+    return result

@@ -1,0 +1,38 @@
+"""The same bolt as storm_pystorm_bolt.py, written with streamcodecs' ``storm.Bolt``: ``python ... MODE``.
+
+Modes: ``echo``, ``ids``, ``fail``, ``direct`` as in storm_pystorm_bolt.py, plus ``print``: each tuple is printed
+(``print`` output must reach Storm as a log command, not break the protocol) and echoed.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from streamcodecs import storm
+
+
+class TestBolt(storm.Bolt):
+    mode = sys.argv[1] if len(sys.argv) > 1 else "echo"
+
+    def process(self, tup: storm.Tuple) -> None:
+        if self.mode == "ids":
+            ids = self.emit(["ids-out", *tup.values], need_task_ids=True)
+            self.log(f"task ids {ids}")
+            self.emit(["got", ids])
+        elif self.mode == "direct":
+            ids = self.emit(["direct", *tup.values], direct_task=9, need_task_ids=True)
+            self.emit(["got", ids])
+        elif self.mode == "fail" and tup.values and tup.values[0] == "boom":
+            raise ValueError("boom requested")
+        else:
+            if self.mode == "print":
+                print("printed", *tup.values)
+            self.emit([*tup.values, "seen"])
+
+    def process_tick(self, tup: storm.Tuple) -> None:
+        self.log(f"tick {tup.values[0]}", level="warn")
+        self.emit(["tick", tup.values[0]])
+
+
+if __name__ == "__main__":
+    TestBolt().run()

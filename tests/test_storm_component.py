@@ -1,0 +1,360 @@
+"""streamcodecs' ``storm.Bolt`` and ``storm.Spout`` fed exactly what Storm's Java side writes (compact JSON, HashMap
+key order, ``\\/`` escapes, ``"comp":null`` heartbeats; samples from json-simple 1.1 / json-smart 2.6.0 runs), in
+process over binary streams; the answers are read back with the codec.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamcodecs import storm
+
+TUPLE_ID = "-6955325049453591163"
+JAVA_TUPLE = (
+    b'{"comp":"spout","tuple":["a\\/b","caf\xc3\xa9 \\u20AC \xf0\x9f\x98\x80",1,3000000000,2.5,true,null],'
+    b'"task":9,"stream":"default","id":"-6955325049453591163"}\nend\n'
+)
+JAVA_HEARTBEAT = b'{"comp":null,"tuple":[],"task":-1,"stream":"__heartbeat","id":"4372932457817452154"}\nend\n'
+JAVA_TICK = b'{"comp":"__system","tuple":[5],"task":-1,"stream":"__tick","id":"-123"}\nend\n'
+
+
+def java_tuple(tuple_id: str, *values: str) -> bytes:
+    return (
+        b'{"comp":"spout","tuple":['
+        + b",".join(b'"' + v.encode() + b'"' for v in values)
+        + b'],"task":4,"stream":"default","id":"'
+        + tuple_id.encode()
+        + b'"}\nend\n'
+    )
+
+
+def java_handshake(pid_dir: Path) -> bytes:
+    escaped = str(pid_dir).replace("/", "\\/").encode()
+    return (
+        b'{"pidDir":"' + escaped + b'","context":{"componentid":"split","streams":["default"],'
+        b'"stream->target->grouping":{"default":{"count":{"type":"FIELDS","fields":["word"]}}},'
+        b'"stream->outputfields":{"default":["word"]},'
+        b'"source->stream->grouping":{"spout":{"default":{"type":"SHUFFLE"}}},'
+        b'"task->component":{"1":"__acker","2":"count","3":"split","4":"spout"},'
+        b'"source->stream->fields":{"spout":{"default":["sentence"]}},"taskid":3},'
+        b'"conf":{"topology.workers":1,"topology.kryo.register":null,"topology.debug":false,"topology.name":"wc"}}'
+        b"\nend\n"
+    )
+
+
+def serve(component: storm.Component, stream: bytes) -> list[storm.Message]:
+    """Run the component on ``stream`` until its end; what it wrote, decoded."""
+    out = io.BytesIO()
+    component.run(io.BytesIO(stream), out)
+    return messages_of(out)
+
+
+def messages_of(out: io.BytesIO) -> list[storm.Message]:
+    data = out.getvalue()
+    assert data.endswith(b"\nend\n") or not data
+    return storm.Reader(direction="to_storm").feed(data)
+
+
+class Recorder(storm.Bolt):
+    """Records what it is given; ``process`` emits the values with ``" seen"`` appended to the first."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, Any]] = []
+
+    def initialize(self, conf: dict[str, Any], context: storm.TopologyContext) -> None:
+        self.calls.append(("initialize", (conf["topology.name"], context.task_id, self.component_name)))
+
+    def process(self, tup: storm.Tuple) -> None:
+        self.calls.append(("process", tup))
+        self.emit([f"{tup.values[0]} seen", *tup.values[1:]])
+
+    def process_tick(self, tup: storm.Tuple) -> None:
+        self.calls.append(("tick", tup))
+
+
+def test_bolt_handshake_pid_file_and_initialize(tmp_path: Path) -> None:
+    bolt = Recorder()
+    out = serve(bolt, java_handshake(tmp_path))
+    assert out == [storm.PidReply(pid=os.getpid())]
+    assert (tmp_path / str(os.getpid())).is_file()
+    assert bolt.calls == [("initialize", ("wc", 3, "split"))]
+    assert bolt.pid_dir == str(tmp_path)
+    assert bolt.context.source_to_stream_to_fields == {"spout": {"default": ["sentence"]}}
+
+
+def test_bolt_processes_a_java_tuple_then_acks_it(tmp_path: Path) -> None:
+    bolt = Recorder()
+    out = serve(bolt, java_handshake(tmp_path) + JAVA_TUPLE)
+    tup = storm.Tuple(TUPLE_ID, "spout", "default", 9, ["a/b", "café € 😀", 1, 3000000000, 2.5, True, None])
+    assert bolt.calls[1] == ("process", tup)
+    assert out[1:] == [
+        storm.Emit(
+            values=["a/b seen", "café € 😀", 1, 3000000000, 2.5, True, None], anchors=[TUPLE_ID], need_task_ids=False
+        ),
+        storm.Ack(id=TUPLE_ID),
+    ]
+
+
+def test_heartbeat_is_answered_with_sync_and_never_acked(tmp_path: Path) -> None:
+    bolt = Recorder()
+    out = serve(bolt, java_handshake(tmp_path) + JAVA_HEARTBEAT + JAVA_HEARTBEAT)
+    assert out[1:] == [storm.Sync(), storm.Sync()]
+    assert [name for name, _ in bolt.calls] == ["initialize"]
+
+
+def test_tick_tuple_goes_to_process_tick_and_is_acked(tmp_path: Path) -> None:
+    bolt = Recorder()
+    out = serve(bolt, java_handshake(tmp_path) + JAVA_TICK)
+    assert bolt.calls[1] == ("tick", storm.Tuple("-123", "__system", "__tick", -1, [5]))
+    assert out[1:] == [storm.Ack(id="-123")]
+
+
+class AskingBolt(storm.Bolt):
+    """Emits with need_task_ids=True for tuples whose value is "ask", and records the ids it got."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.got: list[Any] = []
+        self.order: list[str] = []
+
+    def process(self, tup: storm.Tuple) -> None:
+        self.order.append(tup.values[0])
+        if tup.values[0] == "ask":
+            self.got.append(self.emit(["asked"], need_task_ids=True))
+        elif tup.values[0] == "direct":
+            self.got.append(self.emit(["d"], direct_task=9, need_task_ids=True))
+        else:
+            self.emit(["plain"])
+
+
+def test_need_task_ids_round_trip_queues_a_tuple_that_comes_first(tmp_path: Path) -> None:
+    bolt = AskingBolt()
+    stream = java_handshake(tmp_path) + java_tuple("1", "ask") + java_tuple("2", "next") + b"[3,7]\nend\n"
+    out = serve(bolt, stream)
+    assert bolt.got == [[3, 7]]
+    assert bolt.order == ["ask", "next"]  # the second tuple waited in the queue, then was processed
+    assert out[1:] == [
+        storm.Emit(values=["asked"], anchors=["1"], need_task_ids=True),
+        storm.Ack(id="1"),
+        storm.Emit(values=["plain"], anchors=["2"], need_task_ids=False),
+        storm.Ack(id="2"),
+    ]
+
+
+def test_task_ids_that_arrive_before_they_are_asked_for_are_queued(tmp_path: Path) -> None:
+    bolt = AskingBolt()
+    stream = java_handshake(tmp_path) + b"[5]\nend\n" + java_tuple("1", "ask") + java_tuple("2", "ask") + b"[]\nend\n"
+    out = serve(bolt, stream)
+    assert bolt.got == [[5], []]
+    assert [type(m).__name__ for m in out[1:]] == ["Emit", "Ack", "Emit", "Ack"]
+
+
+def test_direct_emit_returns_the_task_without_asking_storm(tmp_path: Path) -> None:
+    bolt = AskingBolt()
+    out = serve(bolt, java_handshake(tmp_path) + java_tuple("1", "direct"))
+    assert bolt.got == [[9]]
+    assert out[1] == storm.Emit(values=["d"], anchors=["1"], task=9, need_task_ids=False)
+
+
+class Failing(storm.Bolt):
+    def process(self, tup: storm.Tuple) -> None:
+        if tup.values[0] == "boom":
+            raise ValueError("boom requested")
+        self.emit([tup.values[0]], anchors=[])
+
+
+def test_an_exception_reports_fails_and_ends_run(tmp_path: Path) -> None:
+    out = io.BytesIO()
+    stream = java_handshake(tmp_path) + java_tuple("1", "ok") + java_tuple("2", "boom") + java_tuple("3", "ok")
+    with pytest.raises(ValueError, match="boom requested"):
+        Failing().run(io.BytesIO(stream), out)
+    written = messages_of(out)
+    assert written[1:3] == [storm.Emit(values=["ok"], anchors=[], need_task_ids=False), storm.Ack(id="1")]
+    error, fail = written[3:]
+    assert isinstance(error, storm.Error) and "Python ValueError raised" in error.msg and "boom requested" in error.msg
+    assert fail == storm.Fail(id="2")
+
+
+def test_without_exit_on_exception_the_bolt_goes_on(tmp_path: Path) -> None:
+    bolt = Failing()
+    bolt.exit_on_exception = False
+    bolt.auto_fail = False
+    out = serve(bolt, java_handshake(tmp_path) + java_tuple("2", "boom") + java_tuple("3", "ok"))
+    assert [type(m).__name__ for m in out[1:]] == ["Error", "Emit", "Ack"]
+    assert out[3] == storm.Ack(id="3")
+
+
+def test_auto_ack_off_leaves_acking_to_the_bolt(tmp_path: Path) -> None:
+    class Manual(storm.Bolt):
+        auto_ack = False
+        auto_anchor = False
+
+        def process(self, tup: storm.Tuple) -> None:
+            self.emit(["x"])
+            self.fail(tup)
+            self.ack("other-id")
+
+    out = serve(Manual(), java_handshake(tmp_path) + java_tuple("1", "a"))
+    assert out[1:] == [
+        storm.Emit(values=["x"], anchors=[], need_task_ids=False),
+        storm.Fail(id="1"),
+        storm.Ack(id="other-id"),
+    ]
+
+
+def test_log_error_metric_and_explicit_anchors(tmp_path: Path) -> None:
+    class Chatty(storm.Bolt):
+        def process(self, tup: storm.Tuple) -> None:
+            self.log("plain")
+            self.log("warned", level="warn")
+            self.log("numbered", level=0)
+            self.report_error("went wrong")
+            self.report_metric("count", {"n": 1})
+            self.emit(["x"], stream="side", anchors=[tup, "other"])
+
+    out = serve(Chatty(), java_handshake(tmp_path) + java_tuple("1", "a"))
+    assert out[1:] == [
+        storm.Log(msg="plain", level=storm.LogLevel.INFO),
+        storm.Log(msg="warned", level=storm.LogLevel.WARN),
+        storm.Log(msg="numbered", level=storm.LogLevel.TRACE),
+        storm.Error(msg="went wrong"),
+        storm.Metrics(name="count", params={"n": 1}),
+        storm.Emit(values=["x"], anchors=["1", "other"], stream="side", need_task_ids=False),
+        storm.Ack(id="1"),
+    ]
+
+
+def test_a_malformed_message_is_reported_then_raised(tmp_path: Path) -> None:
+    out = io.BytesIO()
+    stream = java_handshake(tmp_path) + java_tuple("1", "a") + b'{"comp": bad}\nend\n' + java_tuple("2", "b")
+    with pytest.raises(storm.DecodeError) as info:
+        Recorder().run(io.BytesIO(stream), out)
+    assert info.value.line == 5
+    written = messages_of(out)
+    assert [type(m).__name__ for m in written] == ["PidReply", "Emit", "Ack", "Error"]
+    assert "could not read a message from Storm" in written[-1].msg
+
+
+def test_a_spout_command_sent_to_a_bolt_is_a_protocol_error(tmp_path: Path) -> None:
+    with pytest.raises(storm.ProtocolError, match="a bolt cannot take Next"):
+        Recorder().run(io.BytesIO(java_handshake(tmp_path) + b'{"id":"","command":"next"}\nend\n'), io.BytesIO())
+
+
+def test_the_first_message_must_be_the_handshake() -> None:
+    with pytest.raises(storm.ProtocolError, match="must be the handshake"):
+        Recorder().run(io.BytesIO(JAVA_TUPLE), io.BytesIO())
+
+
+def test_end_of_stream_inside_a_message_is_a_decode_error(tmp_path: Path) -> None:
+    with pytest.raises(storm.DecodeError, match="ended inside a message"):
+        Recorder().run(io.BytesIO(java_handshake(tmp_path) + JAVA_TUPLE[:40]), io.BytesIO())
+
+
+def test_no_handshake_at_all_returns_quietly() -> None:
+    out = io.BytesIO()
+    Recorder().run(io.BytesIO(b""), out)
+    assert out.getvalue() == b""
+
+
+def test_methods_need_a_connection() -> None:
+    with pytest.raises(RuntimeError, match="call run"):
+        Recorder().log("x")
+
+
+def test_emit_refuses_values_that_are_not_a_list(tmp_path: Path) -> None:
+    class Bad(storm.Bolt):
+        def process(self, tup: storm.Tuple) -> None:
+            self.emit("not a list")  # type: ignore[arg-type]
+
+    with pytest.raises(TypeError, match="must be a list or a tuple"):
+        Bad().run(io.BytesIO(java_handshake(tmp_path) + java_tuple("1", "a")), io.BytesIO())
+
+
+# ------------------------------------------------------------------------------------------------------- spouts
+class Counter(storm.Spout):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, Any]] = []
+        self.n = 0
+
+    def next_tuple(self) -> None:
+        self.n += 1
+        self.calls.append(("next", self.n))
+        if self.n == 2:
+            self.calls.append(("ids", self.emit(["n", self.n], tup_id=f"m/{self.n}", need_task_ids=True)))
+        else:
+            self.emit(["n", self.n], tup_id=self.n)
+
+    def ack(self, tup_id: Any) -> None:
+        self.calls.append(("ack", tup_id))
+
+    def fail(self, tup_id: Any) -> None:
+        self.calls.append(("fail", tup_id))
+
+    def activate(self) -> None:
+        self.calls.append(("activate", None))
+
+    def deactivate(self) -> None:
+        self.calls.append(("deactivate", None))
+
+
+def test_spout_serves_every_java_command_with_a_sync_after_each(tmp_path: Path) -> None:
+    stream = (
+        java_handshake(tmp_path)
+        + b'{"id":"","command":"activate"}\nend\n'
+        + b'{"id":"","command":"next"}\nend\n'
+        + b'{"id":"","command":"next"}\nend\n'
+        + b"[4,6]\nend\n"
+        + b'{"id":"m\\/2","command":"ack"}\nend\n'
+        + b'{"id":1,"command":"fail"}\nend\n'
+        + b'{"id":{"a":[1,"x"],"b":1},"command":"fail"}\nend\n'
+        + b'{"id":"","command":"deactivate"}\nend\n'
+    )
+    spout = Counter()
+    out = serve(spout, stream)
+    assert spout.calls == [
+        ("activate", None),
+        ("next", 1),
+        ("next", 2),
+        ("ids", [4, 6]),
+        ("ack", "m/2"),
+        ("fail", 1),
+        ("fail", {"a": [1, "x"], "b": 1}),
+        ("deactivate", None),
+    ]
+    assert out[1:] == [
+        storm.Sync(),
+        storm.Emit(values=["n", 1], id=1, need_task_ids=False),
+        storm.Sync(),
+        storm.Emit(values=["n", 2], id="m/2", need_task_ids=True),
+        storm.Sync(),
+        storm.Sync(),
+        storm.Sync(),
+        storm.Sync(),
+        storm.Sync(),
+    ]
+
+
+def test_a_spout_that_raises_reports_syncs_and_ends_run(tmp_path: Path) -> None:
+    class Broken(storm.Spout):
+        def next_tuple(self) -> None:
+            raise RuntimeError("no more")
+
+    out = io.BytesIO()
+    with pytest.raises(RuntimeError, match="no more"):
+        Broken().run(io.BytesIO(java_handshake(tmp_path) + b'{"id":"","command":"next"}\nend\n'), out)
+    written = messages_of(out)
+    assert isinstance(written[1], storm.Error) and "Python RuntimeError raised" in written[1].msg
+    assert written[2:] == [storm.Sync()]
+
+
+def test_a_bolt_tuple_sent_to_a_spout_is_a_protocol_error(tmp_path: Path) -> None:
+    out = io.BytesIO()
+    with pytest.raises(storm.ProtocolError, match="a spout cannot take BoltTuple"):
+        Counter().run(io.BytesIO(java_handshake(tmp_path) + JAVA_TUPLE), out)
+    assert messages_of(out)[-1] == storm.Sync()
