@@ -220,3 +220,47 @@ def test_the_driver_times_out_and_notices_an_exit() -> None:
         quitter.start()
     assert info.value.returncode == 3
     quitter.close()
+
+
+def test_the_driver_collects_metrics_and_refuses_a_nameless_one() -> None:
+    script = (
+        "from streamcodecs import storm\n"
+        "class B(storm.Bolt):\n"
+        "    def process(self, tup):\n"
+        "        self.report_metric('latency', {'ms': tup.values[0]})\n"
+        "        self.report_metric('', 1)\n"
+        "B().run()\n"
+    )
+    shell = storm.ShellBolt([sys.executable, "-c", script], timeout=TIMEOUT, strict=False).start()
+    try:
+        tuple_id = shell.execute([12])
+        assert shell.wait_result(tuple_id) == "ack"
+        assert shell.metrics == [storm.Metrics(name="latency", params={"ms": 12}), storm.Metrics(name="", params=1)]
+        assert shell.problems == ["a metrics message without a name"]
+    finally:
+        shell.close()
+
+
+def test_a_spout_that_sends_ack_is_refused_as_java_does() -> None:
+    # Written with the bare codec: storm.Spout cannot send an ack.
+    script = (
+        "import os, sys\n"
+        "from streamcodecs import storm\n"
+        "reader, out = storm.Reader(direction='to_component'), sys.stdout.buffer\n"
+        "def wait():\n"
+        "    while data := os.read(0, 65536):\n"
+        "        if reader.feed(data):\n"
+        "            return\n"
+        "    sys.exit(0)\n"
+        "wait()\n"
+        "out.write(storm.encode(storm.PidReply(pid=os.getpid()))); out.flush()\n"
+        "wait()\n"
+        "out.write(storm.encode(storm.Ack(id='1')) + storm.encode(storm.Sync())); out.flush()\n"
+        "wait()\n"
+    )
+    shell = storm.ShellSpout([sys.executable, "-c", script], timeout=TIMEOUT).start()
+    try:
+        with pytest.raises(storm.ShellProtocolError, match="Unknown command received: a spout sent Ack"):
+            shell.next_tuple()
+    finally:
+        shell.close()
