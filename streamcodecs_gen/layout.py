@@ -20,6 +20,7 @@ class Step:
     struct_name: str | None = None  # module-level constant holding the compiled Struct
     guard_remaining: int | None = None  # read only if this many bytes remain
     guard_nonempty: str | None = None  # read only if this earlier field is non-empty
+    guarded: list[Step] = field(default_factory=list)  # trailing guarded fixed fields, read at once when all are there
 
     @property
     def fixed(self) -> bool:
@@ -68,6 +69,7 @@ class Layout:
     """Steps per struct and message, plus the distinct Struct constants they need."""
 
     steps: dict[str, list[Step]] = field(default_factory=dict)
+    write_steps: dict[str, list[Step]] = field(default_factory=dict)  # encoders write every field: longer runs
     structs: dict[str, str] = field(default_factory=dict)  # format -> constant name
 
     def constant(self, fmt: str) -> str:
@@ -76,7 +78,8 @@ class Layout:
         return self.structs[fmt]
 
 
-def _steps(owner: Struct, layout: Layout, order: str) -> list[Step]:
+def _steps(owner: Struct, layout: Layout, order: str, *, write: bool = False) -> list[Step]:
+    """Read steps, or with ``write`` the encoder's steps (presence rules do not apply: every field is written)."""
     steps: list[Step] = []
     run: list[Field] = []
 
@@ -88,14 +91,39 @@ def _steps(owner: Struct, layout: Layout, order: str) -> list[Step]:
 
     for f in owner.fields:
         code = fixed_code(f.type)
-        if code and not _conditional(f) and not f.has_const:
+        if code and not f.has_const and not f.when_nonempty and (write or f.presence is None):
             run.append(f)
             continue
         flush()
         fmt = order + code if code else None
         steps.append(Step([f], fmt, layout.constant(fmt) if fmt else None, f.presence, f.when_nonempty))
     flush()
-    return steps
+    return steps if write else _guarded_runs(steps, layout, order)
+
+
+def _guarded_runs(steps: list[Step], layout: Layout, order: str) -> list[Step]:
+    """Group consecutive fixed-size fields each read "if N bytes remain" with N <= its size.  When the bytes for all
+    of them remain, every guard passes and every read fits, so one unpack reads them (the newest layout); otherwise
+    the template falls back to the guards one by one (an older peer's frame)."""
+    grouped: list[Step] = []
+    for step in steps:
+        if _guarded_fixed(step) and grouped and (grouped[-1].guarded or _guarded_fixed(grouped[-1])):
+            last = grouped[-1]
+            if not last.guarded:
+                last = grouped[-1] = Step(list(last.fields), guard_remaining=last.guard_remaining, guarded=[last])
+            last.fields.extend(step.fields)
+            last.guarded.append(step)
+        else:
+            grouped.append(step)
+    for step in grouped:
+        if step.guarded:
+            step.fmt = order + "".join((s.fmt or "")[1:] for s in step.guarded)
+            step.struct_name = layout.constant(step.fmt)
+    return grouped
+
+
+def _guarded_fixed(step: Step) -> bool:
+    return step.fixed and step.guard_remaining is not None and step.guard_remaining <= step.size
 
 
 def binary_layout(protocol: Protocol) -> Layout:
@@ -103,4 +131,5 @@ def binary_layout(protocol: Protocol) -> Layout:
     layout = Layout()
     for owner in [*protocol.structs, *protocol.messages]:
         layout.steps[owner.name] = _steps(owner, layout, order)
+        layout.write_steps[owner.name] = _steps(owner, layout, order, write=True)
     return layout
