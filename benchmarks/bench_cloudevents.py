@@ -1,0 +1,107 @@
+"""CloudEvents over Kafka: streamcodecs.cloudevents against the CloudEvents Python SDK (cloudevents.core.bindings.kafka).
+
+One small JSON event (id, source, type, subject, time, datacontenttype application/json, a three-member object as
+data), in binary and structured content mode, each direction.  Both sides decode the very same record bytes.
+
+What each side does differs, and the groups say so:
+
+- streamcodecs validates every attribute (URI-reference, media type, RFC 3339, string characters, names) on both
+  directions; the SDK checks little (its missing-attribute and type checks).
+- In binary mode our decoder keeps the data as bytes (the lead's decision; :meth:`CloudEvent.json_data` parses it)
+  while the SDK parses the JSON: the group "from_kafka binary + JSON data" adds our ``json_data()`` so that both
+  sides end with a dict.
+- streamcodecs remembers source, dataschema and media type values that passed validation (they repeat from event to
+  event).  The case "streamcodecs, nothing remembered" empties those sets before every call: the cost when every
+  event brings new values.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from run import Case
+
+from streamcodecs import cloudevents as ce
+from streamcodecs._runtime import kafkawire as _kw
+
+TARGET = 3.0
+TIME = datetime.datetime(2018, 4, 5, 17, 31, 0, tzinfo=datetime.UTC)
+ATTRIBUTES = {
+    "id": "A234-1234-1234",
+    "source": "https://example.com/sensors/tn-1234567/alerts",
+    "type": "com.example.sensor.reading",
+    "subject": "temperature",
+    "datacontenttype": "application/json",
+}
+DATA = {"temperature": 21.5, "unit": "C", "ok": True}
+
+
+def _forget() -> None:
+    _kw._VALID_URI.clear()
+    _kw._VALID_URI_REFERENCE.clear()
+    _kw._VALID_MEDIA_TYPE.clear()
+
+
+def cases() -> list[Case]:
+    from cloudevents.core.bindings import kafka as sdk
+    from cloudevents.core.bindings.kafka import KafkaMessage
+    from cloudevents.core.v1.event import CloudEvent as SdkEvent
+
+    ours = ce.CloudEvent(
+        id=ATTRIBUTES["id"],
+        source=ATTRIBUTES["source"],
+        type_=ATTRIBUTES["type"],
+        subject=ATTRIBUTES["subject"],
+        datacontenttype=ATTRIBUTES["datacontenttype"],
+        time=TIME,
+        data=DATA,
+    )
+    theirs = SdkEvent({"specversion": "1.0", **ATTRIBUTES, "time": TIME}, dict(DATA))
+
+    records = {mode: ce.to_kafka(ours, mode) for mode in ("binary", "structured")}
+    messages = {mode: KafkaMessage(headers=dict(r.headers), key=r.key, value=r.value) for mode, r in records.items()}
+    # Sanity: both sides read both records to the same attributes before anything is timed.
+    for mode, record in records.items():
+        decoded, sdk_decoded = ce.from_kafka(record), sdk.from_kafka_event(messages[mode])
+        assert decoded.id == sdk_decoded.get_id() and decoded.time == sdk_decoded.get_time(), mode
+        assert (decoded.json_data() if mode == "binary" else decoded.data) == sdk_decoded.get_data(), mode
+
+    sdk_encoders = {"binary": sdk.to_binary_event, "structured": sdk.to_structured_event}
+    target = ("cloudevents SDK 2.2.0", TARGET)
+    result: list[Case] = []
+    for mode in ("binary", "structured"):
+        record, message, sdk_encode = records[mode], messages[mode], sdk_encoders[mode]
+
+        def encode(mode: str = mode) -> object:
+            return ce.to_kafka(ours, mode)
+
+        def encode_cold(mode: str = mode) -> object:
+            _forget()
+            return ce.to_kafka(ours, mode)
+
+        def decode(record: ce.KafkaRecord = record) -> object:
+            return ce.from_kafka(record)
+
+        def decode_cold(record: ce.KafkaRecord = record) -> object:
+            _forget()
+            return ce.from_kafka(record)
+
+        group = f"cloudevents to_kafka {mode}"
+        result += [
+            Case(group, "streamcodecs", encode, target=target),
+            Case(group, "streamcodecs, nothing remembered", encode_cold),
+            Case(group, "cloudevents SDK 2.2.0", lambda e=sdk_encode: e(theirs)),
+        ]
+        group = f"cloudevents from_kafka {mode}"
+        result += [
+            Case(group, "streamcodecs", decode, target=target),
+            Case(group, "streamcodecs, nothing remembered", decode_cold),
+            Case(group, "cloudevents SDK 2.2.0", lambda m=message: sdk.from_kafka_event(m)),
+        ]
+    binary, message = records["binary"], messages["binary"]
+    group = "cloudevents from_kafka binary + JSON data"
+    result += [
+        Case(group, "streamcodecs", lambda: ce.from_kafka(binary).json_data(), target=target),
+        Case(group, "cloudevents SDK 2.2.0", lambda: sdk.from_kafka_event(message).get_data()),
+    ]
+    return result
