@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from streamcodecs import pravega as pv
 
@@ -546,7 +546,7 @@ def test_flipped_bytes_raise_only_decode_error(model: Protocol) -> None:
             decode_or_error(bytes(corrupt))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=400, deadline=None)
 @given(code=st.sampled_from(sorted(c.CODE for c in pv.MESSAGES.values())), payload=st.binary(max_size=120))
 def test_random_payloads_raise_only_decode_error(code: int, payload: bytes) -> None:
     decode_or_error(frame(code, payload))
