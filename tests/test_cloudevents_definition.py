@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -101,6 +102,14 @@ def test_sibling_output_has_nothing_of_cloudevents(acme) -> None:
     template = re.sub(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", "", template, flags=re.S)
     for word in FORBIDDEN_IN_OUTPUT:
         assert word not in template, word
+
+
+def test_sibling_output_is_ruff_clean(acme) -> None:
+    out, _ = acme
+    for command in (["check", "--no-cache", str(out)], ["format", "--check", "--no-cache", str(out)]):
+        result = subprocess.run([sys.executable, "-m", "ruff", *command], capture_output=True, text=True, timeout=120,
+                                check=False, cwd=out)
+        assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_sibling_binary_mode(acme) -> None:
