@@ -1,4 +1,4 @@
-"""CloudEvents over Kafka: streamcodecs.cloudevents against the CloudEvents Python SDK (cloudevents.core.bindings.kafka).
+"""CloudEvents over Kafka: streamcodecs.cloudevents against the CloudEvents Python SDK 2.2.0 (its Kafka binding).
 
 One small JSON event (id, source, type, subject, time, datacontenttype application/json, a three-member object as
 data), in binary and structured content mode, each direction.  Both sides decode the very same record bytes.
@@ -20,7 +20,6 @@ from __future__ import annotations
 import datetime
 
 from run import Case
-
 from streamcodecs import cloudevents as ce
 from streamcodecs._runtime import kafkawire as _kw
 

@@ -14,7 +14,8 @@ import math
 import pickle
 
 import pytest
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from streamcodecs import cloudevents as ce
 from streamcodecs._runtime import errors as base_errors
 
@@ -133,7 +134,9 @@ def test_binary_record_layout() -> None:
         datacontenttype="application/json",
         dataschema="https://example.com/schema.json#/definitions/r",
         subject="temp",
-        time=datetime.datetime(2018, 4, 5, 17, 31, 0, 120, tzinfo=datetime.timezone(datetime.timedelta(hours=5, minutes=30))),
+        time=datetime.datetime(
+            2018, 4, 5, 17, 31, 0, 120, tzinfo=datetime.timezone(datetime.timedelta(hours=5, minutes=30))
+        ),
         partitionkey="pk",
         extensions={"flag": True, "count": -5, "blob": b"\x01\x02", "when": T0, "note": "é"},
         data={"a": [1, "é"]},
@@ -159,7 +162,13 @@ def test_binary_record_layout() -> None:
     assert record.value == '{"a":[1,"é"]}'.encode()
     back = ce.from_kafka(record)
     # A header carries no type: undeclared attributes come back as their canonical strings; data as the bytes.
-    assert back.extensions == {"flag": "true", "count": "-5", "blob": "AQI=", "when": "2018-04-05T03:56:24Z", "note": "é"}
+    assert back.extensions == {
+        "flag": "true",
+        "count": "-5",
+        "blob": "AQI=",
+        "when": "2018-04-05T03:56:24Z",
+        "note": "é",
+    }
     assert back.data == record.value and back.json_data() == {"a": [1, "é"]}
     assert back.time == e.time and back.time.utcoffset() == datetime.timedelta(hours=5, minutes=30)
     assert ce.content_mode(record) == "binary"
@@ -183,7 +192,12 @@ def test_binary_no_data_is_a_null_value_and_empty_value_is_empty_data() -> None:
         ("application/json", "I'm just a string", b'"I\'m just a string"', b"application/json"),  # a JSON string
         ("application/json", None, b"null", b"application/json"),
         ("application/json", [1.5, True], b"[1.5,true]", b"application/json"),
-        ("Application/Vnd.Example+JSON ; charset=utf-8", {"a": 1}, b'{"a":1}', b"Application/Vnd.Example+JSON ; charset=utf-8"),
+        (
+            "Application/Vnd.Example+JSON ; charset=utf-8",
+            {"a": 1},
+            b'{"a":1}',
+            b"Application/Vnd.Example+JSON ; charset=utf-8",
+        ),
         (None, {"a": 1}, b'{"a":1}', b"application/json"),  # JSON data without a type says so
         (None, "s", b'"s"', b"application/json"),
         (None, b"\x00\xff", b"\x00\xff", None),  # bytes: no type invented
@@ -217,8 +231,18 @@ def test_binary_value_that_cannot_be_written(content_type, data, message) -> Non
 
 
 def test_header_names_are_matched_ascii_case_insensitively() -> None:
-    record = ce.KafkaRecord(None, b"x", [("CE_SPECVERSION", b"1.0"), ("Ce_Id", b"1"), ("ce_Source", b"/s"),
-                                         ("CE_TYPE", b"t"), ("Content-Type", b"text/plain"), ("CE_EXT", b"v")])
+    record = ce.KafkaRecord(
+        None,
+        b"x",
+        [
+            ("CE_SPECVERSION", b"1.0"),
+            ("Ce_Id", b"1"),
+            ("ce_Source", b"/s"),
+            ("CE_TYPE", b"t"),
+            ("Content-Type", b"text/plain"),
+            ("CE_EXT", b"v"),
+        ],
+    )
     e = ce.from_kafka(record)
     assert (e.id, e.source, e.type_, e.datacontenttype, e.extensions) == ("1", "/s", "t", "text/plain", {"ext": "v"})
     # Only A-Z fold: the Kelvin sign (which str.lower() turns into "k") is not a "k".
@@ -272,11 +296,14 @@ def test_structured_record_layout() -> None:
     )
     record = ce.to_kafka(e, "structured")
     assert record.headers == [("content-type", b"application/cloudevents+json; charset=UTF-8")]
-    assert record.value == (
-        '{"specversion":"1.0","id":"1","source":"/s","type":"t","datacontenttype":"application/json",'
-        '"subject":"é","time":"2018-04-05T03:56:24Z","flag":false,"n":7,"blob":"/w==","when":"2018-04-05T03:56:24Z",'
-        '"data":{"a":1}}'
-    ).encode()
+    assert (
+        record.value
+        == (
+            '{"specversion":"1.0","id":"1","source":"/s","type":"t","datacontenttype":"application/json",'
+            '"subject":"é","time":"2018-04-05T03:56:24Z","flag":false,"n":7,"blob":"/w==","when":"2018-04-05T03:56:24Z",'
+            '"data":{"a":1}}'
+        ).encode()
+    )
     back = ce.from_kafka(record)
     assert back.extensions == {"flag": False, "n": 7, "blob": "/w==", "when": "2018-04-05T03:56:24Z"}
     assert back.data == {"a": 1}
@@ -288,7 +315,7 @@ def test_structured_record_layout() -> None:
     [
         (None, b"\x00\x01", {"data_base64": "AAE="}),  # no datacontenttype invented for bytes
         ("application/json", b'{"a":1}', {"datacontenttype": "application/json", "data_base64": "eyJhIjoxfQ=="}),
-        ("application/xml", "<much wow=\"xml\"/>", {"datacontenttype": "application/xml", "data": "<much wow=\"xml\"/>"}),
+        ("application/xml", '<much wow="xml"/>', {"datacontenttype": "application/xml", "data": '<much wow="xml"/>'}),
         ("application/json", None, {"datacontenttype": "application/json", "data": None}),
         (None, 1.5, {"data": 1.5}),
         (None, "I'm just a string", {"data": "I'm just a string"}),
@@ -308,8 +335,14 @@ def test_json_format_no_data_and_null_data_differ() -> None:
 
 
 def test_json_format_null_attributes_are_absent() -> None:
-    document = {**REQUIRED_JSON, "subject": None, "time": None, "datacontenttype": None, "unsetextension": None,
-                "data_base64": None}
+    document = {
+        **REQUIRED_JSON,
+        "subject": None,
+        "time": None,
+        "datacontenttype": None,
+        "unsetextension": None,
+        "data_base64": None,
+    }
     e = ce.from_json(json.dumps(document))
     assert (e.subject, e.time, e.datacontenttype, e.extensions, e.data) == (None, None, None, {}, ce.MISSING)
 
@@ -326,7 +359,7 @@ def test_structured_mode_ignores_prefixed_headers() -> None:
         "application/cloudevents+json",
         "APPLICATION/CLOUDEVENTS+JSON",
         "application/cloudevents+json; charset=utf-8",
-        "application/cloudevents+json ; CHARSET=\"UTF-8\"",
+        'application/cloudevents+json ; CHARSET="UTF-8"',
         "Application/CloudEvents+Json;charset=UTF-8",
     ],
 )
@@ -472,9 +505,19 @@ def test_bad_uri_reference(source: str) -> None:
 
 @pytest.mark.parametrize(
     "source",
-    ["/cloudevents/spec/pull/123", "https://github.com/cloudevents", "mailto:cncf-wg-serverless@lists.cncf.io",
-     "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66", "1-555-123-4567", "//github.com/cloudevents/x.yaml",
-     "http://[2001:db8::7]:80/c=GB?objectClass?one#frag", "?q", "#f", "a/b/c", "%C3%A9"],
+    [
+        "/cloudevents/spec/pull/123",
+        "https://github.com/cloudevents",
+        "mailto:cncf-wg-serverless@lists.cncf.io",
+        "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66",
+        "1-555-123-4567",
+        "//github.com/cloudevents/x.yaml",
+        "http://[2001:db8::7]:80/c=GB?objectClass?one#frag",
+        "?q",
+        "#f",
+        "a/b/c",
+        "%C3%A9",
+    ],
 )
 def test_good_uri_reference(source: str) -> None:
     assert ce.from_kafka(binary(("ce_source", source.encode()))).source == source
@@ -497,7 +540,9 @@ def test_good_uri_with_fragment() -> None:
     assert ce.from_json(json.dumps({**REQUIRED_JSON, "dataschema": "urn:example:schema"})).dataschema
 
 
-@pytest.mark.parametrize("content_type", ["json", "application/", "text/plain;", "a/b; c", "a/b;c=", "a b/c", "a/b; c=\"x"])
+@pytest.mark.parametrize(
+    "content_type", ["json", "application/", "text/plain;", "a/b; c", "a/b;c=", "a b/c", 'a/b; c="x']
+)
 def test_bad_media_type(content_type: str) -> None:
     for error in (
         decode_error(ce.from_kafka, binary(("content-type", content_type.encode()))),
@@ -630,8 +675,16 @@ def test_data_under_non_json_type_must_be_a_string() -> None:
 
 @pytest.mark.parametrize(
     ("text", "bad"),
-    [("a\nb", "U+000A"), ("\x00", "U+0000"), ("\x7f", "U+007F"), ("\x85", "U+0085"), ("\ufffe", "U+FFFE"),
-     ("\ufdd0", "U+FDD0"), ("\U0010ffff", "U+10FFFF"), ("\ud800", "U+D800")],
+    [
+        ("a\nb", "U+000A"),
+        ("\x00", "U+0000"),
+        ("\x7f", "U+007F"),
+        ("\x85", "U+0085"),
+        ("\ufffe", "U+FFFE"),
+        ("\ufdd0", "U+FDD0"),
+        ("\U0010ffff", "U+10FFFF"),
+        ("\ud800", "U+D800"),
+    ],
 )
 def test_string_characters(text: str, bad: str) -> None:
     for mode in ("binary", "structured"):
@@ -639,7 +692,9 @@ def test_string_characters(text: str, bad: str) -> None:
         assert error.field == "subject" and bad in str(error)
     if bad != "U+D800":  # a lone surrogate is not UTF-8 and not JSON either: other rules catch it
         assert bad in str(decode_error(ce.from_kafka, binary(("ce_subject", text.encode()))))
-        assert bad in str(decode_error(ce.from_json, json.dumps({**REQUIRED_JSON, "subject": text}, ensure_ascii=False)))
+        assert bad in str(
+            decode_error(ce.from_json, json.dumps({**REQUIRED_JSON, "subject": text}, ensure_ascii=False))
+        )
         assert bad in str(decode_error(ce.from_json, json.dumps({**REQUIRED_JSON, "ext": text})))
     fine = "é 🌎 \u200b \ue000 \u0378"  # format, private use and unassigned characters are allowed
     assert ce.from_kafka(ce.to_kafka(event(subject=fine))).subject == fine
@@ -658,8 +713,14 @@ def test_wrong_json_types_for_attributes() -> None:
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [(1.5, "a number"), (5.0, "a number"), ({"a": 1}, "an object"), ([1], "an array"), (2**31, "out of range"),
-     (-(2**31) - 1, "out of range")],
+    [
+        (1.5, "a number"),
+        (5.0, "a number"),
+        ({"a": 1}, "an object"),
+        ([1], "an array"),
+        (2**31, "out of range"),
+        (-(2**31) - 1, "out of range"),
+    ],
 )
 def test_bad_extension_values_in_json(value: object, message: str) -> None:
     error = decode_error(ce.from_json, json.dumps({**REQUIRED_JSON, "ext": value}))
@@ -673,8 +734,13 @@ def test_extension_values_in_json() -> None:
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [(2**31, "out of range"), (1.5, "has type float"), (None, "has type NoneType"), ([1], "has type list"),
-     (datetime.datetime(2018, 1, 1), "timezone-aware")],
+    [
+        (2**31, "out of range"),
+        (1.5, "has type float"),
+        (None, "has type NoneType"),
+        ([1], "has type list"),
+        (datetime.datetime(2018, 1, 1), "timezone-aware"),
+    ],
 )
 def test_extension_values_that_cannot_be_written(value: object, message: str) -> None:
     for mode in ("binary", "structured"):
@@ -740,3 +806,105 @@ def test_zero_length_and_large_values() -> None:
     assert ce.from_kafka(ce.to_kafka(e)).data == big
     assert ce.from_kafka(ce.to_kafka(e, "structured")).data == big
     assert json.loads(ce.to_json(e))["data_base64"] == base64.b64encode(big).decode()
+
+
+# --- property: any valid event survives both modes --------------------------------------------------------------
+
+_DECLARED = {
+    "specversion",
+    "id",
+    "source",
+    "type",
+    "datacontenttype",
+    "dataschema",
+    "subject",
+    "time",
+    "partitionkey",
+    "data",
+}
+_TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Cn")), min_size=1, max_size=12)
+_TIMES = st.datetimes(
+    min_value=datetime.datetime(1, 1, 2),
+    max_value=datetime.datetime(9999, 12, 30),
+    timezones=st.sampled_from([UTC, datetime.timezone(datetime.timedelta(hours=-9, minutes=-30))]),
+)
+_EXTENSION_VALUES = st.one_of(st.booleans(), st.integers(-(2**31), 2**31 - 1), _TEXT, st.binary(max_size=8), _TIMES)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False) | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@st.composite
+def events(draw: st.DrawFn) -> ce.CloudEvent:
+    content_type = draw(
+        st.sampled_from(
+            [
+                None,
+                "application/json",
+                "text/plain; charset=utf-8",
+                "application/octet-stream",
+                "application/vnd.x+json",
+            ]
+        )
+    )
+    if content_type in (None, "application/json", "application/vnd.x+json"):
+        data = draw(st.one_of(st.just(ce.MISSING), _JSON, st.binary(max_size=16)))
+    elif content_type.startswith("text/"):
+        data = draw(st.one_of(st.just(ce.MISSING), _TEXT, st.binary(max_size=16)))
+    else:
+        data = draw(st.one_of(st.just(ce.MISSING), st.binary(max_size=16)))
+    names = st.from_regex(r"[a-z0-9]{1,10}", fullmatch=True).filter(lambda n: n not in _DECLARED)
+    return ce.CloudEvent(
+        id=draw(_TEXT),
+        source=draw(
+            st.sampled_from(["/s", "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66", "https://x.example/a?b#c"])
+        ),
+        type_=draw(_TEXT),
+        datacontenttype=content_type,
+        dataschema=draw(st.sampled_from([None, "https://x.example/schema#/a"])),
+        subject=draw(st.none() | _TEXT),
+        time=draw(st.none() | _TIMES),
+        partitionkey=draw(st.none() | _TEXT),
+        extensions=draw(st.dictionaries(names, _EXTENSION_VALUES, max_size=4)),
+        data=data,
+    )
+
+
+def _as_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode()
+    if isinstance(value, datetime.datetime):
+        text = value.isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
+    return str(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(events())
+def test_every_valid_event_survives_both_modes(e: ce.CloudEvent) -> None:
+    structured = ce.from_kafka(ce.to_kafka(e, "structured"))
+    json_extensions = {k: (v if isinstance(v, bool | int | str) else _as_text(v)) for k, v in e.extensions.items()}
+    assert structured == ce.CloudEvent(**{**e.to_dict(), "extensions": json_extensions, "data": e.data})
+    assert ce.decode(ce.encode(e)) == structured
+    binary_mode = ce.from_kafka(ce.to_kafka(e))
+    assert binary_mode.extensions == {k: _as_text(v) for k, v in e.extensions.items()}
+    assert (
+        binary_mode.id,
+        binary_mode.source,
+        binary_mode.type_,
+        binary_mode.subject,
+        binary_mode.time,
+        binary_mode.partitionkey,
+        binary_mode.dataschema,
+    ) == (e.id, e.source, e.type_, e.subject, e.time, e.partitionkey, e.dataschema)
+    if e.data is ce.MISSING or isinstance(e.data, bytes):
+        assert binary_mode.data == e.data and binary_mode.datacontenttype == e.datacontenttype
+    elif e.datacontenttype is not None and e.datacontenttype.startswith("text/"):
+        assert binary_mode.data == e.data.encode()
+    else:
+        assert binary_mode.json_data() == e.data
+        assert binary_mode.datacontenttype == (e.datacontenttype or "application/json")

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from streamcodecs import cloudevents as ce
 
 CASES = json.loads(
@@ -89,5 +88,8 @@ def test_binary_cases_reencode_byte_for_byte(case: dict[str, Any]) -> None:
     record = record_of(case)
     again = ce.to_kafka(ce.from_kafka(record))
     assert again.value == record.value
-    assert sorted(again.headers) == sorted((name.lower(), value) for name, value in record.headers
-                                           if name.lower().startswith("ce_") or name.lower() == "content-type")
+    assert sorted(again.headers) == sorted(
+        (name.lower(), value)
+        for name, value in record.headers
+        if name.lower().startswith("ce_") or name.lower() == "content-type"
+    )

@@ -71,8 +71,17 @@ messages:
       - {name: body, type: payload, optional: true, nullable: true}
 """
 
-FORBIDDEN_IN_OUTPUT = ("ce_", "cloudevents", "CloudEvent", "datacontenttype", "data_base64", "specversion",
-                       "partitionkey", "content-type", "application/json;")
+FORBIDDEN_IN_OUTPUT = (
+    "ce_",
+    "cloudevents",
+    "CloudEvent",
+    "datacontenttype",
+    "data_base64",
+    "specversion",
+    "partitionkey",
+    "content-type",
+    "application/json;",
+)
 
 
 @pytest.fixture(scope="module")
@@ -107,20 +116,32 @@ def test_sibling_output_has_nothing_of_cloudevents(acme) -> None:
 def test_sibling_output_is_ruff_clean(acme) -> None:
     out, _ = acme
     for command in (["check", "--no-cache", str(out)], ["format", "--check", "--no-cache", str(out)]):
-        result = subprocess.run([sys.executable, "-m", "ruff", *command], capture_output=True, text=True, timeout=120,
-                                check=False, cwd=out)
+        result = subprocess.run(
+            [sys.executable, "-m", "ruff", *command], capture_output=True, text=True, timeout=120, check=False, cwd=out
+        )
         assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_sibling_binary_mode(acme) -> None:
     _, m = acme
-    e = m.Envelope(event_id="e-1", origin="https://acme.example/x", tenant="t1", mime="application/x-json",
-                   urgent=True, attempts=-3, body={"a": 1})
+    e = m.Envelope(
+        event_id="e-1",
+        origin="https://acme.example/x",
+        tenant="t1",
+        mime="application/x-json",
+        urgent=True,
+        attempts=-3,
+        body={"a": 1},
+    )
     record = m.to_kafka(e, key_mapper="by_tenant")
     assert record.key == b"t1"
     assert record.headers == [
-        ("acme.version", b"2"), ("x-acme-id", b"e-1"), ("acme.origin", b"https://acme.example/x"),
-        ("acme.tenant", b"t1"), ("x-acme-mime", b"application/x-json"), ("acme.urgent", b"true"),
+        ("acme.version", b"2"),
+        ("x-acme-id", b"e-1"),
+        ("acme.origin", b"https://acme.example/x"),
+        ("acme.tenant", b"t1"),
+        ("x-acme-mime", b"application/x-json"),
+        ("acme.urgent", b"true"),
         ("acme.attempts", b"-3"),
     ]
     assert record.value == b'{"a":1}'
@@ -130,8 +151,12 @@ def test_sibling_binary_mode(acme) -> None:
         m.from_kafka(m.KafkaRecord(None, None, [*record.headers, ("acme.other", b"x")]))
     with pytest.raises(m.DecodeError, match="goes in the 'x-acme-id' header"):
         m.from_kafka(m.KafkaRecord(None, None, [*record.headers, ("acme.event_id", b"x")]))
-    for header, value, field in [("acme.attempts", b"40000", "attempts"), ("acme.urgent", b"True", "urgent"),
-                                 ("x-acme-id", b"ab", "event_id"), ("acme.version", b"1", "version")]:
+    for header, value, field in [
+        ("acme.attempts", b"40000", "attempts"),
+        ("acme.urgent", b"True", "urgent"),
+        ("x-acme-id", b"ab", "event_id"),
+        ("acme.version", b"1", "version"),
+    ]:
         bad = [(n, value if n == header else v) for n, v in record.headers]
         with pytest.raises(m.DecodeError) as info:
             m.from_kafka(m.KafkaRecord(None, None, bad))
@@ -183,27 +208,43 @@ def test_the_sibling_and_cloudevents_are_valid(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("{name: attempts, type: int16, optional: true}", "{name: attempts, type: int16, optional: true, min_length: 1}",
-         "min_length is for text fields"),
-        ("{name: urgent, type: bool, optional: true}", "{name: urgent, type: bool, optional: true, additional: true}",
-         "`additional` is for a map<string,T> field of a kafka message"),
-        ("      - {name: at, type: timestamp, optional: true}\n",
-         "      - {name: more, type: 'map<string,attribute_value>', additional: true}\n"
-         "      - {name: other, type: 'map<string,attribute_value>', additional: true}\n",
-         "more than one `additional` field"),
+        (
+            "{name: attempts, type: int16, optional: true}",
+            "{name: attempts, type: int16, optional: true, min_length: 1}",
+            "min_length is for text fields",
+        ),
+        (
+            "{name: urgent, type: bool, optional: true}",
+            "{name: urgent, type: bool, optional: true, additional: true}",
+            "`additional` is for a map<string,T> field of a kafka message",
+        ),
+        (
+            "      - {name: at, type: timestamp, optional: true}\n",
+            "      - {name: more, type: 'map<string,attribute_value>', additional: true}\n"
+            "      - {name: other, type: 'map<string,attribute_value>', additional: true}\n",
+            "more than one `additional` field",
+        ),
         ("  payload: {field: body,", "  payload: {field: tenant,", "must name the one field of type payload"),
-        ("content_type_attribute: mime}", "content_type_attribute: mimetype}",
-         "framing names attribute 'mimetype', which is not a declared attribute"),
-        ("{mime: x-acme-mime, event_id: x-acme-id}", "{mime: x-acme-mime, event: x-acme-id}",
-         "framing names attribute 'event'"),
+        (
+            "content_type_attribute: mime}",
+            "content_type_attribute: mimetype}",
+            "framing names attribute 'mimetype', which is not a declared attribute",
+        ),
+        (
+            "{mime: x-acme-mime, event_id: x-acme-id}",
+            "{mime: x-acme-mime, event: x-acme-id}",
+            "framing names attribute 'event'",
+        ),
         ("attribute: tenant, encoding", "attribute: tennant, encoding", "framing names attribute 'tennant'"),
         ("{header: x-acme-mime,", "{header: x-acme-type,", "framing.detection.header must be the binary-mode header"),
         ("{name: origin, type: uri}", "{name: Origin, type: uri}", "not a valid attribute name"),
         ("{name: origin, type: uri}", "{name: kind, type: uri}", "not a valid attribute name"),
-        ("{name: urgent, type: bool, optional: true}", "{name: urgent, type: 'list<bool>', optional: true}",
-         "kafka attributes have wire types"),
-        ("messages:\n", "messages:\n  - {name: Second, directions: [record], fields: []}\n",
-         "exactly one message"),
+        (
+            "{name: urgent, type: bool, optional: true}",
+            "{name: urgent, type: 'list<bool>', optional: true}",
+            "kafka attributes have wire types",
+        ),
+        ("messages:\n", "messages:\n  - {name: Second, directions: [record], fields: []}\n", "exactly one message"),
         ("    batch: unsupported\n", "    batch: unsupported\n  tag_key: x\n", "unknown key"),
         ("  payload: {field: body, content_type_attribute: mime}\n", "", "'payload' is a required property"),
         ("value_escape: none", "value_escape: http_percent", "is not allowed"),

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-
 from streamcodecs import cloudevents as ce
 
 sdk = pytest.importorskip("cloudevents.core.bindings.kafka", reason="the CloudEvents Python SDK 2.x is not installed")
@@ -42,16 +41,22 @@ class Case:
 
     def ours(self) -> ce.CloudEvent:
         values = {("type_" if k == "type" else k): v for k, v in self.attributes.items()}
-        return ce.CloudEvent(**values, extensions=dict(self.extensions),
-                             data=ce.MISSING if self.data is None else self.data)
+        return ce.CloudEvent(
+            **values, extensions=dict(self.extensions), data=ce.MISSING if self.data is None else self.data
+        )
 
     def theirs(self) -> SdkEvent:
         return SdkEvent({"specversion": "1.0", **self.attributes, **self.extensions}, self.data)
 
 
 def base(**changes: Any) -> dict[str, Any]:
-    return {"id": "A234-1234-1234", "source": "/mycontext/subcontext", "type": "com.example.someevent", "time": T0,
-            **changes}
+    return {
+        "id": "A234-1234-1234",
+        "source": "/mycontext/subcontext",
+        "type": "com.example.someevent",
+        "time": T0,
+        **changes,
+    }
 
 
 CORPUS = [
@@ -60,15 +65,33 @@ CORPUS = [
     Case("json-suffix", base(datacontenttype="application/vnd.example+json"), {"k": "v"}),
     Case("binary", base(datacontenttype="application/octet-stream"), bytes(range(256))),
     Case("binary-no-type", base(), b"\x00\x01\xfe\xff"),
-    Case("extensions", base(datacontenttype="text/plain"), "x",
-         {"comexampleextension1": "value", "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}),
+    Case(
+        "extensions",
+        base(datacontenttype="text/plain"),
+        "x",
+        {"comexampleextension1": "value", "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"},
+    ),
     Case("partitionkey", base(datacontenttype="application/json", partitionkey="user-1234"), {"n": 1}),
     Case("time-offset-fraction", base(time=datetime.datetime(2018, 4, 5, 17, 31, 0, 123456, tzinfo=IST))),
-    Case("time-negative-offset", base(time=datetime.datetime(1999, 12, 31, 23, 59, 59, 5, tzinfo=PST),
-                                      dataschema="https://example.com/schemas/v1.json#/definitions/e",
-                                      datacontenttype="application/json"), {"ok": False}),
-    Case("unicode", base(source="/sensors/%C3%A9t%C3%A9", subject="日本語 🌸", type="com.example.ünïcode",
-                         datacontenttype="text/plain; charset=utf-8"), "日本語テキスト 🌸"),
+    Case(
+        "time-negative-offset",
+        base(
+            time=datetime.datetime(1999, 12, 31, 23, 59, 59, 5, tzinfo=PST),
+            dataschema="https://example.com/schemas/v1.json#/definitions/e",
+            datacontenttype="application/json",
+        ),
+        {"ok": False},
+    ),
+    Case(
+        "unicode",
+        base(
+            source="/sensors/%C3%A9t%C3%A9",
+            subject="日本語 🌸",
+            type="com.example.ünïcode",
+            datacontenttype="text/plain; charset=utf-8",
+        ),
+        "日本語テキスト 🌸",
+    ),
     Case("no-data-with-type", base(datacontenttype="application/json")),
 ]
 MODES = ("binary", "structured")
@@ -114,10 +137,27 @@ def test_the_sdk_writes_we_read(case: Case, mode: str) -> None:
     ours = ce.from_kafka(our_record(message))
     assert ce.content_mode(our_record(message)) == mode
     expected = case.ours()
-    assert (ours.id, ours.source, ours.type_, ours.datacontenttype, ours.dataschema, ours.subject, ours.time,
-            ours.partitionkey, ours.extensions) == (
-        expected.id, expected.source, expected.type_, expected.datacontenttype, expected.dataschema,
-        expected.subject, expected.time, expected.partitionkey, expected.extensions)
+    assert (
+        ours.id,
+        ours.source,
+        ours.type_,
+        ours.datacontenttype,
+        ours.dataschema,
+        ours.subject,
+        ours.time,
+        ours.partitionkey,
+        ours.extensions,
+    ) == (
+        expected.id,
+        expected.source,
+        expected.type_,
+        expected.datacontenttype,
+        expected.dataschema,
+        expected.subject,
+        expected.time,
+        expected.partitionkey,
+        expected.extensions,
+    )
     assert ours.time.utcoffset() == case.attributes["time"].utcoffset()
     if case.data is None and mode == "binary":
         # Pinned deviation (D06): the SDK writes an empty value for "no data"; the spec (binding 3.2.2, 1.0.3-wip)
@@ -136,7 +176,13 @@ def test_round_trip_through_the_sdk_and_back(case: Case) -> None:
     back = ce.from_kafka(our_record(sdk.to_structured_event(theirs)))
     expected = case.ours()
     assert (back.id, back.source, back.type_, back.time, back.subject, back.extensions) == (
-        expected.id, expected.source, expected.type_, expected.time, expected.subject, expected.extensions)
+        expected.id,
+        expected.source,
+        expected.type_,
+        expected.time,
+        expected.subject,
+        expected.extensions,
+    )
 
 
 def test_same_bytes_for_the_same_binary_headers() -> None:
@@ -196,8 +242,9 @@ def test_sdk_deviation_mode_detection() -> None:
     # D08-D10: the SDK picks binary mode when any ce_ header is present and structured otherwise; the binding
     # (section 3) decides by the content-type prefix application/cloudevents, case-insensitively.
     body = b'{"specversion":"1.0","id":"1","source":"/s","type":"t","datacontenttype":"text/plain","data":"hi"}'
-    message = KafkaMessage(headers={"content-type": b"APPLICATION/CLOUDEVENTS+JSON; charset=UTF-8", "ce_id": b"1"},
-                           key=None, value=body)
+    message = KafkaMessage(
+        headers={"content-type": b"APPLICATION/CLOUDEVENTS+JSON; charset=UTF-8", "ce_id": b"1"}, key=None, value=body
+    )
     with pytest.raises(Exception, match="source"):
         sdk.from_kafka_event(message)
     assert ce.from_kafka(our_record(message)).data == "hi"
@@ -214,7 +261,10 @@ def test_sdk_deviation_extension_values_not_canonical() -> None:
     # the SDK's "True" back as the String "True".
     written = sdk.to_binary_event(SdkEvent({**base(), "flag": True, "blob": b"\x01\x02", "big": 2**40}))
     assert (written.headers["ce_flag"], written.headers["ce_blob"], written.headers["ce_big"]) == (
-        b"True", b"b'\\x01\\x02'", b"1099511627776")
+        b"True",
+        b"b'\\x01\\x02'",
+        b"1099511627776",
+    )
     ours = ce.to_kafka(ce.CloudEvent(id="1", source="/s", type_="t", extensions={"flag": True, "blob": b"\x01\x02"}))
     assert dict(ours.headers)["ce_flag"] == b"true" and dict(ours.headers)["ce_blob"] == b"AQI="
     with pytest.raises(ce.EncodeError, match="out of range"):
@@ -229,10 +279,16 @@ def test_sdk_deviation_json_data_in_binary_mode() -> None:
         return sdk.to_binary_event(SdkEvent({**base(), "datacontenttype": "application/json"}, data)).value
 
     assert (value(["Hello", "x"]), value(True), value("I'm just a string")) == (
-        b"['Hello', 'x']", b"True", b"I'm just a string")
-    ours = {d if not isinstance(d, list) else "list": ce.to_kafka(ce.CloudEvent(
-        id="1", source="/s", type_="t", datacontenttype="application/json", data=d)).value
-        for d in (["Hello", "x"], True, "I'm just a string")}
+        b"['Hello', 'x']",
+        b"True",
+        b"I'm just a string",
+    )
+    ours = {
+        d if not isinstance(d, list) else "list": ce.to_kafka(
+            ce.CloudEvent(id="1", source="/s", type_="t", datacontenttype="application/json", data=d)
+        ).value
+        for d in (["Hello", "x"], True, "I'm just a string")
+    }
     assert ours == {"list": b'["Hello","x"]', True: b"true", "I'm just a string": b'"I\'m just a string"'}
     # What the SDK wrote for a list is not JSON: json_data() says so.
     message = sdk.to_binary_event(SdkEvent({**base(), "datacontenttype": "application/json"}, ["Hello", "x"]))
@@ -310,7 +366,7 @@ def test_sdk_deviation_type_system_not_checked() -> None:
             ce.from_kafka(our_record(message))
     structured = {"content-type": b"application/cloudevents+json"}
     for member in ('"ext1":1.5', '"ext2":{"a":1}', '"data_base64":"Y*W I="'):
-        body = ('{"specversion":"1.0","id":"1","source":"/s","type":"t",%s}' % member).encode()
+        body = b'{"specversion":"1.0","id":"1","source":"/s","type":"t",' + member.encode() + b"}"
         message = KafkaMessage(headers=structured, key=None, value=body)
         sdk.from_structured_event(message)  # accepted
         with pytest.raises(ce.DecodeError):
@@ -359,8 +415,9 @@ def test_sdk_deviation_non_json_data_written_as_repr() -> None:
     written = sdk.to_structured_event(SdkEvent({**base(), "datacontenttype": "text/plain"}, {"a": 1}))
     assert json.loads(written.value)["data"] == "{'a': 1}"
     with pytest.raises(ce.EncodeError, match="non-JSON content type"):
-        ce.to_kafka(ce.CloudEvent(id="1", source="/s", type_="t", datacontenttype="text/plain", data={"a": 1}),
-                    "structured")
+        ce.to_kafka(
+            ce.CloudEvent(id="1", source="/s", type_="t", datacontenttype="text/plain", data={"a": 1}), "structured"
+        )
 
 
 def test_json_format_is_interchangeable() -> None:
