@@ -908,3 +908,50 @@ def test_every_valid_event_survives_both_modes(e: ce.CloudEvent) -> None:
     else:
         assert binary_mode.json_data() == e.data
         assert binary_mode.datacontenttype == (e.datacontenttype or "application/json")
+
+
+# --- hostile input: only DecodeError, whatever arrives ----------------------------------------------------------
+
+_SEED_RECORDS = [
+    ce.to_kafka(event(time=T0, datacontenttype="application/json", data={"a": [1, "é"]}, extensions={"x": 1}), mode)
+    for mode in ("binary", "structured")
+]
+_HEADER_NAMES = st.sampled_from(["ce_id", "CE_TIME", "content-type", "ce_", "ce_x", "ce_data", "Content-Type", "x"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.sampled_from(_SEED_RECORDS),
+    st.lists(st.tuples(st.one_of(_HEADER_NAMES, st.text(max_size=6)), st.none() | st.binary(max_size=40)), max_size=4),
+    st.none() | st.binary(max_size=64),
+    st.integers(0, 400),
+    st.integers(0, 255),
+)
+def test_hostile_records_raise_only_decode_errors(seed, extra_headers, value, position, byte) -> None:
+    mutated_value = seed.value
+    if mutated_value and position < len(mutated_value):
+        mutated_value = mutated_value[:position] + bytes([byte]) + mutated_value[position + 1 :]
+    for record in (
+        ce.KafkaRecord(None, mutated_value, [*seed.headers, *extra_headers]),
+        ce.KafkaRecord(None, value, [*extra_headers, *seed.headers]),
+        ce.KafkaRecord(None, value, extra_headers),
+    ):
+        try:
+            ce.from_kafka(record)
+        except ce.DecodeError:
+            pass
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(max_size=200) | st.text(max_size=60).map(str.encode))
+def test_hostile_json_raises_only_decode_errors(data: bytes) -> None:
+    for text in (data, b'{"specversion":"1.0","id":"1","source":"/s","type":"t",' + data):
+        try:
+            ce.from_json(text)
+        except ce.DecodeError:
+            pass
+    reader = ce.Reader(max_message=128)
+    try:
+        reader.feed(data + b"\n" + data)
+    except ce.DecodeError:
+        pass
