@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -195,18 +197,45 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
     return format_python(files, options.namespace.split(".")[0])
 
 
+def _released_vectors(options: Options) -> Callable[[PurePosixPath], bool]:
+    """Whether a version's vectors are released, i.e. frozen.
+
+    Inside a git work tree a version is released once its manifest is committed (tracked); elsewhere, once it exists
+    on disk.  Vectors written but not yet committed can still change while a version is being prepared.
+    """
+    root = options.root
+    if root is None:
+        return lambda path: False
+    try:
+        listed = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--full-name", "."], capture_output=True, check=True, timeout=60
+        ).stdout
+        prefix = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--show-prefix"],
+            capture_output=True,
+            check=True,
+            text=True,
+            timeout=60,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return lambda path: (root / path).is_file()
+    tracked = {name.decode() for name in listed.split(b"\0") if name}
+    return lambda path: f"{prefix}{path.as_posix()}" in tracked
+
+
 def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer) -> list[OutputFile]:
     """Vectors for every protocol version (frozen once on disk) and the generated tests that check them."""
     files: list[OutputFile] = []
     problems: list[Problem] = []
     covered = [p for p in protocols if _manifest.supports(p)]
+    released = _released_vectors(options)
     for protocol in covered:
         for version in protocol.versions:
             base = options.binary_dir / protocol.name / version
             fresh = _manifest.version_files(protocol, version, base)
             for path, content in fresh.items():
                 on_disk = (options.root / path) if options.root else None
-                if on_disk is not None and (on_disk.parent / "manifest.json").is_file():
+                if on_disk is not None and released(path.parent / "manifest.json"):
                     frozen = on_disk.read_bytes() if on_disk.is_file() else b""
                     data = content if isinstance(content, bytes) else content.encode("utf-8")
                     if frozen != data:
@@ -214,7 +243,7 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
                             Problem(
                                 protocol.source,
                                 1,
-                                f"the frozen vectors of {protocol.name} {version} ({path}) no longer match the definition",
+                                f"the frozen vectors of {protocol.name} {version} ({path}) no longer match the definition",  # noqa: E501
                                 "a released version's layout changed: add a new version instead (or, deliberately, "
                                 "delete that vectors directory and say why in the commit)",
                             )
