@@ -293,3 +293,30 @@ def test_check_reports_every_changed_file_and_writes_nothing(tmp_path: Path) -> 
 def test_committed_output_is_current() -> None:
     result = generate("--check")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_project_sources_are_ruff_clean() -> None:
+    """The generator, tests, benchmarks and tools are held to the same standard as the code they generate."""
+    for command in (["check"], ["format", "--check"]):
+        result = subprocess.run(
+            [PYTHON, "-m", "ruff", *command, str(REPO)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            cwd=REPO,
+        )
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+
+
+def test_committed_generated_package_is_ruff_clean() -> None:
+    package = REPO / "output" / "py"
+    for command in (["check"], ["format", "--check"]):
+        result = subprocess.run(
+            [PYTHON, "-m", "ruff", *command, "--config", str(package / "pyproject.toml"), str(package)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import message_strategy
 
 from streamcodecs_gen.model import Message, Protocol
 from streamcodecs_gen.pipeline import load_protocols
-from strategies import message_strategy
 
 REPO = Path(__file__).resolve().parent.parent
 PROTOCOLS = [p for p in load_protocols(REPO / "protocol-definitions", REPO) if p.family in ("binary", "json")]
