@@ -49,7 +49,7 @@ def cases() -> list[Case]:
     ours = ce.CloudEvent(
         id=ATTRIBUTES["id"],
         source=ATTRIBUTES["source"],
-        type_=ATTRIBUTES["type"],
+        type=ATTRIBUTES["type"],
         subject=ATTRIBUTES["subject"],
         datacontenttype=ATTRIBUTES["datacontenttype"],
         time=TIME,

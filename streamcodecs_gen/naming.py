@@ -20,14 +20,10 @@ SHADOWING = frozenset(
         "float",
         "bool",
         "bytes",
-        "type",
-        "object",
         "uuid",
         "datetime",
-        "enum",
         "msgspec",
         "field",
-        "dataclass",
     }
 )
 

@@ -32,7 +32,7 @@ STRUCTURED = [("content-type", b"application/cloudevents+json; charset=UTF-8")]
 
 
 def event(**changes: object) -> ce.CloudEvent:
-    values: dict[str, object] = {"id": "1", "source": "/s", "type_": "t"}
+    values: dict[str, object] = {"id": "1", "source": "/s", "type": "t"}
     values.update(changes)
     return ce.CloudEvent(**values)  # type: ignore[arg-type]
 
@@ -113,7 +113,7 @@ def test_reader_reports_the_bad_line_and_goes_on() -> None:
 def test_to_dict_from_dict_and_missing() -> None:
     e = event(time=T0, extensions={"x": 1})
     plain = e.to_dict()
-    assert "data" not in plain and plain["type_"] == "t" and plain["extensions"] == {"x": 1}
+    assert "data" not in plain and plain["type"] == "t" and plain["extensions"] == {"x": 1}
     assert ce.CloudEvent.from_dict(plain) == e
     assert ce.CloudEvent.from_dict(plain).data is ce.MISSING
     with_null = event(data=None)
@@ -130,7 +130,7 @@ def test_binary_record_layout() -> None:
     e = ce.CloudEvent(
         id="A234-1234-1234",
         source="https://example.com/sensors/x",
-        type_="com.example.reading",
+        type="com.example.reading",
         datacontenttype="application/json",
         dataschema="https://example.com/schema.json#/definitions/r",
         subject="temp",
@@ -244,7 +244,7 @@ def test_header_names_are_matched_ascii_case_insensitively() -> None:
         ],
     )
     e = ce.from_kafka(record)
-    assert (e.id, e.source, e.type_, e.datacontenttype, e.extensions) == ("1", "/s", "t", "text/plain", {"ext": "v"})
+    assert (e.id, e.source, e.type, e.datacontenttype, e.extensions) == ("1", "/s", "t", "text/plain", {"ext": "v"})
     # Only A-Z fold: the Kelvin sign (which str.lower() turns into "k") is not a "k".
     kelvin = binary(("ce_\u212aey", b"v"))
     assert "not a valid attribute name" in str(decode_error(ce.from_kafka, kelvin))
@@ -444,7 +444,7 @@ def test_modes() -> None:
 
 def test_nothing_is_invented_on_decode() -> None:
     for e in (ce.from_kafka(binary()), ce.from_json(json.dumps(REQUIRED_JSON))):
-        assert e == ce.CloudEvent(id="1", source="/s", type_="t")
+        assert e == ce.CloudEvent(id="1", source="/s", type="t")
         assert e.time is None and e.partitionkey is None and e.extensions == {} and e.data is ce.MISSING
 
 
@@ -461,7 +461,7 @@ def test_missing_required_attribute(name: str) -> None:
     ):
         assert error.field == name and f"required attribute {name!r} is missing" in str(error)
     if name != "specversion":
-        py = "type_" if name == "type" else name
+        py = name
         for mode in ("binary", "structured"):
             error = encode_error(ce.to_kafka, event(**{py: None}), mode)
             assert error.field == name and "missing" in str(error)
@@ -474,7 +474,7 @@ def test_empty_attribute(name: str) -> None:
         decode_error(ce.from_json, json.dumps({**REQUIRED_JSON, name: ""})),
     ):
         assert error.field == name and "must not be empty" in str(error)
-    py = "type_" if name == "type" else name
+    py = name
     for mode in ("binary", "structured"):
         error = encode_error(ce.to_kafka, event(**{py: ""}), mode)
         assert error.field == name and "must not be empty" in str(error)
@@ -861,7 +861,7 @@ def events(draw: st.DrawFn) -> ce.CloudEvent:
         source=draw(
             st.sampled_from(["/s", "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66", "https://x.example/a?b#c"])
         ),
-        type_=draw(_TEXT),
+        type=draw(_TEXT),
         datacontenttype=content_type,
         dataschema=draw(st.sampled_from([None, "https://x.example/schema#/a"])),
         subject=draw(st.none() | _TEXT),
@@ -895,12 +895,12 @@ def test_every_valid_event_survives_both_modes(e: ce.CloudEvent) -> None:
     assert (
         binary_mode.id,
         binary_mode.source,
-        binary_mode.type_,
+        binary_mode.type,
         binary_mode.subject,
         binary_mode.time,
         binary_mode.partitionkey,
         binary_mode.dataschema,
-    ) == (e.id, e.source, e.type_, e.subject, e.time, e.partitionkey, e.dataschema)
+    ) == (e.id, e.source, e.type, e.subject, e.time, e.partitionkey, e.dataschema)
     if e.data is ce.MISSING or isinstance(e.data, bytes):
         assert binary_mode.data == e.data and binary_mode.datacontenttype == e.datacontenttype
     elif e.datacontenttype is not None and e.datacontenttype.startswith("text/"):

@@ -40,7 +40,7 @@ class Case:
     extensions: dict[str, str] = field(default_factory=dict)
 
     def ours(self) -> ce.CloudEvent:
-        values = {("type_" if k == "type" else k): v for k, v in self.attributes.items()}
+        values = dict(self.attributes)
         return ce.CloudEvent(
             **values, extensions=dict(self.extensions), data=ce.MISSING if self.data is None else self.data
         )
@@ -140,7 +140,7 @@ def test_the_sdk_writes_we_read(case: Case, mode: str) -> None:
     assert (
         ours.id,
         ours.source,
-        ours.type_,
+        ours.type,
         ours.datacontenttype,
         ours.dataschema,
         ours.subject,
@@ -150,7 +150,7 @@ def test_the_sdk_writes_we_read(case: Case, mode: str) -> None:
     ) == (
         expected.id,
         expected.source,
-        expected.type_,
+        expected.type,
         expected.datacontenttype,
         expected.dataschema,
         expected.subject,
@@ -175,10 +175,10 @@ def test_round_trip_through_the_sdk_and_back(case: Case) -> None:
     theirs = sdk.from_kafka_event(sdk_message(ce.to_kafka(case.ours())))
     back = ce.from_kafka(our_record(sdk.to_structured_event(theirs)))
     expected = case.ours()
-    assert (back.id, back.source, back.type_, back.time, back.subject, back.extensions) == (
+    assert (back.id, back.source, back.type, back.time, back.subject, back.extensions) == (
         expected.id,
         expected.source,
-        expected.type_,
+        expected.type,
         expected.time,
         expected.subject,
         expected.extensions,
@@ -235,7 +235,7 @@ def test_sdk_deviation_empty_value_is_no_data() -> None:
     assert sdk.from_binary_event(message).get_data() is None
     assert ce.from_kafka(our_record(message)).data == b""
     assert ce.to_kafka(ce.from_kafka(our_record(message))).value == b""
-    assert ce.to_kafka(ce.CloudEvent(id="1", source="/s", type_="t")).value is None
+    assert ce.to_kafka(ce.CloudEvent(id="1", source="/s", type="t")).value is None
 
 
 def test_sdk_deviation_mode_detection() -> None:
@@ -265,10 +265,10 @@ def test_sdk_deviation_extension_values_not_canonical() -> None:
         b"b'\\x01\\x02'",
         b"1099511627776",
     )
-    ours = ce.to_kafka(ce.CloudEvent(id="1", source="/s", type_="t", extensions={"flag": True, "blob": b"\x01\x02"}))
+    ours = ce.to_kafka(ce.CloudEvent(id="1", source="/s", type="t", extensions={"flag": True, "blob": b"\x01\x02"}))
     assert dict(ours.headers)["ce_flag"] == b"true" and dict(ours.headers)["ce_blob"] == b"AQI="
     with pytest.raises(ce.EncodeError, match="out of range"):
-        ce.to_kafka(ce.CloudEvent(id="1", source="/s", type_="t", extensions={"big": 2**40}))
+        ce.to_kafka(ce.CloudEvent(id="1", source="/s", type="t", extensions={"big": 2**40}))
     assert ce.from_kafka(our_record(written)).extensions["flag"] == "True"
 
 
@@ -285,7 +285,7 @@ def test_sdk_deviation_json_data_in_binary_mode() -> None:
     )
     ours = {
         d if not isinstance(d, list) else "list": ce.to_kafka(
-            ce.CloudEvent(id="1", source="/s", type_="t", datacontenttype="application/json", data=d)
+            ce.CloudEvent(id="1", source="/s", type="t", datacontenttype="application/json", data=d)
         ).value
         for d in (["Hello", "x"], True, "I'm just a string")
     }
@@ -416,7 +416,7 @@ def test_sdk_deviation_non_json_data_written_as_repr() -> None:
     assert json.loads(written.value)["data"] == "{'a': 1}"
     with pytest.raises(ce.EncodeError, match="non-JSON content type"):
         ce.to_kafka(
-            ce.CloudEvent(id="1", source="/s", type_="t", datacontenttype="text/plain", data={"a": 1}), "structured"
+            ce.CloudEvent(id="1", source="/s", type="t", datacontenttype="text/plain", data={"a": 1}), "structured"
         )
 
 
