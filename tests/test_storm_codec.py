@@ -488,3 +488,19 @@ def test_encode_refuses_what_is_not_a_storm_message() -> None:
 def test_encoding_writes_slashes_and_non_ascii_as_they_are() -> None:
     frame = storm.encode(storm.Emit(values=["a/b", "café € 😀"], need_task_ids=False))
     assert frame == '{"command":"emit","tuple":["a/b","café € 😀"],"need_task_ids":false}\nend\n'.encode()
+
+
+def test_line_numbers_stay_right_around_messages_read_on_the_general_path() -> None:
+    # Tuples are read on the fast path, heartbeats and handshakes on the general one; lines are counted lazily.
+    multi_line = b'{"comp":"c",\n"tuple":[],\n"task":1,"stream":"s","id":"2"}\nend\n'
+    bad = b'{"comp":"c","tuple":[],"task":1,"stream":"s","id":3}\nend\n'
+    stream = JAVA_TUPLE + JAVA_HEARTBEAT + multi_line + JAVA_TUPLE + bad + JAVA_HEARTBEAT + bad
+    reader = storm.Reader(direction="to_component")
+    with pytest.raises(storm.DecodeError) as first:
+        reader.feed(stream)
+    assert first.value.line == 11 and first.value.field == "id"  # 2 + 2 + 4 + 2 lines before it
+    assert [type(m).__name__ for m in first.value.decoded] == ["BoltTuple", "Heartbeat", "BoltTuple", "BoltTuple"]
+    with pytest.raises(storm.DecodeError) as second:
+        reader.feed(b"")
+    assert second.value.line == 15 and second.value.decoded == [storm.decode(JAVA_HEARTBEAT)]
+    assert reader.feed(b"") == [] and reader.line == 16
