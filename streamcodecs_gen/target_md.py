@@ -320,9 +320,45 @@ def _json_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
     return examples
 
 
+def _record_text(record: dict[str, Any]) -> list[str]:
+    def shown(raw: str | None) -> str:
+        if raw is None:
+            return "null"
+        data = bytes.fromhex(raw)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return "0x" + data.hex()
+
+    lines = [f"{record['mode']} mode", f"  key: {shown(record['key'])}", "  headers:"]
+    lines += [f"    {name}: {shown(value)}" for name, value in record["headers"]]
+    lines.append(f"  value: {shown(record['value'])}")
+    return lines
+
+
+def _kafka_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
+    path, blob, entries = _vectors(protocol, options)
+    base = options.binary_dir / protocol.name / protocol.version
+    manifest = json.loads(_manifest.version_files(protocol, protocol.version, base)[base / "manifest.json"])
+    examples = {}
+    for entry in entries:
+        if entry["variant"] != EXAMPLE_VARIANT:
+            continue
+        data = blob[entry["offset"] : entry["offset"] + entry["length"]]
+        example = Example(entry["message"], path, entry["offset"], data, entry["fields"])
+        lines = ["event format (encode(), and a structured record's value)", "  " + data.decode("utf-8"), ""]
+        for record in manifest.get("records", []):
+            if record["message"] == entry["message"] and record["variant"] == EXAMPLE_VARIANT:
+                lines += [*_record_text(record), ""]
+        example.text = "\n".join(lines).rstrip()
+        examples[entry["message"]] = example
+    return examples
+
+
 EXAMPLES: dict[str, Callable[[Protocol, Options], dict[str, Example]]] = {
     "binary": _binary_examples,
     "json": _json_examples,
+    "kafka": _kafka_examples,
 }
 """Per wire family: how the worked examples are prepared from the vectors.  A family without an entry here (or
 without vectors) gets documents that say so instead of examples."""

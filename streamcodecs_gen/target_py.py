@@ -271,6 +271,7 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
                         protocol.source,
                         protocol=protocol,
                         vectors_path=PurePosixPath(tests_to_vectors).as_posix(),
+                        reader_suffix=repr(_manifest.READER_SUFFIX.get(protocol.family, b"")),
                     ),
                 )
             )

@@ -218,6 +218,10 @@ def test_examples_are_the_vectors(protocols: list[Protocol], docs: dict[str, str
                 for f in message.fields:
                     if f.py in entry["fields"] and f.type.kind != "struct":
                         assert re.search(rf"\b{re.escape(f.name)}\b", block.group(2)), f"{message.name}.{f.name}"
+            elif p.family == "kafka":  # the event format line, then the record in each mode
+                text = block.group(2)
+                assert "  " + data.decode("utf-8") + "\n" in text
+                assert "binary mode" in text and "structured mode" in text
             else:
                 assert block.group(2) + "\n" == data.decode("utf-8").rstrip("\n") + "\n"
             checked += 1

@@ -15,9 +15,10 @@ from ..model import Protocol, Struct, TypeRef
 from ..render import json_text
 from .binary_ref import BinaryReference
 from .json_ref import JsonReference
+from .kafka_ref import KafkaReference
 from .values import Sample, samples
 
-ENCODERS = {"binary": BinaryReference, "json": JsonReference}
+ENCODERS: dict[str, Any] = {"binary": BinaryReference, "json": JsonReference, "kafka": KafkaReference}
 
 
 def tagged(ref: TypeRef, value: Any) -> Any:
@@ -45,21 +46,48 @@ def tagged_fields(owner: Struct, values: dict[str, Any]) -> dict[str, Any]:
     return {f.py: tagged(f.type, values[f.name]) for f in owner.fields if f.name in values}
 
 
+READER_SUFFIX = {"kafka": b"\n"}
+"""What follows one encoded message in a stream the family's Reader reads (encode() includes the rest)."""
+
+
 def supports(protocol: Protocol) -> bool:
     return protocol.family in ENCODERS
 
 
 def version_files(protocol: Protocol, version: str, base: PurePosixPath) -> dict[PurePosixPath, str | bytes]:
-    """The vectors of one protocol version: ``vectors.bin`` (all frames back to back) and ``manifest.json``."""
+    """The vectors of one protocol version: ``vectors.bin`` (all frames back to back) and ``manifest.json``.
+
+    For the kafka family the manifest also lists each sample as a Kafka record in every mode (``records``).
+    """
     encoder = ENCODERS[protocol.family](protocol)
     blob = bytearray()
     entries = []
+    records = []
     sample: Sample
-    for sample in samples(protocol, version):
+    found = samples(protocol, version)
+    if isinstance(encoder, KafkaReference):
+        found = encoder.with_payload_variants(found)
+    for index, sample in enumerate(found):
+        if isinstance(encoder, KafkaReference):
+            sample = encoder.adjust(sample, index)
+            for record, decoded in (
+                (encoder.binary_record(sample.values), encoder.binary_decoded(sample.values)),
+                (encoder.structured_record(sample.values), sample.values),
+            ):
+                records.append(
+                    {
+                        **record,
+                        "message": sample.message.name,
+                        "variant": sample.variant,
+                        "event": tagged_fields(sample.message, sample.values),
+                        "fields": tagged_fields(sample.message, decoded),
+                    }
+                )
         data = encoder.frame(sample.message, sample.values, version)
         entries.append(
             {
                 "message": sample.message.name,
+                "direction": sample.message.directions[0],
                 "variant": sample.variant,
                 "offset": len(blob),
                 "length": len(data),
@@ -67,11 +95,13 @@ def version_files(protocol: Protocol, version: str, base: PurePosixPath) -> dict
             }
         )
         blob += data
-    manifest = {
+    manifest: dict[str, Any] = {
         "protocol": protocol.name,
         "version": version,
         "family": protocol.family,
         "file": "vectors.bin",
         "vectors": entries,
     }
+    if records:
+        manifest["records"] = records  # Kafka records in each mode (hex key/value/headers) and what they decode to
     return {base / "vectors.bin": bytes(blob), base / "manifest.json": json_text(manifest)}

@@ -69,6 +69,12 @@ class ValueMaker:
             if f.when_nonempty and not values.get(f.when_nonempty):
                 continue  # absent: its condition is empty
             if variant == "empty" and (f.optional or f.nullable):
+                if f.optional and f.default is not None:
+                    default = f.default
+                    if f.type.enum:  # enum defaults are member names; the wire carries the value
+                        default = next(v.value for v in f.type.enum.values if v.name == default)
+                    values[f.name] = default  # absent means the default, and encoders always write it
+                    continue
                 if f.optional:
                     continue
                 values[f.name] = None
