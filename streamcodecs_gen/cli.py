@@ -74,7 +74,13 @@ def parser() -> argparse.ArgumentParser:
         metavar="BASELINE_DIR",
         help="report breaking changes against the definitions in BASELINE_DIR (exit 1 if any); generate nothing",
     )
-    p.add_argument("--protocol", action="append", metavar="NAME", help="only this protocol (repeatable)")
+    p.add_argument(
+        "--protocol",
+        action="append",
+        metavar="NAME",
+        help="write or check only this protocol's files and the shared ones (repeatable); every "
+        "definition is still validated",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems")
     p.add_argument("-v", "--verbose", action="store_true", help="list every file")
     return p
@@ -124,11 +130,13 @@ def main(argv: list[str] | None = None) -> int:
             print(problem, file=sys.stderr)
         print(f"{len(exc.problems)} problem(s); nothing was written.", file=sys.stderr)
         return 2
-    tree = {f.path: f.content for f in files}
+    selected = set(args.protocol or [p.name for p in protocols])
+    tree = {f.path: f.content for f in files if f.owner is None or f.owner in selected}
+    keep = frozenset(str(f.path) for f in files if f.path not in tree)  # other protocols' files stay as they are
     messages = sum(len(p.messages) for p in protocols)
     try:
         if args.check:
-            differences = check_tree(root, tree)
+            differences = check_tree(root, tree, keep)
             for line in differences:
                 print(line)
             if differences:
@@ -137,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
             if not args.quiet:
                 print(f"{len(protocols)} protocols, {messages} messages, {len(tree)} files: output is current.")
             return 0
-        report = write_tree(root, tree)
+        report = write_tree(root, tree, keep)
     except UnsafePathError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

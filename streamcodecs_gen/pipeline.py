@@ -35,7 +35,10 @@ def _custom_types(customs: list[Document], problems: list[Problem]) -> tuple[dic
 def load_protocols(
     definitions: Path, display_root: Path, *, id_check: bool = True, only: list[str] | None = None
 ) -> list[Protocol]:
-    """Every protocol in ``definitions``, validated and modelled; raises DefinitionError with all problems."""
+    """Every protocol in ``definitions``, validated and modelled; raises DefinitionError with all problems.
+
+    ``only`` names protocols the caller will restrict itself to: unknown names are problems too.
+    """
     documents, customs = load_definitions(definitions, display_root)
     problems: list[Problem] = []
     custom_structs, custom_enums = _custom_types(customs, problems)
@@ -76,5 +79,4 @@ def load_protocols(
             )
     if problems:
         raise DefinitionError(problems)
-    selected = [c for c in valid if not only or c.data["protocol"] in only]
-    return [build_protocol(c.doc, custom_structs, custom_enums) for c in selected]
+    return [build_protocol(c.doc, custom_structs, custom_enums) for c in valid]

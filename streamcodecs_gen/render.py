@@ -28,9 +28,9 @@ LINE_LENGTH = 120
 
 @dataclass(frozen=True)
 class OutputFile:
-    """One generated file: which output root it belongs to, its path there, and its content."""
+    """One generated file: the protocol it belongs to (None: shared by all), its path under the root, its content."""
 
-    root: str  # "code", "binary", "tests"
+    owner: str | None
     path: PurePosixPath
     content: str | bytes
 
@@ -127,7 +127,7 @@ def format_python(files: list[OutputFile], first_party: str = "streamcodecs") ->
             if result.returncode != 0:
                 raise RuntimeError(f"ruff {command[0]} failed on generated code (a template bug):\n{result.stderr}")
         formatted = {f.path: p.read_text(encoding="utf-8") for f, p in zip(python, paths, strict=True)}
-    return [OutputFile(f.root, f.path, formatted.get(f.path, f.content)) for f in files]
+    return [OutputFile(f.owner, f.path, formatted.get(f.path, f.content)) for f in files]
 
 
 def json_text(value: Any) -> str:

@@ -403,7 +403,7 @@ def markdown_target(protocols: list[Protocol], options: Options) -> list[OutputF
             used_types=referenced(protocol),
             **helpers,
         )
-        files.append(OutputFile("code", where / f"{protocol.name}.md", tidy(content)))
+        files.append(OutputFile(protocol.name, where / f"{protocol.name}.md", tidy(content)))
     index = renderer.render(f"{MD_DIR}/index.md.j2", f"templates/{MD_DIR}/index.md.j2", protocols=protocols)
-    files.append(OutputFile("code", where / "index.md", tidy(index)))
+    files.append(OutputFile(None, where / "index.md", tidy(index)))
     return files

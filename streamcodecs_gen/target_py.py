@@ -158,12 +158,13 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
     files: list[OutputFile] = []
 
     def add(template: str, path: PurePosixPath, source: str | None = None, **context: Any) -> None:
-        files.append(OutputFile("code", path, renderer.render(template, source or f"templates/{template}", **context)))
+        owner = context["protocol"].name if "protocol" in context else None
+        files.append(OutputFile(owner, path, renderer.render(template, source or f"templates/{template}", **context)))
 
     add("py/package/pyproject.toml.j2", PurePosixPath("pyproject.toml"), protocols=protocols)
     add("py/package/__init__.py.j2", package / "__init__.py", protocols=protocols)
     add("py/package/__main__.py.j2", package / "__main__.py")
-    files.append(OutputFile("code", package / "py.typed", ""))
+    files.append(OutputFile(None, package / "py.typed", ""))
     for template in sorted((TEMPLATE_DIR / RUNTIME_DIR).glob("*.py.j2")):
         name = template.name.removesuffix(".j2")
         add(f"{RUNTIME_DIR}/{template.name}", package / "_runtime" / name)
@@ -249,14 +250,14 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
                             )
                         )
                     content = frozen
-                files.append(OutputFile("code", path, content))
+                files.append(OutputFile(protocol.name, path, content))
     if problems:
         raise DefinitionError(problems)
     if covered:
         tests_to_vectors = os.path.relpath(options.binary_dir, options.test_dir)
         files.append(
             OutputFile(
-                "code",
+                None,
                 PurePosixPath("conftest.py"),
                 renderer.render("py/tests/conftest.py.j2", "templates/py/tests/conftest.py.j2"),
             )
@@ -264,7 +265,7 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
         for protocol in covered:
             files.append(
                 OutputFile(
-                    "code",
+                    protocol.name,
                     options.test_dir / f"test_compat_{protocol.name}.py",
                     renderer.render(
                         "py/tests/test_compat.py.j2",

@@ -67,9 +67,10 @@ def _bytes(content: str | bytes) -> bytes:
     return content if isinstance(content, bytes) else content.encode("utf-8")
 
 
-def write_tree(root: Path, files: dict[PurePosixPath, str | bytes]) -> Report:
+def write_tree(root: Path, files: dict[PurePosixPath, str | bytes], keep: frozenset[str] = frozenset()) -> Report:
+    """Write ``files``; ``keep`` names generated files left as they are (other protocols, with --protocol)."""
     targets = {str(p): confined(root, p) for p in files}  # check every path before writing anything
-    stale = [p for p in _read_manifest(root) if p not in targets and p != MANIFEST]
+    stale = [p for p in _read_manifest(root) if p not in targets and p not in keep and p != MANIFEST]
     stale_paths = {}
     for p in stale:
         try:
@@ -93,12 +94,13 @@ def write_tree(root: Path, files: dict[PurePosixPath, str | bytes]) -> Report:
             while parent != root.resolve() and parent.is_dir() and not any(parent.iterdir()):
                 parent.rmdir()
                 parent = parent.parent
-    _atomic_write(root / MANIFEST, _manifest_text([str(p) for p in files]).encode("utf-8"))
+    _atomic_write(root / MANIFEST, _manifest_text([*map(str, files), *keep]).encode("utf-8"))
     return report
 
 
-def check_tree(root: Path, files: dict[PurePosixPath, str | bytes]) -> list[str]:
-    """Describe every difference between ``files`` and the tree on disk (empty when current)."""
+def check_tree(root: Path, files: dict[PurePosixPath, str | bytes], keep: frozenset[str] = frozenset()) -> list[str]:
+    """Describe every difference between ``files`` and the tree on disk (empty when current); ``keep`` names
+    generated files that are not being checked."""
     differences = []
     for rel, content in sorted(files.items()):
         target = confined(root, rel)
@@ -107,10 +109,10 @@ def check_tree(root: Path, files: dict[PurePosixPath, str | bytes]) -> list[str]
         elif target.read_bytes() != _bytes(content):
             differences.append(f"differs: {root / rel}")
     for rel in _read_manifest(root):
-        if PurePosixPath(rel) not in files:
+        if PurePosixPath(rel) not in files and rel not in keep:
             differences.append(f"stale:   {root / rel}")
     manifest = root / MANIFEST
-    expected = _manifest_text([str(p) for p in files]).encode("utf-8")
+    expected = _manifest_text([*map(str, files), *keep]).encode("utf-8")
     if files and (not manifest.is_file() or manifest.read_bytes() != expected) and not differences:
         differences.append(f"differs: {manifest}")
     return differences

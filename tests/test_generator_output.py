@@ -320,3 +320,20 @@ def test_committed_generated_package_is_ruff_clean() -> None:
             check=False,
         )
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+
+
+def test_protocol_flag_writes_only_that_protocol_and_keeps_the_others(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    assert generate("-p", str(FIXTURES), "-r", str(root), "-q").returncode == 0
+    other = root / "streamcodecs" / "jfixture" / "messages.py"
+    mine = root / "streamcodecs" / "fixture" / "messages.py"
+    other.write_text(other.read_text() + "# hand edit\n")
+    mine.write_text(mine.read_text() + "# hand edit\n")
+    check = generate("-p", str(FIXTURES), "-r", str(root), "--check", "--protocol", "fixture")
+    assert check.returncode == 1 and "fixture/messages.py" in check.stdout and "jfixture" not in check.stdout
+    assert generate("-p", str(FIXTURES), "-r", str(root), "-q", "--protocol", "fixture").returncode == 0
+    assert not mine.read_text().endswith("# hand edit\n"), "the selected protocol is regenerated"
+    assert other.read_text().endswith("# hand edit\n"), "another protocol's files are left as they are"
+    assert (root / "streamcodecs" / "jfixture" / "__init__.py").is_file(), "nor are they removed as stale"
+    unknown = generate("-p", str(FIXTURES), "-r", str(root), "--protocol", "nope")
+    assert unknown.returncode == 2 and "'nope' is not defined" in unknown.stderr
