@@ -262,6 +262,17 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
                 renderer.render("py/tests/conftest.py.j2", "templates/py/tests/conftest.py.j2"),
             )
         )
+        files.append(
+            OutputFile(
+                None,
+                options.test_dir / "vector_support.py",
+                renderer.render(
+                    "py/tests/vector_support.py.j2",
+                    "templates/py/tests/vector_support.py.j2",
+                    vectors_path=PurePosixPath(tests_to_vectors).as_posix(),
+                ),
+            )
+        )
         for protocol in covered:
             files.append(
                 OutputFile(
@@ -271,7 +282,6 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
                         "py/tests/test_compat.py.j2",
                         protocol.source,
                         protocol=protocol,
-                        vectors_path=PurePosixPath(tests_to_vectors).as_posix(),
                         reader_suffix=repr(_manifest.READER_SUFFIX.get(protocol.family, b"")),
                     ),
                 )

@@ -8,56 +8,24 @@ exactly those bytes.  The vectors come from a reference encoder that shares no c
 
 from __future__ import annotations
 
-import datetime
-import json
-import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
+from vector_support import record_cases, record_parts, untag, vector_cases
 
 from streamcodecs import cloudevents as codec
 
-VECTORS = Path(__file__).resolve().parent / "../vectors" / "cloudevents"
 VERSIONS = ["1.0"]
-
-
-def _untag(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_untag(v) for v in value]
-    if isinstance(value, dict):
-        if len(value) == 1:
-            ((key, inner),) = value.items()
-            if key == "$bytes":
-                return bytes.fromhex(inner)
-            if key == "$uuid":
-                return uuid.UUID(inner)
-            if key == "$timestamp":
-                return datetime.datetime.fromisoformat(inner)
-        return {k: _untag(v) for k, v in value.items()}
-    return value
-
-
-def _vectors() -> list[Any]:
-    found = []
-    for version in VERSIONS:
-        manifest = json.loads((VECTORS / version / "manifest.json").read_text(encoding="utf-8"))
-        blob = (VECTORS / version / manifest["file"]).read_bytes()
-        for entry in manifest["vectors"]:
-            data = blob[entry["offset"] : entry["offset"] + entry["length"]]
-            found.append(pytest.param(manifest, entry, data, id=f"{version}-{entry['message']}-{entry['variant']}"))
-    return found
-
-
-VECTOR_CASES = _vectors()
+VECTOR_CASES = vector_cases("cloudevents", VERSIONS)
+CURRENT = [case for case in VECTOR_CASES if case.values[0]["version"] == codec.VERSION]
 
 
 def _expected(entry: dict[str, Any]) -> Any:
-    return codec.MESSAGES[entry["message"]].from_dict(_untag(entry["fields"]))
+    return codec.MESSAGES[entry["message"]].from_dict(untag(entry["fields"]))
 
 
 def test_every_version_has_vectors() -> None:
-    assert len(VECTOR_CASES) >= len(VERSIONS)
+    assert {case.values[0]["version"] for case in VECTOR_CASES} == set(VERSIONS)
 
 
 @pytest.mark.parametrize(("manifest", "entry", "data"), VECTOR_CASES)
@@ -67,9 +35,7 @@ def test_decode(manifest: dict[str, Any], entry: dict[str, Any], data: bytes) ->
     assert message == _expected(entry)
 
 
-@pytest.mark.parametrize(
-    ("manifest", "entry", "data"), [c for c in VECTOR_CASES if c.values[0]["version"] == codec.VERSION]
-)
+@pytest.mark.parametrize(("manifest", "entry", "data"), CURRENT)
 def test_encode_current_version(manifest: dict[str, Any], entry: dict[str, Any], data: bytes) -> None:
     assert codec.encode(_expected(entry)) == data
 
@@ -82,29 +48,15 @@ def test_stream_reader(manifest: dict[str, Any], entry: dict[str, Any], data: by
     assert messages == [_expected(entry)]
 
 
-def _records() -> list[Any]:
-    found = []
-    for version in VERSIONS:
-        manifest = json.loads((VECTORS / version / "manifest.json").read_text(encoding="utf-8"))
-        for record in manifest.get("records", []):
-            found.append(pytest.param(record, id=f"{version}-{record['message']}-{record['variant']}-{record['mode']}"))
-    return found
+RECORD_CASES = record_cases("cloudevents", VERSIONS)
 
 
-def _record(entry: dict[str, Any]) -> codec.KafkaRecord:
-    return codec.KafkaRecord(
-        key=None if entry["key"] is None else bytes.fromhex(entry["key"]),
-        value=None if entry["value"] is None else bytes.fromhex(entry["value"]),
-        headers=[(name, bytes.fromhex(value)) for name, value in entry["headers"]],
-    )
-
-
-@pytest.mark.parametrize("entry", _records())
+@pytest.mark.parametrize("entry", RECORD_CASES)
 def test_record_decodes(entry: dict[str, Any]) -> None:
-    assert codec.from_kafka(_record(entry)) == _expected(entry)
+    assert codec.from_kafka(codec.KafkaRecord(**record_parts(entry))) == _expected(entry)
 
 
-@pytest.mark.parametrize("entry", _records())
+@pytest.mark.parametrize("entry", RECORD_CASES)
 def test_record_encodes(entry: dict[str, Any]) -> None:
-    event = codec.MESSAGES[entry["message"]].from_dict(_untag(entry["event"]))
-    assert codec.to_kafka(event, mode=entry["mode"]) == _record(entry)
+    event = codec.MESSAGES[entry["message"]].from_dict(untag(entry["event"]))
+    assert codec.to_kafka(event, mode=entry["mode"]) == codec.KafkaRecord(**record_parts(entry))

@@ -8,56 +8,24 @@ exactly those bytes.  The vectors come from a reference encoder that shares no c
 
 from __future__ import annotations
 
-import datetime
-import json
-import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
+from vector_support import untag, vector_cases
 
 from streamcodecs import kcl as codec
 
-VECTORS = Path(__file__).resolve().parent / "../vectors" / "kcl"
 VERSIONS = ["1.2.0", "1.6.5", "1.7.2", "1.7.6", "2.0.0", "2.1.0"]
-
-
-def _untag(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_untag(v) for v in value]
-    if isinstance(value, dict):
-        if len(value) == 1:
-            ((key, inner),) = value.items()
-            if key == "$bytes":
-                return bytes.fromhex(inner)
-            if key == "$uuid":
-                return uuid.UUID(inner)
-            if key == "$timestamp":
-                return datetime.datetime.fromisoformat(inner)
-        return {k: _untag(v) for k, v in value.items()}
-    return value
-
-
-def _vectors() -> list[Any]:
-    found = []
-    for version in VERSIONS:
-        manifest = json.loads((VECTORS / version / "manifest.json").read_text(encoding="utf-8"))
-        blob = (VECTORS / version / manifest["file"]).read_bytes()
-        for entry in manifest["vectors"]:
-            data = blob[entry["offset"] : entry["offset"] + entry["length"]]
-            found.append(pytest.param(manifest, entry, data, id=f"{version}-{entry['message']}-{entry['variant']}"))
-    return found
-
-
-VECTOR_CASES = _vectors()
+VECTOR_CASES = vector_cases("kcl", VERSIONS)
+CURRENT = [case for case in VECTOR_CASES if case.values[0]["version"] == codec.VERSION]
 
 
 def _expected(entry: dict[str, Any]) -> Any:
-    return codec.MESSAGES[entry["message"]].from_dict(_untag(entry["fields"]))
+    return codec.MESSAGES[entry["message"]].from_dict(untag(entry["fields"]))
 
 
 def test_every_version_has_vectors() -> None:
-    assert len(VECTOR_CASES) >= len(VERSIONS)
+    assert {case.values[0]["version"] for case in VECTOR_CASES} == set(VERSIONS)
 
 
 @pytest.mark.parametrize(("manifest", "entry", "data"), VECTOR_CASES)
@@ -67,9 +35,7 @@ def test_decode(manifest: dict[str, Any], entry: dict[str, Any], data: bytes) ->
     assert message == _expected(entry)
 
 
-@pytest.mark.parametrize(
-    ("manifest", "entry", "data"), [c for c in VECTOR_CASES if c.values[0]["version"] == codec.VERSION]
-)
+@pytest.mark.parametrize(("manifest", "entry", "data"), CURRENT)
 def test_encode_current_version(manifest: dict[str, Any], entry: dict[str, Any], data: bytes) -> None:
     assert codec.encode(_expected(entry)) == data
 
