@@ -117,19 +117,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         protocols = load_protocols_cli(Path(args.protocol_definitions_path), args)
     except DefinitionError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        print(f"{len(exc.problems)} problem(s) in the definitions; nothing was written.", file=sys.stderr)
-        return 2
+        return _refuse(exc, "in the definitions; nothing was written.")
     if args.compat:
         return compat_main(Path(args.compat), protocols, args)
     try:
         files = TARGETS[args.lang](protocols, options)
     except DefinitionError as exc:  # e.g. a definition change that breaks frozen vectors of a released version
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        print(f"{len(exc.problems)} problem(s); nothing was written.", file=sys.stderr)
-        return 2
+        return _refuse(exc, "; nothing was written.")
     selected = set(args.protocol or [p.name for p in protocols])
     tree = {f.path: f.content for f in files if f.owner is None or f.owner in selected}
     keep = frozenset(str(f.path) for f in files if f.path not in tree)  # other protocols' files stay as they are
@@ -162,16 +156,21 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _refuse(exc: DefinitionError, where: str) -> int:
+    """Print every problem, then how many and what happened; the exit status for invalid definitions."""
+    for problem in exc.problems:
+        print(problem, file=sys.stderr)
+    print(f"{len(exc.problems)} problem(s) {where}".replace(" ;", ";"), file=sys.stderr)
+    return 2
+
+
 def compat_main(baseline_dir: Path, protocols: list[Protocol], args: argparse.Namespace) -> int:
     from .compat import compare
 
     try:
         baseline = load_protocols_cli(baseline_dir, args)
     except DefinitionError as exc:
-        print(f"the baseline in {baseline_dir} is not valid:", file=sys.stderr)
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        return 2
+        return _refuse(exc, f"in the baseline {baseline_dir}.")
     problems = compare(baseline, protocols)
     for problem in problems:
         print(problem)
