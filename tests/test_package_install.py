@@ -33,7 +33,7 @@ def test_pip_install_of_the_generated_package(tmp_path: Path) -> None:
     assert (target / "streamcodecs" / "py.typed").is_file()
     probe = (
         "import streamcodecs, importlib\n"
-        "assert streamcodecs.__file__.startswith(%r), streamcodecs.__file__\n"
+        "assert streamcodecs.__file__.startswith(TARGET), streamcodecs.__file__\n"
         "for name in streamcodecs.PROTOCOLS:\n"
         "    m = importlib.import_module('streamcodecs.' + name)\n"
         "    assert m.MESSAGES and m.DIRECTIONS and m.VERSION\n"
@@ -41,7 +41,7 @@ def test_pip_install_of_the_generated_package(tmp_path: Path) -> None:
         "frame = pravega.encode(pravega.Hello(high_version=17, low_version=5))\n"
         "assert frame.hex() == 'ffffff81000000080000001100000005'\n"
         "print(len(streamcodecs.PROTOCOLS))\n"
-    ) % str(target)
+    ).replace("TARGET", repr(str(target)))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(target)}
     result = subprocess.run(
         [sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False
