@@ -8,6 +8,7 @@ data (which carries line numbers), after the schema has accepted it.
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,10 +49,28 @@ class Context:
         return {**self.custom_enums, **{e["name"]: e for e in self.data.get("enums", [])}}
 
     def problem(self, node: Mapping, key: str, message: str, hint: str = "") -> Problem:
-        return Problem(self.doc.path, node.line_of(key), message, hint)
+        # Nodes of shared custom types carry their own file (see load.py); the rest belong to this protocol.
+        return Problem(getattr(node, "source", None) or self.doc.path, node.line_of(key), message, hint)
+
+    def used_custom_structs(self) -> list[str]:
+        """Shared custom types this protocol refers to, directly or through other custom types."""
+        used: list[str] = []
+        todo = [f["type"] for owner in [*self.data.get("types", []), *self.data["messages"]] for f in owner["fields"]]
+        while todo:
+            head, args = parse_type_expr(todo.pop())
+            for name in (head, *args):
+                inner = parse_type_expr(name)[0]
+                if inner != name:
+                    todo.append(name)
+                elif name in self.custom_structs and name not in used:
+                    used.append(name)
+                    todo += [f["type"] for f in self.custom_structs[name]["fields"]]
+        return sorted(used)
 
     def containers(self) -> Iterator[tuple[str, Mapping]]:
-        """Every field owner: ("message", m) and ("type", t) in file order."""
+        """Every field owner: shared custom types, then ("type", t) and ("message", m) in file order."""
+        for name in self.used_custom_structs():
+            yield "type", self.custom_structs[name]
         for struct in self.data.get("types", []):
             yield "type", struct
         for message in self.data["messages"]:
@@ -162,7 +181,9 @@ def check_names(ctx: Context) -> Iterator[Problem]:
                     f"name {name!r} is already used ({seen[name][0]} at line {seen[name][1]})",
                     "choose a distinct name",
                 )
-            elif section != "enums" and name in ctx.custom_structs:
+            elif (section != "enums" and name in ctx.custom_structs) or (
+                section == "enums" and name in ctx.custom_enums
+            ):
                 yield ctx.problem(
                     node, "name", f"type {name!r} is already defined in custom/", "rename it or use the shared type"
                 )
@@ -502,6 +523,15 @@ def _value_problem(ctx: Context, f: Mapping, value: Any) -> str | None:
             return f"does not fit {head}"
     elif head == "bool" and not isinstance(value, bool):
         return "is not true/false"
+    elif head in ("float32", "float64") and (not isinstance(value, int | float) or isinstance(value, bool)):
+        return "is not a number"
+    elif head == "uuid":
+        try:
+            uuid.UUID(str(value))
+        except ValueError:
+            return "is not a UUID"
+        if not isinstance(value, str):
+            return "is not a UUID string"
     elif head in ("string", "mutf8") and not isinstance(value, str):
         return "is not a string"
     elif head in ("bytes", "rest", "base64") and value != "":
@@ -594,6 +624,178 @@ def check_kafka(ctx: Context) -> Iterator[Problem]:
         )
 
 
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+RESERVED_MODULES = frozenset({"_runtime", "spark", "messages", "tests", "vectors"})
+
+
+def check_module_names(ctx: Context) -> Iterator[Problem]:
+    """Protocol and companion names become module paths: identifiers, not keywords, not the package's own."""
+    name = ctx.data["protocol"]
+    if why := identifier_problem(name):
+        yield ctx.problem(ctx.data, "protocol", f"protocol name: {why}", "use a lower_snake_case name")
+    elif name in RESERVED_MODULES or name.startswith("_"):
+        yield ctx.problem(
+            ctx.data,
+            "protocol",
+            f"protocol name {name!r} is used by the generated package itself",
+            "choose another name",
+        )
+    for index, companion in enumerate(ctx.data.get("companions", [])):
+        if identifier_problem(companion) or companion in RESERVED_MODULES | {"__init__"}:
+            yield Problem(
+                ctx.doc.path,
+                ctx.data["companions"].line_of(index),
+                f"companion {companion!r} cannot be a module of the protocol package",
+                "choose another identifier (not 'messages')",
+            )
+
+
+def check_family_rules(ctx: Context) -> Iterator[Problem]:
+    """What each family's codecs support, so that an accepted definition always produces working code."""
+    family = ctx.family
+    directions = [d["name"] for d in ctx.data["directions"]]
+    used = {d for m in ctx.data["messages"] for d in m["directions"]}
+    for index, direction in enumerate(directions):
+        if direction not in used:
+            yield Problem(
+                ctx.doc.path,
+                ctx.data["directions"].line_of(index),
+                f"direction {direction!r} has no message",
+                "remove it or give it its messages",
+            )
+    for enum in ctx.data.get("enums", []):
+        if enum.get("unknown") == "keep" and family != "binary":
+            yield ctx.problem(
+                enum,
+                "unknown",
+                f"enum {enum['name']}: open enums (`unknown: keep`) are for the binary family",
+                "name the member unknown values decode as",
+            )
+        for value in enum["values"]:
+            yield from _check_version_ref(ctx, value, "since")
+    if family == "binary":
+        code_type = ctx.data["framing"]["code_type"]
+        bits = {"int8": 8, "int16": 16, "int32": 32}[code_type]
+        for message in ctx.data["messages"]:
+            if not -(1 << (bits - 1)) <= message.get("code", 0) < (1 << (bits - 1)):
+                yield ctx.problem(
+                    message,
+                    "code",
+                    f"code {message['code']} of {message['name']!r} does not fit the framing's {code_type}",
+                    "choose a code in range",
+                )
+    tag_key = ctx.data["framing"].get("tag_key")
+    structs = ctx.structs()
+    for _kind, owner in ctx.containers():
+        for f in owner["fields"]:
+            head, args = parse_type_expr(f["type"])
+            if family == "kafka" and not f.get("additional") and not _IDENT.fullmatch(f["name"]):
+                yield ctx.problem(
+                    f,
+                    "name",
+                    f"kafka field name {f['name']!r} must be an identifier",
+                    "use letters, digits and underscores",
+                )
+            if f.get("removed") and family == "binary":
+                yield ctx.problem(
+                    f,
+                    "removed",
+                    f"{owner['name']}.{f['name']}: binary fields are never removed "
+                    "(their position carries the fields after them)",
+                    "keep the field",
+                )
+            if family == "binary" and "const" in f and head not in INTEGER_TYPES + ("bool",):
+                yield ctx.problem(
+                    f,
+                    "const",
+                    f"{owner['name']}.{f['name']}: binary constants are for integer and bool fields",
+                    "drop `const` or use an integer type",
+                )
+            if family == "json" and tag_key and f["name"] == tag_key and "tag" in owner:
+                yield ctx.problem(
+                    f,
+                    "name",
+                    f"{owner['name']}: field {f['name']!r} is the framing's tag_key",
+                    "the tag is written by the codec; remove the field",
+                )
+            if family == "binary":
+                if head == "map" or (head == "list" and parse_type_expr(args[0])[0] in CONTAINERS):
+                    yield ctx.problem(
+                        f,
+                        "type",
+                        f"{owner['name']}.{f['name']}: {f['type']} has no binary encoding",
+                        "use a list of a struct",
+                    )
+                elif (
+                    head == "list"
+                    and parse_type_expr(args[0])[0] in structs
+                    and _zero_size(structs, parse_type_expr(args[0])[0], set())
+                ):
+                    yield ctx.problem(
+                        f,
+                        "type",
+                        f"{owner['name']}.{f['name']}: list items of {args[0]} can take "
+                        "no bytes, so a count could not be bounded by the frame",
+                        "give the struct a mandatory field",
+                    )
+        if family == "binary" and owner["name"] in structs and _recursive(structs, owner["name"]):
+            yield ctx.problem(
+                owner, "name", f"type {owner['name']} contains itself", "binary structs cannot be recursive"
+            )
+    for message in ctx.data["messages"]:
+        shape = message.get("shape")
+        if shape and shape["json"] == "array":
+            fields = message["fields"]
+            if len(fields) != 1 or parse_type_expr(fields[0]["type"])[0] != "list":
+                yield ctx.problem(
+                    message,
+                    "shape",
+                    f"array-shaped message {message['name']!r} needs exactly one field, a list (the array itself)",
+                    "declare one list field",
+                )
+
+
+def _struct_types(structs: dict[str, Mapping], name: str) -> list[str]:
+    found = []
+    for f in structs[name]["fields"]:
+        head, args = parse_type_expr(f["type"])
+        for part in (head, *args):
+            inner = parse_type_expr(part)[0]
+            if inner in structs:
+                found.append(inner)
+    return found
+
+
+def _recursive(structs: dict[str, Mapping], start: str) -> bool:
+    seen: set[str] = set()
+    todo = _struct_types(structs, start)
+    while todo:
+        name = todo.pop()
+        if name == start:
+            return True
+        if name not in seen:
+            seen.add(name)
+            todo += _struct_types(structs, name)
+    return False
+
+
+def _zero_size(structs: dict[str, Mapping], name: str, seen: set[str]) -> bool:
+    """True when every field of the struct is conditional, or itself a zero-size struct (and no size prefix)."""
+    node = structs[name]
+    if node.get("size_prefix") or name in seen:
+        return False
+    for f in node["fields"]:
+        if "presence" in f or "when_nonempty" in f:
+            continue
+        head, _ = parse_type_expr(f["type"])
+        if head in structs and _zero_size(structs, head, seen | {name}):
+            continue
+        if head == "rest":
+            continue
+        return False
+    return True
+
+
 CHECKS: tuple[Check, ...] = (
     check_versions,
     check_since,
@@ -601,6 +803,8 @@ CHECKS: tuple[Check, ...] = (
     check_directions,
     check_discriminators,
     check_types,
+    check_module_names,
+    check_family_rules,
     check_kafka,
 )
 

@@ -45,12 +45,17 @@ def comment(text: str, width: int = 112) -> str:
 
 
 def pystr(value: Any) -> str:
-    """A Python literal for a scalar from a definition."""
-    if isinstance(value, str):
-        return repr(_clean(value)) if _CONTROL.search(value) else repr(value)
-    if value is None or isinstance(value, bool | int | float):
+    """A Python literal for a scalar from a definition (``repr`` escapes everything that needs it)."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return f'float("{value}")'
+    if value is None or isinstance(value, str | bool | int | float):
         return repr(value)
     raise TypeError(f"not a scalar: {value!r}")
+
+
+def tomlstr(value: str) -> str:
+    """A TOML basic string (JSON string syntax is valid TOML)."""
+    return json.dumps(str(value), ensure_ascii=True)
 
 
 def one_line(text: str) -> str:
@@ -68,6 +73,7 @@ def register(env: jinja2.Environment) -> None:
         docstring=docstring,
         comment=comment,
         pystr=pystr,
+        tomlstr=tomlstr,
         one_line=one_line,
         md_cell=md_cell,
         tojson=lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True),

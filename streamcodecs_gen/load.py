@@ -19,6 +19,7 @@ from .problems import DefinitionError, Problem
 class Mapping(dict[str, Any]):
     line: int = 0
     key_lines: dict[str, int]
+    source: str = ""
 
     def line_of(self, key: str) -> int:
         return self.key_lines.get(key, self.line)
@@ -71,6 +72,20 @@ def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> Sequenc
     return result
 
 
+def _refuse_tag(loader: _LineLoader, node: yaml.Node) -> None:
+    kind = node.tag.rsplit(":", 1)[-1]
+    raise yaml.constructor.ConstructorError(
+        None,
+        None,
+        f"a YAML {kind} is not allowed in definitions (only JSON-like values are); quote it",
+        node.start_mark,
+    )
+
+
+# Only JSON-like values: sets iterate in hash order (non-deterministic output), and dates, binary and ordered maps
+# have no place in a definition.  An unquoted 2018-04-05 would otherwise silently become a date.
+for _tag in ("timestamp", "set", "binary", "omap", "pairs"):
+    _LineLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse_tag)
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
@@ -98,7 +113,19 @@ def load_file(path: Path, display: str) -> Document:
         ) from None
     except yaml.YAMLError as exc:
         raise DefinitionError([Problem(display, 1, f"YAML error: {exc}", "fix the YAML syntax")]) from None
+    _mark_source(data, display)
     return Document(display, data)
+
+
+def _mark_source(node: Any, display: str) -> None:
+    """Every mapping remembers its file, so a problem in a shared custom type names the right file."""
+    if isinstance(node, Mapping):
+        node.source = display
+        for value in node.values():
+            _mark_source(value, display)
+    elif isinstance(node, list):
+        for value in node:
+            _mark_source(value, display)
 
 
 def load_definitions(directory: Path, display_root: Path) -> tuple[list[Document], list[Document]]:

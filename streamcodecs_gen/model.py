@@ -155,6 +155,10 @@ def python_literal(value: Any, type_ref: TypeRef) -> str:
         return "b" + repr(value)
     if type_ref.kind == "list":
         return "[]"
+    if type_ref.kind == "map":
+        return "{}"
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return f'float("{value}")'
     return repr(value)
 
 

@@ -28,6 +28,12 @@ def _custom_types(customs: list[Document], problems: list[Problem]) -> tuple[dic
                 )
             structs[node["name"]] = node
         for node in doc.data.get("enums", []):
+            if node["name"] in enums:
+                problems.append(
+                    Problem(
+                        doc.path, node.line, f"custom enum {node['name']!r} is defined twice", "keep one definition"
+                    )
+                )
             enums[node["name"]] = node
     return structs, enums
 

@@ -54,6 +54,9 @@ class WireType:
     imports: tuple[str, ...] = ()
     trailing: bool = False  # binary: consumes the rest of the frame, so it must be the last field
     min_size: int = 0  # binary: fewest bytes an encoded value takes
+    # Spark: the type of the value in the native JSON decoders (from_json) when it is not ``spark``; VARIANT keeps
+    # any JSON value exactly, and to_json writes it back unchanged.
+    spark_json: str | None = None
 
     @property
     def size(self) -> int | None:
@@ -231,6 +234,7 @@ WIRE_TYPES: dict[str, WireType] = {
             "string",
             lambda i: {"k": [i, "v", None, True]},
             imports=("typing.Any",),
+            spark_json="variant",
         ),
         WireType(
             "uri",

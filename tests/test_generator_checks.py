@@ -154,6 +154,98 @@ CASES = [
         "name: tuple",
     ),
     (
+        "direction without messages",
+        BINARY,
+        "directions: [{name: request}, {name: reply}]",
+        "directions: [{name: request}, {name: reply}, {name: sideways}]",
+        "has no message",
+        "directions:",
+    ),
+    ("code out of range", BINARY, "code: 2", "code: 4294967296", "does not fit", "code: 4294967296"),
+    (
+        "binary field removed",
+        BINARY,
+        "    directions: [reply]\n    fields:\n      - {name: requestId, type: int64}\n",
+        '    directions: [reply]\n    fields:\n      - {name: requestId, type: int64, removed: "2"}\n',
+        "never removed",
+        "name: requestId, type: int64, removed",
+    ),
+    (
+        "binary string const",
+        BINARY,
+        "- {name: a, type: int32}",
+        "- {name: a, type: string, const: x}",
+        "binary constants",
+        "const: x",
+    ),
+    (
+        "binary map",
+        BINARY,
+        "- {name: a, type: int32}",
+        "- {name: a, type: 'map<string,int32>'}",
+        "no binary encoding",
+        "map<string,int32>",
+    ),
+    (
+        "recursive struct",
+        BINARY,
+        "- {name: a, type: int32}",
+        "- {name: a, type: list<Pair>}",
+        "contains itself",
+        "  - name: Pair",
+    ),
+    (
+        "zero-size list items",
+        BINARY,
+        "types:\n",
+        "types:\n  - name: Empty\n    fields: []\n  - name: Many\n"
+        "    fields:\n      - {name: items, type: list<Empty>}\n",
+        "can take no bytes",
+        "name: items",
+    ),
+    (
+        "enum value since",
+        BINARY,
+        "{name: BLUE, value: 1}",
+        '{name: BLUE, value: 1, since: "9"}',
+        "not a declared version",
+        'since: "9"',
+    ),
+    (
+        "reserved protocol name",
+        BINARY,
+        "protocol: demo",
+        "protocol: spark",
+        "used by the generated package",
+        "protocol: spark",
+    ),
+    ("YAML date", BINARY, "title: Demo", "title: 2018-04-05", "not allowed in definitions", "title: 2018-04-05"),
+    (
+        "tag key as a field",
+        JSON,
+        "{name: shardId, type: string}",
+        "{name: action, type: string}",
+        "is the framing's tag_key",
+        "name: action",
+    ),
+    (
+        "array shape with two fields",
+        JSON,
+        "    tag: status\n    directions: [up]\n    fields:\n      - {name: responseFor, type: string}",
+        "    shape: {json: array}\n    directions: [up]\n    fields:\n      - {name: a, type: 'list<int32>'}\n"
+        "      - {name: b, type: string}",
+        "exactly one field, a list",
+        "shape: {json: array}",
+    ),
+    (
+        "open enum outside binary",
+        JSON,
+        "messages:\n",
+        "enums:\n  - name: E\n    type: int8\n    unknown: keep\n    values: [{name: A, value: 1}]\nmessages:\n",
+        "open enums",
+        "unknown: keep",
+    ),
+    (
         "reserved attribute",
         BINARY,
         "- {name: a, type: int32}",
@@ -341,3 +433,22 @@ def test_a_problem_in_one_file_does_not_hide_another(tmp_path: Path) -> None:
         load_protocols(defs, tmp_path)
     files = {p.file for p in info.value.problems}
     assert files == {"defs/a.yaml", "defs/b.yaml"}
+
+
+def test_shared_custom_types_are_checked_and_named_by_their_own_file(tmp_path: Path) -> None:
+    defs = tmp_path / "defs"
+    (defs / "custom").mkdir(parents=True)
+    (defs / "custom" / "Custom.yaml").write_text(
+        "customTypes:\n  - name: Shared\n    fields:\n      - {name: a, type: Strnig}\n"
+        "      - {name: class, type: int32}\n"
+        "enums:\n  - {name: E, type: int8, values: [{name: A, value: 1}]}\n"
+        "  - {name: E, type: int8, values: [{name: B, value: 2}]}\n",
+        encoding="utf-8",
+    )
+    (defs / "demo.yaml").write_text(BINARY.replace("type: int32}", "type: Shared}"), encoding="utf-8")
+    with pytest.raises(DefinitionError) as info:
+        load_protocols(defs, tmp_path)
+    found = [str(p) for p in info.value.problems]
+    assert any(p.startswith("defs/custom/Custom.yaml:4:") and "did you mean 'string'" in p for p in found), found
+    assert any(p.startswith("defs/custom/Custom.yaml:5:") and "keyword" in p for p in found), found
+    assert any("custom enum 'E' is defined twice" in p for p in found), found

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ DEFINITION = yaml.safe_dump(
         "family": "json",
         "versions": ["1"],
         "directions": [{"name": "down", "doc": HOSTILE_DOC}],
-        "framing": {"delimiter": "line", "tag_key": 'ke"y'},
+        "framing": {"delimiter": "line", "tag_key": "key"},
         "constants": [{"name": "TEXT", "value": HOSTILE_DOC, "doc": HOSTILE_DOC}],
         "enums": [
             {
@@ -85,12 +86,14 @@ def test_hostile_text_is_inert_in_generated_code(tmp_path: Path) -> None:
         line = module.encode(message)
         assert module.decode(line) == message
         assert module.TEXT in (HOSTILE_DOC, HOSTILE_DOC.replace("\x07", " ").replace("\u2028", " "))
-        assert line.startswith(b'{"ke\\"y":"tag\\"); import os')
+        assert line.startswith(b'{"key":"tag\\"); import os')
     finally:
         sys.path.remove(str(root))
         for name in [m for m in sys.modules if m.startswith("hostilepkg")]:
             del sys.modules[name]
     assert not list(tmp_path.rglob("PWNED*")), "text from a definition ran as code"
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+    assert "scripts" not in project and project["description"].startswith('Codecs for Title with """')
 
 
 @pytest.mark.parametrize(
@@ -100,6 +103,7 @@ def test_hostile_text_is_inert_in_generated_code(tmp_path: Path) -> None:
         (("name: Mode", "name: 'Mode(): pass'"), "name"),
         (("py: weird", "py: __import__"), "double underscore"),
         (("py: weird", "py: import"), "keyword"),
+        (("tag_key: key", "tag_key: 'ke\"y'"), "does not match"),
         (("name: we'ird key->x", 'name: we"ird'), "quote, backslash or control"),
         (("protocol: hostile", "protocol: ../../evil"), "protocol"),
         (("protocol: hostile", "protocol: !!python/object/apply:os.system [touch PWNED]"), "YAML error"),
@@ -114,6 +118,26 @@ def test_hostile_names_are_rejected(tmp_path: Path, change: tuple[str, str], wor
         load_protocols(defs, tmp_path)
     assert any(words in str(p) for p in info.value.problems), info.value.problems
     assert not list(tmp_path.rglob("PWNED*"))
+
+
+def test_text_never_reaches_code_through_constants(tmp_path: Path) -> None:
+    """A string `const` on a uuid field used to land inside an f-string; constants are now integers and bools
+    only, and every other value reaches code through repr()."""
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    (defs / "bin.yaml").write_text(
+        "protocol: bin\ntitle: t\nfamily: binary\nversions: ['1']\ndirections: [{name: up}]\n"
+        "framing: {byte_order: big, code_type: int32, length_type: int32, list_count: int32, bytes_length: int32,"
+        " max_frame: 100}\nmessages:\n  - name: M\n    code: 1\n    directions: [up]\n    fields:\n"
+        '      - {name: id, type: uuid, const: \'{__import__("os").system("touch PWNED")}\'}\n'
+        "      - {name: x, type: float64, default: 'not a number', presence: {remaining: 8}}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(DefinitionError) as info:
+        load_protocols(defs, tmp_path)
+    found = [str(p) for p in info.value.problems]
+    assert any("binary constants are for integer and bool fields" in p for p in found), found
+    assert any("is not a number" in p for p in found), found
 
 
 def test_namespace_must_be_an_identifier(tmp_path: Path) -> None:
