@@ -14,8 +14,8 @@ from .model import Protocol
 from .problems import DefinitionError
 from .render import Options, OutputFile
 from .target_md import markdown_target
-from .target_py import python_target
-from .write import UnsafePathError, check_tree, write_tree
+from .target_py import python_target, released_vectors
+from .write import UnsafePathError, check_tree, read_manifest, write_tree
 
 REPO = Path(__file__).resolve().parent.parent
 TARGETS: dict[str, Callable[[list[Protocol], Options], list[OutputFile]]] = {
@@ -127,6 +127,25 @@ def main(argv: list[str] | None = None) -> int:
     selected = set(args.protocol or [p.name for p in protocols])
     tree = {f.path: f.content for f in files if f.owner is None or f.owner in selected}
     keep = frozenset(str(f.path) for f in files if f.path not in tree)  # other protocols' files stay as they are
+    previous = read_manifest(root)
+    if not options.binary:  # --no-binary leaves existing vectors and their tests alone; it never deletes them
+        vector_dirs = (f"{options.binary_dir.as_posix()}/", f"{options.test_dir.as_posix()}/")
+        keep |= {p for p in previous if p.startswith(vector_dirs) or p == "conftest.py"}
+    released = released_vectors(options)
+    vectors_dir = f"{options.binary_dir.as_posix()}/"
+    doomed = [
+        p
+        for p in previous
+        if p.startswith(vectors_dir) and PurePosixPath(p) not in tree and p not in keep and released(PurePosixPath(p))
+    ]
+    if doomed:
+        print(
+            f"error: this would delete released (committed) vectors: {', '.join(sorted(doomed)[:4])}"
+            + (" ..." if len(doomed) > 4 else ""),
+            file=sys.stderr,
+        )
+        print("a released version stays declared; delete its vectors by hand only on purpose", file=sys.stderr)
+        return 2
     messages = sum(len(p.messages) for p in protocols)
     try:
         if args.check:

@@ -198,7 +198,7 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
     return format_python(files, options.namespace.split(".")[0])
 
 
-def _released_vectors(options: Options) -> Callable[[PurePosixPath], bool]:
+def released_vectors(options: Options) -> Callable[[PurePosixPath], bool]:
     """Whether a version's vectors are released, i.e. frozen.
 
     Inside a git work tree a version is released once its manifest is committed (tracked); elsewhere, once it exists
@@ -229,7 +229,7 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
     files: list[OutputFile] = []
     problems: list[Problem] = []
     covered = [p for p in protocols if _manifest.supports(p)]
-    released = _released_vectors(options)
+    released = released_vectors(options)
     for protocol in covered:
         for version in protocol.versions:
             base = options.binary_dir / protocol.name / version

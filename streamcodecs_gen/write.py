@@ -37,7 +37,7 @@ class Report:
     removed: list[str]
 
 
-def _read_manifest(root: Path) -> list[str]:
+def read_manifest(root: Path) -> list[str]:
     path = root / MANIFEST
     if not path.is_file():
         return []
@@ -70,7 +70,7 @@ def _bytes(content: str | bytes) -> bytes:
 def write_tree(root: Path, files: dict[PurePosixPath, str | bytes], keep: frozenset[str] = frozenset()) -> Report:
     """Write ``files``; ``keep`` names generated files left as they are (other protocols, with --protocol)."""
     targets = {str(p): confined(root, p) for p in files}  # check every path before writing anything
-    stale = [p for p in _read_manifest(root) if p not in targets and p not in keep and p != MANIFEST]
+    stale = [p for p in read_manifest(root) if p not in targets and p not in keep and p != MANIFEST]
     stale_paths = {}
     for p in stale:
         try:
@@ -108,7 +108,7 @@ def check_tree(root: Path, files: dict[PurePosixPath, str | bytes], keep: frozen
             differences.append(f"missing: {root / rel}")
         elif target.read_bytes() != _bytes(content):
             differences.append(f"differs: {root / rel}")
-    for rel in _read_manifest(root):
+    for rel in read_manifest(root):
         if PurePosixPath(rel) not in files and rel not in keep:
             differences.append(f"stale:   {root / rel}")
     manifest = root / MANIFEST

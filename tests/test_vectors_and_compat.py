@@ -124,3 +124,22 @@ def test_breaking_changes_are_reported_with_their_line(tmp_path: Path, old: str,
 def test_no_breaking_change_against_itself() -> None:
     result = run("generator.py", "-p", str(FIXTURES), "--compat", str(FIXTURES))
     assert result.returncode == 0 and "no breaking changes" in result.stdout
+
+
+def test_no_binary_keeps_existing_vectors_and_dropping_a_released_version_is_refused(
+    generated: Path, tmp_path: Path
+) -> None:
+    before = sorted(p.relative_to(generated) for p in (generated / "vectors").rglob("*"))
+    result = run("generator.py", "-p", str(FIXTURES), "-r", str(generated), "--no-binary", "-q")
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.relative_to(generated) for p in (generated / "vectors").rglob("*")) == before
+    assert (generated / "tests" / "test_compat_fixture.py").is_file()
+    defs = tmp_path / "defs"
+    shutil.copytree(FIXTURES, defs)
+    fixture = defs / "fixture.yaml"
+    fixture.write_text(
+        fixture.read_text().replace('versions: ["1", "2", "3"]', 'versions: ["2", "3"]').replace('    since: "1"\n', "")
+    )
+    dropped = run("generator.py", "-p", str(defs), "-r", str(generated))
+    assert dropped.returncode == 2 and "released" in dropped.stderr, dropped.stderr
+    assert (generated / "vectors" / "fixture" / "1" / "manifest.json").is_file()
