@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{len(protocols)} protocols, {messages} messages, {len(tree)} files: output is current.")
             return 0
         report = write_tree(root, tree, keep)
-    except UnsafePathError as exc:
+    except (UnsafePathError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.verbose:

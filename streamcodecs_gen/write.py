@@ -50,17 +50,22 @@ def _manifest_text(paths: list[str]) -> str:
     )
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def _stage(path: Path, data: bytes) -> str:
+    """Write ``data`` to a temporary file beside ``path``; return its name (renamed into place later)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return tmp
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    os.replace(_stage(path, data), path)
 
 
 def _bytes(content: str | bytes) -> bytes:
@@ -78,14 +83,37 @@ def write_tree(root: Path, files: dict[PurePosixPath, str | bytes], keep: frozen
         except UnsafePathError:
             continue  # a tampered manifest never makes us delete outside the root
     report = Report([], [], [])
+    managed = set(read_manifest(root))
+    changes: list[tuple[str, Path, bytes]] = []
+    foreign: list[str] = []
     for rel, content in sorted(files.items()):
         data = _bytes(content)
         target = targets[str(rel)]
         if target.is_file() and target.read_bytes() == data:
             report.unchanged.append(str(rel))
             continue
-        _atomic_write(target, data)
-        report.written.append(str(rel))
+        if target.is_dir() or (target.exists() and str(rel) not in managed):
+            foreign.append(str(rel))  # never overwrite what streamcodecs did not write
+        changes.append((str(rel), target, data))
+    if foreign:
+        raise UnsafePathError(
+            "refusing to overwrite files or directories streamcodecs did not write: "
+            + ", ".join(foreign[:5])
+            + (" ..." if len(foreign) > 5 else "")
+            + " (move them, or generate into another root)"
+        )
+    # All or nothing: every new file is staged beside its target first; only then is each renamed into place.
+    staged: list[tuple[str, str, Path]] = []
+    try:
+        for rel, target, data in changes:
+            staged.append((rel, _stage(target, data), target))
+    except BaseException:
+        for _, tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    for rel, tmp, target in staged:
+        os.replace(tmp, target)
+        report.written.append(rel)
     for rel, path in sorted(stale_paths.items()):
         if path.is_file():
             path.unlink()

@@ -337,3 +337,13 @@ def test_protocol_flag_writes_only_that_protocol_and_keeps_the_others(tmp_path: 
     assert (root / "streamcodecs" / "jfixture" / "__init__.py").is_file(), "nor are they removed as stale"
     unknown = generate("-p", str(FIXTURES), "-r", str(root), "--protocol", "nope")
     assert unknown.returncode == 2 and "'nope' is not defined" in unknown.stderr
+
+
+def test_files_streamcodecs_did_not_write_are_never_overwritten(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'mine'\n")
+    result = generate("-p", str(FIXTURES), "-r", str(root), "--no-binary")
+    assert result.returncode == 2 and "did not write" in result.stderr and "pyproject.toml" in result.stderr
+    assert (root / "pyproject.toml").read_text() == "[project]\nname = 'mine'\n"
+    assert sorted(p.name for p in root.iterdir()) == ["pyproject.toml"], "nothing else was written either"
