@@ -88,3 +88,9 @@ print("bounded")
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == "bounded"
+
+
+@pytest.mark.parametrize("module", [kcl, storm, cloudevents], ids=lambda m: m.__name__.split(".")[-1])
+def test_text_that_is_not_unicode_is_a_decode_error(module) -> None:  # noqa: ANN001
+    with pytest.raises(module.DecodeError, match="not valid Unicode"):
+        module.decode('{"a": "\ud800"}')
