@@ -62,6 +62,22 @@ def _fields(base: Struct, current: Struct, family: str, released: str) -> list[P
                 )
             )
         last_index = max(last_index, index)
+        if (old.presence, old.when_nonempty) != (new.presence, new.when_nonempty):
+            problems.append(
+                _problem(
+                    new.origin,
+                    f"{where}.{old.name}: its presence rule changed",
+                    "older peers' frames would be read differently",
+                )
+            )
+        if old.has_default and new.has_default and old.default != new.default:
+            problems.append(
+                _problem(
+                    new.origin,
+                    f"{where}.{old.name}: default changed from {old.default!r} to {new.default!r}",
+                    "older peers' messages would decode differently",
+                )
+            )
         if (old.nullable or old.optional) and not (new.nullable or new.optional):
             problems.append(
                 _problem(
@@ -99,6 +115,14 @@ def _fields(base: Struct, current: Struct, family: str, released: str) -> list[P
 def _enums(base: Enum, current: Enum) -> list[Problem]:
     new_values = {v.name: v.value for v in current.values}
     problems = []
+    if base.wire != current.wire:
+        problems.append(
+            _problem(
+                current.origin,
+                f"enum {base.name}: wire type changed from {base.wire} to {current.wire}",
+                "an enum's wire type never changes",
+            )
+        )
     for value in base.values:
         if value.name not in new_values:
             problems.append(_problem(current.origin, f"enum {base.name}: member {value.name} was removed", "keep it"))
@@ -170,6 +194,16 @@ def compare(baseline: list[Protocol], current: list[Protocol]) -> list[Problem]:
                 )
             )
             continue
+        for key in sorted(set(base.framing) | set(cur.framing)):
+            if key != "max_message" and base.framing.get(key) != cur.framing.get(key):
+                problems.append(
+                    Problem(
+                        cur.source,
+                        1,
+                        f"framing.{key} changed from {base.framing.get(key)!r} to {cur.framing.get(key)!r}",
+                        "the framing of a released protocol is fixed",
+                    )
+                )
         messages = {m.name: m for m in cur.messages}
         for message in base.messages:
             if message.name not in messages:
@@ -197,6 +231,14 @@ def compare(baseline: list[Protocol], current: list[Protocol]) -> list[Problem]:
             if struct.name not in structs:
                 problems.append(_problem(struct.origin, f"type {struct.name!r} was removed or renamed", "keep it"))
             else:
+                if struct.size_prefix != structs[struct.name].size_prefix:
+                    problems.append(
+                        _problem(
+                            structs[struct.name].origin,
+                            f"type {struct.name}: size prefix changed",
+                            "a struct's layout never changes",
+                        )
+                    )
                 problems += _fields(struct, structs[struct.name], cur.family, released)
         enums = {e.name: e for e in cur.enums}
         for enum in base.enums:

@@ -105,6 +105,11 @@ def test_released_vectors_are_frozen(generated: Path, tmp_path: Path) -> None:
             "new field 'more' claims released version 3",
         ),
         ("{name: BLUE, value: 2}", "{name: BLUE, value: 3}", "BLUE changed from 2 to 3"),
+        ("  - name: Color\n    type: int8", "  - name: Color\n    type: int16", "wire type changed"),
+        ("code_type: int32", "code_type: int16", "framing.code_type changed"),
+        ("presence: {remaining: 8}", "presence: {remaining: 1}", "presence rule changed"),
+        ("default: -1, presence", "default: -2, presence", "default changed"),
+        ("  - name: Pair\n    size_prefix: int32", "  - name: Pair", "size prefix changed"),
     ],
 )
 def test_breaking_changes_are_reported_with_their_line(tmp_path: Path, old: str, new: str, words: str) -> None:
