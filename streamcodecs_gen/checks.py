@@ -565,7 +565,16 @@ def check_kafka(ctx: Context) -> Iterator[Problem]:
         return
     message = messages[0]
     fields = {f["name"]: f for f in message["fields"]}
-    pattern = re.compile(framing["attribute_names"]["pattern"])
+    try:
+        pattern = re.compile(framing["attribute_names"]["pattern"])
+    except re.error as exc:
+        yield ctx.problem(
+            framing["attribute_names"],
+            "pattern",
+            f"attribute name pattern is not a regular expression: {exc}",
+            "fix the pattern",
+        )
+        return
     reserved = set(framing["attribute_names"].get("reserved", []))
     payloads = [f["name"] for f in message["fields"] if f["type"] == "payload"]
     additional = [f for f in message["fields"] if f.get("additional")]

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from .model import Protocol
+from .naming import identifier_problem
 from .problems import DefinitionError
 from .render import Options, OutputFile
 from .target_md import markdown_target
@@ -22,7 +23,7 @@ TARGETS: dict[str, Callable[[list[Protocol], Options], list[OutputFile]]] = {
     "py": python_target,
     "md": markdown_target,
 }
-NAMESPACE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+NAMESPACE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 def register_target(language: str, target: Callable[[list[Protocol], Options], list[OutputFile]]) -> None:
@@ -98,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.lang not in TARGETS:
         print(f"error: unknown language {args.lang!r}; supported: {', '.join(sorted(TARGETS))}", file=sys.stderr)
         return 2
-    if not NAMESPACE.match(args.namespace):
+    if not NAMESPACE.fullmatch(args.namespace) or any(identifier_problem(part) for part in args.namespace.split(".")):
         print(f"error: namespace {args.namespace!r} is not a dotted Python identifier", file=sys.stderr)
         return 2
     try:
@@ -124,6 +125,11 @@ def main(argv: list[str] | None = None) -> int:
         files = TARGETS[args.lang](protocols, options)
     except DefinitionError as exc:  # e.g. a definition change that breaks frozen vectors of a released version
         return _refuse(exc, "; nothing was written.")
+    paths = [f.path for f in files]
+    if len(set(paths)) != len(paths):  # two definitions or templates that would write the same file
+        twice = sorted({str(p) for p in paths if paths.count(p) > 1})
+        print(f"error: several outputs would be written to {', '.join(twice)}", file=sys.stderr)
+        return 2
     selected = set(args.protocol or [p.name for p in protocols])
     tree = {f.path: f.content for f in files if f.owner is None or f.owner in selected}
     keep = frozenset(str(f.path) for f in files if f.path not in tree)  # other protocols' files stay as they are

@@ -168,6 +168,19 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
     for template in sorted((TEMPLATE_DIR / RUNTIME_DIR).glob("*.py.j2")):
         name = template.name.removesuffix(".j2")
         add(f"{RUNTIME_DIR}/{template.name}", package / "_runtime" / name)
+    companions = [
+        Problem(
+            p.source,
+            1,
+            f"companion {c!r} has no template (templates/py/companions/{p.name}/{c}.py.j2)",
+            "write the companion module or remove it from `companions`",
+        )
+        for p in protocols
+        for c in p.companions
+        if not renderer.template_exists(f"py/companions/{p.name}/{c}.py.j2")
+    ]
+    if companions:
+        raise DefinitionError(companions)
     missing = [p for p in protocols if not renderer.template_exists(f"py/{p.family}/messages.py.j2")]
     if missing:
         raise DefinitionError(

@@ -150,3 +150,19 @@ def test_namespace_must_be_an_identifier(tmp_path: Path) -> None:
     )
     assert result.returncode == 2 and "namespace" in result.stderr
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("namespace", ["import", "a.class", "streamcodecs\n", "ok._x.__init__x"])
+def test_namespaces_that_are_not_packages_are_refused(tmp_path: Path, namespace: str) -> None:
+    result = subprocess.run(
+        [sys.executable, str(REPO / "generator.py"), "-n", namespace, "-r", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if namespace == "ok._x.__init__x":
+        assert result.returncode == 2  # a double-underscore part is refused like any dunder name
+    else:
+        assert result.returncode == 2 and "namespace" in result.stderr
+    assert not (tmp_path / "o").exists()
