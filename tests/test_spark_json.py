@@ -1,0 +1,218 @@
+"""The JSON protocols (KCL, Storm) in Spark: native decode and encode against the Python codec.
+
+One DataFrame per protocol holds every compatibility vector of every version plus a set of malformed messages; it
+is decoded with no direction and with each direction in one query, and every row is compared with the codec.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+from pyspark.sql import functions as F
+from spark_checks import PYTHON_NODES, plain, plan_nodes, plan_text, python_decode, spark_decoded, vectors
+
+pytestmark = pytest.mark.spark
+
+PROTOCOLS = ["kcl", "storm"]
+
+# Malformed messages and a word the error must contain; the codec must refuse each one too.
+MALFORMED: dict[str, list[tuple[bytes, str]]] = {
+    "kcl": [
+        (b"", "empty"),
+        (b"   \n", "empty"),
+        (b'{"action":"initialize","shardId":', "malformed JSON"),
+        (b"{'action':'leaseLost'}", "malformed JSON"),
+        (b'{"action":"status","responseFor":"\xff\xfe"}\n', "UTF-8"),
+        (b'{"action":"initialize"}\n', "shardId"),
+        (b'{"action":"initialize","shardId":null}\n', "shardId"),
+        (b'{"action":"bogus"}\n', 'unknown action "bogus"'),
+        (b'{"shardId":"s"}\n', "no message matches"),
+        (b"[1,2]\n", "no message matches"),
+        (b"42\n", "no message matches"),
+        (b'{"action":"leaseLost"} trailing\n', "no message matches"),
+        (b'{"action":"processRecords","records":[{"data":"***","partitionKey":"p","sequenceNumber":"1"}]}\n', "records"),
+        (b'{"action":"processRecords","records":[{"data":null,"sequenceNumber":"1"}]}\n', "partitionKey"),
+        (b'{"action":"processRecords","records":[null]}\n', "records[]"),
+        (b'{"action":"processRecords","records":[{"partitionKey":"p","sequenceNumber":"1","data":"QQ==",'
+         b'"action":"other"}]}\n', "action"),
+        (b'{"action":"processRecords","records":[],"millisBehindLatest":"x"}\n', "millisBehindLatest"),
+        (b'{"action":"processRecords","records":[],"millisBehindLatest":1.5}\n', "millisBehindLatest"),
+        (b'{"action":"processRecords","records":[],"millisBehindLatest":99999999999999999999}\n', "millisBehindLatest"),
+        (b'{"action":"shutdown","reason":"SOMETIMES"}\n', "SOMETIMES"),
+        (b'{"action":"shutdown","reason":7}\n', "reason"),
+        (b'{"action":"checkpoint","sequenceNumber":"1","subSequenceNumber":"x"}\n', "subSequenceNumber"),
+    ],
+    "storm": [
+        (b"\nend\n", "empty"),
+        (b'{"command":"emit"}\nend\n', "tuple"),
+        (b'{"command":"emit","tuple":[1],"anchors":[1.5,{}]}\nend\n', "anchors"),
+        (b'{"command":"log","msg":"x","level":"high"}\nend\n', "level"),
+        (b'{"command":"metrics","name":"m"}\nend\n', "params"),
+        (b'{"id":"1","comp":"c","stream":"s","task":"x","tuple":[]}\nend\n', "task"),
+        (b'{"id":"1","comp":"c","stream":"s","task":3,"tuple":5}\nend\n', "tuple"),
+        (b'[1,"x"]\nend\n', "list of int32"),
+        (b'{"pid":"abc"}\nend\n', "pid"),
+        (b'{"conf":{},"pidDir":"/tmp","context":{}}\nend\n', "task->component"),
+        (b'{"conf":{},"pidDir":"/tmp","context":{"task->component":{},"stream->target->grouping":'
+         b'{"s":{"c":{"type":"SOMETIMES"}}}}}\nend\n', "SOMETIMES"),
+        (b'{"command":"next","id":"x"}\nend\n', "id"),
+        (b'{"command":5}\nend\n', "no message matches"),
+        (b'{"something":"else"}\nend\n', "no message matches"),
+        (b'{"command":"sync"\nend\n', "malformed JSON"),
+    ],
+}
+
+
+def _modules(protocol: str) -> tuple[Any, Any]:
+    return importlib.import_module(f"streamcodecs.{protocol}"), importlib.import_module(f"streamcodecs.spark.{protocol}")
+
+
+def _encodable(codec: Any, row: tuple[Any, ...]) -> bool:
+    direction, data, expected = row
+    if expected is None:
+        return True
+    try:
+        codec.encode(codec.decode(data, direction=direction))
+    except codec.EncodeError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def decoded(spark: Any) -> dict[str, dict[str, Any]]:
+    """Per protocol: the input rows and, in one query, decode without direction, with each direction, and the
+    round trip decode(encode(decode(x)))."""
+    results = {}
+    for protocol in PROTOCOLS:
+        codec, module = _modules(protocol)
+        rows = [(v["direction"], v["data"], v["message"]) for v in vectors(protocol)]
+        rows += [(None, data, None) for data, _ in MALFORMED[protocol]]
+        frame = spark.createDataFrame(
+            [(i, *row, _encodable(codec, row)) for i, row in enumerate(rows)],
+            "i int, direction string, data binary, expected string, encodable boolean",
+        )
+        once = module.decode("data")
+        wire = F.when(F.col("encodable"), module.encode(once))  # not old layouts with fields removed since
+        columns = [once.alias("any"), wire.alias("wire")]
+        columns += [module.decode("data", direction=d).alias(d) for d in module.DIRECTIONS]
+        columns += [module.decode(wire).alias("again")]
+        out = frame.select("i", *columns).orderBy("i").collect()
+        results[protocol] = {"rows": rows, "out": out, "codec": codec, "module": module, "frame": frame}
+    return results
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_every_vector_decodes_as_the_codec_decodes(decoded: dict[str, Any], protocol: str) -> None:
+    run = decoded[protocol]
+    codec, module = run["codec"], run["module"]
+    checked = 0
+    for (direction, data, expected), row in zip(run["rows"], run["out"], strict=True):
+        if expected is None:
+            continue
+        for label, given in [("any", None), *[(d, d) for d in module.DIRECTIONS]]:
+            python = python_decode(codec, data, given)
+            spark = spark_decoded(module, row[label])
+            assert spark[:2] == python[:2], (label, data[:200])
+            assert (spark[2] is None) == (python[2] is None), (label, data[:200], spark[2], python[2])
+            checked += 1
+        assert row[direction]["message"] == expected  # the manifest's own answer, in its direction
+    assert checked >= len(vectors(protocol)) * (1 + len(module.DIRECTIONS))
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_encode_writes_what_the_codec_writes(decoded: dict[str, Any], protocol: str) -> None:
+    run = decoded[protocol]
+    codec, module = run["codec"], run["module"]
+    identical = 0
+    for (direction, data, expected), row in zip(run["rows"], run["out"], strict=True):
+        if expected is None:
+            assert row["wire"] is None  # nothing to encode for a malformed row
+            continue
+        message = codec.decode(data, direction=direction)
+        try:
+            wanted = codec.encode(message)
+        except codec.EncodeError:
+            assert row["wire"] is None  # a field removed from the protocol: not encoded here (see below)
+            continue
+        assert codec.decode(bytes(row["wire"]), direction=direction) == message
+        assert bytes(row["wire"]) == wanted, data[:200]
+        assert spark_decoded(module, row["again"]) == spark_decoded(module, row["any"])
+        identical += 1
+    assert identical > len(run["rows"]) // 2
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_malformed_rows_in_permissive_mode(decoded: dict[str, Any], protocol: str) -> None:
+    run = decoded[protocol]
+    codec, module = run["codec"], run["module"]
+    malformed = [(data, row) for (_, data, expected), row in zip(run["rows"], run["out"], strict=True) if expected is None]
+    assert len(malformed) == len(MALFORMED[protocol])
+    for (data, row), (_, word) in zip(malformed, MALFORMED[protocol], strict=True):
+        assert python_decode(codec, data, None)[2] is not None, data  # the codec refuses it too
+        result = row["any"]
+        assert result["message"] is None, data
+        assert word in result["error"], (data, result["error"])
+        kinds = [result[kind.column] for kind in module._KINDS.values()]
+        assert kinds == [None] * len(kinds)
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_failfast_fails_with_the_rows_problem(spark: Any, decoded: dict[str, Any], protocol: str) -> None:
+    module = decoded[protocol]["module"]
+    frame = decoded[protocol]["frame"]
+    good = frame.where("expected IS NOT NULL")
+    assert good.select(module.decode("data", mode="FAILFAST").alias("d")).where("d.error IS NOT NULL").count() == 0
+    bad_data, word = MALFORMED[protocol][-1]
+    bad = good.unionByName(spark.createDataFrame([(10**6, None, bad_data, None, True)], frame.schema))
+    with pytest.raises(Exception, match=word) as failure:
+        bad.select(module.decode("data", mode="FAILFAST").alias("d")).collect()
+    assert protocol in str(failure.value)
+
+
+def test_removed_fields_are_not_encoded(spark: Any) -> None:
+    codec, module = _modules("kcl")
+    old = b'{"action":"checkpoint","checkpoint":"12","error":null}\n'
+    assert codec.decode(old, direction="to_child").checkpoint == "12"
+    frame = spark.createDataFrame([(old,)], "data binary")
+    with pytest.raises(Exception, match="removed in version 1.7.2"):
+        frame.select(module.encode(module.decode("data", direction="to_child"))).collect()
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_decoded_rows_have_the_declared_schema(decoded: dict[str, Any], protocol: str) -> None:
+    module = decoded[protocol]["module"]
+    frame = decoded[protocol]["frame"].select(module.decode("data").alias("d"))
+    assert frame.schema["d"].dataType == module.DECODED
+    assert [f.name for f in module.DECODED.fields][0] == "message"
+    assert [f.name for f in module.DECODED.fields][-1] == "error"
+    for name, kind in module._KINDS.items():
+        assert module.DECODED[kind.column].dataType == (module.SCHEMAS[name] if module.SCHEMAS[name].fields else
+                                                         module.DECODED[kind.column].dataType)
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_the_plan_runs_no_python(decoded: dict[str, Any], protocol: str) -> None:
+    module = decoded[protocol]["module"]
+    frame = decoded[protocol]["frame"]
+    query = frame.select(module.decode("data").alias("d")).select("d", module.encode("d").alias("wire"))
+    nodes = plan_nodes(query)
+    assert "from_json" in plan_text(query) and "Project" in nodes  # the plan is the one we mean
+    assert not [n for n in nodes if "Python" in n or "Arrow" in n or n in PYTHON_NODES], nodes
+
+
+def test_a_string_column_and_a_missing_end_line_decode_too(spark: Any) -> None:
+    _, module = _modules("storm")
+    frame = spark.createDataFrame([('{"command":"sync"}',), ('{"command":"sync"}\nend\n',), (None,)], "text string")
+    rows = frame.select(module.decode("text").alias("d")).collect()
+    assert [r["d"]["message"] if r["d"] else None for r in rows] == ["Sync", "Sync", None]
+
+
+def test_unknown_direction_and_mode_are_refused() -> None:
+    _, module = _modules("kcl")
+    with pytest.raises(ValueError, match="direction"):
+        module.decode("data", direction="sideways")
+    with pytest.raises(ValueError, match="mode"):
+        module.decode("data", mode="DROPMALFORMED")
+    assert plain([1, bytearray(b"x")]) == [1, b"x"]
