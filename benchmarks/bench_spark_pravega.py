@@ -113,7 +113,10 @@ def cases() -> list[Case]:
     assert "ArrowEvalPython" in plan and "BatchEvalPython" not in plan, plan
     assert "BatchEvalPython" in theirs._jdf.queryExecution().executedPlan().toString()
     sample = rows.limit(len(frames) * 4)
-    assert sample.select(spv.decode("frame").alias("d")).collect() == sample.select(_row_udf()("frame").alias("d")).collect()
+    assert (
+        sample.select(spv.decode("frame").alias("d")).collect()
+        == sample.select(_row_udf()("frame").alias("d")).collect()
+    )
 
     def run(frame: Any) -> None:
         frame.write.format("noop").mode("overwrite").save()
