@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A Spark pipeline over three protocols: decode, aggregate, write Parquet.
 
-    python examples/pipeline.py                      # the bundled sample, local Spark, results in examples/out
+    python examples/pipeline.py                      # the bundled sample, local Spark, results in a temp directory
     python examples/pipeline.py --repeat 2000        # the sample 2000 times over: a long run, with progress
     python examples/pipeline.py --out /tmp/orders --master local[4]
 
@@ -186,7 +186,8 @@ def kcl_orders(spark: Any, times: int) -> tuple[Any, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=HERE / "out", help="where the Parquet goes (replaced)")
+    default_out = Path(tempfile.gettempdir()) / "streamcodecs-example"
+    parser.add_argument("--out", type=Path, default=default_out, help="where the Parquet goes (replaced)")
     parser.add_argument("--repeat", type=int, default=1, help="read the sample this many times over")
     parser.add_argument("--master", default="local[2]", help="Spark master (default: local[2])")
     args = parser.parse_args(argv)
