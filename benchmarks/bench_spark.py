@@ -1,0 +1,270 @@
+"""The native Spark paths against what a PySpark user would write without streamcodecs, on the same rows.
+
+Two groups, ``BENCH_SPARK_ROWS`` rows each (default 1,000,000), every call writing the decoded rows to Spark's
+``noop`` sink so that every row is decoded and handed back to the JVM:
+
+- KCL ``processRecords`` lines (``BENCH_SPARK_KCL_RECORDS`` records of 100 bytes each, default 4):
+  ``streamcodecs.spark.kcl.decode`` (native: ``from_json``, checks in SQL, base64 by the JSON reader) against a
+  pickled row UDF doing ``json.loads`` and ``base64.b64decode`` and returning the same ``DECODED`` row. Issue
+  target: at least 5x.
+- CloudEvents on Kafka records, half binary and half structured mode (six attributes and an extension, a small
+  JSON order as data): ``streamcodecs.spark.cloudevents.from_kafka`` (native) against a pickled row UDF that hands
+  each record to the CloudEvents SDK 2.2.0 (``cloudevents.core.bindings.kafka.from_kafka_event``) and returns the
+  attributes and data. Issue target: at least 10x.
+
+The Pravega Arrow decode has its own module (``bench_spark_pravega.py``). Rows are built once in the JVM (a range
+joined with a broadcast table of distinct messages), so the input costs the same on both sides.
+
+Run through the project's runner (``./dev bench spark``), or alone for a shorter report with its own timing:
+``python benchmarks/bench_spark.py [--rows N] [--repeats R]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import datetime
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "output" / "py"))
+sys.path.insert(0, str(HERE))
+
+from run import Case  # noqa: E402
+from streamcodecs import cloudevents as ce  # noqa: E402
+from streamcodecs import kcl  # noqa: E402
+
+ROWS = int(os.environ.get("BENCH_SPARK_ROWS", "1000000"))
+KCL_RECORDS = int(os.environ.get("BENCH_SPARK_KCL_RECORDS", "4"))
+DISTINCT = 1000
+OURS = "streamcodecs"
+KCL_BASELINE = "row UDF json.loads"
+CE_BASELINE = "row UDF CloudEvents SDK"
+
+
+def _session() -> Any:
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    path = os.pathsep.join(p for p in (str(HERE.parent / "output" / "py"), os.environ.get("PYTHONPATH")) if p)
+    os.environ["PYTHONPATH"] = path
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master(os.environ.get("BENCH_SPARK_MASTER", "local[2]"))
+        .appName("streamcodecs-bench")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.executorEnv.PYTHONPATH", path)
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
+def _rows(spark: Any, table: Any, rows: int) -> Any:
+    """``rows`` rows cycling through the distinct ones of ``table`` (column ``k`` numbers them)."""
+    from pyspark.sql import functions as F
+
+    keys = spark.range(rows).select((F.col("id") % DISTINCT).alias("k")).repartition(2)
+    return keys.join(F.broadcast(table), "k").drop("k")
+
+
+# ---------------------------------------------------------------- KCL
+
+
+def _kcl_lines() -> list[bytes]:
+    lines = []
+    for i in range(DISTINCT):
+        records = [
+            kcl.Record(
+                data=bytes([(i + j) % 256]) * 100,
+                partition_key=f"key-{(i + j) % 17}",
+                sequence_number=str(49590338271490256608559692538361571095921575989136588898 + i * 10 + j),
+                approximate_arrival_timestamp=1767603600000 + i,
+                sub_sequence_number=0,
+            )
+            for j in range(KCL_RECORDS)
+        ]
+        lines.append(kcl.encode(kcl.ProcessRecords(records=records, millis_behind_latest=i)))
+    return lines
+
+
+def _kcl_udf() -> Any:
+    """The baseline: json.loads per row, base64 decoded, returned as the same DECODED row (a dict)."""
+    from pyspark.sql import functions as F
+    from streamcodecs.spark import kcl as skcl
+
+    def decode_line(line: bytes | None) -> dict[str, Any] | None:
+        if line is None:
+            return None
+        try:
+            value = json.loads(line)
+            if value.get("action") != "processRecords":
+                return {"message": None, "error": f"not processRecords: {value.get('action')!r}"}
+            records = [
+                {
+                    "data": None if r["data"] is None else base64.b64decode(r["data"], validate=True),
+                    "partition_key": r["partitionKey"],
+                    "sequence_number": r["sequenceNumber"],
+                    "approximate_arrival_timestamp": r.get("approximateArrivalTimestamp"),
+                    "sub_sequence_number": r.get("subSequenceNumber"),
+                    "action": "record",
+                }
+                for r in value["records"]
+            ]
+            row = {"records": records, "millis_behind_latest": value.get("millisBehindLatest")}
+            return {"message": "ProcessRecords", "process_records": row, "error": None}
+        except (ValueError, KeyError, TypeError) as exc:
+            return {"message": None, "error": str(exc)}
+
+    return F.udf(decode_line, skcl.DECODED, useArrow=False)
+
+
+def kcl_cases(spark: Any, rows: int) -> list[Case]:
+    from streamcodecs.spark import kcl as skcl
+
+    table = spark.createDataFrame(list(enumerate(_kcl_lines())), "k long, line binary")
+    data = _rows(spark, table, rows)
+    ours = data.select(skcl.decode("line", direction="to_child").alias("d"))
+    theirs = data.select(_kcl_udf()("line").alias("d"))
+    _same(ours, theirs, "d.process_records")
+    group = f"spark kcl decode {rows:,} lines of {KCL_RECORDS} records"
+    return [
+        Case(group, OURS, lambda: _run(ours), rows, (KCL_BASELINE, 5.0), "rows"),
+        Case(group, KCL_BASELINE, lambda: _run(theirs), rows, None, "rows"),
+    ]
+
+
+# ---------------------------------------------------------------- CloudEvents
+
+
+def _ce_records() -> list[tuple[Any, ...]]:
+    start = datetime.datetime(2026, 1, 5, 9, 0, tzinfo=datetime.UTC)
+    out = []
+    for i in range(DISTINCT):
+        event = ce.CloudEvent(
+            id=f"order-{i}",
+            source=f"/shops/{i % 7}",
+            type="com.example.order.created",
+            time=start + datetime.timedelta(seconds=i),
+            subject=f"sku-{i % 50}",
+            datacontenttype="application/json",
+            data={"order": i, "qty": 1 + i % 9, "price": 0.5 + i % 40},
+            extensions={"region": ("eu", "us")[i % 2]},
+        )
+        record = ce.to_kafka(event, ("binary", "structured")[i % 2], key=f"shop-{i % 7}")
+        headers = [(k, v) for k, v in record.headers]
+        out.append((i, record.key, record.value, "orders", i % 4, i, start, 0, headers))
+    return out
+
+
+def _ce_udf() -> Any:
+    """The baseline: one CloudEvents SDK call per record (headers and value into a Python UDF)."""
+    from cloudevents.core.bindings import kafka as sdk
+    from pyspark.sql import functions as F
+
+    schema = (
+        "id string, source string, type string, specversion string, time timestamp, datacontenttype string, "
+        "subject string, extensions map<string,string>, data binary, error string"
+    )
+    core = ("id", "source", "type", "specversion", "time", "datacontenttype", "subject")
+
+    def decode_record(key: bytes | None, value: bytes | None, headers: list[Any] | None) -> dict[str, Any]:
+        try:
+            message = sdk.KafkaMessage(headers={h["key"]: h["value"] for h in headers or []}, key=key, value=value)
+            event = sdk.from_kafka_event(message)
+            attributes = event.get_attributes()
+            data = event.get_data()
+            if isinstance(data, str):
+                data = data.encode()
+            elif data is not None and not isinstance(data, bytes):
+                data = json.dumps(data).encode()
+            extensions = {k: str(v) for k, v in attributes.items() if k not in core and k != "data"}
+            return {**{k: attributes.get(k) for k in core}, "extensions": extensions, "data": data, "error": None}
+        except Exception as exc:  # the SDK raises several unrelated types
+            return {"error": str(exc)}
+
+    return F.udf(decode_record, schema, useArrow=False)
+
+
+def ce_cases(spark: Any, rows: int) -> list[Case]:
+    from streamcodecs.spark import cloudevents as sce
+
+    schema = "k long, " + ", ".join(f"{f.name} {f.dataType.simpleString()}" for f in sce.KAFKA_SOURCE_SCHEMA.fields)
+    table = spark.createDataFrame(_ce_records(), schema)
+    data = _rows(spark, table, rows)
+    ours = sce.from_kafka(data)
+    theirs = data.select("topic", "partition", "offset", _ce_udf()("key", "value", "headers").alias("event"))
+    sample = ours.limit(DISTINCT).where("error IS NULL").count()
+    assert sample == DISTINCT, sample  # every record is a valid event for streamcodecs...
+    assert theirs.limit(DISTINCT).where("event.error IS NULL").count() == DISTINCT  # ... and for the SDK
+    assert "BatchEvalPython" not in ours._jdf.queryExecution().executedPlan().toString()
+    group = f"spark cloudevents from_kafka {rows:,} records"
+    return [
+        Case(group, OURS, lambda: _run(ours), rows, (CE_BASELINE, 10.0), "rows"),
+        Case(group, CE_BASELINE, lambda: _run(theirs), rows, None, "rows"),
+    ]
+
+
+# ---------------------------------------------------------------- running
+
+
+def _run(frame: Any) -> None:
+    frame.write.format("noop").mode("overwrite").save()
+
+
+def _same(ours: Any, theirs: Any, column: str) -> None:
+    """Both sides give the same values on a sample (so the comparison is of equal work)."""
+    mine = [r[0] for r in ours.select(column).limit(50).collect()]
+    other = [r[0] for r in theirs.select(column).limit(50).collect()]
+    assert mine == other, (mine[:1], other[:1])
+
+
+def cases() -> list[Case]:
+    spark = _session()
+    return [*kcl_cases(spark, ROWS), *ce_cases(spark, ROWS)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=ROWS, help=f"rows per case (default {ROWS:,})")
+    parser.add_argument("--repeats", type=int, default=2, help="timed runs per case after a warm-up (best counts)")
+    parser.add_argument("groups", nargs="*", help="kcl and/or cloudevents (default: both)")
+    args = parser.parse_args(argv)
+    spark = _session()
+    chosen = args.groups or ["kcl", "cloudevents"]
+    all_cases = [
+        *(kcl_cases(spark, args.rows) if "kcl" in chosen else []),
+        *(ce_cases(spark, args.rows) if "cloudevents" in chosen else []),
+    ]
+    seconds: dict[tuple[str, str], float] = {}
+    for case in all_cases:
+        case.fn()  # warm-up: JIT, Python workers
+        times = []
+        for _ in range(args.repeats):
+            start = time.perf_counter()
+            case.fn()
+            times.append(time.perf_counter() - start)
+        seconds[case.group, case.name] = min(times)
+        print(
+            f"{case.group:<52} {case.name:<26} {case.ops / min(times):>12,.0f} rows/s  "
+            f"({', '.join(f'{t:.1f}s' for t in times)})",
+            flush=True,
+        )
+    for case in all_cases:
+        if case.target:
+            other, minimum = case.target
+            ratio = seconds[case.group, other] / seconds[case.group, case.name]
+            verdict = "meets" if ratio >= minimum else "MISSES"
+            print(f"{case.group}: streamcodecs {ratio:.2f}x {other} (target {minimum:g}x: {verdict})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
