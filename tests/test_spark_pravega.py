@@ -378,3 +378,112 @@ def test_split_matches_the_codec_split(spark: Any) -> None:
             assert problems[0].startswith("the data ends inside a frame") and f"(offset {used})" in problems[0]
     with pytest.raises(Exception, match="ends inside a frame"):
         frame.where("i = 1").select(spv.split_inline("v", mode="FAILFAST")).collect()
+
+
+# ---------------------------------------------------------------- the template knows no protocol
+
+SIBLING = """\
+protocol: blip
+title: Blip
+family: binary
+versions: ["1"]
+directions: [{name: up}, {name: down}]
+framing:
+  {byte_order: big, code_type: int32, length_type: int32, list_count: int32, bytes_length: int32, max_frame: 4096}
+enums:
+  - name: Mood
+    type: int16
+    values: [{name: CALM, value: 0}, {name: LOUD, value: 7}]
+    unknown: keep
+types:
+  - name: Tag
+    fields:
+      - {name: id, type: uuid}
+      - {name: weight, type: float64}
+messages:
+  - name: Note
+    code: 5
+    directions: [up]
+    fields:
+      - {name: who, type: uuid}
+      - {name: mood, type: Mood}
+      - {name: tags, type: list<Tag>}
+      - {name: text, type: string}
+  - name: Ping
+    code: 6
+    directions: [up, down]
+    fields: []
+  - name: Chunk
+    code: 9
+    directions: [down]
+    inline_only: true
+    fields:
+      - {name: seq, type: int16}
+      - {name: body, type: rest}
+"""
+
+
+@pytest.fixture(scope="module")
+def sibling(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Another binary protocol through the same template, shipped to the workers as a zip (addPyFile)."""
+    import importlib
+    import shutil
+    import subprocess
+    import sys
+
+    from streamcodecs_gen.cli import main as generate
+
+    root = tmp_path_factory.mktemp("blip")
+    (root / "defs").mkdir()
+    (root / "defs" / "blip.yaml").write_text(SIBLING, encoding="utf-8")
+    out = root / "out"
+    assert generate(["-p", str(root / "defs"), "-r", str(out), "-n", "blip_codecs", "--no-binary", "-q"]) == 0
+    spark_module = out / "blip_codecs" / "spark" / "blip.py"
+    text = spark_module.read_text(encoding="utf-8")
+    for word in ("pravega", "Pravega", "Segment", "Event"):
+        assert word not in text, word
+    lint = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", str(spark_module)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=out,
+    )
+    assert lint.returncode == 0, lint.stdout
+    spark.sparkContext.addPyFile(shutil.make_archive(str(root / "blip_codecs"), "zip", out, "blip_codecs"))
+    sys.path.insert(0, str(out))
+    try:
+        yield importlib.import_module("blip_codecs.blip"), importlib.import_module("blip_codecs.spark.blip")
+    finally:
+        sys.path.remove(str(out))
+
+
+def test_a_sibling_protocol_decodes_encodes_and_splits(spark: Any, sibling: Any) -> None:
+    codec, module = sibling
+    assert "Chunk" in module.SCHEMAS and "Chunk" not in module._KINDS
+    note = codec.Note(who=WRITER, mood=7, tags=[codec.Tag(id=uuid.UUID(int=5), weight=0.5)], text="hé")
+    strange = codec.Note(who=WRITER, mood=3, tags=[], text="")  # an open enum keeps an unknown value
+    frames = [
+        codec.encode(note),
+        codec.encode(strange),
+        codec.encode(codec.Ping()),
+        b"\x00\x00\x00\x09\x00\x00\x00\x00",
+    ]
+    chunks = b"".join(codec.encode_inline(codec.Chunk(seq=i, body=bytes([i]) * i)) for i in range(4))
+    frame = spark.createDataFrame([(f, chunks) for f in frames], "f binary, c binary")
+    d = module.decode("f")
+    rows = frame.select(d.alias("d"), module.encode(d).alias("w"), module.split_inline("c").alias("s")).collect()
+    for data, row in zip(frames, rows, strict=True):
+        name, fields, error = python_decode(codec, data, None)
+        got = spark_decoded(module, row["d"])
+        assert got[:2] == (name, fields)
+        assert (None if got[2] is None else f"blip: {got[2]}") == error
+        assert (bytes(row["w"]) if row["w"] is not None else None) == (
+            codec.encode(codec.decode(data)) if name else None
+        )
+        assert [(e["offset"], e["chunk"]["seq"], bytes(e["chunk"]["body"])) for e in row["s"]] == [
+            (sum(10 + j for j in range(i)), i, bytes([i]) * i) for i in range(4)
+        ]
+    assert rows[0]["d"]["note"]["tags"][0]["id"] == str(uuid.UUID(int=5))
+    assert rows[3]["d"]["error"].startswith("Chunk (type 9) is never a top-level frame")
