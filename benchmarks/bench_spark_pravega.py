@@ -18,11 +18,13 @@ from __future__ import annotations
 import os
 import sys
 import uuid
+from pathlib import Path
 from typing import Any
 
 from run import Case
 from streamcodecs import pravega as pv
 
+GENERATED = Path(__file__).resolve().parent.parent / "output" / "py"
 ROWS = int(os.environ.get("BENCH_SPARK_ROWS", "1000000"))
 OURS = "streamcodecs"
 BASELINE = "pickled row UDF"
@@ -49,7 +51,7 @@ def _frames() -> list[bytes]:
 
 def _session() -> Any:
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    path = os.pathsep.join(p for p in (sys.path[1], os.environ.get("PYTHONPATH")) if p)  # run.py puts output/py there
+    path = os.pathsep.join(p for p in (str(GENERATED), os.environ.get("PYTHONPATH")) if p)  # for the Python workers
     os.environ["PYTHONPATH"] = path
     from pyspark.sql import SparkSession
 
