@@ -16,7 +16,14 @@ from typing import Any
 GENERATED = Path(__file__).resolve().parent.parent / "output" / "py"
 VECTORS = GENERATED / "vectors"
 
-PYTHON_NODES = ("BatchEvalPython", "ArrowEvalPython", "MapInArrow", "MapInPandas", "PythonMapInArrow", "FlatMapGroupsInArrow")
+PYTHON_NODES = (
+    "BatchEvalPython",
+    "ArrowEvalPython",
+    "MapInArrow",
+    "MapInPandas",
+    "PythonMapInArrow",
+    "FlatMapGroupsInArrow",
+)
 """Physical operators that run a Python worker."""
 
 
