@@ -7,6 +7,10 @@ is decoded with no direction and with each direction in one query, and every row
 from __future__ import annotations
 
 import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +18,8 @@ from pyspark.sql import functions as F
 from spark_checks import PYTHON_NODES, plain, plan_nodes, plan_text, python_decode, spark_decoded, vectors
 
 pytestmark = pytest.mark.spark
+
+REPO = Path(__file__).resolve().parent.parent
 
 PROTOCOLS = ["kcl", "storm"]
 
@@ -237,3 +243,32 @@ def test_unknown_direction_and_mode_are_refused() -> None:
     with pytest.raises(ValueError, match="mode"):
         module.decode("data", mode="DROPMALFORMED")
     assert plain([1, bytearray(b"x")]) == [1, b"x"]
+
+
+def test_the_fixture_protocol_decodes_and_encodes_as_its_codec(spark: Any, tmp_path: Path) -> None:
+    """The JSON family template on the generator's fixture protocol, which uses every JSON-family construct (UUIDs,
+    timestamps, small integers, floats, enums, nested base64 in optional lists, shapes, tags, scalars for lists)."""
+    root = tmp_path / "py"
+    command = [sys.executable, str(REPO / "generator.py"), "-p", str(REPO / "tests" / "fixtures" / "defs"), "-r"]
+    result = subprocess.run(
+        [*command, str(root), "-n", "sparkfixture", "-q"], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    sys.path.insert(0, str(root))
+    try:
+        codec = importlib.import_module("sparkfixture.jfixture")
+        module = importlib.import_module("sparkfixture.spark.jfixture")
+    finally:
+        sys.path.remove(str(root))
+    found = []
+    for version_dir in sorted((root / "vectors" / "jfixture").iterdir()):
+        manifest = json.loads((version_dir / "manifest.json").read_text(encoding="utf-8"))
+        blob = (version_dir / manifest["file"]).read_bytes()
+        found += [(e["direction"], blob[e["offset"] : e["offset"] + e["length"]]) for e in manifest["vectors"]]
+    assert len(found) >= 10
+    frame = spark.createDataFrame(found, "direction string, data binary")
+    decoded = module.decode("data")
+    rows = frame.select(decoded.alias("d"), module.encode(decoded).alias("wire")).collect()
+    for (direction, data), row in zip(found, rows, strict=True):
+        assert spark_decoded(module, row["d"]) == python_decode(codec, data, None), data
+        assert codec.decode(bytes(row["wire"]), direction=direction) == codec.decode(data, direction=direction)
