@@ -22,6 +22,7 @@ __all__ = [
     "I32",
     "U16",
     "Buffer",
+    "Parts",
     "mutf8_decode",
     "mutf8_encode",
     "extend_bytes_int32",
@@ -40,6 +41,8 @@ __all__ = [
 
 T = TypeVar("T")
 Buffer = bytes | bytearray | memoryview
+Parts = list[bytes | bytearray]
+"""The pieces of a frame being encoded, joined once at the end; never a memoryview, whose ``len`` counts items."""
 U16 = struct.Struct(">H")
 I16 = struct.Struct(">h")
 I32 = struct.Struct(">i")
@@ -191,7 +194,7 @@ def write_bytes_int32(value: bytes, path: str, error: type[EncodeError] = Encode
     return I32.pack(len(value)) + bytes(value)
 
 
-def extend_bytes_int32(parts: list[Buffer], value: Buffer, path: str, error: type[EncodeError] = EncodeError) -> None:
+def extend_bytes_int32(parts: Parts, value: Buffer, path: str, error: type[EncodeError] = EncodeError) -> None:
     """Append the length and the value itself as two parts: the payload is copied once, by the frame's join."""
     if isinstance(value, bytes | bytearray):
         parts += (I32.pack(len(value)), value)

@@ -45,6 +45,8 @@ from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 from typing import IO, Any
 
+from .kafkawire import MISSING as _MISSING  # the kafka runtime is part of every package
+
 __all__ = ["Item", "decode_all", "main", "protocols"]
 
 CHUNK = 1 << 16
@@ -579,11 +581,6 @@ def detect(sample: bytes, final: bool, direction: str | None, records: bool) -> 
 
 
 # --- output -------------------------------------------------------------------------------------------------------
-
-try:
-    from .kafkawire import MISSING as _MISSING
-except ImportError:  # pragma: no cover - the kafka runtime is part of every package
-    _MISSING = object()
 
 
 def plain(value: Any, as_bytes: Callable[[bytes], str]) -> Any:

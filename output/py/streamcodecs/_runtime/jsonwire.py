@@ -27,6 +27,7 @@ __all__ = [
     "Timestamp",
     "DECODE_FAILURES",
     "checker",
+    "as_bytes",
     "decode_error",
     "upper_hex_escapes",
     "Piece",
@@ -121,9 +122,19 @@ def checker(cls: type[msgspec.Struct]) -> msgspec.json.Decoder[Any]:
     return msgspec.json.Decoder(shadow)
 
 
-def strip_end_line(frame: bytes | str) -> bytes:
+def as_bytes(frame: bytes | bytearray | memoryview | str, error: type[DecodeError] = DecodeError) -> bytes:
+    """A frame as bytes; text that cannot be UTF-8 (a lone surrogate) is the protocol's DecodeError."""
+    if not isinstance(frame, str):
+        return bytes(frame)
+    try:
+        return frame.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise error(f"text is not valid Unicode: {exc.reason}", offset=exc.start) from None
+
+
+def strip_end_line(frame: bytes | str, error: type[DecodeError] = DecodeError) -> bytes:
     """The JSON text of one ``<json>\\nend\\n`` frame (the ``end`` line is optional here)."""
-    data = frame.encode("utf-8") if isinstance(frame, str) else bytes(frame)
+    data = as_bytes(frame, error)
     body = data.rstrip(b"\r\n")
     if body.endswith(b"\nend") or body == b"end":
         body = body[:-3]
@@ -220,7 +231,7 @@ class EndFrames:
                     break
                 item = items[index]
                 index += 1  # where reading resumes, also after an error
-                if type(item) is not bytes:
+                if isinstance(item, tuple):
                     if item[0] is not None:
                         raise item[0]
                 elif item.startswith(b"end\n") or item == b"end":

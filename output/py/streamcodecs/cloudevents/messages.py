@@ -127,7 +127,7 @@ VERSIONS: tuple[str, ...] = ("1.0",)
 DIRECTIONS: tuple[str, ...] = ("record",)
 MAX_MESSAGE = 16777216
 """Default limit, in bytes, on one JSON line in a :class:`Reader`."""
-SPEC_VERSION = "1.0"
+SPEC_VERSION: Final = "1.0"
 """Value of the specversion attribute for CloudEvents 1.0."""
 
 
@@ -385,10 +385,9 @@ def _from_binary(found: dict[str, str], others: dict[str, str], record_value: An
     if value == "":
         raise DecodeError("attribute 'id' must not be empty", field="id")
     try:
-        value = string_from_text(value)
+        v_id = string_from_text(value)
     except _Invalid as exc:
         raise DecodeError("attribute 'id' " + str(exc), field="id") from None
-    v_id = value
 
     value = found.get("source")
     if value is None:
@@ -396,10 +395,9 @@ def _from_binary(found: dict[str, str], others: dict[str, str], record_value: An
     if value == "":
         raise DecodeError("attribute 'source' must not be empty", field="source")
     try:
-        value = uri_reference_from_text(value)
+        v_source = uri_reference_from_text(value)
     except _Invalid as exc:
         raise DecodeError("attribute 'source' " + str(exc), field="source") from None
-    v_source = value
 
     value = found.get("type")
     if value is None:
@@ -407,60 +405,60 @@ def _from_binary(found: dict[str, str], others: dict[str, str], record_value: An
     if value == "":
         raise DecodeError("attribute 'type' must not be empty", field="type")
     try:
-        value = string_from_text(value)
+        v_type = string_from_text(value)
     except _Invalid as exc:
         raise DecodeError("attribute 'type' " + str(exc), field="type") from None
-    v_type = value
 
     value = found.get("datacontenttype")
+    v_datacontenttype: str | None = None
     if value is not None:
         try:
-            value = media_type_from_text(value)
+            v_datacontenttype = media_type_from_text(value)
         except _Invalid as exc:
             raise DecodeError("attribute 'datacontenttype' " + str(exc), field="datacontenttype") from None
-    v_datacontenttype = value
 
     value = found.get("dataschema")
+    v_dataschema: str | None = None
     if value is not None:
         if value == "":
             raise DecodeError("attribute 'dataschema' must not be empty", field="dataschema")
         try:
-            value = uri_from_text(value)
+            v_dataschema = uri_from_text(value)
         except _Invalid as exc:
             raise DecodeError("attribute 'dataschema' " + str(exc), field="dataschema") from None
-    v_dataschema = value
 
     value = found.get("subject")
+    v_subject: str | None = None
     if value is not None:
         if value == "":
             raise DecodeError("attribute 'subject' must not be empty", field="subject")
         try:
-            value = string_from_text(value)
+            v_subject = string_from_text(value)
         except _Invalid as exc:
             raise DecodeError("attribute 'subject' " + str(exc), field="subject") from None
-    v_subject = value
 
     value = found.get("time")
+    v_time: datetime.datetime | None = None
     if value is not None:
         try:
-            value = timestamp_from_text(value)
+            v_time = timestamp_from_text(value)
         except _Invalid as exc:
             raise DecodeError("attribute 'time' " + str(exc), field="time") from None
-    v_time = value
 
     value = found.get("partitionkey")
+    v_partitionkey: str | None = None
     if value is not None:
         if value == "":
             raise DecodeError("attribute 'partitionkey' must not be empty", field="partitionkey")
         try:
-            value = string_from_text(value)
+            v_partitionkey = string_from_text(value)
         except _Invalid as exc:
             raise DecodeError("attribute 'partitionkey' " + str(exc), field="partitionkey") from None
-    v_partitionkey = value
 
+    undeclared: dict[str, bool | int | str | bytes | datetime.datetime] = {}
     for name, text in others.items():
         try:
-            others[name] = attribute_value_from_text(text)
+            undeclared[name] = attribute_value_from_text(text)
         except _Invalid as exc:
             raise DecodeError(f"attribute {name!r} {exc}", field=name) from None
     data: Any
@@ -482,7 +480,7 @@ def _from_binary(found: dict[str, str], others: dict[str, str], record_value: An
         subject=v_subject,
         time=v_time,
         partitionkey=v_partitionkey,
-        extensions=others,
+        extensions=undeclared,
         data=data,
     )
 
@@ -523,6 +521,7 @@ def _non_json(data: Any, content_type: str | None) -> EncodeError:
 
 
 def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes | None]:
+    value: Any  # each attribute in turn, as the caller set it (an event is built unchecked), then its wire form
     if event.specversion != "1.0":
         raise EncodeError("attribute 'specversion' must be '1.0', not " + repr(event.specversion), field="specversion")
     value = event.id
@@ -657,10 +656,9 @@ def _from_json_object(document: Any) -> CloudEvent:
     if value == "":
         raise DecodeError("attribute 'id' must not be empty", field="id")
     try:
-        value = string_from_json(value)
+        v_id = string_from_json(value)
     except _Invalid as exc:
         raise DecodeError("attribute 'id' " + str(exc), field="id") from None
-    v_id = value
 
     value = pop("source", None)
     if value is None:
@@ -668,10 +666,9 @@ def _from_json_object(document: Any) -> CloudEvent:
     if value == "":
         raise DecodeError("attribute 'source' must not be empty", field="source")
     try:
-        value = uri_reference_from_json(value)
+        v_source = uri_reference_from_json(value)
     except _Invalid as exc:
         raise DecodeError("attribute 'source' " + str(exc), field="source") from None
-    v_source = value
 
     value = pop("type", None)
     if value is None:
@@ -679,56 +676,55 @@ def _from_json_object(document: Any) -> CloudEvent:
     if value == "":
         raise DecodeError("attribute 'type' must not be empty", field="type")
     try:
-        value = string_from_json(value)
+        v_type = string_from_json(value)
     except _Invalid as exc:
         raise DecodeError("attribute 'type' " + str(exc), field="type") from None
-    v_type = value
 
     value = pop("datacontenttype", None)
+    v_datacontenttype: str | None = None
     if value is not None:
         try:
-            value = media_type_from_json(value)
+            v_datacontenttype = media_type_from_json(value)
         except _Invalid as exc:
             raise DecodeError("attribute 'datacontenttype' " + str(exc), field="datacontenttype") from None
-    v_datacontenttype = value
 
     value = pop("dataschema", None)
+    v_dataschema: str | None = None
     if value is not None:
         if value == "":
             raise DecodeError("attribute 'dataschema' must not be empty", field="dataschema")
         try:
-            value = uri_from_json(value)
+            v_dataschema = uri_from_json(value)
         except _Invalid as exc:
             raise DecodeError("attribute 'dataschema' " + str(exc), field="dataschema") from None
-    v_dataschema = value
 
     value = pop("subject", None)
+    v_subject: str | None = None
     if value is not None:
         if value == "":
             raise DecodeError("attribute 'subject' must not be empty", field="subject")
         try:
-            value = string_from_json(value)
+            v_subject = string_from_json(value)
         except _Invalid as exc:
             raise DecodeError("attribute 'subject' " + str(exc), field="subject") from None
-    v_subject = value
 
     value = pop("time", None)
+    v_time: datetime.datetime | None = None
     if value is not None:
         try:
-            value = timestamp_from_json(value)
+            v_time = timestamp_from_json(value)
         except _Invalid as exc:
             raise DecodeError("attribute 'time' " + str(exc), field="time") from None
-    v_time = value
 
     value = pop("partitionkey", None)
+    v_partitionkey: str | None = None
     if value is not None:
         if value == "":
             raise DecodeError("attribute 'partitionkey' must not be empty", field="partitionkey")
         try:
-            value = string_from_json(value)
+            v_partitionkey = string_from_json(value)
         except _Invalid as exc:
             raise DecodeError("attribute 'partitionkey' " + str(exc), field="partitionkey") from None
-    v_partitionkey = value
 
     data = pop("data", MISSING)
     encoded = pop("data_base64", None)
@@ -778,6 +774,7 @@ def _from_json_object(document: Any) -> CloudEvent:
 
 
 def _to_json_object(event: CloudEvent) -> dict[str, Any]:
+    value: Any  # each attribute in turn, as the caller set it (an event is built unchecked), then its wire form
     if event.specversion != "1.0":
         raise EncodeError("attribute 'specversion' must be '1.0', not " + repr(event.specversion), field="specversion")
     value = event.id
@@ -889,6 +886,11 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
 
 def from_json(data: bytes | bytearray | memoryview | str) -> CloudEvent:
     """Decode one event in the JSON event format (UTF-8 JSON text)."""
+    if isinstance(data, str):
+        try:
+            data = data.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise DecodeError(f"text is not valid Unicode: {exc.reason}", offset=exc.start) from None
     try:
         document = _JSON_DECODE(data)
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
@@ -1105,7 +1107,7 @@ class Reader:
         while queue:
             line, text = queue.popleft()
             try:
-                if isinstance(text, DecodeError):
+                if not isinstance(text, bytes):  # a line too long to read, reported in its place
                     raise text
                 events.append(from_json(text))
             except DecodeError as exc:

@@ -32,7 +32,7 @@ import threading
 import time
 import traceback
 from collections import deque
-from typing import Any, BinaryIO, TextIO
+from typing import IO, Any, TextIO
 
 from .messages import (
     INVALID_STATE_EXCEPTION,
@@ -90,7 +90,7 @@ class _Lines:
     ``get`` returns one line (newline included; the last may lack it), or ``None`` once the stream has ended.
     """
 
-    def __init__(self, stream: BinaryIO, limit: int, name: str) -> None:
+    def __init__(self, stream: IO[bytes], limit: int, name: str) -> None:
         self._stream = stream
         self._limit = limit
         self._queue: queue.Queue[bytes | BaseException | None] = queue.Queue()
@@ -131,7 +131,7 @@ class _Lines:
 class _Inbox:
     """Messages from the daemon, decoded as they are asked for; a message can be put back for the main loop."""
 
-    def __init__(self, stream: BinaryIO, max_message: int) -> None:
+    def __init__(self, stream: IO[bytes], max_message: int) -> None:
         self._lines = _Lines(stream, max_message + 2, "kcl-child-stdin")
         self._reader = Reader(direction="to_child", max_message=max_message)
         self._pending: deque[Message] = deque()
@@ -163,7 +163,7 @@ class _Inbox:
 class _Outbox:
     """Writes whole lines to the daemon, one writer at a time, each preceded by an empty line and flushed."""
 
-    def __init__(self, stream: BinaryIO) -> None:
+    def __init__(self, stream: IO[bytes]) -> None:
         self._stream = stream
         self._lock = threading.Lock()
 
@@ -200,7 +200,8 @@ class Checkpointer:
         """
         if isinstance(sequence_number, int) and not isinstance(sequence_number, bool):
             sequence_number = str(sequence_number)
-        request = Checkpoint(sequence_number=sequence_number, sub_sequence_number=sub_sequence_number)
+        # A bool (an int to the type checker) goes on as it is, for the encoder to refuse with an EncodeError.
+        request = Checkpoint(sequence_number=sequence_number, sub_sequence_number=sub_sequence_number)  # type: ignore[arg-type]
         with self._lock:
             if not self._open:
                 raise CheckpointError(INVALID_STATE_EXCEPTION)
@@ -268,8 +269,8 @@ def _report(stderr: TextIO, text: str) -> None:
 
 def run_child(
     processor: Any,
-    stdin: BinaryIO | None = None,
-    stdout: BinaryIO | None = None,
+    stdin: IO[bytes] | None = None,
+    stdout: IO[bytes] | None = None,
     stderr: TextIO | None = None,
     *,
     checkpoint_timeout: float | None = CHECKPOINT_TIMEOUT,

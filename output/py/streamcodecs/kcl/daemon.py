@@ -40,7 +40,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 import msgspec
 
@@ -138,7 +138,7 @@ class Exchange:
 class _Writer:
     """Writes to the child's stdin from a daemon thread, so that a child that stops reading cannot hang us."""
 
-    def __init__(self, stream: BinaryIO) -> None:
+    def __init__(self, stream: IO[bytes]) -> None:
         self._stream = stream
         self._jobs: queue.Queue[tuple[bytes | None, threading.Event, list[Exception]]] = queue.Queue()
         threading.Thread(target=self._run, name="kcl-daemon-stdin", daemon=True).start()
@@ -173,7 +173,7 @@ class _Writer:
         self._submit(None, timeout)
 
 
-def _drain(stream: BinaryIO, sink: list[str]) -> None:
+def _drain(stream: IO[bytes], sink: list[str]) -> None:
     try:
         for raw in iter(stream.readline, b""):
             sink.append(raw.decode("utf-8", "replace"))
@@ -193,11 +193,11 @@ class ChildDriver:
 
     def __init__(
         self,
-        stdin: BinaryIO,
-        stdout: BinaryIO,
+        stdin: IO[bytes],
+        stdout: IO[bytes],
         *,
         process: subprocess.Popen[bytes] | None = None,
-        stderr: BinaryIO | None = None,
+        stderr: IO[bytes] | None = None,
         on_checkpoint: CheckpointCallback | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         strict: bool = True,
@@ -474,9 +474,10 @@ class ChildDriver:
                 error = self.on_checkpoint(request, exchange.action)
             except Exception as exc:  # the daemon reports any Throwable from the checkpointer by its class name
                 error = type(exc).__name__
-        return CheckpointReply(
-            sequence_number=request.sequence_number, sub_sequence_number=request.sub_sequence_number, error=error
-        )
+        sequence_number, sub_sequence_number = request.sequence_number, request.sub_sequence_number
+        # Never UNSET in a decoded Checkpoint: its __post_init__ turns an absent key into None.
+        assert sequence_number is not msgspec.UNSET and sub_sequence_number is not msgspec.UNSET
+        return CheckpointReply(sequence_number=sequence_number, sub_sequence_number=sub_sequence_number, error=error)
 
     def _exited(self, exchange: Exchange, what: str) -> ChildExited:
         code = None

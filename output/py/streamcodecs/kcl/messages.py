@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import enum
 from collections import deque
-from typing import Any, ClassVar, Literal, TypeAlias
+from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 import msgspec
 
@@ -100,15 +100,15 @@ DIRECTIONS: tuple[str, ...] = (
 )
 MAX_MESSAGE = 67108864
 """Default limit, in bytes, on one message in a :class:`Reader`."""
-SENTINEL_TRIM_HORIZON = "TRIM_HORIZON"
+SENTINEL_TRIM_HORIZON: Final = "TRIM_HORIZON"
 """`initialize.sequenceNumber`: start at the oldest record."""
-SENTINEL_LATEST = "LATEST"
+SENTINEL_LATEST: Final = "LATEST"
 """`initialize.sequenceNumber`: start at the newest record."""
-SENTINEL_AT_TIMESTAMP = "AT_TIMESTAMP"
+SENTINEL_AT_TIMESTAMP: Final = "AT_TIMESTAMP"
 """`initialize.sequenceNumber`: start at a timestamp."""
-SENTINEL_SHARD_END = "SHARD_END"
+SENTINEL_SHARD_END: Final = "SHARD_END"
 """`initialize.sequenceNumber`: the shard was read to its end."""
-INVALID_STATE_EXCEPTION = "InvalidStateException"
+INVALID_STATE_EXCEPTION: Final = "InvalidStateException"
 """Checkpoint reply `error` when the current call has no checkpointer (`initialize`, `leaseLost`)."""
 _TERMINATOR = b"\n"
 
@@ -503,7 +503,7 @@ def _check_direction(direction: str | None) -> None:
 def decode(frame: bytes | str, *, direction: str | None = None) -> Message:
     """Decode one whole message as it goes on the wire (the line)."""
     _check_direction(direction)
-    text = frame.encode("utf-8") if isinstance(frame, str) else bytes(frame)
+    text = _jw.as_bytes(frame, DecodeError)
     return _decode_text(text, direction, None)
 
 
@@ -568,7 +568,7 @@ class Reader:
         while queue:
             line, text = queue.popleft()
             try:
-                if isinstance(text, DecodeError):
+                if not isinstance(text, bytes):  # a line too long to read, reported in its place
                     raise text
                 messages.append(_decode_text(text, self.direction, line))
             except DecodeError as exc:

@@ -31,7 +31,7 @@ import struct
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, Final, TypeAlias
 from uuid import UUID as _UUID
 
 from .._runtime import binary as _rt
@@ -170,32 +170,32 @@ DIRECTIONS: tuple[str, ...] = (
 )
 MAX_FRAME = 16777215
 """Largest whole frame (header included) accepted on encode and decode."""
-WIRE_VERSION = 17
+WIRE_VERSION: Final = 17
 """Newest wire version; sent as Hello.highVersion."""
-OLDEST_COMPATIBLE_VERSION = 5
+OLDEST_COMPATIBLE_VERSION: Final = 5
 """Oldest wire version accepted; sent as Hello.lowVersion."""
-TYPE_SIZE = 4
+TYPE_SIZE: Final = 4
 """Bytes of the type code at the start of every frame."""
-TYPE_PLUS_LENGTH_SIZE = 8
+TYPE_PLUS_LENGTH_SIZE: Final = 8
 """Bytes of the frame header (type code and payload length); also the header of an Event inside append data."""
-MAX_WIRECOMMAND_SIZE = 16777215
+MAX_WIRECOMMAND_SIZE: Final = 16777215
 """Largest frame the server accepts, header included (so the largest payload is 16777207); the Java client accepts
 payloads up to this size."""
-NULL_ATTRIBUTE_VALUE = -9223372036854775808
+NULL_ATTRIBUTE_VALUE: Final = -9223372036854775808
 """Long.MIN_VALUE; an attribute with no value (AppendSetup.lastEventNumber of a new writer, SegmentAttribute.value
 when unset)."""
-NULL_TABLE_SEGMENT_OFFSET = -1
+NULL_TABLE_SEGMENT_OFFSET: Final = -1
 """tableSegmentOffset meaning "no offset condition"."""
-TABLE_KEY_NO_VERSION = -9223372036854775808
+TABLE_KEY_NO_VERSION: Final = -9223372036854775808
 """TableKey.NO_VERSION, an unconditional key update; also the version of an empty key."""
-TABLE_KEY_NOT_EXISTS = -1
+TABLE_KEY_NOT_EXISTS: Final = -1
 """TableKey.NOT_EXISTS, a key version meaning "update only if the key does not exist"."""
-CONDITIONAL_ATTRIBUTE_UPDATE_LENGTH = 33
+CONDITIONAL_ATTRIBUTE_UPDATE_LENGTH: Final = 33
 """Encoded size of one ConditionalAttributeUpdate (uuid, int8, two int64)."""
-SERVER_MAX_READ_SIZE = 2097152
+SERVER_MAX_READ_SIZE: Final = 2097152
 """The server returns at most this many bytes per SegmentRead (read size is min(2 MiB, max(8, suggestedLength)))
 and caps table iteration replies by it."""
-MAX_EVENT_SIZE = 8388608
+MAX_EVENT_SIZE: Final = 8388608
 """Largest event payload the Java client accepts (Serializer.MAX_EVENT_SIZE); a framed event is at most this plus
 8."""
 
@@ -3111,7 +3111,7 @@ def _read_chunk_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[ChunkInfo, in
     return _made, pos
 
 
-def _write_chunk_info(value: ChunkInfo, parts: list[bytes]) -> None:
+def _write_chunk_info(value: ChunkInfo, parts: _rt.Parts) -> None:
     where = "ChunkInfo"
     try:
         where = "ChunkInfo.length_in_metadata"
@@ -3139,7 +3139,7 @@ def _read_conditional_attribute_update(buf: _rt.Buffer, pos: int, end: int) -> t
     return _made, pos
 
 
-def _write_conditional_attribute_update(value: ConditionalAttributeUpdate, parts: list[bytes]) -> None:
+def _write_conditional_attribute_update(value: ConditionalAttributeUpdate, parts: _rt.Parts) -> None:
     where = "ConditionalAttributeUpdate"
     try:
         where = "ConditionalAttributeUpdate.attribute_id"
@@ -3155,7 +3155,9 @@ def _read_inline_event(buf: _rt.Buffer, pos: int, end: int) -> tuple[InlineEvent
         raise _rt.short(4, pos, end, "InlineEvent.type_code", DecodeError)
     (type_code,) = _S_I.unpack_from(buf, pos)
     if type_code != 0:
-        raise DecodeError(f"expected 0, found {type_code!r}", offset=pos, field="InlineEvent.type_code")
+        raise DecodeError(
+            "expected " + repr(0) + ", found " + repr(type_code), offset=pos, field="InlineEvent.type_code"
+        )
     pos += 4
     data, pos = _rt.read_bytes_int32(buf, pos, end, "InlineEvent.data", DecodeError)
     _made = _new(InlineEvent)  # every field is set below (faster than the keyword __init__)
@@ -3164,7 +3166,7 @@ def _read_inline_event(buf: _rt.Buffer, pos: int, end: int) -> tuple[InlineEvent
     return _made, pos
 
 
-def _write_inline_event(value: InlineEvent, parts: list[bytes]) -> None:
+def _write_inline_event(value: InlineEvent, parts: _rt.Parts) -> None:
     where = "InlineEvent"
     try:
         where = "InlineEvent.type_code"
@@ -3187,7 +3189,7 @@ def _read_merged_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[MergedSeg
     return _made, pos
 
 
-def _write_merged_segment(value: MergedSegment, parts: list[bytes]) -> None:
+def _write_merged_segment(value: MergedSegment, parts: _rt.Parts) -> None:
     where = "MergedSegment"
     try:
         where = "MergedSegment.source"
@@ -3220,7 +3222,7 @@ def _read_table_key(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKey, int]
     return _made, pos
 
 
-def _write_table_key(value: TableKey, parts: list[bytes]) -> None:
+def _write_table_key(value: TableKey, parts: _rt.Parts) -> None:
     outer = parts
     parts = []
     where = "TableKey"
@@ -3252,7 +3254,7 @@ def _read_table_value(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableValue, 
     return _made, pos
 
 
-def _write_table_value(value: TableValue, parts: list[bytes]) -> None:
+def _write_table_value(value: TableValue, parts: _rt.Parts) -> None:
     outer = parts
     parts = []
     where = "TableValue"
@@ -3275,7 +3277,7 @@ def _read_table_entry(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableEntry, 
     return _made, pos
 
 
-def _write_table_entry(value: TableEntry, parts: list[bytes]) -> None:
+def _write_table_entry(value: TableEntry, parts: _rt.Parts) -> None:
     where = "TableEntry"
     try:
         where = "TableEntry.key"
@@ -3295,7 +3297,7 @@ def _read_table_entries(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableEntri
     return _made, pos
 
 
-def _write_table_entries(value: TableEntries, parts: list[bytes]) -> None:
+def _write_table_entries(value: TableEntries, parts: _rt.Parts) -> None:
     where = "TableEntries"
     try:
         where = "TableEntries.entries"
@@ -3333,7 +3335,7 @@ def _read_table_iterator_args(buf: _rt.Buffer, pos: int, end: int) -> tuple[Tabl
     return _made, pos
 
 
-def _write_table_iterator_args(value: TableIteratorArgs, parts: list[bytes]) -> None:
+def _write_table_iterator_args(value: TableIteratorArgs, parts: _rt.Parts) -> None:
     where = "TableIteratorArgs"
     try:
         where = "TableIteratorArgs.continuation_token"
@@ -3359,7 +3361,7 @@ def _read_hello(buf: _rt.Buffer, pos: int, end: int) -> tuple[Hello, int]:
     return _made, pos
 
 
-def _write_hello(value: Hello, parts: list[bytes]) -> None:
+def _write_hello(value: Hello, parts: _rt.Parts) -> None:
     where = "Hello"
     try:
         where = "Hello.high_version"
@@ -3380,7 +3382,7 @@ def _read_storage_chunks_listed(buf: _rt.Buffer, pos: int, end: int) -> tuple[St
     return _made, pos
 
 
-def _write_storage_chunks_listed(value: StorageChunksListed, parts: list[bytes]) -> None:
+def _write_storage_chunks_listed(value: StorageChunksListed, parts: _rt.Parts) -> None:
     where = "StorageChunksListed"
     try:
         where = "StorageChunksListed.request_id"
@@ -3407,7 +3409,7 @@ def _read_list_storage_chunks(buf: _rt.Buffer, pos: int, end: int) -> tuple[List
     return _made, pos
 
 
-def _write_list_storage_chunks(value: ListStorageChunks, parts: list[bytes]) -> None:
+def _write_list_storage_chunks(value: ListStorageChunks, parts: _rt.Parts) -> None:
     where = "ListStorageChunks"
     try:
         where = "ListStorageChunks.segment"
@@ -3430,7 +3432,7 @@ def _read_storage_flushed(buf: _rt.Buffer, pos: int, end: int) -> tuple[StorageF
     return _made, pos
 
 
-def _write_storage_flushed(value: StorageFlushed, parts: list[bytes]) -> None:
+def _write_storage_flushed(value: StorageFlushed, parts: _rt.Parts) -> None:
     where = "StorageFlushed"
     try:
         where = "StorageFlushed.request_id"
@@ -3456,7 +3458,7 @@ def _read_flush_to_storage(buf: _rt.Buffer, pos: int, end: int) -> tuple[FlushTo
     return _made, pos
 
 
-def _write_flush_to_storage(value: FlushToStorage, parts: list[bytes]) -> None:
+def _write_flush_to_storage(value: FlushToStorage, parts: _rt.Parts) -> None:
     where = "FlushToStorage"
     try:
         where = "FlushToStorage.container_id"
@@ -3476,7 +3478,7 @@ def _read_partial_event(buf: _rt.Buffer, pos: int, end: int) -> tuple[PartialEve
     return _made, pos
 
 
-def _write_partial_event(value: PartialEvent, parts: list[bytes]) -> None:
+def _write_partial_event(value: PartialEvent, parts: _rt.Parts) -> None:
     where = "PartialEvent"
     try:
         where = "PartialEvent.data"
@@ -3492,7 +3494,7 @@ def _read_padding(buf: _rt.Buffer, pos: int, end: int) -> tuple[Padding, int]:
     return _made, pos
 
 
-def _write_padding(value: Padding, parts: list[bytes]) -> None:
+def _write_padding(value: Padding, parts: _rt.Parts) -> None:
     where = "Padding"
     try:
         where = "Padding.length"
@@ -3508,7 +3510,7 @@ def _read_event(buf: _rt.Buffer, pos: int, end: int) -> tuple[Event, int]:
     return _made, pos
 
 
-def _write_event(value: Event, parts: list[bytes]) -> None:
+def _write_event(value: Event, parts: _rt.Parts) -> None:
     where = "Event"
     try:
         where = "Event.data"
@@ -3533,7 +3535,7 @@ def _read_setup_append(buf: _rt.Buffer, pos: int, end: int) -> tuple[SetupAppend
     return _made, pos
 
 
-def _write_setup_append(value: SetupAppend, parts: list[bytes]) -> None:
+def _write_setup_append(value: SetupAppend, parts: _rt.Parts) -> None:
     where = "SetupAppend"
     try:
         where = "SetupAppend.request_id"
@@ -3565,7 +3567,7 @@ def _read_append_setup(buf: _rt.Buffer, pos: int, end: int) -> tuple[AppendSetup
     return _made, pos
 
 
-def _write_append_setup(value: AppendSetup, parts: list[bytes]) -> None:
+def _write_append_setup(value: AppendSetup, parts: _rt.Parts) -> None:
     where = "AppendSetup"
     try:
         where = "AppendSetup.request_id"
@@ -3591,7 +3593,7 @@ def _read_append_block(buf: _rt.Buffer, pos: int, end: int) -> tuple[AppendBlock
     return _made, pos
 
 
-def _write_append_block(value: AppendBlock, parts: list[bytes]) -> None:
+def _write_append_block(value: AppendBlock, parts: _rt.Parts) -> None:
     where = "AppendBlock"
     try:
         where = "AppendBlock.writer_id"
@@ -3628,7 +3630,7 @@ def _read_append_block_end(buf: _rt.Buffer, pos: int, end: int) -> tuple[AppendB
     return _made, pos
 
 
-def _write_append_block_end(value: AppendBlockEnd, parts: list[bytes]) -> None:
+def _write_append_block_end(value: AppendBlockEnd, parts: _rt.Parts) -> None:
     where = "AppendBlockEnd"
     try:
         where = "AppendBlockEnd.writer_id"
@@ -3662,7 +3664,7 @@ def _read_conditional_append(buf: _rt.Buffer, pos: int, end: int) -> tuple[Condi
     return _made, pos
 
 
-def _write_conditional_append(value: ConditionalAppend, parts: list[bytes]) -> None:
+def _write_conditional_append(value: ConditionalAppend, parts: _rt.Parts) -> None:
     where = "ConditionalAppend"
     try:
         where = "ConditionalAppend.writer_id"
@@ -3709,7 +3711,7 @@ def _read_data_appended(buf: _rt.Buffer, pos: int, end: int) -> tuple[DataAppend
     return _made, pos
 
 
-def _write_data_appended(value: DataAppended, parts: list[bytes]) -> None:
+def _write_data_appended(value: DataAppended, parts: _rt.Parts) -> None:
     where = "DataAppended"
     try:
         where = "DataAppended.writer_id"
@@ -3744,7 +3746,7 @@ def _read_conditional_check_failed(buf: _rt.Buffer, pos: int, end: int) -> tuple
     return _made, pos
 
 
-def _write_conditional_check_failed(value: ConditionalCheckFailed, parts: list[bytes]) -> None:
+def _write_conditional_check_failed(value: ConditionalCheckFailed, parts: _rt.Parts) -> None:
     where = "ConditionalCheckFailed"
     try:
         where = "ConditionalCheckFailed.writer_id"
@@ -3774,7 +3776,7 @@ def _read_read_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadSegment
     return _made, pos
 
 
-def _write_read_segment(value: ReadSegment, parts: list[bytes]) -> None:
+def _write_read_segment(value: ReadSegment, parts: _rt.Parts) -> None:
     where = "ReadSegment"
     try:
         where = "ReadSegment.segment"
@@ -3811,7 +3813,7 @@ def _read_segment_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentRead
     return _made, pos
 
 
-def _write_segment_read(value: SegmentRead, parts: list[bytes]) -> None:
+def _write_segment_read(value: SegmentRead, parts: _rt.Parts) -> None:
     where = "SegmentRead"
     try:
         where = "SegmentRead.segment"
@@ -3840,7 +3842,7 @@ def _read_get_stream_segment_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[
     return _made, pos
 
 
-def _write_get_stream_segment_info(value: GetStreamSegmentInfo, parts: list[bytes]) -> None:
+def _write_get_stream_segment_info(value: GetStreamSegmentInfo, parts: _rt.Parts) -> None:
     where = "GetStreamSegmentInfo"
     try:
         where = "GetStreamSegmentInfo.request_id"
@@ -3880,7 +3882,7 @@ def _read_stream_segment_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[Stre
     return _made, pos
 
 
-def _write_stream_segment_info(value: StreamSegmentInfo, parts: list[bytes]) -> None:
+def _write_stream_segment_info(value: StreamSegmentInfo, parts: _rt.Parts) -> None:
     where = "StreamSegmentInfo"
     try:
         where = "StreamSegmentInfo.request_id"
@@ -3929,7 +3931,7 @@ def _read_create_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[CreateSeg
     return _made, pos
 
 
-def _write_create_segment(value: CreateSegment, parts: list[bytes]) -> None:
+def _write_create_segment(value: CreateSegment, parts: _rt.Parts) -> None:
     where = "CreateSegment"
     try:
         where = "CreateSegment.request_id"
@@ -3958,7 +3960,7 @@ def _read_segment_created(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentC
     return _made, pos
 
 
-def _write_segment_created(value: SegmentCreated, parts: list[bytes]) -> None:
+def _write_segment_created(value: SegmentCreated, parts: _rt.Parts) -> None:
     where = "SegmentCreated"
     try:
         where = "SegmentCreated.request_id"
@@ -3983,7 +3985,7 @@ def _read_seal_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[SealSegment
     return _made, pos
 
 
-def _write_seal_segment(value: SealSegment, parts: list[bytes]) -> None:
+def _write_seal_segment(value: SealSegment, parts: _rt.Parts) -> None:
     where = "SealSegment"
     try:
         where = "SealSegment.request_id"
@@ -4008,7 +4010,7 @@ def _read_segment_sealed(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentSe
     return _made, pos
 
 
-def _write_segment_sealed(value: SegmentSealed, parts: list[bytes]) -> None:
+def _write_segment_sealed(value: SegmentSealed, parts: _rt.Parts) -> None:
     where = "SegmentSealed"
     try:
         where = "SegmentSealed.request_id"
@@ -4033,7 +4035,7 @@ def _read_delete_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[DeleteSeg
     return _made, pos
 
 
-def _write_delete_segment(value: DeleteSegment, parts: list[bytes]) -> None:
+def _write_delete_segment(value: DeleteSegment, parts: _rt.Parts) -> None:
     where = "DeleteSegment"
     try:
         where = "DeleteSegment.request_id"
@@ -4058,7 +4060,7 @@ def _read_segment_deleted(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentD
     return _made, pos
 
 
-def _write_segment_deleted(value: SegmentDeleted, parts: list[bytes]) -> None:
+def _write_segment_deleted(value: SegmentDeleted, parts: _rt.Parts) -> None:
     where = "SegmentDeleted"
     try:
         where = "SegmentDeleted.request_id"
@@ -4090,7 +4092,7 @@ def _read_update_segment_policy(buf: _rt.Buffer, pos: int, end: int) -> tuple[Up
     return _made, pos
 
 
-def _write_update_segment_policy(value: UpdateSegmentPolicy, parts: list[bytes]) -> None:
+def _write_update_segment_policy(value: UpdateSegmentPolicy, parts: _rt.Parts) -> None:
     where = "UpdateSegmentPolicy"
     try:
         where = "UpdateSegmentPolicy.request_id"
@@ -4117,7 +4119,7 @@ def _read_segment_policy_updated(buf: _rt.Buffer, pos: int, end: int) -> tuple[S
     return _made, pos
 
 
-def _write_segment_policy_updated(value: SegmentPolicyUpdated, parts: list[bytes]) -> None:
+def _write_segment_policy_updated(value: SegmentPolicyUpdated, parts: _rt.Parts) -> None:
     where = "SegmentPolicyUpdated"
     try:
         where = "SegmentPolicyUpdated.request_id"
@@ -4148,7 +4150,7 @@ def _read_get_segment_attribute(buf: _rt.Buffer, pos: int, end: int) -> tuple[Ge
     return _made, pos
 
 
-def _write_get_segment_attribute(value: GetSegmentAttribute, parts: list[bytes]) -> None:
+def _write_get_segment_attribute(value: GetSegmentAttribute, parts: _rt.Parts) -> None:
     where = "GetSegmentAttribute"
     try:
         where = "GetSegmentAttribute.request_id"
@@ -4174,7 +4176,7 @@ def _read_segment_attribute(buf: _rt.Buffer, pos: int, end: int) -> tuple[Segmen
     return _made, pos
 
 
-def _write_segment_attribute(value: SegmentAttribute, parts: list[bytes]) -> None:
+def _write_segment_attribute(value: SegmentAttribute, parts: _rt.Parts) -> None:
     where = "SegmentAttribute"
     try:
         where = "SegmentAttribute.request_id"
@@ -4205,7 +4207,7 @@ def _read_update_segment_attribute(buf: _rt.Buffer, pos: int, end: int) -> tuple
     return _made, pos
 
 
-def _write_update_segment_attribute(value: UpdateSegmentAttribute, parts: list[bytes]) -> None:
+def _write_update_segment_attribute(value: UpdateSegmentAttribute, parts: _rt.Parts) -> None:
     where = "UpdateSegmentAttribute"
     try:
         where = "UpdateSegmentAttribute.request_id"
@@ -4231,7 +4233,7 @@ def _read_segment_attribute_updated(buf: _rt.Buffer, pos: int, end: int) -> tupl
     return _made, pos
 
 
-def _write_segment_attribute_updated(value: SegmentAttributeUpdated, parts: list[bytes]) -> None:
+def _write_segment_attribute_updated(value: SegmentAttributeUpdated, parts: _rt.Parts) -> None:
     where = "SegmentAttributeUpdated"
     try:
         where = "SegmentAttributeUpdated.request_id"
@@ -4259,7 +4261,7 @@ def _read_truncate_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[Truncat
     return _made, pos
 
 
-def _write_truncate_segment(value: TruncateSegment, parts: list[bytes]) -> None:
+def _write_truncate_segment(value: TruncateSegment, parts: _rt.Parts) -> None:
     where = "TruncateSegment"
     try:
         where = "TruncateSegment.request_id"
@@ -4286,7 +4288,7 @@ def _read_segment_truncated(buf: _rt.Buffer, pos: int, end: int) -> tuple[Segmen
     return _made, pos
 
 
-def _write_segment_truncated(value: SegmentTruncated, parts: list[bytes]) -> None:
+def _write_segment_truncated(value: SegmentTruncated, parts: _rt.Parts) -> None:
     where = "SegmentTruncated"
     try:
         where = "SegmentTruncated.request_id"
@@ -4313,7 +4315,7 @@ def _read_create_transient_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple
     return _made, pos
 
 
-def _write_create_transient_segment(value: CreateTransientSegment, parts: list[bytes]) -> None:
+def _write_create_transient_segment(value: CreateTransientSegment, parts: _rt.Parts) -> None:
     where = "CreateTransientSegment"
     try:
         where = "CreateTransientSegment.request_id"
@@ -4345,7 +4347,7 @@ def _read_locate_offset(buf: _rt.Buffer, pos: int, end: int) -> tuple[LocateOffs
     return _made, pos
 
 
-def _write_locate_offset(value: LocateOffset, parts: list[bytes]) -> None:
+def _write_locate_offset(value: LocateOffset, parts: _rt.Parts) -> None:
     where = "LocateOffset"
     try:
         where = "LocateOffset.request_id"
@@ -4377,7 +4379,7 @@ def _read_offset_located(buf: _rt.Buffer, pos: int, end: int) -> tuple[OffsetLoc
     return _made, pos
 
 
-def _write_offset_located(value: OffsetLocated, parts: list[bytes]) -> None:
+def _write_offset_located(value: OffsetLocated, parts: _rt.Parts) -> None:
     where = "OffsetLocated"
     try:
         where = "OffsetLocated.request_id"
@@ -4409,7 +4411,7 @@ def _read_wrong_host(buf: _rt.Buffer, pos: int, end: int) -> tuple[WrongHost, in
     return _made, pos
 
 
-def _write_wrong_host(value: WrongHost, parts: list[bytes]) -> None:
+def _write_wrong_host(value: WrongHost, parts: _rt.Parts) -> None:
     where = "WrongHost"
     try:
         where = "WrongHost.request_id"
@@ -4447,7 +4449,7 @@ def _read_segment_is_sealed(buf: _rt.Buffer, pos: int, end: int) -> tuple[Segmen
     return _made, pos
 
 
-def _write_segment_is_sealed(value: SegmentIsSealed, parts: list[bytes]) -> None:
+def _write_segment_is_sealed(value: SegmentIsSealed, parts: _rt.Parts) -> None:
     where = "SegmentIsSealed"
     try:
         where = "SegmentIsSealed.request_id"
@@ -4479,7 +4481,7 @@ def _read_segment_already_exists(buf: _rt.Buffer, pos: int, end: int) -> tuple[S
     return _made, pos
 
 
-def _write_segment_already_exists(value: SegmentAlreadyExists, parts: list[bytes]) -> None:
+def _write_segment_already_exists(value: SegmentAlreadyExists, parts: _rt.Parts) -> None:
     where = "SegmentAlreadyExists"
     try:
         where = "SegmentAlreadyExists.request_id"
@@ -4515,7 +4517,7 @@ def _read_no_such_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[NoSuchSe
     return _made, pos
 
 
-def _write_no_such_segment(value: NoSuchSegment, parts: list[bytes]) -> None:
+def _write_no_such_segment(value: NoSuchSegment, parts: _rt.Parts) -> None:
     where = "NoSuchSegment"
     try:
         where = "NoSuchSegment.request_id"
@@ -4553,7 +4555,7 @@ def _read_invalid_event_number(buf: _rt.Buffer, pos: int, end: int) -> tuple[Inv
     return _made, pos
 
 
-def _write_invalid_event_number(value: InvalidEventNumber, parts: list[bytes]) -> None:
+def _write_invalid_event_number(value: InvalidEventNumber, parts: _rt.Parts) -> None:
     where = "InvalidEventNumber"
     try:
         where = "InvalidEventNumber.writer_id"
@@ -4594,7 +4596,7 @@ def _read_segment_is_truncated(buf: _rt.Buffer, pos: int, end: int) -> tuple[Seg
     return _made, pos
 
 
-def _write_segment_is_truncated(value: SegmentIsTruncated, parts: list[bytes]) -> None:
+def _write_segment_is_truncated(value: SegmentIsTruncated, parts: _rt.Parts) -> None:
     where = "SegmentIsTruncated"
     try:
         where = "SegmentIsTruncated.request_id"
@@ -4628,7 +4630,7 @@ def _read_operation_unsupported(buf: _rt.Buffer, pos: int, end: int) -> tuple[Op
     return _made, pos
 
 
-def _write_operation_unsupported(value: OperationUnsupported, parts: list[bytes]) -> None:
+def _write_operation_unsupported(value: OperationUnsupported, parts: _rt.Parts) -> None:
     where = "OperationUnsupported"
     try:
         where = "OperationUnsupported.request_id"
@@ -4671,7 +4673,7 @@ def _read_merge_segments(buf: _rt.Buffer, pos: int, end: int) -> tuple[MergeSegm
     return _made, pos
 
 
-def _write_merge_segments(value: MergeSegments, parts: list[bytes]) -> None:
+def _write_merge_segments(value: MergeSegments, parts: _rt.Parts) -> None:
     where = "MergeSegments"
     try:
         where = "MergeSegments.request_id"
@@ -4712,7 +4714,7 @@ def _read_segments_merged(buf: _rt.Buffer, pos: int, end: int) -> tuple[Segments
     return _made, pos
 
 
-def _write_segments_merged(value: SegmentsMerged, parts: list[bytes]) -> None:
+def _write_segments_merged(value: SegmentsMerged, parts: _rt.Parts) -> None:
     where = "SegmentsMerged"
     try:
         where = "SegmentsMerged.request_id"
@@ -4749,7 +4751,7 @@ def _read_auth_token_check_failed(buf: _rt.Buffer, pos: int, end: int) -> tuple[
     return _made, pos
 
 
-def _write_auth_token_check_failed(value: AuthTokenCheckFailed, parts: list[bytes]) -> None:
+def _write_auth_token_check_failed(value: AuthTokenCheckFailed, parts: _rt.Parts) -> None:
     where = "AuthTokenCheckFailed"
     try:
         where = "AuthTokenCheckFailed.request_id"
@@ -4782,7 +4784,7 @@ def _read_error_message(buf: _rt.Buffer, pos: int, end: int) -> tuple[ErrorMessa
     return _made, pos
 
 
-def _write_error_message(value: ErrorMessage, parts: list[bytes]) -> None:
+def _write_error_message(value: ErrorMessage, parts: _rt.Parts) -> None:
     where = "ErrorMessage"
     try:
         where = "ErrorMessage.request_id"
@@ -4811,7 +4813,7 @@ def _read_get_table_segment_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[G
     return _made, pos
 
 
-def _write_get_table_segment_info(value: GetTableSegmentInfo, parts: list[bytes]) -> None:
+def _write_get_table_segment_info(value: GetTableSegmentInfo, parts: _rt.Parts) -> None:
     where = "GetTableSegmentInfo"
     try:
         where = "GetTableSegmentInfo.request_id"
@@ -4844,7 +4846,7 @@ def _read_table_segment_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[Table
     return _made, pos
 
 
-def _write_table_segment_info(value: TableSegmentInfo, parts: list[bytes]) -> None:
+def _write_table_segment_info(value: TableSegmentInfo, parts: _rt.Parts) -> None:
     where = "TableSegmentInfo"
     try:
         where = "TableSegmentInfo.request_id"
@@ -4893,7 +4895,7 @@ def _read_create_table_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[Cre
     return _made, pos
 
 
-def _write_create_table_segment(value: CreateTableSegment, parts: list[bytes]) -> None:
+def _write_create_table_segment(value: CreateTableSegment, parts: _rt.Parts) -> None:
     where = "CreateTableSegment"
     try:
         where = "CreateTableSegment.request_id"
@@ -4927,7 +4929,7 @@ def _read_delete_table_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[Del
     return _made, pos
 
 
-def _write_delete_table_segment(value: DeleteTableSegment, parts: list[bytes]) -> None:
+def _write_delete_table_segment(value: DeleteTableSegment, parts: _rt.Parts) -> None:
     where = "DeleteTableSegment"
     try:
         where = "DeleteTableSegment.request_id"
@@ -4966,7 +4968,7 @@ def _read_update_table_entries(buf: _rt.Buffer, pos: int, end: int) -> tuple[Upd
     return _made, pos
 
 
-def _write_update_table_entries(value: UpdateTableEntries, parts: list[bytes]) -> None:
+def _write_update_table_entries(value: UpdateTableEntries, parts: _rt.Parts) -> None:
     where = "UpdateTableEntries"
     try:
         where = "UpdateTableEntries.request_id"
@@ -4997,7 +4999,7 @@ def _read_table_entries_updated(buf: _rt.Buffer, pos: int, end: int) -> tuple[Ta
     return _made, pos
 
 
-def _write_table_entries_updated(value: TableEntriesUpdated, parts: list[bytes]) -> None:
+def _write_table_entries_updated(value: TableEntriesUpdated, parts: _rt.Parts) -> None:
     where = "TableEntriesUpdated"
     try:
         where = "TableEntriesUpdated.request_id"
@@ -5034,7 +5036,7 @@ def _read_remove_table_keys(buf: _rt.Buffer, pos: int, end: int) -> tuple[Remove
     return _made, pos
 
 
-def _write_remove_table_keys(value: RemoveTableKeys, parts: list[bytes]) -> None:
+def _write_remove_table_keys(value: RemoveTableKeys, parts: _rt.Parts) -> None:
     where = "RemoveTableKeys"
     try:
         where = "RemoveTableKeys.request_id"
@@ -5065,7 +5067,7 @@ def _read_table_keys_removed(buf: _rt.Buffer, pos: int, end: int) -> tuple[Table
     return _made, pos
 
 
-def _write_table_keys_removed(value: TableKeysRemoved, parts: list[bytes]) -> None:
+def _write_table_keys_removed(value: TableKeysRemoved, parts: _rt.Parts) -> None:
     where = "TableKeysRemoved"
     try:
         where = "TableKeysRemoved.request_id"
@@ -5092,7 +5094,7 @@ def _read_read_table(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadTable, in
     return _made, pos
 
 
-def _write_read_table(value: ReadTable, parts: list[bytes]) -> None:
+def _write_read_table(value: ReadTable, parts: _rt.Parts) -> None:
     where = "ReadTable"
     try:
         where = "ReadTable.request_id"
@@ -5123,7 +5125,7 @@ def _read_table_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableRead, in
     return _made, pos
 
 
-def _write_table_read(value: TableRead, parts: list[bytes]) -> None:
+def _write_table_read(value: TableRead, parts: _rt.Parts) -> None:
     where = "TableRead"
     try:
         where = "TableRead.request_id"
@@ -5150,7 +5152,7 @@ def _read_table_segment_not_empty(buf: _rt.Buffer, pos: int, end: int) -> tuple[
     return _made, pos
 
 
-def _write_table_segment_not_empty(value: TableSegmentNotEmpty, parts: list[bytes]) -> None:
+def _write_table_segment_not_empty(value: TableSegmentNotEmpty, parts: _rt.Parts) -> None:
     where = "TableSegmentNotEmpty"
     try:
         where = "TableSegmentNotEmpty.request_id"
@@ -5177,7 +5179,7 @@ def _read_table_key_does_not_exist(buf: _rt.Buffer, pos: int, end: int) -> tuple
     return _made, pos
 
 
-def _write_table_key_does_not_exist(value: TableKeyDoesNotExist, parts: list[bytes]) -> None:
+def _write_table_key_does_not_exist(value: TableKeyDoesNotExist, parts: _rt.Parts) -> None:
     where = "TableKeyDoesNotExist"
     try:
         where = "TableKeyDoesNotExist.request_id"
@@ -5204,7 +5206,7 @@ def _read_table_key_bad_version(buf: _rt.Buffer, pos: int, end: int) -> tuple[Ta
     return _made, pos
 
 
-def _write_table_key_bad_version(value: TableKeyBadVersion, parts: list[bytes]) -> None:
+def _write_table_key_bad_version(value: TableKeyBadVersion, parts: _rt.Parts) -> None:
     where = "TableKeyBadVersion"
     try:
         where = "TableKeyBadVersion.request_id"
@@ -5238,7 +5240,7 @@ def _read_read_table_keys(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadTabl
     return _made, pos
 
 
-def _write_read_table_keys(value: ReadTableKeys, parts: list[bytes]) -> None:
+def _write_read_table_keys(value: ReadTableKeys, parts: _rt.Parts) -> None:
     where = "ReadTableKeys"
     try:
         where = "ReadTableKeys.request_id"
@@ -5271,7 +5273,7 @@ def _read_table_keys_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKey
     return _made, pos
 
 
-def _write_table_keys_read(value: TableKeysRead, parts: list[bytes]) -> None:
+def _write_table_keys_read(value: TableKeysRead, parts: _rt.Parts) -> None:
     where = "TableKeysRead"
     try:
         where = "TableKeysRead.request_id"
@@ -5309,7 +5311,7 @@ def _read_read_table_entries(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadT
     return _made, pos
 
 
-def _write_read_table_entries(value: ReadTableEntries, parts: list[bytes]) -> None:
+def _write_read_table_entries(value: ReadTableEntries, parts: _rt.Parts) -> None:
     where = "ReadTableEntries"
     try:
         where = "ReadTableEntries.request_id"
@@ -5342,7 +5344,7 @@ def _read_table_entries_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[Table
     return _made, pos
 
 
-def _write_table_entries_read(value: TableEntriesRead, parts: list[bytes]) -> None:
+def _write_table_entries_read(value: TableEntriesRead, parts: _rt.Parts) -> None:
     where = "TableEntriesRead"
     try:
         where = "TableEntriesRead.request_id"
@@ -5378,7 +5380,7 @@ def _read_table_entries_delta_read(buf: _rt.Buffer, pos: int, end: int) -> tuple
     return _made, pos
 
 
-def _write_table_entries_delta_read(value: TableEntriesDeltaRead, parts: list[bytes]) -> None:
+def _write_table_entries_delta_read(value: TableEntriesDeltaRead, parts: _rt.Parts) -> None:
     where = "TableEntriesDeltaRead"
     try:
         where = "TableEntriesDeltaRead.request_id"
@@ -5413,7 +5415,7 @@ def _read_read_table_entries_delta(buf: _rt.Buffer, pos: int, end: int) -> tuple
     return _made, pos
 
 
-def _write_read_table_entries_delta(value: ReadTableEntriesDelta, parts: list[bytes]) -> None:
+def _write_read_table_entries_delta(value: ReadTableEntriesDelta, parts: _rt.Parts) -> None:
     where = "ReadTableEntriesDelta"
     try:
         where = "ReadTableEntriesDelta.request_id"
@@ -5448,7 +5450,7 @@ def _read_conditional_block_end(buf: _rt.Buffer, pos: int, end: int) -> tuple[Co
     return _made, pos
 
 
-def _write_conditional_block_end(value: ConditionalBlockEnd, parts: list[bytes]) -> None:
+def _write_conditional_block_end(value: ConditionalBlockEnd, parts: _rt.Parts) -> None:
     where = "ConditionalBlockEnd"
     try:
         where = "ConditionalBlockEnd.writer_id"
@@ -5479,7 +5481,7 @@ def _read_merge_segments_batch(buf: _rt.Buffer, pos: int, end: int) -> tuple[Mer
     return _made, pos
 
 
-def _write_merge_segments_batch(value: MergeSegmentsBatch, parts: list[bytes]) -> None:
+def _write_merge_segments_batch(value: MergeSegmentsBatch, parts: _rt.Parts) -> None:
     where = "MergeSegmentsBatch"
     try:
         where = "MergeSegmentsBatch.request_id"
@@ -5512,7 +5514,7 @@ def _read_segments_batch_merged(buf: _rt.Buffer, pos: int, end: int) -> tuple[Se
     return _made, pos
 
 
-def _write_segments_batch_merged(value: SegmentsBatchMerged, parts: list[bytes]) -> None:
+def _write_segments_batch_merged(value: SegmentsBatchMerged, parts: _rt.Parts) -> None:
     where = "SegmentsBatchMerged"
     try:
         where = "SegmentsBatchMerged.request_id"
@@ -5531,7 +5533,7 @@ def _read_keep_alive(buf: _rt.Buffer, pos: int, end: int) -> tuple[KeepAlive, in
     return KeepAlive(), pos
 
 
-def _write_keep_alive(value: KeepAlive, parts: list[bytes]) -> None:
+def _write_keep_alive(value: KeepAlive, parts: _rt.Parts) -> None:
     del value, parts
 
 
@@ -5606,7 +5608,7 @@ _READERS: dict[int, Callable[[_rt.Buffer, int, int], tuple[Any, int]]] = {
     91: _read_segments_batch_merged,
     100: _read_keep_alive,
 }
-_WRITERS: dict[type, Callable[[Any, list[bytes]], None]] = {
+_WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
     Hello: _write_hello,
     StorageChunksListed: _write_storage_chunks_listed,
     ListStorageChunks: _write_list_storage_chunks,
@@ -5677,7 +5679,7 @@ _WRITERS: dict[type, Callable[[Any, list[bytes]], None]] = {
     SegmentsBatchMerged: _write_segments_batch_merged,
     KeepAlive: _write_keep_alive,
 }
-_INLINE_WRITERS: dict[type, Callable[[Any, list[bytes]], None]] = {
+_INLINE_WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
     **_WRITERS,
     Event: _write_event,
 }
@@ -5817,7 +5819,7 @@ def encode(message: Message) -> bytes:
         if type(message) in _INLINE_WRITERS:
             raise EncodeError(f"{type(message).__name__} is never sent as a top-level frame")
         raise EncodeError(f"not a pravega message: {type(message).__name__}")
-    parts: list[bytes] = [b""]  # the header's place
+    parts: _rt.Parts = [b""]  # the header's place
     writer(message, parts)
     length = sum(map(len, parts))
     if length + _HEADER_SIZE > MAX_FRAME:
@@ -5831,7 +5833,7 @@ def encode_inline(message: Message) -> bytes:
     writer = _INLINE_WRITERS.get(type(message))
     if writer is None:
         raise EncodeError(f"not a pravega message: {type(message).__name__}")
-    parts: list[bytes] = []
+    parts: _rt.Parts = []
     writer(message, parts)
     return _HEADER.pack(message.CODE, sum(map(len, parts))) + b"".join(parts)
 

@@ -24,10 +24,14 @@ The functions below are the building blocks the generated modules share.
 
 from __future__ import annotations
 
+import functools
+import operator
+import re
 from collections.abc import Callable
 
 from pyspark.sql import Column
 from pyspark.sql import functions as F
+from pyspark.sql.types import DataType, StringType, StructField, StructType
 
 __all__ = ["MODES", "PROTOCOLS"]
 
@@ -64,11 +68,14 @@ def finish(row: Column, mode: str, protocol: str, source: Column) -> Column:
     """The decoded row; in FAILFAST mode a row with an error fails the query, naming the problem and the input."""
     if mode == "PERMISSIVE":
         return row
-    excerpt = F.substring(source.cast("string"), 1, 120)
-    problem = F.concat(
-        F.lit(f"{protocol}: "), row["error"], F.lit(" (input starts "), F.to_json(F.array(excerpt)), F.lit(")")
-    )
-    return F.when(row["error"].isNull(), row).otherwise(F.raise_error(problem))
+
+    def checked(both: Column) -> Column:
+        decoded = both["row"]
+        excerpt = F.to_json(F.array(F.substring(both["source"].cast("string"), 1, 120)))
+        problem = F.concat(F.lit(f"{protocol}: "), decoded["error"], F.lit(" (input starts "), excerpt, F.lit(")"))
+        return F.when(decoded["error"].isNull(), decoded).otherwise(F.raise_error(problem))
+
+    return bind(F.struct(row.alias("row"), source.alias("source")), checked)
 
 
 def variant_null() -> Column:
@@ -111,25 +118,51 @@ def json_path(key: str) -> str:
     return f"$['{key}']" if "'" not in key else f'$["{key}"]'
 
 
-def wrong_type(raw: Column, text: Column, key: str, expected: str) -> Column:
-    """``"`key`: expected ..."`` when ``key`` is present and not null in the JSON ``text`` but ``from_json`` could not
-    read it as its declared type (``raw`` is null), else null. Used only for rows ``from_json`` flagged."""
-    found = F.try_variant_get(F.try_parse_json(text), json_path(key), "variant")
-    bad = raw.isNull() & found.isNotNull() & ~F.is_variant_null(found)
+def wrong_type(text: Column, key: str, read_type: DataType, expected: str) -> Column:
+    """``"`key`: expected ..."`` when ``from_json`` cannot read the value of the top-level ``key`` of the JSON ``text``
+    as ``read_type``, else null. For the rows ``from_json`` flagged: it finds the field to blame, by reading that one
+    value again."""
+    value = F.try_variant_get(F.try_parse_json(text), json_path(key), "variant")
+    alone = F.concat(F.lit('{"v":'), F.to_json(value), F.lit("}"))
+    schema = StructType([StructField("v", read_type), StructField("bad", StringType())])
+    options = {"mode": "PERMISSIVE", "columnNameOfCorruptRecord": "bad", "allowNonNumericNumbers": "false"}
+    bad = value.isNotNull() & F.from_json(alone, schema, options)["bad"].isNotNull()
     return F.when(bad, F.lit(f"`{key}`: expected {expected}"))
 
 
-_WHITESPACE = " \t\r\n"
+_NUMBERS = ("tinyint", "smallint", "int", "bigint")
 
 
-def first_char(text: Column) -> Column:
-    """The first character after JSON whitespace (looks at the first 64 characters only)."""
-    return F.left(F.ltrim(F.left(text, F.lit(64)), F.lit(_WHITESPACE)), F.lit(1))
+def variant_is(value: Column, ddl: str) -> Column:
+    """Whether a VARIANT holds a JSON value of the kind a scalar Spark type is read from (no coercion: a number is
+    not a string, 1.0 is not an integer)."""
+    kind = F.schema_of_variant(value)
+    if ddl == "string":
+        return kind == "STRING"
+    if ddl == "boolean":
+        return kind == "BOOLEAN"
+    if ddl in _NUMBERS:
+        return kind == "BIGINT"
+    if ddl in ("float", "double"):
+        return kind.isin("BIGINT", "DOUBLE") | kind.startswith("DECIMAL")
+    return F.lit(True)  # structured values: the cast that extracts them checks them
 
 
-def last_char(text: Column) -> Column:
-    """The last character before trailing JSON whitespace (looks at the last 64 characters only)."""
-    return F.right(F.rtrim(F.right(text, F.lit(64)), F.lit(_WHITESPACE)), F.lit(1))
+def variant_items_are(value: Column, ddl: str) -> Column:
+    """Whether a VARIANT holds a JSON array whose items are all of the kind ``ddl`` is read from."""
+    items = F.try_variant_get(value, "$", "array<variant>")
+    return items.isNotNull() & F.forall(items, lambda item: variant_is(item, ddl))
+
+
+def starts_with(text: Column, char: str) -> Column:
+    """Whether ``text`` starts with ``char`` after JSON whitespace (checks the first byte first: cheap)."""
+    return F.startswith(text, F.lit(char)) | F.regexp_like(text, F.lit("^[ \t\r\n]*" + re.escape(char)))
+
+
+def ends_with(text: Column, char: str) -> Column:
+    """Whether ``text`` ends with ``char`` before JSON whitespace (checks the common line endings first)."""
+    common = [F.endswith(text, F.lit(char + tail)) for tail in ("", "\n", "\r\n")]
+    return functools.reduce(operator.or_, common) | F.regexp_like(text, F.lit(re.escape(char) + "[ \t\r\n]*$"))
 
 
 _RFC3339 = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"

@@ -16,8 +16,9 @@ field is nullable in the schemas, as Spark computes them; the definitions say wh
 
 Where Spark and the Python codec differ (malformed input only): Spark, like Jackson, reads a number or boolean
 where a string is declared as its text; a JSON null where a field with a default is expected reads as the
-default; a second JSON value after the first goes unnoticed when the text still ends in a bracket; inside
-nested objects a missing nullable field reads as null.
+default, and in a key that recognises a message by its shape it reads as absent; a second JSON value after
+the first goes unnoticed when the text still ends in a bracket; inside nested objects a missing nullable field
+reads as null.
 """
 
 from __future__ import annotations
@@ -248,25 +249,28 @@ def _record_problem(x: Column, at: str) -> Column:
 def _shutdown_reason(j: Column) -> Column:
     """Shutdown.reason, extracted from its VARIANT; null when absent, JSON null or not ShutdownReason."""
     raw = j["reason"]
-    return F.when(~F.is_variant_null(raw), F.try_variant_get(raw, "$", "string"))
+    given = raw.isNotNull() & ~F.is_variant_null(raw)
+    return F.when(given & _sp.variant_is(raw, "string"), F.try_variant_get(raw, "$", "string"))
 
 
 def _checkpoint_reply_error(j: Column) -> Column:
     """CheckpointReply.error, extracted from its VARIANT; null when absent, JSON null or not string."""
     raw = j["error"]
-    return F.when(~F.is_variant_null(raw), F.try_variant_get(raw, "$", "string"))
+    given = raw.isNotNull() & ~F.is_variant_null(raw)
+    return F.when(given & _sp.variant_is(raw, "string"), F.try_variant_get(raw, "$", "string"))
 
 
 def _checkpoint_error(j: Column) -> Column:
     """Checkpoint.error, extracted from its VARIANT; null when absent, JSON null or not string."""
     raw = j["error"]
-    return F.when(~F.is_variant_null(raw), F.try_variant_get(raw, "$", "string"))
+    given = raw.isNotNull() & ~F.is_variant_null(raw)
+    return F.when(given & _sp.variant_is(raw, "string"), F.try_variant_get(raw, "$", "string"))
 
 
 # ---------------------------------------------------------------- messages
 
 
-def _is_initialize(j: Column, shape: dict[str, Column]) -> Column:
+def _is_initialize(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["action"] == "initialize"
 
 
@@ -283,16 +287,16 @@ def _problem_initialize(j: Column, t: Column) -> Column:
         F.when(
             j[_CORRUPT].isNotNull(),
             F.coalesce(
-                _sp.wrong_type(j["shardId"], t, "shardId", "string"),
-                _sp.wrong_type(j["sequenceNumber"], t, "sequenceNumber", "string"),
-                _sp.wrong_type(j["subSequenceNumber"], t, "subSequenceNumber", "int64"),
+                _sp.wrong_type(t, "shardId", StringType(), "string"),
+                _sp.wrong_type(t, "sequenceNumber", StringType(), "string"),
+                _sp.wrong_type(t, "subSequenceNumber", LongType(), "int64"),
             ),
         ),
         F.when(j["shardId"].isNull(), F.lit("missing required field `shardId` (or null)")),
     )
 
 
-def _is_process_records(j: Column, shape: dict[str, Column]) -> Column:
+def _is_process_records(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["action"] == "processRecords"
 
 
@@ -308,8 +312,8 @@ def _problem_process_records(j: Column, t: Column) -> Column:
         F.when(
             j[_CORRUPT].isNotNull(),
             F.coalesce(
-                _sp.wrong_type(j["records"], t, "records", "a list of Record"),
-                _sp.wrong_type(j["millisBehindLatest"], t, "millisBehindLatest", "int64"),
+                _sp.wrong_type(t, "records", ArrayType(_RECORD_READ), "a list of Record"),
+                _sp.wrong_type(t, "millisBehindLatest", LongType(), "int64"),
             ),
         ),
         F.when(j["records"].isNull(), F.lit("missing required field `records` (or null)")),
@@ -325,7 +329,7 @@ def _problem_process_records(j: Column, t: Column) -> Column:
     )
 
 
-def _is_lease_lost(j: Column, shape: dict[str, Column]) -> Column:
+def _is_lease_lost(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["action"] == "leaseLost"
 
 
@@ -337,7 +341,7 @@ def _problem_lease_lost(j: Column, t: Column) -> Column:
     return F.lit(None).cast(StringType())
 
 
-def _is_shard_ended(j: Column, shape: dict[str, Column]) -> Column:
+def _is_shard_ended(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["action"] == "shardEnded"
 
 
@@ -349,7 +353,7 @@ def _problem_shard_ended(j: Column, t: Column) -> Column:
     return F.lit(None).cast(StringType())
 
 
-def _is_shutdown_requested(j: Column, shape: dict[str, Column]) -> Column:
+def _is_shutdown_requested(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["action"] == "shutdownRequested"
 
 
@@ -361,7 +365,7 @@ def _problem_shutdown_requested(j: Column, t: Column) -> Column:
     return F.lit(None).cast(StringType())
 
 
-def _is_shutdown(j: Column, shape: dict[str, Column]) -> Column:
+def _is_shutdown(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["action"] == "shutdown"
 
 
@@ -382,7 +386,7 @@ def _problem_shutdown(j: Column, t: Column) -> Column:
     )
 
 
-def _is_checkpoint_reply(j: Column, shape: dict[str, Column]) -> Column:
+def _is_checkpoint_reply(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["action"] == "checkpoint"
 
 
@@ -400,9 +404,9 @@ def _problem_checkpoint_reply(j: Column, t: Column) -> Column:
         F.when(
             j[_CORRUPT].isNotNull(),
             F.coalesce(
-                _sp.wrong_type(j["checkpoint"], t, "checkpoint", "string"),
-                _sp.wrong_type(j["sequenceNumber"], t, "sequenceNumber", "string"),
-                _sp.wrong_type(j["subSequenceNumber"], t, "subSequenceNumber", "int64"),
+                _sp.wrong_type(t, "checkpoint", StringType(), "string"),
+                _sp.wrong_type(t, "sequenceNumber", StringType(), "string"),
+                _sp.wrong_type(t, "subSequenceNumber", LongType(), "int64"),
             ),
         ),
         F.when(j["error"].isNull(), F.lit("missing required field `error`")),
@@ -413,7 +417,7 @@ def _problem_checkpoint_reply(j: Column, t: Column) -> Column:
     )
 
 
-def _is_status(j: Column, shape: dict[str, Column]) -> Column:
+def _is_status(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["action"] == "status"
 
 
@@ -425,12 +429,12 @@ def _value_status(j: Column, t: Column) -> Column:
 
 def _problem_status(j: Column, t: Column) -> Column:
     return F.coalesce(
-        F.when(j[_CORRUPT].isNotNull(), F.coalesce(_sp.wrong_type(j["responseFor"], t, "responseFor", "string"))),
+        F.when(j[_CORRUPT].isNotNull(), F.coalesce(_sp.wrong_type(t, "responseFor", StringType(), "string"))),
         F.when(j["responseFor"].isNull(), F.lit("missing required field `responseFor` (or null)")),
     )
 
 
-def _is_checkpoint(j: Column, shape: dict[str, Column]) -> Column:
+def _is_checkpoint(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["action"] == "checkpoint"
 
 
@@ -448,9 +452,9 @@ def _problem_checkpoint(j: Column, t: Column) -> Column:
         F.when(
             j[_CORRUPT].isNotNull(),
             F.coalesce(
-                _sp.wrong_type(j["checkpoint"], t, "checkpoint", "string"),
-                _sp.wrong_type(j["sequenceNumber"], t, "sequenceNumber", "string"),
-                _sp.wrong_type(j["subSequenceNumber"], t, "subSequenceNumber", "int64"),
+                _sp.wrong_type(t, "checkpoint", StringType(), "string"),
+                _sp.wrong_type(t, "sequenceNumber", StringType(), "string"),
+                _sp.wrong_type(t, "subSequenceNumber", LongType(), "int64"),
             ),
         ),
         F.when(
@@ -462,7 +466,7 @@ def _problem_checkpoint(j: Column, t: Column) -> Column:
 
 class _Kind(NamedTuple):
     column: str  # its column in DECODED
-    matches: Callable[[Column, dict[str, Column]], Column]
+    matches: Callable[[Column, Column, dict[str, Column]], Column]
     value: Callable[[Column, Column], Column]
     problem: Callable[[Column, Column], Column]
     type: DataType
@@ -508,7 +512,6 @@ _CANDIDATES: dict[str, tuple[str, ...]] = {  # what each direction carries, in t
         "Checkpoint",
     ),
 }
-_NO_MATCH = "no message matches this action"
 _FALLBACK = True
 """Whether a message that fails its checks lets the next candidate try (the codec's typed path) or is the answer."""
 
@@ -519,17 +522,20 @@ def _text(column: Column) -> Column:
 
 
 def _decode_row(j: Column, t: Column, names: list[str]) -> Column:
-    first, last = _sp.first_char(t), _sp.last_char(t)
-    shape = {"object": (first == "{") & (last == "}"), "array": (first == "[") & (last == "]")}
+    shape = {
+        "object": _sp.starts_with(t, "{") & _sp.ends_with(t, "}"),
+        "array": _sp.starts_with(t, "[") & _sp.ends_with(t, "]"),
+    }
+    blank = F.regexp_like(t, F.lit("^[ \t\r\n]*$"))
     early = (
         F.when(~F.is_valid_utf8(t), F.lit("not UTF-8 text"))
-        .when((first == "") & (F.trim(t, F.lit(" \t\r\n")) == ""), F.lit("empty message"))
+        .when(j.isNull() & blank, F.lit("empty message"))
         .when(j.isNull() | (j[_CORRUPT].isNotNull() & F.try_parse_json(t).isNull()), F.lit("malformed JSON"))
         .when(~(shape["object"] | shape["array"]), F.lit("no message matches: not a JSON object or array"))
     )
     # Each candidate's verdict, computed once: null (not this message), "" (this message, valid) or its problem.
     marks = [
-        F.when(_KINDS[name].matches(j, shape), F.coalesce(_KINDS[name].problem(j, t), F.lit(""))).alias(f"c{i}")
+        F.when(_KINDS[name].matches(j, t, shape), F.coalesce(_KINDS[name].problem(j, t), F.lit(""))).alias(f"c{i}")
         for i, name in enumerate(names)
     ]
 
@@ -538,10 +544,14 @@ def _decode_row(j: Column, t: Column, names: list[str]) -> Column:
         for i, name in reversed(list(enumerate(names))):
             chosen = F.when(v[f"c{i}"] == "" if _FALLBACK else v[f"c{i}"].isNotNull(), F.lit(name)).otherwise(chosen)
         first_problem = F.nullif(F.coalesce(*[v[f"c{i}"] for i in range(len(names))], F.lit("")), F.lit(""))
+        no_match = F.coalesce(
+            F.concat(F.lit('no message matches: unknown action "'), v["tag"], F.lit('"')),
+            F.lit("no message matches"),
+        )
         if _FALLBACK:  # a valid candidate wins; else the first candidate's problem
-            error = F.when(chosen.isNull(), F.coalesce(first_problem, F.lit(_NO_MATCH)))
+            error = F.when(chosen.isNull(), F.coalesce(first_problem, no_match))
         else:  # the first candidate is the answer, valid or not
-            error = F.when(chosen.isNull(), F.lit(_NO_MATCH)).otherwise(first_problem)
+            error = F.when(chosen.isNull(), no_match).otherwise(first_problem)
         error = F.coalesce(v["early"], F.when(v["early"].isNull(), error))
         return F.struct(F.when(error.isNull(), chosen).alias("message"), error.alias("error"))
 
@@ -553,7 +563,8 @@ def _decode_row(j: Column, t: Column, names: list[str]) -> Column:
         columns = [k.alias(kind.column) for k, kind in zip(kinds, _KINDS.values(), strict=True)]
         return F.struct(r["message"].alias("message"), *columns, r["error"].alias("error"))
 
-    return _sp.bind(_sp.bind(F.struct(early.alias("early"), *marks), judged), row)
+    tag = j["action"]
+    return _sp.bind(_sp.bind(F.struct(early.alias("early"), tag.alias("tag"), *marks), judged), row)
 
 
 def decode(column: Column | str, *, direction: str | None = None, mode: str = "PERMISSIVE") -> Column:
@@ -598,7 +609,10 @@ def encode(column: Column | str) -> Column:
     ``message`` is null gives null; an unknown message name, or a value in a field the protocol has removed (the
     codec's ``EncodeError``), fails the query.
     """
-    row = F.col(column) if isinstance(column, str) else column
+    return _sp.bind(F.col(column) if isinstance(column, str) else column, _encode_row)
+
+
+def _encode_row(row: Column) -> Column:
     text = F.when(row["message"].isNull(), F.lit(None).cast(StringType()))
     omits = False
     fields = [

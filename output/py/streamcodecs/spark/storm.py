@@ -15,8 +15,9 @@ field is nullable in the schemas, as Spark computes them; the definitions say wh
 
 Where Spark and the Python codec differ (malformed input only): Spark, like Jackson, reads a number or boolean
 where a string is declared as its text; a JSON null where a field with a default is expected reads as the
-default; a second JSON value after the first goes unnoticed when the text still ends in a bracket; inside
-nested objects a missing nullable field reads as null.
+default, and in a key that recognises a message by its shape it reads as absent; a second JSON value after
+the first goes unnoticed when the text still ends in a bracket; inside nested objects a missing nullable field
+reads as null.
 """
 
 from __future__ import annotations
@@ -353,6 +354,12 @@ _OPTIONS = {
 }
 
 
+def _present(j: Column, t: Column, key: str) -> Column:
+    """Whether a top-level key is in the message, even with a value of the wrong type (which reads as null)."""
+    found = F.try_variant_get(F.try_parse_json(t), _sp.json_path(key), "variant")
+    return j[key].isNotNull() | (j[_CORRUPT].isNotNull() & found.isNotNull())
+
+
 def _GroupingType_problem(x: Column, at: str) -> Column:
     return F.when(
         ~x.isin("FIELDS", "SHUFFLE", "ALL", "NONE", "DIRECT", "CUSTOM_OBJECT", "CUSTOM_SERIALIZED", "LOCAL_OR_SHUFFLE"),
@@ -487,63 +494,71 @@ def _topology_context_problem(x: Column, at: str) -> Column:
 def _heartbeat_id(j: Column) -> Column:
     """Heartbeat.id, extracted from its VARIANT; null when absent, JSON null or not string."""
     raw = j["id"]
-    return F.when(~F.is_variant_null(raw), F.try_variant_get(raw, "$", "string"))
+    given = raw.isNotNull() & ~F.is_variant_null(raw)
+    return F.when(given & _sp.variant_is(raw, "string"), F.try_variant_get(raw, "$", "string"))
 
 
 def _heartbeat_comp(j: Column) -> Column:
     """Heartbeat.comp, extracted from its VARIANT; null when absent, JSON null or not string."""
     raw = j["comp"]
-    return F.when(~F.is_variant_null(raw), F.try_variant_get(raw, "$", "string"))
+    given = raw.isNotNull() & ~F.is_variant_null(raw)
+    return F.when(given & _sp.variant_is(raw, "string"), F.try_variant_get(raw, "$", "string"))
 
 
 def _tick_id(j: Column) -> Column:
     """Tick.id, extracted from its VARIANT; null when absent, JSON null or not string."""
     raw = j["id"]
-    return F.when(~F.is_variant_null(raw), F.try_variant_get(raw, "$", "string"))
+    given = raw.isNotNull() & ~F.is_variant_null(raw)
+    return F.when(given & _sp.variant_is(raw, "string"), F.try_variant_get(raw, "$", "string"))
 
 
 def _bolt_tuple_id(j: Column) -> Column:
     """BoltTuple.id, extracted from its VARIANT; null when absent, JSON null or not string."""
     raw = j["id"]
-    return F.when(~F.is_variant_null(raw), F.try_variant_get(raw, "$", "string"))
+    given = raw.isNotNull() & ~F.is_variant_null(raw)
+    return F.when(given & _sp.variant_is(raw, "string"), F.try_variant_get(raw, "$", "string"))
 
 
 def _bolt_tuple_comp(j: Column) -> Column:
     """BoltTuple.comp, extracted from its VARIANT; null when absent, JSON null or not string."""
     raw = j["comp"]
-    return F.when(~F.is_variant_null(raw), F.try_variant_get(raw, "$", "string"))
+    given = raw.isNotNull() & ~F.is_variant_null(raw)
+    return F.when(given & _sp.variant_is(raw, "string"), F.try_variant_get(raw, "$", "string"))
 
 
 def _emit_anchors(j: Column) -> Column:
     """Emit.anchors, extracted from its VARIANT; null when absent, JSON null or not a list of string."""
     raw = j["anchors"]
-    one = F.array(F.try_variant_get(raw, "$", "string"))  # a single value for the list
     given = raw.isNotNull() & ~F.is_variant_null(raw)
-    return F.when(given, F.coalesce(F.try_variant_get(raw, "$", "array<string>"), one))
+    items = F.when(_sp.variant_items_are(raw, "string"), F.try_variant_get(raw, "$", "array<string>"))
+    one = F.when(_sp.variant_is(raw, "string"), F.array(F.try_variant_get(raw, "$", "string")))
+    return F.when(given, F.coalesce(items, one))  # a single value stands for a list of one
 
 
 def _ack_id(j: Column) -> Column:
     """Ack.id, extracted from its VARIANT; null when absent, JSON null or not string."""
     raw = j["id"]
-    return F.when(~F.is_variant_null(raw), F.try_variant_get(raw, "$", "string"))
+    given = raw.isNotNull() & ~F.is_variant_null(raw)
+    return F.when(given & _sp.variant_is(raw, "string"), F.try_variant_get(raw, "$", "string"))
 
 
 def _fail_id(j: Column) -> Column:
     """Fail.id, extracted from its VARIANT; null when absent, JSON null or not string."""
     raw = j["id"]
-    return F.when(~F.is_variant_null(raw), F.try_variant_get(raw, "$", "string"))
+    given = raw.isNotNull() & ~F.is_variant_null(raw)
+    return F.when(given & _sp.variant_is(raw, "string"), F.try_variant_get(raw, "$", "string"))
 
 
 # ---------------------------------------------------------------- messages
 
 
-def _is_handshake(j: Column, shape: dict[str, Column]) -> Column:
+def _is_handshake(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return (
         shape["object"]
         & j["command"].isNull()
-        & j["conf"].isNotNull()
-        & j["pidDir"].isNotNull()
-        & j["context"].isNotNull()
+        & _present(j, t, "conf")
+        & _present(j, t, "pidDir")
+        & _present(j, t, "context")
     )
 
 
@@ -560,9 +575,9 @@ def _problem_handshake(j: Column, t: Column) -> Column:
         F.when(
             j[_CORRUPT].isNotNull(),
             F.coalesce(
-                _sp.wrong_type(j["conf"], t, "conf", "an object of any"),
-                _sp.wrong_type(j["pidDir"], t, "pidDir", "string"),
-                _sp.wrong_type(j["context"], t, "context", "TopologyContext"),
+                _sp.wrong_type(t, "conf", MapType(StringType(), VariantType()), "an object of any"),
+                _sp.wrong_type(t, "pidDir", StringType(), "string"),
+                _sp.wrong_type(t, "context", _TOPOLOGY_CONTEXT_READ, "TopologyContext"),
             ),
         ),
         F.when(j["conf"].isNull(), F.lit("missing required field `conf` (or null)")),
@@ -572,15 +587,15 @@ def _problem_handshake(j: Column, t: Column) -> Column:
     )
 
 
-def _is_heartbeat(j: Column, shape: dict[str, Column]) -> Column:
+def _is_heartbeat(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return (
         shape["object"]
         & j["command"].isNull()
         & j["id"].isNotNull()
         & j["comp"].isNotNull()
-        & j["stream"].isNotNull()
-        & j["task"].isNotNull()
-        & j["tuple"].isNotNull()
+        & _present(j, t, "stream")
+        & _present(j, t, "task")
+        & _present(j, t, "tuple")
         & (j["stream"] == "__heartbeat")
         & (j["task"] == -1)
     )
@@ -601,9 +616,9 @@ def _problem_heartbeat(j: Column, t: Column) -> Column:
         F.when(
             j[_CORRUPT].isNotNull(),
             F.coalesce(
-                _sp.wrong_type(j["stream"], t, "stream", "string"),
-                _sp.wrong_type(j["task"], t, "task", "int32"),
-                _sp.wrong_type(j["tuple"], t, "tuple", "a list of any"),
+                _sp.wrong_type(t, "stream", StringType(), "string"),
+                _sp.wrong_type(t, "task", IntegerType(), "int32"),
+                _sp.wrong_type(t, "tuple", ArrayType(VariantType()), "a list of any"),
             ),
         ),
         F.when(j["id"].isNull(), F.lit("missing required field `id`")),
@@ -623,15 +638,15 @@ def _problem_heartbeat(j: Column, t: Column) -> Column:
     )
 
 
-def _is_tick(j: Column, shape: dict[str, Column]) -> Column:
+def _is_tick(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return (
         shape["object"]
         & j["command"].isNull()
         & j["id"].isNotNull()
         & j["comp"].isNotNull()
-        & j["stream"].isNotNull()
-        & j["task"].isNotNull()
-        & j["tuple"].isNotNull()
+        & _present(j, t, "stream")
+        & _present(j, t, "task")
+        & _present(j, t, "tuple")
         & (F.try_variant_get(j["comp"], "$", "string") == "__system")
         & (j["stream"] == "__tick")
     )
@@ -652,9 +667,9 @@ def _problem_tick(j: Column, t: Column) -> Column:
         F.when(
             j[_CORRUPT].isNotNull(),
             F.coalesce(
-                _sp.wrong_type(j["stream"], t, "stream", "string"),
-                _sp.wrong_type(j["task"], t, "task", "int32"),
-                _sp.wrong_type(j["tuple"], t, "tuple", "a list of any"),
+                _sp.wrong_type(t, "stream", StringType(), "string"),
+                _sp.wrong_type(t, "task", IntegerType(), "int32"),
+                _sp.wrong_type(t, "tuple", ArrayType(VariantType()), "a list of any"),
             ),
         ),
         F.when(j["id"].isNull(), F.lit("missing required field `id`")),
@@ -670,15 +685,15 @@ def _problem_tick(j: Column, t: Column) -> Column:
     )
 
 
-def _is_bolt_tuple(j: Column, shape: dict[str, Column]) -> Column:
+def _is_bolt_tuple(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return (
         shape["object"]
         & j["command"].isNull()
         & j["id"].isNotNull()
         & j["comp"].isNotNull()
-        & j["stream"].isNotNull()
-        & j["task"].isNotNull()
-        & j["tuple"].isNotNull()
+        & _present(j, t, "stream")
+        & _present(j, t, "task")
+        & _present(j, t, "tuple")
     )
 
 
@@ -697,9 +712,9 @@ def _problem_bolt_tuple(j: Column, t: Column) -> Column:
         F.when(
             j[_CORRUPT].isNotNull(),
             F.coalesce(
-                _sp.wrong_type(j["stream"], t, "stream", "string"),
-                _sp.wrong_type(j["task"], t, "task", "int32"),
-                _sp.wrong_type(j["tuple"], t, "tuple", "a list of any"),
+                _sp.wrong_type(t, "stream", StringType(), "string"),
+                _sp.wrong_type(t, "task", IntegerType(), "int32"),
+                _sp.wrong_type(t, "tuple", ArrayType(VariantType()), "a list of any"),
             ),
         ),
         F.when(j["id"].isNull(), F.lit("missing required field `id`")),
@@ -719,7 +734,7 @@ def _problem_bolt_tuple(j: Column, t: Column) -> Column:
     )
 
 
-def _is_task_ids(j: Column, shape: dict[str, Column]) -> Column:
+def _is_task_ids(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return shape["array"]
 
 
@@ -738,7 +753,7 @@ def _problem_task_ids(j: Column, t: Column) -> Column:
     )
 
 
-def _is_next(j: Column, shape: dict[str, Column]) -> Column:
+def _is_next(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["command"] == "next"
 
 
@@ -755,7 +770,7 @@ def _problem_next(j: Column, t: Column) -> Column:
     )
 
 
-def _is_spout_ack(j: Column, shape: dict[str, Column]) -> Column:
+def _is_spout_ack(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["command"] == "ack"
 
 
@@ -769,7 +784,7 @@ def _problem_spout_ack(j: Column, t: Column) -> Column:
     return F.when(j["id"].isNull(), F.lit("missing required field `id`"))
 
 
-def _is_spout_fail(j: Column, shape: dict[str, Column]) -> Column:
+def _is_spout_fail(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["command"] == "fail"
 
 
@@ -783,7 +798,7 @@ def _problem_spout_fail(j: Column, t: Column) -> Column:
     return F.when(j["id"].isNull(), F.lit("missing required field `id`"))
 
 
-def _is_activate(j: Column, shape: dict[str, Column]) -> Column:
+def _is_activate(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["command"] == "activate"
 
 
@@ -800,7 +815,7 @@ def _problem_activate(j: Column, t: Column) -> Column:
     )
 
 
-def _is_deactivate(j: Column, shape: dict[str, Column]) -> Column:
+def _is_deactivate(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["command"] == "deactivate"
 
 
@@ -817,8 +832,8 @@ def _problem_deactivate(j: Column, t: Column) -> Column:
     )
 
 
-def _is_pid_reply(j: Column, shape: dict[str, Column]) -> Column:
-    return shape["object"] & j["command"].isNull() & j["pid"].isNotNull()
+def _is_pid_reply(j: Column, t: Column, shape: dict[str, Column]) -> Column:
+    return shape["object"] & j["command"].isNull() & _present(j, t, "pid")
 
 
 def _value_pid_reply(j: Column, t: Column) -> Column:
@@ -829,12 +844,12 @@ def _value_pid_reply(j: Column, t: Column) -> Column:
 
 def _problem_pid_reply(j: Column, t: Column) -> Column:
     return F.coalesce(
-        F.when(j[_CORRUPT].isNotNull(), F.coalesce(_sp.wrong_type(j["pid"], t, "pid", "int32"))),
+        F.when(j[_CORRUPT].isNotNull(), F.coalesce(_sp.wrong_type(t, "pid", IntegerType(), "int32"))),
         F.when(j["pid"].isNull(), F.lit("missing required field `pid` (or null)")),
     )
 
 
-def _is_emit(j: Column, shape: dict[str, Column]) -> Column:
+def _is_emit(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["command"] == "emit"
 
 
@@ -854,10 +869,10 @@ def _problem_emit(j: Column, t: Column) -> Column:
         F.when(
             j[_CORRUPT].isNotNull(),
             F.coalesce(
-                _sp.wrong_type(j["tuple"], t, "tuple", "a list of any"),
-                _sp.wrong_type(j["stream"], t, "stream", "string"),
-                _sp.wrong_type(j["task"], t, "task", "int32"),
-                _sp.wrong_type(j["need_task_ids"], t, "need_task_ids", "bool"),
+                _sp.wrong_type(t, "tuple", ArrayType(VariantType()), "a list of any"),
+                _sp.wrong_type(t, "stream", StringType(), "string"),
+                _sp.wrong_type(t, "task", IntegerType(), "int32"),
+                _sp.wrong_type(t, "need_task_ids", BooleanType(), "bool"),
             ),
         ),
         F.when(j["tuple"].isNull(), F.lit("missing required field `tuple` (or null)")),
@@ -873,7 +888,7 @@ def _problem_emit(j: Column, t: Column) -> Column:
     )
 
 
-def _is_ack(j: Column, shape: dict[str, Column]) -> Column:
+def _is_ack(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["command"] == "ack"
 
 
@@ -893,7 +908,7 @@ def _problem_ack(j: Column, t: Column) -> Column:
     )
 
 
-def _is_fail(j: Column, shape: dict[str, Column]) -> Column:
+def _is_fail(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["command"] == "fail"
 
 
@@ -913,7 +928,7 @@ def _problem_fail(j: Column, t: Column) -> Column:
     )
 
 
-def _is_log(j: Column, shape: dict[str, Column]) -> Column:
+def _is_log(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["command"] == "log"
 
 
@@ -929,14 +944,14 @@ def _problem_log(j: Column, t: Column) -> Column:
         F.when(
             j[_CORRUPT].isNotNull(),
             F.coalesce(
-                _sp.wrong_type(j["msg"], t, "msg", "string"), _sp.wrong_type(j["level"], t, "level", "LogLevel")
+                _sp.wrong_type(t, "msg", StringType(), "string"), _sp.wrong_type(t, "level", IntegerType(), "LogLevel")
             ),
         ),
         F.when(j["msg"].isNull(), F.lit("missing required field `msg` (or null)")),
     )
 
 
-def _is_error(j: Column, shape: dict[str, Column]) -> Column:
+def _is_error(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["command"] == "error"
 
 
@@ -948,12 +963,12 @@ def _value_error(j: Column, t: Column) -> Column:
 
 def _problem_error(j: Column, t: Column) -> Column:
     return F.coalesce(
-        F.when(j[_CORRUPT].isNotNull(), F.coalesce(_sp.wrong_type(j["msg"], t, "msg", "string"))),
+        F.when(j[_CORRUPT].isNotNull(), F.coalesce(_sp.wrong_type(t, "msg", StringType(), "string"))),
         F.when(j["msg"].isNull(), F.lit("missing required field `msg` (or null)")),
     )
 
 
-def _is_metrics(j: Column, shape: dict[str, Column]) -> Column:
+def _is_metrics(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["command"] == "metrics"
 
 
@@ -966,13 +981,13 @@ def _value_metrics(j: Column, t: Column) -> Column:
 
 def _problem_metrics(j: Column, t: Column) -> Column:
     return F.coalesce(
-        F.when(j[_CORRUPT].isNotNull(), F.coalesce(_sp.wrong_type(j["name"], t, "name", "string"))),
+        F.when(j[_CORRUPT].isNotNull(), F.coalesce(_sp.wrong_type(t, "name", StringType(), "string"))),
         F.when(j["name"].isNull(), F.lit("missing required field `name` (or null)")),
         F.when(j["params"].isNull(), F.lit("missing required field `params`")),
     )
 
 
-def _is_sync(j: Column, shape: dict[str, Column]) -> Column:
+def _is_sync(j: Column, t: Column, shape: dict[str, Column]) -> Column:
     return j["command"] == "sync"
 
 
@@ -986,7 +1001,7 @@ def _problem_sync(j: Column, t: Column) -> Column:
 
 class _Kind(NamedTuple):
     column: str  # its column in DECODED
-    matches: Callable[[Column, dict[str, Column]], Column]
+    matches: Callable[[Column, Column, dict[str, Column]], Column]
     value: Callable[[Column, Column], Column]
     problem: Callable[[Column, Column], Column]
     type: DataType
@@ -1036,7 +1051,6 @@ _CANDIDATES: dict[str, tuple[str, ...]] = {  # what each direction carries, in t
         "Sync",
     ),
 }
-_NO_MATCH = "no message matches this command"
 _FALLBACK = False
 """Whether a message that fails its checks lets the next candidate try (the codec's typed path) or is the answer."""
 
@@ -1047,17 +1061,20 @@ def _text(column: Column) -> Column:
 
 
 def _decode_row(j: Column, t: Column, names: list[str]) -> Column:
-    first, last = _sp.first_char(t), _sp.last_char(t)
-    shape = {"object": (first == "{") & (last == "}"), "array": (first == "[") & (last == "]")}
+    shape = {
+        "object": _sp.starts_with(t, "{") & _sp.ends_with(t, "}"),
+        "array": _sp.starts_with(t, "[") & _sp.ends_with(t, "]"),
+    }
+    blank = F.regexp_like(t, F.lit("^[ \t\r\n]*$"))
     early = (
         F.when(~F.is_valid_utf8(t), F.lit("not UTF-8 text"))
-        .when((first == "") & (F.trim(t, F.lit(" \t\r\n")) == ""), F.lit("empty message"))
+        .when(j.isNull() & blank, F.lit("empty message"))
         .when(j.isNull() | (j[_CORRUPT].isNotNull() & F.try_parse_json(t).isNull()), F.lit("malformed JSON"))
         .when(~(shape["object"] | shape["array"]), F.lit("no message matches: not a JSON object or array"))
     )
     # Each candidate's verdict, computed once: null (not this message), "" (this message, valid) or its problem.
     marks = [
-        F.when(_KINDS[name].matches(j, shape), F.coalesce(_KINDS[name].problem(j, t), F.lit(""))).alias(f"c{i}")
+        F.when(_KINDS[name].matches(j, t, shape), F.coalesce(_KINDS[name].problem(j, t), F.lit(""))).alias(f"c{i}")
         for i, name in enumerate(names)
     ]
 
@@ -1066,10 +1083,14 @@ def _decode_row(j: Column, t: Column, names: list[str]) -> Column:
         for i, name in reversed(list(enumerate(names))):
             chosen = F.when(v[f"c{i}"] == "" if _FALLBACK else v[f"c{i}"].isNotNull(), F.lit(name)).otherwise(chosen)
         first_problem = F.nullif(F.coalesce(*[v[f"c{i}"] for i in range(len(names))], F.lit("")), F.lit(""))
+        no_match = F.coalesce(
+            F.concat(F.lit('no message matches: unknown command "'), v["tag"], F.lit('"')),
+            F.lit("no message matches"),
+        )
         if _FALLBACK:  # a valid candidate wins; else the first candidate's problem
-            error = F.when(chosen.isNull(), F.coalesce(first_problem, F.lit(_NO_MATCH)))
+            error = F.when(chosen.isNull(), F.coalesce(first_problem, no_match))
         else:  # the first candidate is the answer, valid or not
-            error = F.when(chosen.isNull(), F.lit(_NO_MATCH)).otherwise(first_problem)
+            error = F.when(chosen.isNull(), no_match).otherwise(first_problem)
         error = F.coalesce(v["early"], F.when(v["early"].isNull(), error))
         return F.struct(F.when(error.isNull(), chosen).alias("message"), error.alias("error"))
 
@@ -1081,7 +1102,8 @@ def _decode_row(j: Column, t: Column, names: list[str]) -> Column:
         columns = [k.alias(kind.column) for k, kind in zip(kinds, _KINDS.values(), strict=True)]
         return F.struct(r["message"].alias("message"), *columns, r["error"].alias("error"))
 
-    return _sp.bind(_sp.bind(F.struct(early.alias("early"), *marks), judged), row)
+    tag = j["command"]
+    return _sp.bind(_sp.bind(F.struct(early.alias("early"), tag.alias("tag"), *marks), judged), row)
 
 
 def decode(column: Column | str, *, direction: str | None = None, mode: str = "PERMISSIVE") -> Column:
@@ -1143,7 +1165,10 @@ def encode(column: Column | str) -> Column:
     ``message`` is null gives null; an unknown message name, or a value in a field the protocol has removed (the
     codec's ``EncodeError``), fails the query.
     """
-    row = F.col(column) if isinstance(column, str) else column
+    return _sp.bind(F.col(column) if isinstance(column, str) else column, _encode_row)
+
+
+def _encode_row(row: Column) -> Column:
     text = F.when(row["message"].isNull(), F.lit(None).cast(StringType()))
     omits = True
     fields = [

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal, TypeAlias
+from typing import Any, ClassVar, Final, Literal, TypeAlias, cast
 
 import msgspec
 
@@ -95,15 +95,15 @@ DIRECTIONS: tuple[str, ...] = (
 )
 MAX_MESSAGE = 16777216
 """Default limit, in bytes, on one message in a :class:`Reader`."""
-DEFAULT_STREAM = "default"
+DEFAULT_STREAM: Final = "default"
 """Stream Storm uses when an emit has no `stream`."""
-HEARTBEAT_STREAM = "__heartbeat"
+HEARTBEAT_STREAM: Final = "__heartbeat"
 """Stream id of the heartbeat tuples ShellBolt sends (0.9.3+)."""
-TICK_STREAM = "__tick"
+TICK_STREAM: Final = "__tick"
 """Stream id of tick tuples."""
-SYSTEM_COMPONENT = "__system"
+SYSTEM_COMPONENT: Final = "__system"
 """Source component of tick tuples."""
-SYSTEM_TASK_ID = -1
+SYSTEM_TASK_ID: Final = -1
 """Source task of heartbeat and tick tuples."""
 _TERMINATOR = b"\nend\n"
 
@@ -703,7 +703,7 @@ class Log(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command",
         """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
         return {
             "msg": self.msg,
-            "level": None if self.level is None else int(self.level),
+            "level": None if self.level is None else int(cast("LogLevel", self.level)),
         }
 
     @classmethod
@@ -1059,7 +1059,7 @@ def _check_direction(direction: str | None) -> None:
 def decode(frame: bytes | str, *, direction: str | None = None) -> Message:
     """Decode one whole message as it goes on the wire (the JSON and its end line)."""
     _check_direction(direction)
-    text = _jw.strip_end_line(frame)
+    text = _jw.strip_end_line(frame, DecodeError)
     return _decode_text(text, direction, None)
 
 
