@@ -100,6 +100,23 @@ def at(path: str, problem: str | Column) -> Column:
     return F.concat(F.lit(f"`{path}`: "), problem)
 
 
+_NULL_PROBES = {
+    "string": "\u0000streamcodecs\u0000",
+    "binary": b"\x00streamcodecs\x00",
+    "int": -2147483641,
+    "bigint": -9223372036854775801,
+    "float": -3.0e38,
+    "double": -1.7e308,
+}
+
+
+def no_null(items: Column, ddl: str) -> Column:
+    """True when an array certainly holds no null; null or false when it may (then look item by item). Compiled,
+    unlike a lambda: ``array_contains`` gives null when it does not find the probe value and the array holds a
+    null, false when it holds neither (and true in the rare array that holds the probe value itself)."""
+    return ~F.array_contains(items, F.lit(_NULL_PROBES[ddl]).cast(ddl))
+
+
 def first_problem(items: Column, problem: Callable[[Column], Column]) -> Column:
     """The first non-null ``problem(item)`` of an array, else null (one pass when there is none)."""
     found = F.filter(F.transform(items, problem), lambda p: p.isNotNull())

@@ -23,6 +23,8 @@ reads as null.
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -246,6 +248,29 @@ def _record_problem(x: Column, at: str) -> Column:
     )
 
 
+def _record_values(x: Column) -> Column:
+    """A list of Record as decoded, field by field."""
+    columns = [
+        x["data"],
+        x["partitionKey"],
+        x["sequenceNumber"],
+        x["approximateArrivalTimestamp"],
+        x["subSequenceNumber"],
+        F.array_repeat(F.lit("record").cast(StringType()), F.size(x)),
+    ]
+    return F.arrays_zip(*columns).cast(ArrayType(RECORD_SCHEMA))
+
+
+def _record_fine(x: Column) -> Column:
+    """Whether a list of Record certainly passes its checks, found field by field (false: look item by item)."""
+    fine = [
+        _sp.no_null(x["partitionKey"], "string"),
+        _sp.no_null(x["sequenceNumber"], "string"),
+        F.size(F.array_remove(x["action"], F.lit("record").cast(StringType()))) == 0,
+    ]
+    return F.coalesce(functools.reduce(operator.and_, fine), F.lit(False))
+
+
 def _shutdown_reason(j: Column) -> Column:
     """Shutdown.reason, extracted from its VARIANT; null when absent, JSON null or not ShutdownReason."""
     raw = j["reason"]
@@ -302,7 +327,7 @@ def _is_process_records(j: Column, t: Column, shape: dict[str, Column]) -> Colum
 
 def _value_process_records(j: Column, t: Column) -> Column:
     return F.struct(
-        F.transform(j["records"], lambda x0: _record_value(x0)).alias("records"),
+        _record_values(j["records"]).alias("records"),
         j["millisBehindLatest"].alias("millis_behind_latest"),
     )
 
@@ -319,11 +344,13 @@ def _problem_process_records(j: Column, t: Column) -> Column:
         F.when(j["records"].isNull(), F.lit("missing required field `records` (or null)")),
         F.when(
             j["records"].isNotNull(),
-            _sp.first_problem(
-                j["records"],
-                lambda x0: F.when(x0.isNull(), _sp.at("records" + "[]", "null")).otherwise(
-                    _record_problem(x0, "records" + "[]")
-                ),
+            F.when(_record_fine(j["records"]), F.lit(None).cast(StringType())).otherwise(
+                _sp.first_problem(
+                    j["records"],
+                    lambda x0: F.when(x0.isNull(), _sp.at("records" + "[]", "null")).otherwise(
+                        _record_problem(x0, "records" + "[]")
+                    ),
+                )
             ),
         ),
     )

@@ -491,6 +491,15 @@ def _topology_context_problem(x: Column, at: str) -> Column:
     )
 
 
+def _grouping_values(x: Column) -> Column:
+    """A list of Grouping as decoded, field by field."""
+    columns = [
+        x["type"],
+        x["fields"],
+    ]
+    return F.arrays_zip(*columns).cast(ArrayType(GROUPING_SCHEMA))
+
+
 def _heartbeat_id(j: Column) -> Column:
     """Heartbeat.id, extracted from its VARIANT; null when absent, JSON null or not string."""
     raw = j["id"]
