@@ -1015,10 +1015,12 @@ def _inner(document: Column) -> Column:
 
 def _data_member(event: Column) -> Column:
     """The data as a JSON member: ``data`` holding its JSON value when its content type declares JSON
-    and it parses, a string when it is text, else ``data_base64``; null when there is none."""
+    (or, absent, is implied to) and it parses, a string when it is text, else ``data_base64``; null when there is
+    none. Spark holds all data as bytes: JSON data read from a structured record without a content type
+    is written back as JSON, not base64."""
     content, data = event[_CONTENT_TYPE.field], event["data"]
     text = F.try_validate_utf8(data.cast("string"))
-    as_json = F.when(_declares_json(content), F.try_parse_json(text))
+    as_json = F.when(F.coalesce(_declares_json(content), F.lit(_JSON_IMPLIED)), F.try_parse_json(text))
     return (
         F.when(data.isNull(), F.lit(None).cast(StringType()))
         .when(as_json.isNotNull(), _inner(F.to_json(F.struct(as_json.alias(_DATA)))))
