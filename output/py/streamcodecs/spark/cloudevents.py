@@ -448,19 +448,22 @@ def _essence(media_type: Column) -> Column:
 
 
 def _declares_json(media_type: Column) -> Column:
-    """Whether a media type declares JSON: its subtype is json or ends in +json."""
+    """Whether a media type declares JSON: its subtype is json or ends in +json; when
+    it is absent (null), whether the event format implies JSON."""
     essence = _essence(media_type)
     subtype = F.when(F.instr(essence, "/") > 0, F.substring_index(essence, "/", -1)).otherwise(F.lit(""))
     found = subtype.isin(*_JSON_SUBTYPES)
     for suffix in _JSON_SUFFIXES:
         found = found | (subtype.endswith(suffix) & (F.length(subtype) > len(suffix)))
-    return F.when(media_type.isNotNull(), found)
+    return F.when(media_type.isNotNull(), found).otherwise(F.lit(_JSON_IMPLIED))
 
 
 def _is_text(media_type: Column) -> Column:
     """Whether data under this content type (null: absent) is text: JSON, or ``text/*``."""
     essence = _essence(media_type)
-    texty = _declares_json(media_type) | (F.substring_index(essence, "/", 1) == _TEXT_TYPE)  # null when absent
+    texty = _declares_json(media_type) | (
+        F.substring_index(essence, "/", 1) == _TEXT_TYPE
+    )  # null when absent, unless JSON is implied
     return F.coalesce(texty, F.lit(_IMPLIED_TEXT))
 
 
@@ -817,7 +820,7 @@ def _step_values(c: _Columns) -> _Columns:
     if _EXTENSIONS_WIRE.chars:
         strings.append(F.array_join(F.map_values(c["extension_texts"]), " "))
     out["clean"] = _clean(strings)
-    is_json = F.coalesce(_declares_json(out[f"v{_ATTRIBUTES.index(_CONTENT_TYPE)}"]), F.lit(_JSON_IMPLIED))
+    is_json = _declares_json(out[f"v{_ATTRIBUTES.index(_CONTENT_TYPE)}"])
     out["is_json"] = is_json
     out["data"] = (
         F.when(~structured, c["value"])
@@ -1020,7 +1023,7 @@ def _data_member(event: Column) -> Column:
     is written back as JSON, not base64."""
     content, data = event[_CONTENT_TYPE.field], event["data"]
     text = F.try_validate_utf8(data.cast("string"))
-    as_json = F.when(F.coalesce(_declares_json(content), F.lit(_JSON_IMPLIED)), F.try_parse_json(text))
+    as_json = F.when(_declares_json(content), F.try_parse_json(text))
     return (
         F.when(data.isNull(), F.lit(None).cast(StringType()))
         .when(as_json.isNotNull(), _inner(F.to_json(F.struct(as_json.alias(_DATA)))))
