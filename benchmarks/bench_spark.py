@@ -222,10 +222,14 @@ def ce_cases(spark: Any, rows: int) -> list[Case]:
     assert "BatchEvalPython" not in ours._jdf.queryExecution().executedPlan().toString()
     ceiling = _ce_ceiling(data)
     group = f"spark cloudevents from_kafka {rows:,} records"
+    back = f"spark cloudevents from_kafka + to_kafka {rows:,} records"
+    binary, structured = (sce.to_kafka(ours, mode) for mode in sce.CONTENT_MODES)
     return [
         Case(group, OURS, lambda: _run(ours), rows, (CE_BASELINE, 10.0), "rows"),
         Case(group, CE_BASELINE, lambda: _run(theirs), rows, None, "rows"),
         Case(group, CEILING, lambda: _run(ceiling), rows, (CE_BASELINE, 10.0), "rows"),
+        Case(back, "to_kafka binary", lambda: _run(binary), rows, None, "rows"),
+        Case(back, "to_kafka structured", lambda: _run(structured), rows, None, "rows"),
     ]
 
 

@@ -297,8 +297,11 @@ def test_to_kafka_refuses_an_event_the_codec_refuses(spark: Any, decoded: dict[s
     )
     with pytest.raises(ce.EncodeError):
         ce.to_kafka(ce.CloudEvent(id="", source="/s", type="t"))
+    (row,) = module.to_kafka(frame, event="e").collect()  # by default the problem is a column
+    assert (row["value"], row["headers"]) == (None, None)
+    assert "`id`" in row["error"] and row["error"].startswith("cloudevents: cannot encode the event")
     with pytest.raises(Exception, match="id"):
-        module.to_kafka(frame, event="e").collect()
+        module.to_kafka(frame, event="e", on_error="FAILFAST").collect()
 
 
 def test_failfast_fails_with_the_records_problem_and_place(spark: Any, decoded: dict[str, Any]) -> None:

@@ -78,6 +78,19 @@ def finish(row: Column, mode: str, protocol: str, source: Column) -> Column:
     return bind(F.struct(row.alias("row"), source.alias("source")), checked)
 
 
+def bind_apart(value: Column, body: Callable[[Column], Column]) -> Column:
+    """``bind(value, body)``, evaluated by Spark without whole-stage code generation (a one-entry map's
+    ``transform_values``): the projection holding it ends a generated stage. For a projection after a long chain
+    of generated ones, which would otherwise make one generated method too large for the JVM to compile (Spark
+    logs the failure and falls back)."""
+    return F.transform_values(F.create_map(F.lit(0), value), lambda _, v: body(v))[F.lit(0)]
+
+
+def raise_unless_null(error: Column) -> Column:
+    """``error`` (a STRING) when null; else a failure of the query with ``error`` as its message (FAILFAST)."""
+    return F.when(error.isNull(), error).otherwise(F.raise_error(error))
+
+
 def variant_null() -> Column:
     """A JSON null as a VARIANT: ``to_json`` writes it, even when told to drop null fields."""
     return F.parse_json(F.lit("null"))

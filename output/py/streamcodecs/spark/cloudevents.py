@@ -1081,7 +1081,12 @@ def encode(column: Column | str) -> Column:
 
 
 def to_kafka(
-    df: DataFrame, mode: str = "binary", *, event: str = "cloud_event", key_mapper: str | None = None
+    df: DataFrame,
+    mode: str = "binary",
+    *,
+    event: str = "cloud_event",
+    key_mapper: str | None = None,
+    on_error: str = "PERMISSIVE",
 ) -> DataFrame:
     """The events of column ``event`` (``CLOUD_EVENT_SCHEMA``) as the Kafka sink's columns: ``key``, ``value`` and
     ``headers``, then ``topic`` and ``partition`` when ``df`` has them.
@@ -1089,11 +1094,15 @@ def to_kafka(
     ``mode`` is ``"binary"`` (the data is the value, null when there is none; attributes in headers) or
     ``"structured"`` (the JSON event format, with ``content-type: application/cloudevents+json;
     charset=UTF-8``). The key is ``df``'s ``key`` column (null without one), or with ``key_mapper``
-    ('partitionkey') taken from the event. A null event, or one the codec would refuse to encode, fails the
-    query naming the problem: filter out the rows :func:`from_kafka` could not decode first.
+    ('partitionkey') taken from the event. The last column, ``error``, is null for an event written, else the
+    reason the codec would refuse it (a null event, a required attribute missing, a bad URI ..., naming the
+    attribute); such a row has a null ``value`` and ``headers``. With ``on_error="FAILFAST"`` such a row fails
+    the query instead, when it reaches the query's result. Before a Kafka sink keep ``error IS NULL`` and drop
+    the column (a null value is a tombstone to Kafka).
     """
     if mode not in CONTENT_MODES:
         raise ValueError(f"unknown mode {mode!r}; expected one of {CONTENT_MODES}")
+    on_error = _sp.check_mode(on_error)
     e = _quoted(event)
     if key_mapper is not None:
         if key_mapper not in _KEY_MAPPERS:
@@ -1104,7 +1113,14 @@ def to_kafka(
         key = F.col("key")
     else:
         key = F.lit(None).cast(BinaryType())
-    problem = _encode_problem(e)
+    routing = [c for c in ("topic", "partition") if c in df.columns]
+    # The problem is computed in a projection of its own, once (the next one reads it three times, which keeps
+    # Spark from merging the two), outside whole-stage code generation: compiled in one stage with a from_kafka
+    # before it, the structured document made a generated method too large for the JVM to compile.
+    staged = df.select(key.alias(_STAGE.format("key")), e.alias(_STAGE.format("event")), *[_quoted(c) for c in routing])
+    e = F.col(_STAGE.format("event"))
+    staged = staged.select("*", _sp.bind_apart(e, _encode_problem).alias(_STAGE.format("problem")))
+    problem = F.col(_STAGE.format("problem"))
     if mode == "binary":
         value, headers = e["data"], _binary_headers(e)
     else:
@@ -1113,10 +1129,13 @@ def to_kafka(
             F.lit(_DETECTION_HEADER).alias("key"), F.encode(F.lit(_STRUCTURED_CONTENT_TYPE), "UTF-8").alias("value")
         )
         headers = F.array(content).cast(HEADERS)
-    routing = [F.col(c) for c in ("topic", "partition") if c in df.columns]
-    return df.select(
-        key.alias("key"),
-        _checked(value, problem, "the event").alias("value"),
-        _checked(headers, problem, "the event").alias("headers"),
-        *routing,
+    error = F.concat(F.lit(f"{_PROTOCOL}: cannot encode the event: "), problem)
+    if on_error == "FAILFAST":
+        error = _sp.raise_unless_null(error)
+    return staged.select(
+        F.col(_STAGE.format("key")).alias("key"),
+        F.when(problem.isNull(), value).alias("value"),
+        F.when(problem.isNull(), headers).alias("headers"),
+        *[_quoted(c) for c in routing],
+        error.alias("error"),
     )
