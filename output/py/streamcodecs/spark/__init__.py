@@ -12,8 +12,10 @@ Each has ``SCHEMAS`` (a ``StructType`` per message), ``DECODED`` (the decoded ro
 per message kind, ``error``), ``decode(column, *, direction=None, mode="PERMISSIVE")`` and ``encode(struct)``.
 JSON protocols decode with native Spark SQL (``from_json``; no Python worker runs); binary protocols decode with
 vectorised Arrow UDFs that call the generated codec; the Kafka family works on the Kafka source's columns
-natively. In ``PERMISSIVE`` mode a malformed row gives a null message and an ``error`` naming the problem; in
-``FAILFAST`` mode the query fails with that row's problem.
+natively. In ``PERMISSIVE`` mode (the default) a malformed row gives a null message and an ``error`` naming the
+problem; in ``FAILFAST`` mode the query fails with that row's problem where the row is decoded (Spark may decode a
+row that a later ``sample`` removes). For a strict query that fails only for rows reaching its result, decode
+``PERMISSIVE`` and call :func:`fail_on_error` last. Every function works on streaming DataFrames as on batch ones.
 
 The package is pure Python: ship it to a cluster with ``pip install`` or ``SparkContext.addPyFile`` (a zip of
 the package). The native paths need nothing on the executors; the Arrow paths need pyspark, pyarrow and this
@@ -29,11 +31,11 @@ import operator
 import re
 from collections.abc import Callable
 
-from pyspark.sql import Column
+from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.types import DataType, StringType, StructField, StructType
 
-__all__ = ["MODES", "PROTOCOLS"]
+__all__ = ["MODES", "PROTOCOLS", "fail_on_error"]
 
 PROTOCOLS: tuple[str, ...] = (
     "cloudevents",
@@ -44,6 +46,19 @@ PROTOCOLS: tuple[str, ...] = (
 """Protocols that have a Spark module here."""
 MODES: tuple[str, ...] = ("PERMISSIVE", "FAILFAST")
 """``PERMISSIVE``: a malformed row decodes to a null message and an error string; ``FAILFAST``: the query fails."""
+
+
+def fail_on_error(df: DataFrame, error: Column | str = "error") -> DataFrame:
+    """``df`` unchanged, except that the query fails at the first row that reaches this point with a non-null
+    ``error`` (a column name, or a column such as ``F.col("decoded.error")``), with that error as the message.
+
+    The strict mode that holds wherever Spark evaluates expressions: ``mode="FAILFAST"`` (and ``on_error``) fail
+    in the projection that decodes or encodes, and Spark evaluates a projection on every row that reaches it,
+    including rows that a later ``sample`` (or, on local data, a later ``limit``) removes. Decode in the default
+    ``PERMISSIVE`` mode and call this last, after the ``limit``, ``filter``, ``sample`` or join: it is a filter,
+    which Spark neither prunes nor moves below those."""
+    column = F.col(error) if isinstance(error, str) else error
+    return df.where(raise_unless_null(column.cast("string")).isNull())
 
 
 def check_mode(mode: str) -> str:
@@ -78,12 +93,14 @@ def finish(row: Column, mode: str, protocol: str, source: Column) -> Column:
     return bind(F.struct(row.alias("row"), source.alias("source")), checked)
 
 
-def bind_apart(value: Column, body: Callable[[Column], Column]) -> Column:
-    """``bind(value, body)``, evaluated by Spark without whole-stage code generation (a one-entry map's
-    ``transform_values``): the projection holding it ends a generated stage. For a projection after a long chain
-    of generated ones, which would otherwise make one generated method too large for the JVM to compile (Spark
-    logs the failure and falls back)."""
-    return F.transform_values(F.create_map(F.lit(0), value), lambda _, v: body(v))[F.lit(0)]
+def apart(value: Column) -> Column:
+    """``value``, passed through an expression Spark cannot compile into a whole stage (a one-entry map's
+    ``transform_values``): the projection holding it runs on its own, its other expressions compiled as small
+    methods, and the stage before it ends there. For a projection after a long chain of compiled ones, whose one
+    generated method would otherwise grow too large for the JVM to compile (Spark logs the failure and falls
+    back) or to optimise (it runs interpreted). ``value`` itself is evaluated without code generation: keep it
+    cheap (a column computed before)."""
+    return F.transform_values(F.create_map(F.lit(0), value), lambda _, v: v)[F.lit(0)]
 
 
 def raise_unless_null(error: Column) -> Column:

@@ -1115,11 +1115,14 @@ def to_kafka(
         key = F.lit(None).cast(BinaryType())
     routing = [c for c in ("topic", "partition") if c in df.columns]
     # The problem is computed in a projection of its own, once (the next one reads it three times, which keeps
-    # Spark from merging the two), outside whole-stage code generation: compiled in one stage with a from_kafka
-    # before it, the structured document made a generated method too large for the JVM to compile.
+    # Spark from merging the two).
     staged = df.select(key.alias(_STAGE.format("key")), e.alias(_STAGE.format("event")), *[_quoted(c) for c in routing])
     e = F.col(_STAGE.format("event"))
-    staged = staged.select("*", _sp.bind_apart(e, _encode_problem).alias(_STAGE.format("problem")))
+    # Both projections run apart from whole-stage code generation (their expressions compiled as small methods):
+    # compiled into one stage with a from_kafka before them, the structured document made a method too large for
+    # the JVM to compile, and the problem checks one too large for it to optimise.
+    null_event = _sp.apart(F.when(e.isNull(), F.lit("no event (the row is null)")))
+    staged = staged.select("*", F.coalesce(null_event, _encode_problem(e)).alias(_STAGE.format("problem")))
     problem = F.col(_STAGE.format("problem"))
     if mode == "binary":
         value, headers = e["data"], _binary_headers(e)
@@ -1129,7 +1132,7 @@ def to_kafka(
             F.lit(_DETECTION_HEADER).alias("key"), F.encode(F.lit(_STRUCTURED_CONTENT_TYPE), "UTF-8").alias("value")
         )
         headers = F.array(content).cast(HEADERS)
-    error = F.concat(F.lit(f"{_PROTOCOL}: cannot encode the event: "), problem)
+    error = F.concat(F.lit(f"{_PROTOCOL}: cannot encode the event: "), _sp.apart(problem))
     if on_error == "FAILFAST":
         error = _sp.raise_unless_null(error)
     return staged.select(

@@ -1,0 +1,121 @@
+"""No function fails a query because of a row that a later ``limit``, ``filter`` or ``sample`` removes.
+
+By default every function reports a row's problem as a column (``error``), so nothing fails at all; these tests run
+the strict mode (``FAILFAST``), which must fail for a bad row that reaches the result and only for such a row. The
+input holds good rows first and bad rows last; each query puts the operation that removes the bad rows after the
+function. The first test is the case that failed before: ``to_kafka(from_kafka(df.limit(2)))`` with garbage in
+the third record.
+
+``mode="FAILFAST"`` raises in the projection that decodes; Spark evaluates that projection on every row reaching
+it, so it holds under a later ``limit`` or ``filter`` but not under a later ``sample`` (Spark never moves a
+projection below a sample). ``streamcodecs.spark.fail_on_error`` is the strict check that holds everywhere: a
+filter applied last, which Spark neither prunes nor moves below the operations before it.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pyspark.sql import functions as F
+from spark_checks import vectors
+from streamcodecs.spark import cloudevents, fail_on_error, kcl, pravega, storm
+
+pytestmark = pytest.mark.spark
+
+DATA = Path(__file__).resolve().parent.parent / "examples" / "data"
+GOOD = 6
+
+
+def _kafka_records(spark: Any) -> Any:
+    """Six good Kafka-shaped records of the sample, then two garbage ones (offsets 6 and 7)."""
+    good = []
+    for line in (DATA / "kafka-cloudevents.jsonl").read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        headers = [(h["key"], base64.b64decode(h["value"])) for h in row["headers"] or []]
+        event = (base64.b64decode(row["key"]), base64.b64decode(row["value"]), headers)
+        if b"cloudevents" in json.dumps(row).encode() or headers:
+            good.append(event)
+    records = [(k, v, "orders", 0, i, None, 0, h) for i, (k, v, h) in enumerate(good[:GOOD])]
+    records += [(None, b"garbage", "orders", 0, GOOD + i, None, 0, None) for i in range(2)]
+    return spark.createDataFrame(records, cloudevents.KAFKA_SOURCE_SCHEMA).withColumn("id", F.col("offset"))
+
+
+def _frames(spark: Any, protocol: str) -> tuple[Any, Callable[[Any, str], Any]]:
+    """(DataFrame of ``id``, ``data``: GOOD good frames then two bad ones; the decode of ``data`` in a mode)."""
+    module = {"kcl": kcl, "storm": storm, "pravega": pravega}[protocol]
+    good = [v["data"] for v in vectors(protocol)][:GOOD]
+    bad = [b"\x00\x00\x00\x0a\x00\x00\x00\xff", b"\xff"] if protocol == "pravega" else [b"{", b"[1, 2]\nend\n"]
+    frame = spark.createDataFrame(list(enumerate(good + bad)), "id long, data binary")
+    return frame, lambda df, mode: df.select("id", module.decode("data", mode=mode).alias("d"))
+
+
+def _seed_keeping_only_good(frame: Any) -> int:
+    """A seed for which ``sample(0.5, seed)`` keeps some good rows and no bad one."""
+    for seed in range(200):
+        kept = {r["id"] for r in frame.select("id").sample(fraction=0.5, seed=seed).collect()}
+        if kept and max(kept) < GOOD:
+            return seed
+    raise AssertionError("no seed keeps only good rows")
+
+
+def _removals(frame: Any) -> dict[str, Callable[[Any], Any]]:
+    seed = _seed_keeping_only_good(frame)
+    return {
+        "limit": lambda df: df.limit(2),
+        "filter": lambda df: df.where(F.col("id") < GOOD),
+        "sample": lambda df: df.sample(fraction=0.5, seed=seed),
+    }
+
+
+def test_to_kafka_of_from_kafka_under_a_limit(spark: Any) -> None:
+    records = _kafka_records(spark).drop("id")
+    rows = cloudevents.to_kafka(cloudevents.from_kafka(records.limit(2))).collect()
+    assert len(rows) == 2 and all(r["error"] is None and r["value"] is not None for r in rows)
+    strict = cloudevents.from_kafka(records.limit(2), mode="FAILFAST")
+    assert len(cloudevents.to_kafka(strict, "structured", on_error="FAILFAST").collect()) == 2
+
+
+def test_from_kafka_failfast_fails_only_for_rows_that_reach_the_result(spark: Any) -> None:
+    records = _kafka_records(spark)
+    decode = lambda df: cloudevents.from_kafka(df, mode="FAILFAST")  # noqa: E731
+    removals = _removals(records)
+    for name in ("limit", "filter"):
+        rows = removals[name](decode(records)).collect()
+        assert rows and all(r["error"] is None and r["id"] < GOOD for r in rows), name
+        encoded = cloudevents.to_kafka(removals[name](decode(records)), "structured", on_error="FAILFAST").collect()
+        assert len(encoded) == len(rows), name
+    for name, remove in removals.items():
+        rows = fail_on_error(remove(cloudevents.from_kafka(records))).collect()
+        assert rows and all(r["id"] < GOOD for r in rows), name
+        encoded = fail_on_error(cloudevents.to_kafka(remove(cloudevents.from_kafka(records)), "structured"))
+        assert len(encoded.collect()) == len(rows), name
+    with pytest.raises(Exception, match="cloudevents"):
+        decode(records).collect()  # the bad rows reach the result: the query fails
+
+
+@pytest.mark.parametrize("protocol", ["kcl", "storm", "pravega"])
+def test_decode_failfast_fails_only_for_rows_that_reach_the_result(spark: Any, protocol: str) -> None:
+    """``mode="FAILFAST"`` under a later limit or filter; ``fail_on_error`` last under limit, filter and sample."""
+    frame, decode = _frames(spark, protocol)
+    removals = _removals(frame)
+    for name in ("limit", "filter"):
+        rows = removals[name](decode(frame, "FAILFAST")).collect()
+        assert rows and all(r["d"]["error"] is None and r["id"] < GOOD for r in rows), name
+    for name, remove in removals.items():
+        rows = fail_on_error(remove(decode(frame, "PERMISSIVE")), F.col("d.error")).select("id").collect()
+        assert rows and all(r["id"] < GOOD for r in rows), name
+    with pytest.raises(Exception, match=protocol):
+        decode(frame, "FAILFAST").collect()  # the bad rows reach the result: the query fails
+    with pytest.raises(Exception, match="malformed JSON|runs past"):  # the first bad row's error
+        fail_on_error(decode(frame, "PERMISSIVE"), "d.error").select("id").collect()
+
+
+def test_fail_on_error_names_the_rows_problem(spark: Any) -> None:
+    frame, decode = _frames(spark, "kcl")
+    with pytest.raises(Exception, match="malformed JSON"):
+        fail_on_error(decode(frame, "PERMISSIVE"), "d.error").collect()
