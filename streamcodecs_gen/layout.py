@@ -9,7 +9,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-from .model import Field, Protocol, Struct, TypeRef
+from .model import Field, Message, Protocol, Struct, TypeRef
 from .types import WIRE_TYPES
 
 
@@ -60,6 +60,13 @@ def min_size(ref: TypeRef) -> int:
     return 0
 
 
+def holds_view(ref: TypeRef) -> bool:
+    """Decoded values of this type are (or hold) read-only memoryviews onto the frame."""
+    if ref.kind == "list" and ref.item:
+        return holds_view(ref.item)
+    return ref.kind == "wire" and ref.wire is not None and ref.wire.view
+
+
 def _conditional(f: Field) -> bool:
     return f.presence is not None or f.when_nonempty is not None
 
@@ -71,6 +78,11 @@ class Layout:
     steps: dict[str, list[Step]] = field(default_factory=dict)
     write_steps: dict[str, list[Step]] = field(default_factory=dict)  # encoders write every field: longer runs
     structs: dict[str, str] = field(default_factory=dict)  # format -> constant name
+    views: set[str] = field(default_factory=set)  # structs and messages with a payload field (decoded as a view)
+    holds_views: set[str] = field(default_factory=set)  # ... or with one in a struct they hold, however deep
+    # Top-level messages whose every field has a fixed size: the Struct of the whole frame (header included) and its
+    # payload length, so that encode packs the frame at once (no list of parts, no join).
+    frames: dict[str, tuple[str, int]] = field(default_factory=dict)
 
     def constant(self, fmt: str) -> str:
         if fmt not in self.structs:
@@ -132,4 +144,31 @@ def binary_layout(protocol: Protocol) -> Layout:
     for owner in [*protocol.structs, *protocol.messages]:
         layout.steps[owner.name] = _steps(owner, layout, order)
         layout.write_steps[owner.name] = _steps(owner, layout, order, write=True)
+        if any(holds_view(f.type) for f in owner.fields):
+            layout.views.add(owner.name)
+        steps = layout.write_steps[owner.name]
+        if isinstance(owner, Message) and not owner.inline_only and _all_fixed(steps):
+            header = order + "".join(WIRE_TYPES[protocol.framing[k]].struct or "" for k in ("code_type", "length_type"))
+            fmt = header + "".join((step.fmt or "")[1:] for step in steps)
+            layout.frames[owner.name] = (layout.constant(fmt), struct.calcsize(fmt) - struct.calcsize(header))
+    layout.holds_views = set(layout.views)
+    changed = True
+    while changed:  # structs holding structs that hold payloads
+        changed = False
+        for owner in [*protocol.structs, *protocol.messages]:
+            if owner.name not in layout.holds_views and any(
+                _struct_of(f.type) in layout.holds_views for f in owner.fields
+            ):
+                layout.holds_views.add(owner.name)
+                changed = True
     return layout
+
+
+def _all_fixed(steps: list[Step]) -> bool:
+    return all(step.fixed and not step.guard_nonempty for step in steps)
+
+
+def _struct_of(ref: TypeRef) -> str | None:
+    if ref.kind == "list" and ref.item:
+        return _struct_of(ref.item)
+    return ref.struct.name if ref.kind == "struct" and ref.struct else None
