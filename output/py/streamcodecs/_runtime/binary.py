@@ -222,12 +222,11 @@ def payload_part(value: Any, path: str, error: type[EncodeError] = EncodeError) 
     if isinstance(value, bytes | bytearray):
         return value
     if isinstance(value, memoryview):
+        if not value.c_contiguous:
+            return value.tobytes()  # the one copy, here instead of in the join (which needs contiguous bytes)
         if value.format == "B" and value.ndim == 1:
             return value  # the common case (a decoded payload): len() counts bytes
-        try:
-            return value.cast("B")
-        except TypeError:
-            return value.tobytes()  # not contiguous: the one copy, here instead of in the join
+        return value.cast("B")
     raise error(f"expected bytes, got {type(value).__name__}", field=path)
 
 
