@@ -21,6 +21,7 @@ class Step:
     guard_remaining: int | None = None  # read only if this many bytes remain
     guard_nonempty: str | None = None  # read only if this earlier field is non-empty
     guarded: list[Step] = field(default_factory=list)  # trailing guarded fixed fields, read at once when all are there
+    lead: Step | None = None  # an unconditional fixed run just before the guarded fields, read in the same unpack
 
     @property
     def fixed(self) -> bool:
@@ -110,7 +111,10 @@ def _steps(owner: Struct, layout: Layout, order: str, *, write: bool = False) ->
         fmt = order + code if code else None
         steps.append(Step([f], fmt, layout.constant(fmt) if fmt else None, f.presence, f.when_nonempty))
     flush()
-    return steps if write else _guarded_runs(steps, layout, order)
+    if write:
+        return steps
+    grouped = _guarded_runs(steps, layout, order)
+    return grouped if owner.size_prefix else _with_leads(grouped, layout, order)
 
 
 def _guarded_runs(steps: list[Step], layout: Layout, order: str) -> list[Step]:
@@ -132,6 +136,20 @@ def _guarded_runs(steps: list[Step], layout: Layout, order: str) -> list[Step]:
             step.fmt = order + "".join((s.fmt or "")[1:] for s in step.guarded)
             step.struct_name = layout.constant(step.fmt)
     return grouped
+
+
+def _with_leads(steps: list[Step], layout: Layout, order: str) -> list[Step]:
+    """Fold an unconditional fixed run into the guarded group right after it: the newest layout (every field there)
+    is then one bounds check and one unpack; an older peer's frame reads the run, then the guards one by one."""
+    out: list[Step] = []
+    for step in steps:
+        last = out[-1] if out else None
+        if step.guarded and last and last.fixed and not (last.guarded or last.guard_remaining or last.guard_nonempty):
+            fmt = order + (last.fmt or "")[1:] + (step.fmt or "")[1:]
+            out[-1] = Step([*last.fields, *step.fields], fmt, layout.constant(fmt), guarded=step.guarded, lead=last)
+        else:
+            out.append(step)
+    return out
 
 
 def _guarded_fixed(step: Step) -> bool:

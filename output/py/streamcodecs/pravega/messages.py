@@ -3758,15 +3758,18 @@ def _write_conditional_append(value: ConditionalAppend, parts: _rt.Parts) -> Non
 
 
 def _read_data_appended(buf: _rt.Buffer, pos: int, end: int) -> tuple[DataAppended, int]:
-    if end - pos < 24:
-        raise _rt.short(24, pos, end, "DataAppended.writer_id", DecodeError)
-    writer_id, event_number = _S_16SQ.unpack_from(buf, pos)
-    writer_id = _UUID(bytes=writer_id)
-    pos += 24
-    if end - pos >= 24:  # all of these trailing fields are there (the newest layout)
-        previous_event_number, request_id, current_segment_write_offset = _S_QQQ.unpack_from(buf, pos)
-        pos += 24
+    if end - pos >= 48:  # all of these trailing fields are there (the newest layout)
+        writer_id, event_number, previous_event_number, request_id, current_segment_write_offset = (
+            _S_16SQQQQ.unpack_from(buf, pos)
+        )
+        writer_id = _UUID(bytes=writer_id)
+        pos += 48
     else:
+        if end - pos < 24:
+            raise _rt.short(24, pos, end, "DataAppended.writer_id", DecodeError)
+        writer_id, event_number = _S_16SQ.unpack_from(buf, pos)
+        writer_id = _UUID(bytes=writer_id)
+        pos += 24
         if end - pos >= 8:
             (previous_event_number,) = _S_Q.unpack_from(buf, pos)
             pos += 8
