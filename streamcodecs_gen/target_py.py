@@ -145,6 +145,7 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
         "shape_test": shape_test,
         "shape_text": shape_text,
         "typed_path": typed,
+        "variants": [v for v in protocol.framing.get("variants", []) if v["encoding"] == "msgpack"],
     }
 
 
