@@ -245,9 +245,10 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
     covered = [p for p in protocols if _manifest.supports(p)]
     released = released_vectors(options)
     for protocol in covered:
-        for version in protocol.versions:
-            base = options.binary_dir / protocol.name / version
-            fresh = _manifest.version_files(protocol, version, base)
+        framings = [(None, PurePosixPath())] + [(v, PurePosixPath(v["name"])) for v in _manifest.variants(protocol)]
+        for version, (variant, subdir) in ((version, f) for version in protocol.versions for f in framings):
+            base = options.binary_dir / protocol.name / version / subdir  # a variant's vectors: <version>/<name>/
+            fresh = _manifest.version_files(protocol, version, base, variant)
             for path, content in fresh.items():
                 on_disk = (options.root / path) if options.root else None
                 if on_disk is not None and released(path.parent / "manifest.json"):
@@ -297,6 +298,7 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
                         protocol.source,
                         protocol=protocol,
                         reader_suffix=repr(_manifest.READER_SUFFIX.get(protocol.family, b"")),
+                        variants=[v["name"] for v in _manifest.variants(protocol)],
                     ),
                 )
             )

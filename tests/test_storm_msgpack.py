@@ -293,3 +293,35 @@ def test_a_stream_ending_inside_a_message_is_an_error(tmp_path: Path) -> None:
     stream = pystorm_frames(handshake(tmp_path), {"command": "next", "id": ""})
     with pytest.raises(storm.DecodeError, match="the stream ended inside a message"):
         Counter().run(io.BytesIO(stream[:-3]), io.BytesIO())
+
+
+# ---------------------------------------------------------------------------------------------- the vectors
+def test_the_reference_encoder_writes_what_the_msgpack_package_writes() -> None:
+    from streamcodecs_gen.vectors.msgpack_ref import pack
+
+    edges = [0, 127, 128, 255, 256, 65535, 65536, 2**32 - 1, 2**32, 2**64 - 1]
+    edges += [-1, -32, -33, -128, -129, -32768, -32769, -(2**31), -(2**31) - 1, -(2**63)]
+    texts = ["", "é" * 15, "x" * 31, "x" * 32, "x" * 255, "x" * 256, "x" * 65535, "x" * 65536]
+    values = [None, True, False, 0.0, -2.5, 1e300, *edges, *texts, b"", b"\x00" * 256, b"\x01" * 65536]
+    values += [[], list(range(15)), list(range(16)), list(range(65536)), {}, {str(i): i for i in range(16)}]
+    values += [{"nested": [{"a": None}, [b"x", 1.5]]}]
+    for value in values:
+        assert pack(value) == msgpack.packb(value), value
+
+
+def test_the_vectors_are_what_pystorm_reads_and_the_json_vectors_say() -> None:
+    vectors = Path(__file__).resolve().parent.parent / "output" / "py" / "vectors" / "storm"
+    found = sorted(vectors.glob("*/msgpack/manifest.json"))
+    assert len(found) == len(storm.VERSIONS)
+    for manifest_path in found:
+        packed = json.loads(manifest_path.read_text())
+        plain = json.loads((manifest_path.parent.parent / "manifest.json").read_text())
+        blob = (manifest_path.parent / packed["file"]).read_bytes()
+        json_blob = (manifest_path.parent.parent / plain["file"]).read_bytes()
+        reader = pystorm_serializer(blob)  # every frame back to back, as on the wire
+        for entry, json_entry in zip(packed["vectors"], plain["vectors"], strict=True):
+            frame = blob[entry["offset"] : entry["offset"] + entry["length"]]
+            json_frame = json_blob[json_entry["offset"] : json_entry["offset"] + json_entry["length"]]
+            assert reader.read_message() == json.loads(json_frame[:-5])
+            expected = storm.decode(json_frame, direction=entry["direction"])
+            assert storm.decode(frame, direction=entry["direction"], serializer=MP) == expected

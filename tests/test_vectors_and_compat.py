@@ -148,3 +148,26 @@ def test_no_binary_keeps_existing_vectors_and_dropping_a_released_version_is_ref
     dropped = run("generator.py", "-p", str(defs), "-r", str(generated))
     assert dropped.returncode == 2 and "released" in dropped.stderr, dropped.stderr
     assert (generated / "vectors" / "fixture" / "1" / "manifest.json").is_file()
+
+
+def test_framing_variant_vectors_sit_beside_the_json_ones_and_are_frozen(tmp_path: Path) -> None:
+    """A framing variant (Storm's msgpack) gets ``<version>/<variant>/`` of its own, frozen like the rest."""
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    shutil.copy(REPO / "protocol-definitions" / "storm.yaml", defs)
+    root = tmp_path / "out"
+    result = run("generator.py", "-p", str(defs), "-r", str(root), "-q")
+    assert result.returncode == 0, result.stderr
+    version = root / "vectors" / "storm" / "2.6.0"
+    plain = json.loads((version / "manifest.json").read_text())
+    packed = json.loads((version / "msgpack" / "manifest.json").read_text())
+    assert "framing" not in plain and (packed["framing"], packed["encoding"]) == ("msgpack", "msgpack")
+    assert [(v["message"], v["variant"], v["fields"]) for v in plain["vectors"]] == [
+        (v["message"], v["variant"], v["fields"]) for v in packed["vectors"]
+    ]  # the same messages, other bytes
+    assert (version / "vectors.bin").read_bytes() != (version / "msgpack" / "vectors.bin").read_bytes()
+    tampered = version / "msgpack" / "vectors.bin"
+    tampered.write_bytes(tampered.read_bytes()[:-1] + b"\x00")  # as if the definition had changed under it
+    refused = run("generator.py", "-p", str(defs), "-r", str(root))
+    assert refused.returncode == 2
+    assert "frozen vectors of storm 2.6.0 (vectors/storm/2.6.0/msgpack/vectors.bin)" in refused.stderr
