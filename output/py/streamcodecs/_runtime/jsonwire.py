@@ -369,7 +369,7 @@ class PackedFrames:
         self._broken: DecodeError | None = None
         self._items: list[Any] = []  # raw values, or (the error to raise, its size)
         self._next = 0  # index of the first item not handed out yet
-        self._starts: list[int] = []  # stream offset of each item
+        self._runs: list[tuple[int, int]] = []  # (index of an item, its stream offset): where each run of items starts
         self._hint = False
         self._waiting = False  # the buffer starts with an incomplete value
 
@@ -379,8 +379,12 @@ class PackedFrames:
         return len(self._buffer)
 
     def offset_of(self, index: int) -> int:
-        """The stream offset where item ``index`` starts."""
-        return self._starts[index]
+        """The stream offset where item ``index`` starts (worked out when asked: errors and the general path)."""
+        first, offset = next(run for run in reversed(self._runs) if run[0] <= index)
+        items = self._items
+        for item in items[first:index]:
+            offset += item[1] if isinstance(item, tuple) else len(item)
+        return offset
 
     def decode(
         self,
@@ -403,7 +407,7 @@ class PackedFrames:
                 index += 1  # where reading resumes, also after an error
                 if isinstance(item, tuple):
                     raise item[0]
-                messages.append(general(item, self._starts[index - 1]))
+                messages.append(general(item, self.offset_of(index - 1)))
         except DecodeError as exc:
             exc.decoded = messages
             self._next = index
@@ -414,11 +418,11 @@ class PackedFrames:
     def _cut(self, data: bytes | bytearray | memoryview) -> None:
         if self._next == len(self._items):  # everything handed out: start afresh
             self._items = []
-            self._starts = []
+            self._runs = []
             self._next = 0
         if self._broken is not None:
+            self._runs.append((len(self._items), self.offset))
             self._items.append((self._broken, 0))
-            self._starts.append(self.offset)
             return
         buffer = self._buffer
         buffer += data
@@ -433,16 +437,19 @@ class PackedFrames:
             self._waiting = not found
             if not found:
                 break
-            start = self.offset
-            for raw in found:
-                length = len(raw)
-                self._starts.append(start)
-                if length > self.max_message:
-                    message = f"message longer than {self.max_message} bytes"
-                    self._items.append((self.error(message, offset=start), length))
-                else:
-                    self._items.append(raw)
-                start += length
+            self._runs.append((len(self._items), self.offset))
+            if used <= self.max_message:  # the common case: none of them can be too long
+                self._items += found
+            else:
+                start = self.offset
+                for raw in found:
+                    length = len(raw)
+                    if length > self.max_message:
+                        message = f"message longer than {self.max_message} bytes"
+                        self._items.append((self.error(message, offset=start), length))
+                    else:
+                        self._items.append(raw)
+                    start += length
             self._average = max(1, used // len(found))
             self.offset += used
             pos += used
@@ -454,8 +461,8 @@ class PackedFrames:
     def _break(self, error: DecodeError) -> None:
         self._broken = error
         self._buffer.clear()
+        self._runs.append((len(self._items), self.offset))
         self._items.append((error, 0))
-        self._starts.append(self.offset)
 
     def _values(self, buffer: bytearray, pos: int, size: int) -> tuple[list[Any] | str, int]:
         """The complete values at ``buffer[pos:]`` and their size; ``(reason, offset)`` for bytes that are not
