@@ -325,3 +325,40 @@ def test_the_vectors_are_what_pystorm_reads_and_the_json_vectors_say() -> None:
             assert reader.read_message() == json.loads(json_frame[:-5])
             expected = storm.decode(json_frame, direction=entry["direction"])
             assert storm.decode(frame, direction=entry["direction"], serializer=MP) == expected
+
+
+TRICKY = [
+    {"id": "1", "comp": "c", "stream": "s", "task": 1, "tuple": ["v", 1]},
+    {"id": "2", "comp": "c", "stream": "s", "task": 1, "tuple": ["command", "conf", "__tick"]},  # needles as values
+    {"id": "3", "comp": "c", "stream": "s", "task": 1, "tuple": [], "extra": True},  # an unknown key
+    {"id": "", "comp": "c", "stream": "s", "task": 1, "tuple": [], "command": "next"},  # the tag decides: Next
+    {"id": "4", "comp": None, "stream": "__heartbeat", "task": -1, "tuple": []},
+    {"id": "5", "comp": "__system", "stream": "__tick", "task": -1, "tuple": [1]},
+    {"id": "6", "comp": "c", "stream": "__heartbeat", "task": 2, "tuple": []},  # not a heartbeat: task is not -1
+    [1, 2],
+    {"command": "next", "id": ""},
+    {"command": "ack", "id": {"m": 1}},
+    {"conf": {}, "pidDir": "/p", "context": {"task->component": {}}, "id": "7"},
+]
+
+
+def test_runs_of_values_read_as_one_by_one() -> None:
+    """The reader decodes a run of similar values in one pass; whatever the mix, it must give what decoding each
+    value on its own gives (the tag and the more specific shapes first)."""
+    import random
+
+    one_by_one = [storm.decode(msgpack.packb(v), direction="to_component", serializer=MP) for v in TRICKY]
+    assert [type(m).__name__ for m in one_by_one] == [
+        "BoltTuple", "BoltTuple", "BoltTuple", "Next", "Heartbeat", "Tick", "BoltTuple", "TaskIds", "Next",
+        "SpoutAck", "Handshake",
+    ]  # fmt: skip
+    rng = random.Random(18)
+    for _ in range(300):
+        picks = [rng.randrange(len(TRICKY)) for _ in range(rng.randrange(1, 40))]
+        if rng.random() < 0.5:
+            picks = [picks[0]] * len(picks)  # runs of one kind, as streams come
+        data = b"".join(msgpack.packb(TRICKY[i]) for i in picks)
+        reader = storm.Reader(direction="to_component", serializer=MP)
+        step = rng.randrange(1, len(data) + 1)
+        got = [m for i in range(0, len(data), step) for m in reader.feed(data[i : i + step])]
+        assert got == [one_by_one[i] for i in picks], picks

@@ -341,9 +341,16 @@ class EndFrames:
 
 
 _RAW_VALUES = msgspec.msgpack.Decoder(list[msgspec.Raw])
+_SKIP_VALUES = msgspec.msgpack.Decoder(msgspec.Raw)  # checks a value's structure, builds nothing
 _TRAILING = re.compile(r"trailing characters \(byte (?P<offset>\d+)\)")
 _TRUNCATED = "Input data was truncated"
 _ARRAY32 = b"\xdd"  # array 32: a 4-byte count follows
+
+
+class _Batch(list[Any]):
+    """Messages decoded from a run of whole values in one pass, and the bytes they took."""
+
+    size = 0
 
 
 class PackedFrames:
@@ -354,20 +361,30 @@ class PackedFrames:
     value ended (more follow), or runs out of input (fewer are complete). The count is guessed from the sizes seen
     so far, so a stream of similar messages takes about two passes. A value cut anywhere waits for its rest.
 
+    ``batch``, given such an array of whole values, returns their messages decoded in one pass when they are all
+    common ones (and None otherwise): then no value costs a Python call of its own. Otherwise each value is decoded
+    on its own (``fast``, then ``general``).
+
     A well-formed value that is not a valid message raises its DecodeError and reading goes on after it. Bytes
     that are not MessagePack, or a value longer than ``max_message``, leave no way to find where the next value
     starts: that error is raised, and so is every later call (the stream cannot be resynchronised).
     """
 
-    def __init__(self, max_message: int, error: type[DecodeError]) -> None:
+    def __init__(
+        self,
+        max_message: int,
+        error: type[DecodeError],
+        batch: Callable[[bytes], list[Any] | None] | None = None,
+    ) -> None:
         self.max_message = max_message
         self.error = error
         self.offset = 0
         """Bytes of whole values cut out of the stream so far."""
+        self._batch = batch
         self._buffer = bytearray()
         self._average = 64  # bytes per value, for the next guess
         self._broken: DecodeError | None = None
-        self._items: list[Any] = []  # raw values, or (the error to raise, its size)
+        self._items: list[Any] = []  # raw values, batches, or (the error to raise, its size)
         self._next = 0  # index of the first item not handed out yet
         self._runs: list[tuple[int, int]] = []  # (index of an item, its stream offset): where each run of items starts
         self._hint = False
@@ -381,9 +398,8 @@ class PackedFrames:
     def offset_of(self, index: int) -> int:
         """The stream offset where item ``index`` starts (worked out when asked: errors and the general path)."""
         first, offset = next(run for run in reversed(self._runs) if run[0] <= index)
-        items = self._items
-        for item in items[first:index]:
-            offset += item[1] if isinstance(item, tuple) else len(item)
+        for item in self._items[first:index]:
+            offset += item[1] if isinstance(item, tuple) else item.size if isinstance(item, _Batch) else len(item)
         return offset
 
     def decode(
@@ -400,14 +416,17 @@ class PackedFrames:
         end = len(items)
         try:
             while True:
-                index, self._hint = fast(items, index, messages, self._hint)
+                index, self._hint = fast(items, index, messages, self._hint)  # refuses a batch (not bytes)
                 if index >= end:
                     break
                 item = items[index]
                 index += 1  # where reading resumes, also after an error
-                if isinstance(item, tuple):
+                if type(item) is _Batch:
+                    messages += item
+                elif isinstance(item, tuple):
                     raise item[0]
-                messages.append(general(item, self.offset_of(index - 1)))
+                else:
+                    messages.append(general(item, self.offset_of(index - 1)))
         except DecodeError as exc:
             exc.decoded = messages
             self._next = index
@@ -429,20 +448,25 @@ class PackedFrames:
         pos = 0
         size = len(buffer)
         while pos < size:
-            found, used = self._values(buffer, pos, size)
+            found, count, used = self._values(buffer, pos, size)
             if isinstance(found, str):  # not MessagePack at ``pos + used``
                 message = f"malformed MessagePack: {found} (the stream cannot be resynchronised)"
                 self._break(self.error(message, offset=self.offset + used))
                 break
-            self._waiting = not found
-            if not found:
+            self._waiting = not count
+            if not count:
                 break
             self._runs.append((len(self._items), self.offset))
-            if used <= self.max_message:  # the common case: none of them can be too long
-                self._items += found
+            decoded = self._batch(found) if self._batch is not None and used <= self.max_message else None
+            if decoded is not None:
+                batch = _Batch(decoded)
+                batch.size = used
+                self._items.append(batch)
+            elif used <= self.max_message:  # none of them can be too long
+                self._items += _RAW_VALUES.decode(found)
             else:
                 start = self.offset
-                for raw in found:
+                for raw in _RAW_VALUES.decode(found):
                     length = len(raw)
                     if length > self.max_message:
                         message = f"message longer than {self.max_message} bytes"
@@ -450,7 +474,7 @@ class PackedFrames:
                     else:
                         self._items.append(raw)
                     start += length
-            self._average = max(1, used // len(found))
+            self._average = max(1, used // count)
             self.offset += used
             pos += used
         del buffer[:pos]
@@ -464,32 +488,36 @@ class PackedFrames:
         self._runs.append((len(self._items), self.offset))
         self._items.append((error, 0))
 
-    def _values(self, buffer: bytearray, pos: int, size: int) -> tuple[list[Any] | str, int]:
-        """The complete values at ``buffer[pos:]`` and their size; ``(reason, offset)`` for bytes that are not
-        MessagePack (the offset of the bad byte, relative to ``pos``), ``([], 0)`` when the first is incomplete."""
+    def _values(self, buffer: bytearray, pos: int, size: int) -> tuple[bytes | str, int, int]:
+        """The complete values at ``buffer[pos:]``: a MessagePack array holding them, their count and size.
+
+        For bytes that are not MessagePack: the reason, 0 and the offset of the bad byte (relative to ``pos``).
+        The count is 0 when the first value is incomplete.
+        """
         rest = memoryview(buffer)[pos:size]
         # A little low: a guess too high costs a pass and halves, one too low reads the rest next time round.
         guess = 1 if self._waiting else max(1, (size - pos) // self._average * 7 // 8)
         try:
             while True:
-                head = _ARRAY32 + guess.to_bytes(4, "big")
+                array = _ARRAY32 + guess.to_bytes(4, "big") + rest
                 try:
-                    return _RAW_VALUES.decode(head + rest), size - pos
+                    _SKIP_VALUES.decode(array)
+                    return array, guess, size - pos
                 except msgspec.DecodeError as exc:
                     text = str(exc)
                     match = _TRAILING.search(text)
-                    if match:  # ``guess`` values end where msgspec stopped: read exactly them
-                        used = int(match.group("offset")) - len(head)
-                        return _RAW_VALUES.decode(head + rest[:used]), used
+                    if match:  # ``guess`` values end where msgspec stopped: exactly them
+                        end = int(match.group("offset"))
+                        return array[:end], guess, end - 5
                     if guess > 1:  # fewer values are complete (or bad bytes follow some)
                         guess //= 2
                         continue
                     if text == _TRUNCATED:
-                        return [], 0
+                        return b"", 0, 0
                     bad = _BYTE.search(text)
                     reason = _PACKED_MALFORMED.sub("", text[: bad.start()] if bad else text).strip()
-                    return reason, max(0, int(bad.group("offset")) - len(head)) if bad else 0
+                    return reason, 0, max(0, int(bad.group("offset")) - 5) if bad else 0
         except RecursionError:
-            return "nested too deeply", 0
+            return "nested too deeply", 0, 0
         finally:
             rest.release()

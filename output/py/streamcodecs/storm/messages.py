@@ -1106,6 +1106,63 @@ _PACKED_CHECKERS: dict[type, msgspec.msgpack.Decoder[Any]] = {
 """Each message class's own MessagePack decoder; :func:`encode` checks its output with it."""
 _PACKED_CHECKERS[TaskIds] = msgspec.msgpack.Decoder(list[Int32])  # written as a bare array
 _PACKED_ANY = msgspec.msgpack.Decoder()
+_PACKED_TAGGED_RUN_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(
+    list[Next | SpoutAck | SpoutFail | Activate | Deactivate]
+)
+_PACKED_BASE_RUN_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(list[BoltTuple])
+_NEEDLES_TO_COMPONENT = (
+    b"__heartbeat",
+    b"__system",
+    b"command",
+    b"conf",
+)
+"""Bytes in every to_component object that is not a BoltTuple although it has its keys."""
+
+
+def _packed_run_to_component(values: bytes) -> list[Message] | None:
+    """The messages of a MessagePack array of whole values when all are common ones (decoded in one pass), else
+    None. It answers only when decoding them one by one would give the same messages."""
+    try:
+        return _PACKED_TAGGED_RUN_TO_COMPONENT.decode(values)
+    except _REFUSED:
+        pass
+    if not any(needle in values for needle in _NEEDLES_TO_COMPONENT):
+        try:
+            return _PACKED_BASE_RUN_TO_COMPONENT.decode(values)
+        except _REFUSED:
+            pass
+    del values
+    return None
+
+
+_PACKED_TAGGED_RUN_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(
+    list[Emit | Ack | Fail | Log | Error | Metrics | Sync]
+)
+_PACKED_BASE_RUN_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(list[PidReply])
+_NEEDLES_TO_STORM = (b"command",)
+"""Bytes in every to_storm object that is not a PidReply although it has its keys."""
+
+
+def _packed_run_to_storm(values: bytes) -> list[Message] | None:
+    """The messages of a MessagePack array of whole values when all are common ones (decoded in one pass), else
+    None. It answers only when decoding them one by one would give the same messages."""
+    try:
+        return _PACKED_TAGGED_RUN_TO_STORM.decode(values)
+    except _REFUSED:
+        pass
+    if not any(needle in values for needle in _NEEDLES_TO_STORM):
+        try:
+            return _PACKED_BASE_RUN_TO_STORM.decode(values)
+        except _REFUSED:
+            pass
+    del values
+    return None
+
+
+_PACKED_RUNS: dict[str, Callable[[bytes], list[Message] | None]] = {
+    "to_component": _packed_run_to_component,
+    "to_storm": _packed_run_to_storm,
+}
 _PACKED_FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[int, bool]]] = {
     "to_component": _packed_fast_to_component,
     "to_storm": _packed_fast_to_storm,
@@ -1212,7 +1269,8 @@ class Reader:
         self.max_message = max_message
         self.serializer = serializer
         """The framing read: one of :data:`SERIALIZERS`."""
-        self._packed = _jw.PackedFrames(max_message, DecodeError) if serializer != "json" else None
+        run = _PACKED_RUNS[direction or DIRECTIONS[0]]
+        self._packed = _jw.PackedFrames(max_message, DecodeError, run) if serializer != "json" else None
         self._packed_fast = _PACKED_FAST[direction or DIRECTIONS[0]]
         self._frames = _jw.EndFrames(max_message, DecodeError)
         self._fast = _FAST[direction or DIRECTIONS[0]]
