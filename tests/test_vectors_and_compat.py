@@ -171,3 +171,51 @@ def test_framing_variant_vectors_sit_beside_the_json_ones_and_are_frozen(tmp_pat
     refused = run("generator.py", "-p", str(defs), "-r", str(root))
     assert refused.returncode == 2
     assert "frozen vectors of storm 2.6.0 (vectors/storm/2.6.0/msgpack/vectors.bin)" in refused.stderr
+
+
+TYPED_JSON = """\
+protocol: tdemo
+title: Tagged-only JSON demo
+family: json
+versions: ["1"]
+directions: [{name: down}, {name: up}]
+framing:
+  delimiter: line
+  tag_key: action
+  variants: [{name: msgpack, encoding: msgpack, doc: The same messages as MessagePack values.}]
+messages:
+  - name: Start
+    tag: start
+    directions: [down]
+    fields:
+      - {name: shardId, type: string}
+      - {name: at, type: timestamp, optional: true}
+      - {name: blob, type: base64, optional: true}
+  - name: Done
+    tag: done
+    directions: [up]
+    fields: [{name: count, type: int32}, {name: key, type: uuid, optional: true}]
+"""
+
+
+def test_a_msgpack_variant_of_other_json_protocols_passes_its_generated_tests(tmp_path: Path) -> None:
+    """The variant is a property of the family, not of Storm: the fixture protocol (shapes, base64, timestamps,
+    uuids, floats, scalars for lists) and a tagged-only one (the typed path) get MessagePack vectors from the
+    reference packer, and their codecs pass the generated tests on them."""
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    fixture = (FIXTURES / "jfixture.yaml").read_text()
+    old = "framing: {delimiter: end_line, tag_key: command, escape_hex: upper, max_message: 4096}"
+    assert old in fixture
+    (defs / "jfixture.yaml").write_text(
+        fixture.replace(old, old[:-1] + ", variants: [{name: mp, encoding: msgpack, doc: MessagePack.}]}")
+    )
+    (defs / "tdemo.yaml").write_text(TYPED_JSON)
+    root = tmp_path / "out"
+    result = run("generator.py", "-p", str(defs), "-r", str(root), "-q")
+    assert result.returncode == 0, result.stderr
+    assert (root / "vectors" / "jfixture" / "2.0" / "mp" / "vectors.bin").is_file()
+    assert (root / "vectors" / "tdemo" / "1" / "msgpack" / "vectors.bin").is_file()
+    tests = run("-m", "pytest", "-q", "-p", "no:cacheprovider", "tests", cwd=root)
+    assert tests.returncode == 0, tests.stdout[-3000:]
+    assert "test_decode_mp" in (root / "tests" / "test_compat_jfixture.py").read_text()
