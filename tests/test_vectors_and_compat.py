@@ -219,3 +219,18 @@ def test_a_msgpack_variant_of_other_json_protocols_passes_its_generated_tests(tm
     tests = run("-m", "pytest", "-q", "-p", "no:cacheprovider", "tests", cwd=root)
     assert tests.returncode == 0, tests.stdout[-3000:]
     assert "test_decode_mp" in (root / "tests" / "test_compat_jfixture.py").read_text()
+
+
+def test_a_framing_variant_may_be_added_but_not_removed(tmp_path: Path) -> None:
+    storm = (REPO / "protocol-definitions" / "storm.yaml").read_text()
+    start = storm.index("  variants:\n")
+    end = storm.index("constants:")
+    without = tmp_path / "without"
+    without.mkdir()
+    (without / "storm.yaml").write_text(storm[:start] + storm[end:])
+    current = REPO / "protocol-definitions"
+    added = run("generator.py", "-p", str(current), "--compat", str(without))
+    assert added.returncode == 0 and "no breaking changes" in added.stdout, added.stdout + added.stderr
+    removed = run("generator.py", "-p", str(without), "--compat", str(current))
+    assert removed.returncode == 1
+    assert "framing variant 'msgpack' was removed or changed its encoding" in removed.stdout
