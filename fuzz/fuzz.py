@@ -42,6 +42,11 @@ class Target:
     seeds: list[bytes]
     serializer: str = "json"  # or a framing variant's name (its vectors are in <version>/<name>/)
 
+    @property
+    def options(self) -> dict[str, str]:
+        """Keyword arguments of decode and Reader: a framing variant is chosen with ``serializer=``."""
+        return {} if self.serializer == "json" else {"serializer": self.serializer}
+
 
 def load_targets(only: list[str] | None) -> list[Target]:
     package = importlib.import_module("streamcodecs")
@@ -168,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             start = time.perf_counter()
             try:
                 if use_reader:
-                    reader = module.Reader(serializer=target.serializer)
+                    reader = module.Reader(**target.options)
                     step = rng.randint(1, 64)
                     for at in range(0, len(data), step):
                         try:
@@ -176,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
                         except allowed:
                             pass
                 else:
-                    module.decode(data, serializer=target.serializer)
+                    module.decode(data, **target.options)
                 outcomes["decoded"] += 1
             except allowed:
                 outcomes["DecodeError"] += 1
