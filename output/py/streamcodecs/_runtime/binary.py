@@ -315,7 +315,7 @@ def owned(value: T) -> T:
         return value.tobytes()  # type: ignore[return-value]
     if isinstance(value, list):
         items = [owned(item) for item in value]
-        return items if any(a is not b for a, b in zip(items, value)) else value  # type: ignore[return-value]
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value  # type: ignore[return-value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {}
         for f in dataclasses.fields(value):

@@ -50,7 +50,8 @@ class EventReader:
     pass the offset of the first ReadSegment, or leave it None to take the first reply's.  A reply that does not
     continue where the previous one stopped raises DecodeError, as does a malformed event header.  An event whose
     bytes are all in one reply is sliced out of the reply's data: ``bytes`` when the reply holds bytes, a read-only
-    view (no copy) when it was decoded with ``copy=False``; a cut event is gathered as its pieces arrive.  ``max_event`` bounds a payload's length (the Java client sets no bound here).
+    view (no copy) when it was decoded with ``copy=False``; a cut event is gathered as its pieces arrive.
+    ``max_event`` bounds a payload's length (the Java client sets no bound here).
     """
 
     def __init__(self, *, segment: str | None = None, offset: int | None = None, max_event: int | None = None) -> None:
