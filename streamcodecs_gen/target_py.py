@@ -104,6 +104,19 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
             return "unset_default" if omit_defaults(owner) else "default"
         return "required"
 
+    def absent_fields(owner: Any) -> list[str]:
+        """Python names of the fields that hold ``msgspec.UNSET`` when a message lacks them (to_dict omits them)."""
+        return [f.py for f in owner.fields if field_mode(owner, f) == "unset"]
+
+    def tag_directions(p: Protocol) -> str:
+        """A literal: each message tag -> the directions that have a message with it, in direction order."""
+        owners: dict[str, tuple[str, ...]] = {}
+        for d in p.directions:
+            for m in p.messages_for(d.name):
+                if m.tag is not None and d.name not in owners.get(m.tag, ()):
+                    owners[m.tag] = (*owners.get(m.tag, ()), d.name)
+        return repr(owners)
+
     def json_type(f: Field) -> str:
         base = _json_annotation(f.type)
         return f"{base} | None" if f.nullable or (f.optional and f.default is None) else base
@@ -138,6 +151,8 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
     return {
         "framing": protocol.framing,
         "omit_defaults": omit_defaults,
+        "absent_fields": absent_fields,
+        "tag_directions": tag_directions,
         "field_mode": field_mode,
         "json_type": json_type,
         "default_arg": default_arg,

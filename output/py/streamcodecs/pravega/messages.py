@@ -320,7 +320,7 @@ class ChunkInfo:
     """Whether the chunk exists in long-term storage."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "length_in_metadata": self.length_in_metadata,
             "length_in_storage": self.length_in_storage,
@@ -349,7 +349,7 @@ class ConditionalAttributeUpdate:
     """Expected current value for REPLACE_IF_EQUALS; NULL_ATTRIBUTE_VALUE means "no value"."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "attribute_id": self.attribute_id,
             "attribute_update_type": int(self.attribute_update_type),
@@ -378,7 +378,7 @@ class InlineEvent:
     """Event payload. Java rejects a length greater than the ConditionalAppend payload length minus 8."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "type_code": self.type_code,
             "data": self.data,
@@ -400,7 +400,7 @@ class MergedSegment:
     """A write offset of the target after this merge (not necessarily exact, per the Javadoc)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "source": self.source,
             "new_target_write_offset": self.new_target_write_offset,
@@ -425,7 +425,7 @@ class TableKey:
     an empty key, which decodes as NO_VERSION."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "data": self.data,
             "key_version": self.key_version,
@@ -447,7 +447,7 @@ class TableValue:
     """Value bytes; empty means TableValue.EMPTY."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "data": self.data,
         }
@@ -468,7 +468,7 @@ class TableEntry:
     """The value."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "key": self.key.to_dict(),
             "value": self.value.to_dict(),
@@ -493,7 +493,7 @@ class TableEntries:
     """Key/value pairs in request or result order; a negative count reads as empty."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "entries": [v.to_dict() for v in self.entries],
         }
@@ -525,7 +525,7 @@ class TableIteratorArgs:
     as b''."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "continuation_token": self.continuation_token,
             "prefix_filter": self.prefix_filter,
@@ -558,7 +558,7 @@ class Hello:
     """Oldest wire version the sender accepts (OLDEST_COMPATIBLE_VERSION)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "high_version": self.high_version,
             "low_version": self.low_version,
@@ -585,7 +585,7 @@ class StorageChunksListed:
     """The segment's chunks."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "chunks": [v.to_dict() for v in self.chunks],
@@ -618,7 +618,7 @@ class ListStorageChunks:
     """Request id, echoed in StorageChunksListed. It is the last field here."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "segment": self.segment,
             "delegation_token": self.delegation_token,
@@ -644,7 +644,7 @@ class StorageFlushed:
     """Request id of the FlushToStorage."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
         }
@@ -673,7 +673,7 @@ class FlushToStorage:
     """Request id, echoed in StorageFlushed. It is the last field here."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "container_id": self.container_id,
             "delegation_token": self.delegation_token,
@@ -700,7 +700,7 @@ class PartialEvent:
     """Leading bytes of an Event frame (header included)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "data": self.data,
         }
@@ -725,7 +725,7 @@ class Padding:
     """Number of padding bytes (the whole payload). Java skips them without checking that they are zero."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "length": self.length,
         }
@@ -751,7 +751,7 @@ class Event:
     """Event payload (the serialized user event)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "data": self.data,
         }
@@ -782,7 +782,7 @@ class SetupAppend:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "writer_id": self.writer_id,
@@ -815,7 +815,7 @@ class AppendSetup:
     """Last event number the segment has from this writer; NULL_ATTRIBUTE_VALUE if it never wrote."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -846,7 +846,7 @@ class AppendBlock:
     """Whole Event frames back to back, optionally followed by exactly one PartialEvent or Padding frame."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "data": self.data,
@@ -886,7 +886,7 @@ class AppendBlockEnd:
     version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "size_of_whole_events": self.size_of_whole_events,
@@ -924,7 +924,7 @@ class ConditionalAppend:
     """Request id, echoed in the reply. Added in version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "event_number": self.event_number,
@@ -965,7 +965,7 @@ class DataAppended:
     with version 9). Added in version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "event_number": self.event_number,
@@ -997,7 +997,7 @@ class ConditionalCheckFailed:
     """Request id of the ConditionalAppend. Added in version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "event_number": self.event_number,
@@ -1031,7 +1031,7 @@ class ReadSegment:
     """Request id, echoed in the reply. Added in version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "segment": self.segment,
             "offset": self.offset,
@@ -1070,7 +1070,7 @@ class SegmentRead:
     """Request id of the ReadSegment. Added in version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "segment": self.segment,
             "offset": self.offset,
@@ -1103,7 +1103,7 @@ class GetStreamSegmentInfo:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment_name": self.segment_name,
@@ -1144,7 +1144,7 @@ class StreamSegmentInfo:
     """First readable offset (after truncation). Added in version 2, still read only if 8 bytes remain."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment_name": self.segment_name,
@@ -1186,7 +1186,7 @@ class CreateSegment:
     """Storage rollover size; 0 means the server default. Added in version 14; an older peer's frame decodes as 0."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1220,7 +1220,7 @@ class SegmentCreated:
     """Name of the created segment."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1249,7 +1249,7 @@ class SealSegment:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1277,7 +1277,7 @@ class SegmentSealed:
     """Segment name."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1306,7 +1306,7 @@ class DeleteSegment:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1334,7 +1334,7 @@ class SegmentDeleted:
     """Segment name."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1368,7 +1368,7 @@ class UpdateSegmentPolicy:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1401,7 +1401,7 @@ class SegmentPolicyUpdated:
     """Segment name."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1432,7 +1432,7 @@ class GetSegmentAttribute:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment_name": self.segment_name,
@@ -1461,7 +1461,7 @@ class SegmentAttribute:
     """Attribute value; NULL_ATTRIBUTE_VALUE when it has none."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "value": self.value,
@@ -1496,7 +1496,7 @@ class UpdateSegmentAttribute:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment_name": self.segment_name,
@@ -1527,7 +1527,7 @@ class SegmentAttributeUpdated:
     """Whether the compare-and-set succeeded."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "success": self.success,
@@ -1558,7 +1558,7 @@ class TruncateSegment:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1587,7 +1587,7 @@ class SegmentTruncated:
     """Segment name."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1619,7 +1619,7 @@ class CreateTransientSegment:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "writer_id": self.writer_id,
@@ -1653,7 +1653,7 @@ class LocateOffset:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1684,7 +1684,7 @@ class OffsetLocated:
     """Located offset."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1717,7 +1717,7 @@ class WrongHost:
     frame decodes as ''."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1752,7 +1752,7 @@ class SegmentIsSealed:
     version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1784,7 +1784,7 @@ class SegmentAlreadyExists:
     frame decodes as ''."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1818,7 +1818,7 @@ class NoSuchSegment:
     as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1854,7 +1854,7 @@ class InvalidEventNumber:
     """The rejected event number. Added in version 16; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "request_id": self.request_id,
@@ -1891,7 +1891,7 @@ class SegmentIsTruncated:
     peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1924,7 +1924,7 @@ class OperationUnsupported:
     frame decodes as ''."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "operation_name": self.operation_name,
@@ -1959,7 +1959,7 @@ class MergeSegments:
     list. Added in version 13; an older peer's frame decodes as []."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "target": self.target,
@@ -1997,7 +1997,7 @@ class SegmentsMerged:
     a version bump. Added in version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "target": self.target,
@@ -2030,7 +2030,7 @@ class AuthTokenCheckFailed:
     in version 9; an older peer's frame decodes as AuthTokenCheckFailedErrorCode.UNSPECIFIED."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "server_stack_trace": self.server_stack_trace,
@@ -2065,7 +2065,7 @@ class ErrorMessage:
     """Exception class to raise on the client."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2100,7 +2100,7 @@ class GetTableSegmentInfo:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment_name": self.segment_name,
@@ -2136,7 +2136,7 @@ class TableSegmentInfo:
     """Fixed key length, 0 for variable-length keys."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment_name": self.segment_name,
@@ -2177,7 +2177,7 @@ class CreateTableSegment:
     """Storage rollover size; 0 means the server default. Added in version 14; an older peer's frame decodes as 0."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2212,7 +2212,7 @@ class DeleteTableSegment:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2248,7 +2248,7 @@ class UpdateTableEntries:
     version 10; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2281,7 +2281,7 @@ class TableEntriesUpdated:
     """New key versions, in request order."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "updated_versions": list(self.updated_versions),
@@ -2318,7 +2318,7 @@ class RemoveTableKeys:
     version 10; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2351,7 +2351,7 @@ class TableKeysRemoved:
     """Table segment name."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2382,7 +2382,7 @@ class ReadTable:
     """Keys to read (versions are TABLE_KEY_NO_VERSION)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2417,7 +2417,7 @@ class TableRead:
     TABLE_KEY_NOT_EXISTS and an empty value."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2451,7 +2451,7 @@ class TableSegmentNotEmpty:
     """Server stack trace (may be empty), always present."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2481,7 +2481,7 @@ class TableKeyDoesNotExist:
     """Server stack trace (may be empty), always present."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2511,7 +2511,7 @@ class TableKeyBadVersion:
     """Server stack trace (may be empty), always present."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2545,7 +2545,7 @@ class ReadTableKeys:
     """Continuation token and key range."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2582,7 +2582,7 @@ class TableKeysRead:
     """Token for the next ReadTableKeys (mandatory)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2620,7 +2620,7 @@ class ReadTableEntries:
     """Continuation token and key range."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2657,7 +2657,7 @@ class TableEntriesRead:
     """Token for the next ReadTableEntries (mandatory)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2697,7 +2697,7 @@ class TableEntriesDeltaRead:
     """Position to pass as the next fromPosition."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2737,7 +2737,7 @@ class ReadTableEntriesDelta:
     """Suggested number of entries to return."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2775,7 +2775,7 @@ class ConditionalBlockEnd:
     """Request id, echoed in the reply."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "event_number": self.event_number,
@@ -2809,7 +2809,7 @@ class MergeSegmentsBatch:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "target_segment_id": self.target_segment_id,
@@ -2843,7 +2843,7 @@ class SegmentsBatchMerged:
     """One (source, newTargetWriteOffset) pair per merged source, interleaved after a single count."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "target": self.target,
@@ -2874,7 +2874,7 @@ class KeepAlive:
     )
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {}
 
     @classmethod
