@@ -145,14 +145,25 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
         parts += [f"{k} = {v!r}" for k, v in m.shape.match.items()]
         return ", ".join(parts)
 
-    typed = not any(m.shape for m in protocol.messages) and not any(
-        f.accept_scalar for m in protocol.messages for f in m.fields
+    # The typed path decodes each direction as a msgspec union of tagged Structs. A union of one Struct is that
+    # Struct, whose tag msgspec does not require: a direction of one message takes the general path, which does.
+    def fast_tagged(direction: str) -> list[Message]:
+        """The tagged messages of a direction that its fast path decodes as one union (none when there is only one,
+        for the reason below: the general path then checks the tag)."""
+        tagged = [m for m in protocol.messages_for(direction) if m.tag is not None]
+        return tagged if len(tagged) > 1 else []
+
+    typed = (
+        not any(m.shape for m in protocol.messages)
+        and not any(f.accept_scalar for m in protocol.messages for f in m.fields)
+        and all(len(protocol.messages_for(d.name)) > 1 for d in protocol.directions)
     )
     return {
         "framing": protocol.framing,
         "omit_defaults": omit_defaults,
         "absent_fields": absent_fields,
         "tag_directions": tag_directions,
+        "fast_tagged": fast_tagged,
         "field_mode": field_mode,
         "json_type": json_type,
         "default_arg": default_arg,
