@@ -381,9 +381,10 @@ class PackedFrames:
     value ended (more follow), or runs out of input (fewer are complete). The count is guessed from the sizes seen
     so far, so a stream of similar messages takes about two passes. A value cut anywhere waits for its rest.
 
-    ``batch``, given such an array of whole values, returns their messages decoded in one pass when they are all
-    common ones (and None otherwise): then no value costs a Python call of its own. Otherwise each value is decoded
-    on its own (``fast``, then ``general``).
+    ``batch``, given such an array of whole values and a hint (which kind of run to try first), returns their
+    messages decoded in one pass when they are all common ones (None otherwise), and the hint for the next run:
+    then no value costs a Python call of its own. Otherwise each value is decoded on its own (``fast``, then
+    ``general``).
 
     A well-formed value that is not a valid message raises its DecodeError and reading goes on after it. Bytes
     that are not MessagePack, or a value longer than ``max_message``, leave no way to find where the next value
@@ -394,7 +395,7 @@ class PackedFrames:
         self,
         max_message: int,
         error: type[DecodeError],
-        batch: Callable[[bytes], list[Any] | None] | None = None,
+        batch: Callable[[bytes, bool], tuple[list[Any] | None, bool]] | None = None,
     ) -> None:
         self.max_message = max_message
         self.error = error
@@ -408,6 +409,7 @@ class PackedFrames:
         self._next = 0  # index of the first item not handed out yet
         self._runs: list[tuple[int, int]] = []  # (index of an item, its stream offset): where each run of items starts
         self._hint = False
+        self._run_hint = False
         self._waiting = False  # the buffer starts with an incomplete value
 
     @property
@@ -435,11 +437,13 @@ class PackedFrames:
         index = self._next
         end = len(items)
         try:
-            while True:
-                index, self._hint = fast(items, index, messages, self._hint)  # refuses a batch (not bytes)
-                if index >= end:
-                    break
+            while index < end:
                 item = items[index]
+                if type(item) is not _Batch:
+                    index, self._hint = fast(items, index, messages, self._hint)  # stops at a batch (not bytes)
+                    if index >= end:
+                        break
+                    item = items[index]
                 index += 1  # where reading resumes, also after an error
                 if type(item) is _Batch:
                     messages += item
@@ -477,7 +481,9 @@ class PackedFrames:
             if not count:
                 break
             self._runs.append((len(self._items), self.offset))
-            decoded = self._batch(found) if self._batch is not None and used <= self.max_message else None
+            decoded = None
+            if self._batch is not None and used <= self.max_message:
+                decoded, self._run_hint = self._batch(found, self._run_hint)
             if decoded is not None:
                 batch = _Batch(decoded)
                 batch.size = used

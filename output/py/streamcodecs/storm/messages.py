@@ -1119,20 +1119,22 @@ _NEEDLES_TO_COMPONENT = (
 """Bytes in every to_component object that is not a BoltTuple although it has its keys."""
 
 
-def _packed_run_to_component(values: bytes) -> list[Message] | None:
+def _packed_run_to_component(values: bytes, base_first: bool) -> tuple[list[Message] | None, bool]:
     """The messages of a MessagePack array of whole values when all are common ones (decoded in one pass), else
-    None. It answers only when decoding them one by one would give the same messages."""
-    try:
-        return _PACKED_TAGGED_RUN_TO_COMPONENT.decode(values)
-    except _REFUSED:
-        pass
-    if not any(needle in values for needle in _NEEDLES_TO_COMPONENT):
-        try:
-            return _PACKED_BASE_RUN_TO_COMPONENT.decode(values)
-        except _REFUSED:
-            pass
-    del values
-    return None
+    None, and whether the next run should try the catch-all shape first (streams come in runs of one kind). It
+    answers only when decoding the values one by one would give the same messages."""
+    for base in (base_first, not base_first):
+        if not base:
+            try:
+                return _PACKED_TAGGED_RUN_TO_COMPONENT.decode(values), False
+            except _REFUSED:
+                pass
+        elif not any(needle in values for needle in _NEEDLES_TO_COMPONENT):
+            try:
+                return _PACKED_BASE_RUN_TO_COMPONENT.decode(values), True
+            except _REFUSED:
+                pass
+    return None, base_first
 
 
 _PACKED_TAGGED_RUN_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(
@@ -1143,23 +1145,25 @@ _NEEDLES_TO_STORM = (b"command",)
 """Bytes in every to_storm object that is not a PidReply although it has its keys."""
 
 
-def _packed_run_to_storm(values: bytes) -> list[Message] | None:
+def _packed_run_to_storm(values: bytes, base_first: bool) -> tuple[list[Message] | None, bool]:
     """The messages of a MessagePack array of whole values when all are common ones (decoded in one pass), else
-    None. It answers only when decoding them one by one would give the same messages."""
-    try:
-        return _PACKED_TAGGED_RUN_TO_STORM.decode(values)
-    except _REFUSED:
-        pass
-    if not any(needle in values for needle in _NEEDLES_TO_STORM):
-        try:
-            return _PACKED_BASE_RUN_TO_STORM.decode(values)
-        except _REFUSED:
-            pass
-    del values
-    return None
+    None, and whether the next run should try the catch-all shape first (streams come in runs of one kind). It
+    answers only when decoding the values one by one would give the same messages."""
+    for base in (base_first, not base_first):
+        if not base:
+            try:
+                return _PACKED_TAGGED_RUN_TO_STORM.decode(values), False
+            except _REFUSED:
+                pass
+        elif not any(needle in values for needle in _NEEDLES_TO_STORM):
+            try:
+                return _PACKED_BASE_RUN_TO_STORM.decode(values), True
+            except _REFUSED:
+                pass
+    return None, base_first
 
 
-_PACKED_RUNS: dict[str, Callable[[bytes], list[Message] | None]] = {
+_PACKED_RUNS: dict[str, Callable[[bytes, bool], tuple[list[Message] | None, bool]]] = {
     "to_component": _packed_run_to_component,
     "to_storm": _packed_run_to_storm,
 }
