@@ -5771,10 +5771,8 @@ _FRAMES: dict[type, Callable[[Any], bytes]] = {
 }
 """Messages of fixed size: their whole frame, packed at once."""
 _WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
-    Hello: _write_hello,
     StorageChunksListed: _write_storage_chunks_listed,
     ListStorageChunks: _write_list_storage_chunks,
-    StorageFlushed: _write_storage_flushed,
     FlushToStorage: _write_flush_to_storage,
     PartialEvent: _write_partial_event,
     Padding: _write_padding,
@@ -5783,8 +5781,6 @@ _WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
     AppendBlock: _write_append_block,
     AppendBlockEnd: _write_append_block_end,
     ConditionalAppend: _write_conditional_append,
-    DataAppended: _write_data_appended,
-    ConditionalCheckFailed: _write_conditional_check_failed,
     ReadSegment: _write_read_segment,
     SegmentRead: _write_segment_read,
     GetStreamSegmentInfo: _write_get_stream_segment_info,
@@ -5798,9 +5794,7 @@ _WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
     UpdateSegmentPolicy: _write_update_segment_policy,
     SegmentPolicyUpdated: _write_segment_policy_updated,
     GetSegmentAttribute: _write_get_segment_attribute,
-    SegmentAttribute: _write_segment_attribute,
     UpdateSegmentAttribute: _write_update_segment_attribute,
-    SegmentAttributeUpdated: _write_segment_attribute_updated,
     TruncateSegment: _write_truncate_segment,
     SegmentTruncated: _write_segment_truncated,
     CreateTransientSegment: _write_create_transient_segment,
@@ -5839,11 +5833,18 @@ _WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
     ConditionalBlockEnd: _write_conditional_block_end,
     MergeSegmentsBatch: _write_merge_segments_batch,
     SegmentsBatchMerged: _write_segments_batch_merged,
-    KeepAlive: _write_keep_alive,
 }
+"""Top-level messages of variable size (those of fixed size are in ``_FRAMES``)."""
 _INLINE_WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
     **_WRITERS,
+    Hello: _write_hello,
+    StorageFlushed: _write_storage_flushed,
     Event: _write_event,
+    DataAppended: _write_data_appended,
+    ConditionalCheckFailed: _write_conditional_check_failed,
+    SegmentAttribute: _write_segment_attribute,
+    SegmentAttributeUpdated: _write_segment_attribute_updated,
+    KeepAlive: _write_keep_alive,
 }
 _HOLDS_VIEWS: frozenset[type] = frozenset(
     {
@@ -6015,11 +6016,11 @@ def _owned(message: Message, source: _rt.Buffer) -> Message:
 
 def encode(message: Message) -> bytes:
     """The whole frame, header included, in the newest layout."""
-    frame = _FRAMES.get(type(message))
-    if frame is not None:
-        return frame(message)
     writer = _WRITERS.get(type(message))
     if writer is None:
+        frame = _FRAMES.get(type(message))
+        if frame is not None:
+            return frame(message)
         if type(message) in _INLINE_WRITERS:
             raise EncodeError(f"{type(message).__name__} is never sent as a top-level frame")
         raise EncodeError(f"not a pravega message: {type(message).__name__}")
