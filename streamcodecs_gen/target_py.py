@@ -170,10 +170,12 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
             for m in objects[: objects.index(base)] if base is not None else []:
                 extra = [k for k in [*m.shape.keys, *m.shape.match] if k not in names]
                 strings = [v for v in m.shape.match.values() if isinstance(v, str)]
+                # Any one of them is required of that shape; the longest is the cheapest to look for (the C
+                # search skips further on a miss), e.g. Storm's `context` rather than `conf`.
                 if extra:
-                    needles.add(extra[0])
+                    needles.add(max(extra, key=len))
                 elif strings:
-                    needles.add(strings[0])
+                    needles.add(max(strings, key=len))
                 else:
                     base = None  # nothing in the bytes tells this shape from the base
                     break

@@ -1114,7 +1114,7 @@ _NEEDLES_TO_COMPONENT = (
     b"__heartbeat",
     b"__system",
     b"command",
-    b"conf",
+    b"context",
 )
 """Bytes in every to_component object that is not a BoltTuple although it has its keys."""
 
