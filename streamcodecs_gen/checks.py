@@ -17,10 +17,7 @@ from .load import Document, Mapping
 from .naming import RESERVED_ATTRIBUTES, SHADOWING, identifier_problem, snake_case
 from .problems import Problem, suggest
 from .types import CONTAINERS, INTEGER_TYPES, WIRE_TYPES, parse_type_expr
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in version.split("."))
+from .versions import version_key
 
 
 @dataclass

@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .checks import version_key
 from .load import Document, Mapping
 from .naming import snake_case, upper_snake_case
 from .types import WIRE_TYPES, WireType, parse_type_expr
+from .versions import version_key
 
 
 @dataclass(frozen=True)
