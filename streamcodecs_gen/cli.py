@@ -26,10 +26,6 @@ TARGETS: dict[str, Callable[[list[Protocol], Options], list[OutputFile]]] = {
 NAMESPACE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
-def register_target(language: str, target: Callable[[list[Protocol], Options], list[OutputFile]]) -> None:
-    TARGETS[language] = target
-
-
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="generator.py", description="Generate codecs from protocol definitions.")
     p.add_argument("-r", "--root-dir", help="output root (default: output/<language>)")

@@ -238,10 +238,6 @@ class Protocol:
     def version(self) -> str:
         return self.versions[-1]
 
-    @property
-    def direction_names(self) -> list[str]:
-        return [d.name for d in self.directions]
-
     def messages_for(self, direction: str) -> list[Message]:
         return [m for m in self.messages if direction in m.directions]
 
