@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 import pytest
+from pyspark.sql import functions as F
 from spark_checks import PYTHON_NODES, manifest_records, plan_nodes
 from streamcodecs import cloudevents as ce
 from test_cloudevents_conformance import CASES, record_of
@@ -302,6 +303,13 @@ def test_to_kafka_refuses_an_event_the_codec_refuses(spark: Any, decoded: dict[s
     assert "`id`" in row["error"] and row["error"].startswith("cloudevents: cannot encode the event")
     with pytest.raises(Exception, match="id"):
         module.to_kafka(frame, event="e", on_error="FAILFAST").collect()
+    row = F.struct(F.lit("CloudEvent").alias("message"), F.col("e").alias("cloud_event"))
+    ((encoded,),) = frame.select(module.encode(row)).collect()  # encode too: the problem is a column
+    assert encoded["data"] is None and encoded["error"].startswith("`id`: ")
+    with pytest.raises(Exception, match="cloudevents: cannot encode: `id`"):
+        frame.select(module.encode(row, on_error="FAILFAST")).collect()
+    unknown = F.struct(F.lit("Bogus").alias("message"), F.col("e").alias("cloud_event"))
+    assert frame.select(module.encode(unknown)["error"]).first()[0] == "unknown message Bogus"
 
 
 def test_failfast_fails_with_the_records_problem_and_place(spark: Any, decoded: dict[str, Any]) -> None:

@@ -52,6 +52,7 @@ from ..pravega import messages as _messages
 __all__ = [
     "DECODED",
     "DIRECTIONS",
+    "ENCODED",
     "SCHEMAS",
     "decode",
     "encode",
@@ -1087,6 +1088,8 @@ DECODED = StructType(
     ]
 )
 """What :func:`decode` returns: the message name, one column per message kind, and the problem of a bad frame."""
+ENCODED = _sp.ENCODED
+"""What :func:`encode` returns: ``data`` (the bytes on the wire) and ``error`` (why the row cannot be encoded)."""
 
 INLINE = StructType(
     [
@@ -2809,44 +2812,72 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     return _arrow_udf(decode_frames, DECODED)(source.cast("binary"))
 
 
+_ENCODED_ARROW: pa.StructType = to_arrow_type(_sp.ENCODED)
+
+
+def _encode_problem(exc: _codec.EncodeError) -> str:
+    """The codec's EncodeError as a row's error: the field between backticks, then the reason."""
+    return f"`{exc.field}`: {exc.reason}" if exc.field else exc.reason
+
+
+def _encode_one(name: str, value: Any, rows: pa.StructType) -> bytes:
+    """One DECODED row's frame, or the codec's EncodeError."""
+    kind = _KINDS.get(name)
+    if kind is None:
+        raise _codec.EncodeError(f"unknown message {name}")
+    if rows.get_field_index(kind.column) < 0:
+        raise _codec.EncodeError(f"no column for message {name!r}", field=kind.column)
+    if value is None:
+        raise _codec.EncodeError(f"null for message {name}", field=kind.column)
+    try:
+        message = kind.build(value)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, _codec.EncodeError):
+            raise
+        raise _codec.EncodeError(str(exc), field=name) from None
+    return _codec.encode(message)
+
+
 def _encode_batch(rows: pa.Array) -> pa.Array:
-    """One Arrow batch of DECODED rows -> frames (null where ``message`` is null)."""
+    """One Arrow batch of DECODED rows -> ENCODED (null data where ``message`` is null, or with an error)."""
     names = pc.struct_field(rows, "message").to_pylist()
     groups: dict[str, list[int]] = {}
     for i, name in enumerate(names):
         if name is not None:
             groups.setdefault(name, []).append(i)
     out: list[bytes | None] = [None] * len(names)
+    errors: list[str | None] = [None] * len(names)
     for name, where in groups.items():
         kind = _KINDS.get(name)
-        if kind is None:
-            raise _codec.EncodeError(f"cannot encode message {name!r}")
-        if rows.type.get_field_index(kind.column) < 0:
-            raise _codec.EncodeError(f"no column {kind.column!r} for message {name!r}")
-        values = pc.struct_field(rows, kind.column).take(pa.array(where, pa.int32())).to_pylist()
+        if kind is None or rows.type.get_field_index(kind.column) < 0:
+            values: list[Any] = [None] * len(where)
+        else:
+            values = pc.struct_field(rows, kind.column).take(pa.array(where, pa.int32())).to_pylist()
         for i, value in zip(where, values, strict=True):
-            if value is None:
-                raise _codec.EncodeError(f"message {name!r} with a null {kind.column!r}")
             try:
-                message = kind.build(value)
-            except (KeyError, TypeError, ValueError) as exc:
-                raise _codec.EncodeError(f"{name}: {exc}") from None
-            out[i] = _codec.encode(message)
-    return pa.array(out, pa.binary())
+                out[i] = _encode_one(name, value, rows.type)
+            except _codec.EncodeError as exc:
+                errors[i] = _encode_problem(exc)
+    children = [pa.array(out, pa.binary()), pa.array(errors, pa.string())]
+    return pa.StructArray.from_arrays(children, fields=_fields_of(_ENCODED_ARROW))
 
 
-def encode(column: Column | str) -> Column:
-    """Encode ``DECODED`` rows (as :func:`decode` returns them) into whole frames (BINARY), as the codec writes them.
+def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
+    """Encode ``DECODED`` rows (as :func:`decode` returns them) into ``ENCODED``: ``data``, the whole frame as the
+    codec writes it (BINARY), and ``error``.
 
-    A row whose ``message`` is null gives null; a value the codec cannot encode (its ``EncodeError``: a number out
-    of range, text that is not a UUID, an unknown message name, a null field) fails the query.
+    A row whose ``message`` is null gives null ``data`` and no error. A row the codec cannot encode (its
+    ``EncodeError``: a number out of range, text that is not a UUID, an unknown message name, a null field) gives
+    null ``data`` and an ``error`` naming the field; with ``on_error="FAILFAST"`` it fails the query instead.
     """
+    on_error = _sp.check_mode(on_error)
     source = F.col(column) if isinstance(column, str) else column
 
     def encode_rows(rows: pa.Array) -> pa.Array:
         return _encode_batch(rows)
 
-    return _arrow_udf(encode_rows, BinaryType())(source)
+    result = _arrow_udf(encode_rows, _sp.ENCODED)(source)
+    return _sp.encoded(result["data"], result["error"], on_error, "pravega")
 
 
 # ---------------------------------------------------------------- inline frames
