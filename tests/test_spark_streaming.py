@@ -4,7 +4,8 @@ Each test drops rows into a directory in several files, one file per micro-batch
 file-source stream (``processAllAvailable`` between drops, so each file arrives while the query runs); the query
 writes to the memory sink, and what it wrote is compared with the same function on the same files read as a batch.
 The rows are the bundled example sample (Kafka-shaped CloudEvents records, KCL lines, Pravega SegmentRead frames,
-each with some malformed rows) and the Storm vectors. ``pravega.explode_inline`` is tested in the Pravega suite.
+each with some malformed rows) and the Storm vectors. ``pravega.explode_inline`` on a stream (state kept across
+micro-batches) is tested in ``test_spark_pravega_streaming.py``.
 """
 
 from __future__ import annotations

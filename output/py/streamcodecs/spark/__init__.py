@@ -61,9 +61,10 @@ def fail_on_error(df: DataFrame, error: Column | str = "error") -> DataFrame:
 
     The strict mode that holds wherever Spark evaluates expressions: ``mode="FAILFAST"`` (and ``on_error``) fail
     in the projection that decodes or encodes, and Spark evaluates a projection on every row that reaches it,
-    including rows that a later ``sample`` (or, on local data, a later ``limit``) removes. Decode in the default
-    ``PERMISSIVE`` mode and call this last, after the ``limit``, ``filter``, ``sample`` or join: it is a filter,
-    which Spark neither prunes nor moves below those."""
+    including rows that a later ``sample`` or join removes (a later ``filter`` Spark pushes below it). No check
+    placed inside a function can do better: Spark never moves a ``sample`` or a join below a projection or a
+    filter. Decode (encode) in the default ``PERMISSIVE`` mode and call this last, after the ``limit``, ``filter``,
+    ``sample`` or join: a filter that Spark neither prunes nor moves below those."""
     column = F.col(error) if isinstance(error, str) else error
     return df.where(raise_unless_null(column.cast("string")).isNull())
 
