@@ -15,6 +15,13 @@ Encode: 1000 bolt emits (values as above, one anchor, need_task_ids false), each
 
 Issue target: at least 3x pystorm, every frame validated. Before timing, the cases check that all readers see the
 same tuples and that the written frames decode to the same emits.
+
+MessagePack (``serializer="msgpack"``, issue target 3x pystorm too): the same 1000 tuples packed back to back by the
+msgpack package (as the Java side's MessagePack serializer would write them), read in 64 KiB chunks by
+``storm.Reader(direction="to_component", serializer="msgpack")`` (typed, validated) and by pystorm's
+``MsgpackSerializer.read_message`` (msgpack's C ``Unpacker``, dicts, no validation); the same 1000 emits written by
+``storm.encode(..., serializer="msgpack")`` (which checks what it wrote) and by pystorm's ``serialize_dict``
+(``msgpack.packb``, no check). pystorm's MessagePack path is C from end to end, unlike its JSON path.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from streamcodecs import storm
 
 OURS = "streamcodecs"
 PYSTORM = "pystorm JSONSerializer"
+PYSTORM_MP = "pystorm MsgpackSerializer"
 COUNT = 1000
 CHUNK = 65536
 
@@ -121,4 +129,60 @@ def cases() -> list[Case]:
         )
         result.insert(1, Case(group, PYSTORM, pystorm_read, ops=COUNT, unit="frames"))
         result.insert(-1, Case(encode_group, PYSTORM, pystorm_encode, ops=COUNT, unit="frames"))
-    return result
+    return result + msgpack_cases(expected, emits)
+
+
+def msgpack_cases(expected: list[storm.Message], emits: list[tuple[list[object], str]]) -> list[Case]:
+    try:
+        import msgpack
+        from pystorm.serializers.msgpack_serializer import MsgpackSerializer
+    except ImportError:
+        print(f"bench_storm: msgpack or pystorm is not installed, so the {PYSTORM_MP} cases are left out")
+        return []
+    tuples = [
+        {"comp": m.comp, "tuple": m.values, "task": m.task, "stream": m.stream, "id": m.id}  # type: ignore[union-attr]
+        for m in expected
+    ]
+    data = b"".join(msgpack.packb(t) for t in tuples)
+    lock = threading.RLock()
+
+    def ours_read(data: bytes = data) -> list[storm.Message]:
+        reader = storm.Reader(direction="to_component", serializer="msgpack")
+        stream = io.BytesIO(data)
+        messages: list[storm.Message] = []
+        while chunk := stream.read(CHUNK):
+            messages += reader.feed(chunk)
+        return messages
+
+    def pystorm_read(data: bytes = data) -> list[object]:
+        serializer = MsgpackSerializer(io.BytesIO(data), io.BytesIO(), lock, lock)
+        return [serializer.read_message() for _ in range(COUNT)]
+
+    def ours_encode(emits: list[tuple[list[object], str]] = emits) -> list[bytes]:
+        encode, emit = storm.encode, storm.Emit
+        return [
+            encode(emit(values=values, anchors=[anchor], need_task_ids=False), serializer="msgpack")
+            for values, anchor in emits
+        ]
+
+    plain = [
+        {"command": "emit", "anchors": [anchor], "tuple": values, "need_task_ids": False} for values, anchor in emits
+    ]
+    serializer = MsgpackSerializer(io.BytesIO(), io.BytesIO(), lock, lock)
+
+    def pystorm_encode(plain: list[dict[str, object]] = plain) -> list[bytes]:
+        return [serializer.serialize_dict(d) for d in plain]
+
+    assert ours_read() == expected
+    assert pystorm_read() == tuples
+    reader = storm.Reader(direction="to_storm", serializer="msgpack")
+    assert reader.feed(b"".join(pystorm_encode())) == reader.feed(b"".join(ours_encode()))
+
+    group = f"storm msgpack read {COUNT} tuple frames"
+    encode_group = f"storm msgpack encode {COUNT} emits"
+    return [
+        Case(group, OURS, ours_read, ops=COUNT, target=(PYSTORM_MP, 3.0), unit="frames"),
+        Case(group, PYSTORM_MP, pystorm_read, ops=COUNT, unit="frames"),
+        Case(encode_group, OURS, ours_encode, ops=COUNT, target=(PYSTORM_MP, 3.0), unit="frames"),
+        Case(encode_group, PYSTORM_MP, pystorm_encode, ops=COUNT, unit="frames"),
+    ]

@@ -216,7 +216,8 @@ def _r_read_segment(buf: bytes, pos: int, end: int) -> ReadSegment:
     return ReadSegment(segment, offset, length, token, request_id)
 
 
-def _r_segment_read(buf: bytes, pos: int, end: int) -> SegmentRead:
+def _r_segment_read(buf: bytes, pos: int, end: int, payload: bytes | memoryview | None = None) -> SegmentRead:
+    """With ``payload`` (a memoryview of ``buf``) the data is a slice of it, not a copy."""
     segment, pos = _mutf8(buf, pos, end)
     if end - pos < 14:
         raise DecodeError("short SegmentRead")
@@ -225,7 +226,7 @@ def _r_segment_read(buf: bytes, pos: int, end: int) -> SegmentRead:
     pos += 14
     if size < 0 or pos + size > end:
         raise DecodeError("data past the frame")
-    data = buf[pos : pos + size]
+    data = (buf if payload is None else payload)[pos : pos + size]
     pos += size
     request_id = I64.unpack_from(buf, pos)[0] if end - pos >= 8 else -1
     return SegmentRead(segment, offset, at_tail, end_of_segment, data, request_id)
@@ -263,6 +264,51 @@ def decode(frame: bytes) -> Any:
     if reader is None:
         raise DecodeError(f"unknown type {code}")
     return reader(frame, 8, 8 + length)
+
+
+def decode_zero_copy(frame: bytes | bytearray) -> Any:
+    """:func:`decode`, but a SegmentRead's data is a memoryview slice of ``frame`` (as Pravega's Java client hands out
+    slices of Netty's buffer) instead of a copy (read-only when ``frame`` is bytes); other frames as :func:`decode`."""
+    if len(frame) < 8:
+        raise DecodeError("short header")
+    code, length = HEADER.unpack_from(frame, 0)
+    if length < 0 or length + 8 > MAX_FRAME or length + 8 != len(frame):
+        raise DecodeError("bad length")
+    if code == SegmentRead.CODE:
+        return _r_segment_read(frame, 8, 8 + length, memoryview(frame))
+    reader = READERS.get(code)
+    if reader is None:
+        raise DecodeError(f"unknown type {code}")
+    return reader(frame, 8, 8 + length)
+
+
+def read_chunks_zero_copy(chunks: list[bytes]) -> list[Any]:
+    """The frames of a stream given in pieces: each frame's bytes copied once, into one buffer of its size
+    (allocated when its header is in), and decoded with :func:`decode_zero_copy` from a view of that buffer."""
+    out: list[Any] = []
+    frame: bytearray | None = None
+    head = b""
+    filled = 0
+    for chunk in chunks:
+        pos = 0
+        while pos < len(chunk):
+            if frame is None:
+                take = min(8 - len(head), len(chunk) - pos)
+                head += chunk[pos : pos + take]
+                pos += take
+                if len(head) < 8:
+                    continue
+                frame = bytearray(8 + HEADER.unpack(head)[1])
+                frame[:8] = head
+                head, filled = b"", 8
+            take = min(len(frame) - filled, len(chunk) - pos)
+            frame[filled : filled + take] = memoryview(chunk)[pos : pos + take]
+            filled += take
+            pos += take
+            if filled == len(frame):
+                out.append(decode_zero_copy(frame))
+                frame = None
+    return out
 
 
 def _w_hello(m: Hello) -> list[bytes]:

@@ -38,8 +38,8 @@ class Case:
     unit: str = "ops"
 
 
-def measure(fn: Callable[[], object], repeats: int, min_time: float) -> float:
-    """Seconds per call: the best of ``repeats`` runs, each of enough calls to take ``min_time``."""
+def calibrate(fn: Callable[[], object], min_time: float) -> tuple[int, float]:
+    """How many calls take at least ``min_time``, and the seconds per call of that first run."""
     fn()  # warm up
     calls = 1
     while True:
@@ -48,14 +48,23 @@ def measure(fn: Callable[[], object], repeats: int, min_time: float) -> float:
             fn()
         elapsed = time.perf_counter() - start
         if elapsed >= min_time:
-            break
+            return calls, elapsed / calls
         calls *= 2 if elapsed == 0 else max(2, int(min_time / elapsed * 1.2))
-    best = elapsed / calls
+
+
+def measure_group(fns: list[Callable[[], object]], repeats: int, min_time: float) -> list[float]:
+    """Seconds per call of each function: the best of ``repeats`` runs, each of enough calls to take ``min_time``.
+
+    The runs of a group's functions take turns (a, b, c, a, b, c, ...), so that a burst of load from other work on
+    a shared machine falls on all of them rather than on one, and their ratio stays meaningful."""
+    calibrated = [calibrate(fn, min_time) for fn in fns]
+    best = [per_call for _, per_call in calibrated]
     for _ in range(repeats - 1):
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.perf_counter() - start) / calls)
+        for i, (fn, (calls, _)) in enumerate(zip(fns, calibrated, strict=True)):
+            start = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            best[i] = min(best[i], (time.perf_counter() - start) / calls)
     return best
 
 
@@ -83,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n== {name} ==")
         print(f"{'group':<48} {'implementation':<26} {'throughput':>14} {'per op':>11}  ratio")
         for group, members in groups.items():
-            timings = {c.name: measure(c.fn, repeats, min_time) / c.ops for c in members}
+            seconds = measure_group([c.fn for c in members], repeats, min_time)
+            timings = {c.name: per_call / c.ops for c, per_call in zip(members, seconds, strict=True)}
             ours = timings.get(OURS)
             for case in members:
                 per_op = timings[case.name]

@@ -40,6 +40,12 @@ class Target:
     module: ModuleType
     family: str
     seeds: list[bytes]
+    serializer: str = "json"  # or a framing variant's name (its vectors are in <version>/<name>/)
+
+    @property
+    def options(self) -> dict[str, str]:
+        """Keyword arguments of decode and Reader: a framing variant is chosen with ``serializer=``."""
+        return {} if self.serializer == "json" else {"serializer": self.serializer}
 
 
 def load_targets(only: list[str] | None) -> list[Target]:
@@ -58,6 +64,14 @@ def load_targets(only: list[str] | None) -> list[Target]:
             seeds += [blob[v["offset"] : v["offset"] + v["length"]] for v in manifest["vectors"]]
         if seeds:
             targets.append(Target(name, module, family, seeds))
+        variants: dict[str, list[bytes]] = {}
+        for manifest_path in sorted((GENERATED / "vectors" / name).glob("*/*/manifest.json")):
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+            blob = (manifest_path.parent / manifest["file"]).read_bytes()
+            found = variants.setdefault(manifest["framing"], [])
+            found += [blob[v["offset"] : v["offset"] + v["length"]] for v in manifest["vectors"]]
+        for framing, framing_seeds in sorted(variants.items()):
+            targets.append(Target(f"{name}/{framing}", module, framing, framing_seeds, framing))
     return targets
 
 
@@ -159,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             start = time.perf_counter()
             try:
                 if use_reader:
-                    reader = module.Reader()
+                    reader = module.Reader(**target.options)
                     step = rng.randint(1, 64)
                     for at in range(0, len(data), step):
                         try:
@@ -167,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
                         except allowed:
                             pass
                 else:
-                    module.decode(data)
+                    module.decode(data, **target.options)
                 outcomes["decoded"] += 1
             except allowed:
                 outcomes["DecodeError"] += 1

@@ -693,6 +693,16 @@ def check_family_rules(ctx: Context) -> Iterator[Problem]:
                     f"code {message['code']} of {message['name']!r} does not fit the framing's {code_type}",
                     "choose a code in range",
                 )
+    seen_variants: set[str] = set()
+    for variant in ctx.data["framing"].get("variants", []) if family == "json" else []:
+        if variant["name"] in seen_variants:
+            yield ctx.problem(
+                variant,
+                "name",
+                f"framing variant {variant['name']!r} is declared twice",
+                "give each variant its own name (it is what `serializer=` takes)",
+            )
+        seen_variants.add(variant["name"])
     tag_key = ctx.data["framing"].get("tag_key")
     structs = ctx.structs()
     for _kind, owner in ctx.containers():

@@ -194,8 +194,20 @@ def compare(baseline: list[Protocol], current: list[Protocol]) -> list[Problem]:
                 )
             )
             continue
+        new_variants = {v["name"]: v for v in cur.framing.get("variants", [])}
+        for variant in base.framing.get("variants", []):
+            now = new_variants.get(variant["name"])
+            if now is None or now["encoding"] != variant["encoding"]:
+                problems.append(
+                    Problem(
+                        cur.source,
+                        1,
+                        f"framing variant {variant['name']!r} was removed or changed its encoding",
+                        "a released framing variant stays as it is (adding one is fine)",
+                    )
+                )
         for key in sorted(set(base.framing) | set(cur.framing)):
-            if key != "max_message" and base.framing.get(key) != cur.framing.get(key):
+            if key not in ("max_message", "variants") and base.framing.get(key) != cur.framing.get(key):
                 problems.append(
                     Problem(
                         cur.source,

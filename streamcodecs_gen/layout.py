@@ -9,7 +9,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-from .model import Field, Protocol, Struct, TypeRef
+from .model import Field, Message, Protocol, Struct, TypeRef
 from .types import WIRE_TYPES
 
 
@@ -21,6 +21,7 @@ class Step:
     guard_remaining: int | None = None  # read only if this many bytes remain
     guard_nonempty: str | None = None  # read only if this earlier field is non-empty
     guarded: list[Step] = field(default_factory=list)  # trailing guarded fixed fields, read at once when all are there
+    lead: Step | None = None  # an unconditional fixed run just before the guarded fields, read in the same unpack
 
     @property
     def fixed(self) -> bool:
@@ -60,6 +61,13 @@ def min_size(ref: TypeRef) -> int:
     return 0
 
 
+def holds_view(ref: TypeRef) -> bool:
+    """Decoded values of this type are (or hold) read-only memoryviews onto the frame."""
+    if ref.kind == "list" and ref.item:
+        return holds_view(ref.item)
+    return ref.kind == "wire" and ref.wire is not None and ref.wire.view
+
+
 def _conditional(f: Field) -> bool:
     return f.presence is not None or f.when_nonempty is not None
 
@@ -71,6 +79,11 @@ class Layout:
     steps: dict[str, list[Step]] = field(default_factory=dict)
     write_steps: dict[str, list[Step]] = field(default_factory=dict)  # encoders write every field: longer runs
     structs: dict[str, str] = field(default_factory=dict)  # format -> constant name
+    views: set[str] = field(default_factory=set)  # structs and messages with a payload field (decoded as a view)
+    holds_views: set[str] = field(default_factory=set)  # ... or with one in a struct they hold, however deep
+    # Top-level messages whose every field has a fixed size: the Struct of the whole frame (header included) and its
+    # payload length, so that encode packs the frame at once (no list of parts, no join).
+    frames: dict[str, tuple[str, int]] = field(default_factory=dict)
 
     def constant(self, fmt: str) -> str:
         if fmt not in self.structs:
@@ -98,7 +111,10 @@ def _steps(owner: Struct, layout: Layout, order: str, *, write: bool = False) ->
         fmt = order + code if code else None
         steps.append(Step([f], fmt, layout.constant(fmt) if fmt else None, f.presence, f.when_nonempty))
     flush()
-    return steps if write else _guarded_runs(steps, layout, order)
+    if write:
+        return steps
+    grouped = _guarded_runs(steps, layout, order)
+    return grouped if owner.size_prefix else _with_leads(grouped, layout, order)
 
 
 def _guarded_runs(steps: list[Step], layout: Layout, order: str) -> list[Step]:
@@ -122,6 +138,20 @@ def _guarded_runs(steps: list[Step], layout: Layout, order: str) -> list[Step]:
     return grouped
 
 
+def _with_leads(steps: list[Step], layout: Layout, order: str) -> list[Step]:
+    """Fold an unconditional fixed run into the guarded group right after it: the newest layout (every field there)
+    is then one bounds check and one unpack; an older peer's frame reads the run, then the guards one by one."""
+    out: list[Step] = []
+    for step in steps:
+        last = out[-1] if out else None
+        if step.guarded and last and last.fixed and not (last.guarded or last.guard_remaining or last.guard_nonempty):
+            fmt = order + (last.fmt or "")[1:] + (step.fmt or "")[1:]
+            out[-1] = Step([*last.fields, *step.fields], fmt, layout.constant(fmt), guarded=step.guarded, lead=last)
+        else:
+            out.append(step)
+    return out
+
+
 def _guarded_fixed(step: Step) -> bool:
     return step.fixed and step.guard_remaining is not None and step.guard_remaining <= step.size
 
@@ -132,4 +162,31 @@ def binary_layout(protocol: Protocol) -> Layout:
     for owner in [*protocol.structs, *protocol.messages]:
         layout.steps[owner.name] = _steps(owner, layout, order)
         layout.write_steps[owner.name] = _steps(owner, layout, order, write=True)
+        if any(holds_view(f.type) for f in owner.fields):
+            layout.views.add(owner.name)
+        steps = layout.write_steps[owner.name]
+        if isinstance(owner, Message) and not owner.inline_only and _all_fixed(steps):
+            header = order + "".join(WIRE_TYPES[protocol.framing[k]].struct or "" for k in ("code_type", "length_type"))
+            fmt = header + "".join((step.fmt or "")[1:] for step in steps)
+            layout.frames[owner.name] = (layout.constant(fmt), struct.calcsize(fmt) - struct.calcsize(header))
+    layout.holds_views = set(layout.views)
+    changed = True
+    while changed:  # structs holding structs that hold payloads
+        changed = False
+        for owner in [*protocol.structs, *protocol.messages]:
+            if owner.name not in layout.holds_views and any(
+                _struct_of(f.type) in layout.holds_views for f in owner.fields
+            ):
+                layout.holds_views.add(owner.name)
+                changed = True
     return layout
+
+
+def _all_fixed(steps: list[Step]) -> bool:
+    return all(step.fixed and not step.guard_nonempty for step in steps)
+
+
+def _struct_of(ref: TypeRef) -> str | None:
+    if ref.kind == "list" and ref.item:
+        return _struct_of(ref.item)
+    return ref.struct.name if ref.kind == "struct" and ref.struct else None

@@ -66,7 +66,7 @@ class TypeRef:
     def py_annotation(self) -> str:
         if self.kind == "wire":
             assert self.wire
-            return self.wire.py
+            return self.wire.annotation
         if self.kind == "list":
             assert self.item
             return f"list[{self.item.py_annotation}]"

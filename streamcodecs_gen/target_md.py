@@ -229,6 +229,28 @@ class Example:
     fields: dict[str, Any]  # the manifest's field values (tagged JSON), by Python name
     lines: list[str] = field(default_factory=list)  # binary: the annotated hex dump
     text: str = ""  # json: the exact text on the wire
+    framings: list[FramingExample] = field(default_factory=list)  # the same message in each framing variant
+
+
+@dataclass
+class FramingExample:
+    """A message's vector in a framing variant (``framing.variants``): where it is, and its bytes as hex rows."""
+
+    name: str  # what ``serializer=`` takes
+    encoding: str
+    path: str
+    offset: int
+    size: int
+    rows: list[str]
+
+
+def hex_rows(data: bytes, limit: int = 4 * HEX_ROW) -> list[str]:
+    """Offset and hex rows of ``data``; past ``limit`` bytes, the first rows and a count of the rest."""
+    shown = data if len(data) <= limit else data[: limit - HEX_ROW]
+    rows = [f"{i:04x}  " + " ".join(f"{b:02x}" for b in shown[i : i + HEX_ROW]) for i in range(0, len(shown), HEX_ROW)]
+    if len(shown) < len(data):
+        rows.append(f"{len(shown):04x}  … {len(data) - len(shown)} more bytes")
+    return rows
 
 
 def _display(ref: TypeRef | None, value: Any) -> str:
@@ -278,9 +300,11 @@ def hex_dump(data: bytes, spans: list[Any], message: Message) -> list[str]:
     return rows
 
 
-def _vectors(protocol: Protocol, options: Options) -> tuple[str, bytes, list[dict[str, Any]]]:
-    base = options.binary_dir / protocol.name / protocol.version
-    files = _manifest.version_files(protocol, protocol.version, base)
+def _vectors(
+    protocol: Protocol, options: Options, variant: dict[str, Any] | None = None
+) -> tuple[str, bytes, list[dict[str, Any]]]:
+    base = options.binary_dir / protocol.name / protocol.version / (variant["name"] if variant else "")
+    files = _manifest.version_files(protocol, protocol.version, base, variant)
     manifest = json.loads(files[base / "manifest.json"])
     blob = files[base / manifest["file"]]
     assert isinstance(blob, bytes)
@@ -317,6 +341,16 @@ def _json_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
         example = Example(entry["message"], path, entry["offset"], data, entry["fields"])
         example.text = data.decode("utf-8")
         examples[entry["message"]] = example
+    for variant in _manifest.variants(protocol):
+        path, blob, entries = _vectors(protocol, options, variant)
+        for entry in entries:
+            if entry["variant"] == EXAMPLE_VARIANT and entry["message"] in examples:
+                data = blob[entry["offset"] : entry["offset"] + entry["length"]]
+                examples[entry["message"]].framings.append(
+                    FramingExample(
+                        variant["name"], variant["encoding"], path, entry["offset"], len(data), hex_rows(data)
+                    )
+                )
     return examples
 
 

@@ -132,6 +132,44 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
         parts += [f"{k} = {v!r}" for k, v in m.shape.match.items()]
         return ", ".join(parts)
 
+    def packed_batch(direction: str) -> dict[str, Any]:
+        """What a run of MessagePack values of ``direction`` may be decoded as in one pass, exactly as one by one.
+
+        ``tagged``: the tagged messages (a union msgspec tells apart by the tag). ``base``: the shape that takes
+        any object with its keys (the last one without ``match``), or None; ``needles``: strings that occur in the
+        bytes of any object that the general path would not read as ``base`` (the tag key, a key of an earlier
+        shape that ``base`` lacks, a string its ``match`` requires). A run holding none of them is all ``base``.
+        """
+        messages = protocol.messages_for(direction)
+        objects = [m for m in messages if m.shape and m.shape.json == "object"]
+        plain = [m for m in objects if not m.shape.match]
+        base: Message | None = plain[-1] if plain else None
+        needles = {protocol.framing["tag_key"]}
+        if base is not None:
+            names = {f.name for f in base.fields}
+            required = {f.name for f in base.fields if field_mode(base, f) == "required"}
+            if (
+                protocol.framing["tag_key"] in names
+                or any(f.accept_scalar for f in base.fields)
+                or not set(base.shape.keys) <= required  # an object without a shape key is not this shape
+            ):
+                base = None
+            for m in objects[: objects.index(base)] if base is not None else []:
+                extra = [k for k in [*m.shape.keys, *m.shape.match] if k not in names]
+                strings = [v for v in m.shape.match.values() if isinstance(v, str)]
+                if extra:
+                    needles.add(extra[0])
+                elif strings:
+                    needles.add(strings[0])
+                else:
+                    base = None  # nothing in the bytes tells this shape from the base
+                    break
+        return {
+            "tagged": [m.name for m in messages if m.tag],
+            "base": base.name if base else None,
+            "needles": [repr(n.encode("utf-8")) for n in sorted(needles)] if base else [],  # as bytes literals
+        }
+
     typed = not any(m.shape for m in protocol.messages) and not any(
         f.accept_scalar for m in protocol.messages for f in m.fields
     )
@@ -145,6 +183,8 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
         "shape_test": shape_test,
         "shape_text": shape_text,
         "typed_path": typed,
+        "variants": [v for v in protocol.framing.get("variants", []) if v["encoding"] == "msgpack"],
+        "packed_batch": packed_batch,
     }
 
 
@@ -244,9 +284,10 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
     covered = [p for p in protocols if _manifest.supports(p)]
     released = released_vectors(options)
     for protocol in covered:
-        for version in protocol.versions:
-            base = options.binary_dir / protocol.name / version
-            fresh = _manifest.version_files(protocol, version, base)
+        framings = [(None, PurePosixPath())] + [(v, PurePosixPath(v["name"])) for v in _manifest.variants(protocol)]
+        for version, (variant, subdir) in ((version, f) for version in protocol.versions for f in framings):
+            base = options.binary_dir / protocol.name / version / subdir  # a variant's vectors: <version>/<name>/
+            fresh = _manifest.version_files(protocol, version, base, variant)
             for path, content in fresh.items():
                 on_disk = (options.root / path) if options.root else None
                 if on_disk is not None and released(path.parent / "manifest.json"):
@@ -296,6 +337,7 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
                         protocol.source,
                         protocol=protocol,
                         reader_suffix=repr(_manifest.READER_SUFFIX.get(protocol.family, b"")),
+                        variants=[v["name"] for v in _manifest.variants(protocol)],
                     ),
                 )
             )

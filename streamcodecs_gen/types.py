@@ -54,6 +54,8 @@ class WireType:
     imports: tuple[str, ...] = ()
     trailing: bool = False  # binary: consumes the rest of the frame, so it must be the last field
     min_size: int = 0  # binary: fewest bytes an encoded value takes
+    # binary: a payload, decoded as a read-only memoryview onto the frame (not a copy); to_dict gives bytes
+    view: bool = False
     # Spark: the type of the value in the native JSON decoders (from_json) when it is not ``spark``; VARIANT keeps
     # any JSON value exactly, and to_json writes it back unchanged.
     spark_json: str | None = None
@@ -63,6 +65,11 @@ class WireType:
         from struct import calcsize
 
         return calcsize(">" + self.struct) if self.struct else None
+
+    @property
+    def annotation(self) -> str:
+        """A field's Python annotation: ``py``, or for a payload also the memoryview it decodes as."""
+        return f"{self.py} | memoryview" if self.view else self.py
 
     @property
     def json_annotation(self) -> str:
@@ -187,6 +194,7 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: bytes(range(i % 7, i % 7 + 3 + i % 5)),
             helper="bytes",
             min_size=4,
+            view=True,
         ),
         WireType(
             "rest",
@@ -197,6 +205,7 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: b"rest-" + bytes([i % 256, 0, 255]),
             helper="rest",
             trailing=True,
+            view=True,
         ),
         WireType(
             "padding",

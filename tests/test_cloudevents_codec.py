@@ -314,7 +314,8 @@ def test_structured_record_layout() -> None:
     ("content_type", "data", "members"),
     [
         (None, b"\x00\x01", {"data_base64": "AAE="}),  # no datacontenttype invented for bytes
-        ("application/json", b'{"a":1}', {"datacontenttype": "application/json", "data_base64": "eyJhIjoxfQ=="}),
+        ("application/json", b'{"a": 1}', {"datacontenttype": "application/json", "data": {"a": 1}}),  # JSON bytes
+        ("text/plain", b"hi", {"datacontenttype": "text/plain", "data_base64": "aGk="}),  # bytes under text/*
         ("application/xml", '<much wow="xml"/>', {"datacontenttype": "application/xml", "data": '<much wow="xml"/>'}),
         ("application/json", None, {"datacontenttype": "application/json", "data": None}),
         (None, 1.5, {"data": 1.5}),
@@ -325,7 +326,144 @@ def test_json_format_data_members(content_type, data, members) -> None:
     e = event(datacontenttype=content_type, data=data)
     document = json.loads(ce.to_json(e))
     assert {k: v for k, v in document.items() if k not in REQUIRED_JSON} == members
-    assert ce.from_json(ce.to_json(e)) == e
+    back = ce.from_json(ce.to_json(e))
+    if isinstance(data, bytes) and "data" in members:  # JSON bytes come back as the JSON value they hold
+        assert back == event(datacontenttype=content_type, data=json.loads(data))
+    else:
+        assert back == e
+
+
+# --- bytes under a JSON content type in the JSON event format (issue 19) -------------------------------------------
+
+KAFKA_EXAMPLE = ce.KafkaRecord(  # kafka-protocol-binding.md 3.2.3, the binary-mode example
+    None,
+    b'{"message": "Hello World!"}',
+    [
+        ("ce_specversion", b"1.0"),
+        ("ce_type", b"com.example.someevent"),
+        ("ce_source", b"/mycontext/subcontext"),
+        ("ce_id", b"1234-1234-1234"),
+        ("ce_time", b"2018-04-05T03:56:24Z"),
+        ("content-type", b"application/json"),
+    ],
+)
+
+
+def test_a_binary_record_with_json_data_gives_json_data_in_the_json_format() -> None:
+    e = ce.from_kafka(KAFKA_EXAMPLE)
+    assert e.data == b'{"message": "Hello World!"}'  # binary mode keeps the bytes
+    expected = (
+        b'{"specversion":"1.0","id":"1234-1234-1234","source":"/mycontext/subcontext","type":"com.example.someevent",'
+        b'"datacontenttype":"application/json","time":"2018-04-05T03:56:24Z","data":{"message":"Hello World!"}}'
+    )
+    assert ce.to_json(e) == expected
+    record = ce.to_kafka(e, "structured")
+    assert record.value == expected and record.headers == [
+        ("content-type", b"application/cloudevents+json; charset=UTF-8")
+    ]
+    assert "data_base64" not in json.loads(expected)
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "application/json",
+        "application/json; charset=utf-8",
+        "APPLICATION/JSON",
+        "text/json",
+        "application/vnd.example+json",
+        "model/gltf+JSON ; q=1",
+        "application/cloudevents+json",
+    ],
+)
+def test_every_json_media_type_writes_bytes_as_their_json_value(content_type: str) -> None:
+    document = json.loads(ce.to_json(event(datacontenttype=content_type, data=b"[1, true]")))
+    assert document["data"] == [1, True] and "data_base64" not in document
+    assert document["datacontenttype"] == content_type
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        None,
+        "text/plain",
+        "text/plain; charset=utf-8",
+        "text/csv",
+        "application/octet-stream",
+        "application/jsonx",
+        "application/+json",
+        "application/json-seq",
+        "application/xml",
+    ],
+)
+def test_other_bytes_stay_base64(content_type: str | None) -> None:
+    """No content type: nothing may be assumed (json-format 3.1.1), so no JSON either and no type invented. text/*:
+    the runtime type is binary (json-format 3.1.1) and the Java SDK writes it as base64 by default."""
+    document = json.loads(ce.to_json(event(datacontenttype=content_type, data=b'{"a": 1}')))
+    assert document.get("datacontenttype") == content_type
+    assert document["data_base64"] == "eyJhIjogMX0=" and "data" not in document
+
+
+def test_json_bytes_are_written_as_written_without_whitespace() -> None:
+    """Only whitespace between tokens goes (the document is one line, as JSON Lines need); member order, repeated
+    member names, number spelling and escapes stay as written, as the Java SDK's raw copy keeps them."""
+    data = b'{ "b" : 1e2,\n  "a":[1, 2.50 ,"\\u00e9 \\" \xc3\xa9  x" ],\r\n\t"a":-0 }\n'
+    written = ce.to_json(event(datacontenttype="application/json", data=data))
+    assert written.endswith(b',"data":{"b":1e2,"a":[1,2.50,"\\u00e9 \\" \xc3\xa9  x"],"a":-0}}')
+    assert b"\n" not in written
+    assert list(ce.Reader().feed(written + b"\n" + written + b"\n")) == [ce.from_json(written)] * 2
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"  ",
+        b"{",
+        b'{"a":1} x',
+        b"1 2",
+        b"[1]]",
+        b"\xff",
+        b'"\xff"',
+        b"NaN",
+        b"'a'",
+        b"01",
+        b'"a\tb"',
+        b'"\\ud800"',
+        b"\xef\xbb\xbf{}",
+        b"hello",
+    ],
+)
+def test_bytes_that_are_not_one_json_value_under_a_json_type_are_refused(data: bytes) -> None:
+    e = event(datacontenttype="application/json", data=data)
+    for write in (ce.to_json, lambda e: ce.to_kafka(e, "structured")):
+        with pytest.raises(ce.EncodeError, match="not one JSON value") as failure:
+            write(e)
+        assert failure.value.field == "data"
+    assert ce.to_kafka(e).value == data  # binary mode carries the bytes as they are
+
+
+def test_json_bytes_round_trip_binary_structured_binary() -> None:
+    """binary -> structured -> binary: the same bytes for compact JSON as the codec writes it; where only the
+    JSON value can be the same (whitespace, number spelling, escapes, repeated names), the test says which."""
+
+    def again(data: bytes) -> bytes:
+        e = event(datacontenttype="application/json", data=data)
+        back = ce.from_kafka(ce.to_kafka(e, "structured"))
+        assert back.data == json.loads(data)  # decoded as the JSON value it holds
+        value = ce.to_kafka(back).value
+        assert value is not None
+        return value
+
+    for compact in (b'{"message":"Hello World!"}', b'[1,2.5,null,true,"\xc3\xa9"]', b'"s"', b"null", b"-7", b"{}"):
+        assert again(compact) == compact
+    # The same JSON value, other bytes:
+    assert again(b'{"message": "Hello World!"}') == b'{"message":"Hello World!"}'  # whitespace
+    assert again(b"[1e2,2.50,-0]") == b"[100.0,2.5,0]"  # number spelling
+    assert again(b'"\\u00e9"') == '"é"'.encode()  # escapes
+    assert again(b'{"a":1,"a":2}') == b'{"a":2}'  # a repeated member name: the last one
+    for data in (b'{"message": "Hello World!"}', b"[1e2,2.50,-0]", b'"\\u00e9"'):
+        assert json.loads(again(data)) == json.loads(data)
 
 
 def test_json_format_no_data_and_null_data_differ() -> None:
@@ -849,8 +987,12 @@ def events(draw: st.DrawFn) -> ce.CloudEvent:
             ]
         )
     )
-    if content_type in (None, "application/json", "application/vnd.x+json"):
+    if content_type is None:
         data = draw(st.one_of(st.just(ce.MISSING), _JSON, st.binary(max_size=16)))
+    elif content_type in ("application/json", "application/vnd.x+json"):  # bytes under a JSON type: JSON text
+        separators = st.sampled_from([(",", ":"), (", ", ": ")])
+        text = st.builds(lambda v, s: json.dumps(v, separators=s, ensure_ascii=False).encode(), _JSON, separators)
+        data = draw(st.one_of(st.just(ce.MISSING), _JSON, text))
     elif content_type.startswith("text/"):
         data = draw(st.one_of(st.just(ce.MISSING), _TEXT, st.binary(max_size=16)))
     else:
@@ -888,7 +1030,9 @@ def _as_text(value: object) -> str:
 def test_every_valid_event_survives_both_modes(e: ce.CloudEvent) -> None:
     structured = ce.from_kafka(ce.to_kafka(e, "structured"))
     json_extensions = {k: (v if isinstance(v, bool | int | str) else _as_text(v)) for k, v in e.extensions.items()}
-    assert structured == ce.CloudEvent(**{**e.to_dict(), "extensions": json_extensions, "data": e.data})
+    json_bytes = isinstance(e.data, bytes) and (e.datacontenttype or "").endswith("json")
+    data = json.loads(e.data) if json_bytes else e.data  # JSON bytes come back as their JSON value
+    assert structured == ce.CloudEvent(**{**e.to_dict(), "extensions": json_extensions, "data": data})
     assert ce.decode(ce.encode(e)) == structured
     binary_mode = ce.from_kafka(ce.to_kafka(e))
     assert binary_mode.extensions == {k: _as_text(v) for k, v in e.extensions.items()}

@@ -430,3 +430,69 @@ def test_json_format_is_interchangeable() -> None:
         assert theirs.get_attributes() == expected_attributes(case)
         if isinstance(case.data, bytes):
             assert theirs.get_data() == case.data
+
+
+# --- binary -> structured: bytes under a JSON content type (issue 19) ----------------------------------------------
+
+KAFKA_EXAMPLE = {  # kafka-protocol-binding.md 3.2.3, the binary-mode example
+    "ce_specversion": b"1.0",
+    "ce_type": b"com.example.someevent",
+    "ce_source": b"/mycontext/subcontext",
+    "ce_id": b"1234-1234-1234",
+    "ce_time": b"2018-04-05T03:56:24Z",
+    "content-type": b"application/json",
+}
+
+
+def _binary_to_structured(headers: dict[str, bytes], value: bytes) -> tuple[bytes, bytes]:
+    """The structured value the SDK writes for a binary record it read, and ours."""
+    message = KafkaMessage(headers=headers, key=None, value=value)
+    theirs = sdk.to_structured_event(sdk.from_binary_event(message)).value
+    ours = ce.to_kafka(ce.from_kafka(our_record(message)), "structured").value
+    assert ours is not None
+    return theirs, ours
+
+
+@pytest.mark.parametrize(
+    ("content_type", "value"),
+    [
+        (b"application/json", b'{"message": "Hello World!"}'),
+        (b"application/json", b'[1, 2.5, null, true, "\xc3\xa9"]'),
+        (b"application/json", b'"I\'m just a string"'),
+        (b"application/json; charset=utf-8", b"1.5"),
+        (b"text/json", b'{"a": {"b": []}}'),
+    ],
+)
+def test_binary_json_data_in_structured_mode_is_what_the_sdk_writes(content_type: bytes, value: bytes) -> None:
+    """The SDK parses JSON data on binary decode and writes the value as ``data``; so do we, from the bytes: the
+    same JSON document (the SDK's spacing differs)."""
+    theirs, ours = _binary_to_structured({**KAFKA_EXAMPLE, "content-type": content_type}, value)
+    assert json.loads(ours) == json.loads(theirs)
+    assert json.loads(ours)["data"] == json.loads(value)
+    read = sdk.from_kafka_event(
+        KafkaMessage(headers={"content-type": b"application/cloudevents+json"}, key=None, value=ours)
+    )
+    assert read.get_data() == json.loads(value)  # the SDK reads our data member as the JSON value
+
+
+def test_sdk_deviation_text_bytes_written_as_a_string() -> None:
+    # The SDK decodes text/plain bytes of a binary record into a str, and writes it as a `data` string. json-format
+    # 3.1.1 writes data of runtime type Binary (bytes, as binary mode carries them) as `data_base64`, and so does the
+    # Java SDK by default (JsonFormat without forceStringSerialization); we do the same. Both decode to the text.
+    theirs, ours = _binary_to_structured({**KAFKA_EXAMPLE, "content-type": b"text/plain"}, b"hi there")
+    assert json.loads(theirs)["data"] == "hi there"
+    assert json.loads(ours)["data_base64"] == "aGkgdGhlcmU=" and "data" not in json.loads(ours)
+    read = sdk.from_kafka_event(
+        KafkaMessage(headers={"content-type": b"application/cloudevents+json"}, key=None, value=ours)
+    )
+    assert read.get_data() == b"hi there"
+
+
+def test_sdk_deviation_invalid_json_data_written_as_a_string() -> None:
+    # Bytes that are not JSON under application/json: the SDK keeps them as a str and writes a JSON string, which a
+    # reader takes for the JSON value "not json" (json-format 3.1.2 forbids parsing it further). We refuse to write.
+    message = KafkaMessage(headers=KAFKA_EXAMPLE, key=None, value=b"not json")
+    assert json.loads(sdk.to_structured_event(sdk.from_binary_event(message)).value)["data"] == "not json"
+    with pytest.raises(ce.EncodeError, match="not one JSON value") as failure:
+        ce.to_kafka(ce.from_kafka(our_record(message)), "structured")
+    assert failure.value.field == "data"

@@ -228,6 +228,34 @@ def test_examples_are_the_vectors(protocols: list[Protocol], docs: dict[str, str
     assert checked > 0
 
 
+def test_framing_variant_examples_are_their_vectors(protocols: list[Protocol], docs: dict[str, str]) -> None:
+    """A protocol with framing variants (Storm's msgpack) explains each in Framing, and each worked example also
+    shows the message's vector in that framing: its first bytes, its path, offset and length."""
+    checked = 0
+    for p in protocols:
+        for variant in vector_manifest.variants(p):
+            doc = docs[f"{p.name}.md"]
+            assert f'serializer="{variant["name"]}"' in section(doc, "## Framing")
+            base = PurePosixPath("vectors") / p.name / p.version / variant["name"]
+            files = vector_manifest.version_files(p, p.version, base, variant)
+            manifest = json.loads(files[base / "manifest.json"])
+            blob = files[base / "vectors.bin"]
+            assert isinstance(blob, bytes)
+            for entry in manifest["vectors"]:
+                if entry["variant"] != "full":
+                    continue
+                body = section(doc, f"### {entry['message']}")
+                data = blob[entry["offset"] : entry["offset"] + entry["length"]]
+                where = f"`{base}/vectors.bin`, offset {entry['offset']}, {entry['length']} bytes"
+                assert where in body, (p.name, entry["message"])
+                block = body[body.index(where) :].split("```text\n", 1)[1].split("\n```", 1)[0]
+                shown = _hex_dump_bytes("\n" + block)
+                assert shown and data.startswith(shown), entry["message"]
+                assert shown == data or "more bytes" in block
+                checked += 1
+    assert checked > 0
+
+
 def test_generated_through_the_cli_deterministic_and_checked(tmp_path: Path) -> None:
     first, second = tmp_path / "a", tmp_path / "b"
     env = {**os.environ, "PYTHONHASHSEED": "1"}

@@ -362,6 +362,23 @@ CASES = [
         "binary bytes and list",
         "negative: empty",
     ),
+    (
+        "framing variant declared twice",
+        JSON,
+        "framing: {delimiter: line, tag_key: action}\n",
+        "framing:\n  delimiter: line\n  tag_key: action\n  variants:\n"
+        "    - {name: mp, encoding: msgpack, doc: a}\n    - {name: mp, encoding: msgpack, doc: b}\n",
+        "framing variant 'mp' is declared twice",
+        "    - {name: mp, encoding: msgpack, doc: b}",
+    ),
+    (
+        "framing variant of an unknown encoding",
+        JSON,
+        "framing: {delimiter: line, tag_key: action}\n",
+        "framing:\n  delimiter: line\n  tag_key: action\n  variants:\n    - {name: cb, encoding: cbor, doc: a}\n",
+        "cbor",
+        "    - {name: cb, encoding: cbor, doc: a}",
+    ),
     ("duplicate YAML key", BINARY, "    code: 2\n", "    code: 2\n    code: 3\n", "duplicate key", "code: 3"),
     ("YAML syntax", BINARY, "    code: 2\n", "    code: [2\n", "YAML error", "    code: [2"),
 ]

@@ -148,3 +148,89 @@ def test_no_binary_keeps_existing_vectors_and_dropping_a_released_version_is_ref
     dropped = run("generator.py", "-p", str(defs), "-r", str(generated))
     assert dropped.returncode == 2 and "released" in dropped.stderr, dropped.stderr
     assert (generated / "vectors" / "fixture" / "1" / "manifest.json").is_file()
+
+
+def test_framing_variant_vectors_sit_beside_the_json_ones_and_are_frozen(tmp_path: Path) -> None:
+    """A framing variant (Storm's msgpack) gets ``<version>/<variant>/`` of its own, frozen like the rest."""
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    shutil.copy(REPO / "protocol-definitions" / "storm.yaml", defs)
+    root = tmp_path / "out"
+    result = run("generator.py", "-p", str(defs), "-r", str(root), "-q")
+    assert result.returncode == 0, result.stderr
+    version = root / "vectors" / "storm" / "2.6.0"
+    plain = json.loads((version / "manifest.json").read_text())
+    packed = json.loads((version / "msgpack" / "manifest.json").read_text())
+    assert "framing" not in plain and (packed["framing"], packed["encoding"]) == ("msgpack", "msgpack")
+    assert [(v["message"], v["variant"], v["fields"]) for v in plain["vectors"]] == [
+        (v["message"], v["variant"], v["fields"]) for v in packed["vectors"]
+    ]  # the same messages, other bytes
+    assert (version / "vectors.bin").read_bytes() != (version / "msgpack" / "vectors.bin").read_bytes()
+    tampered = version / "msgpack" / "vectors.bin"
+    tampered.write_bytes(tampered.read_bytes()[:-1] + b"\x00")  # as if the definition had changed under it
+    refused = run("generator.py", "-p", str(defs), "-r", str(root))
+    assert refused.returncode == 2
+    assert "frozen vectors of storm 2.6.0 (vectors/storm/2.6.0/msgpack/vectors.bin)" in refused.stderr
+
+
+TYPED_JSON = """\
+protocol: tdemo
+title: Tagged-only JSON demo
+family: json
+versions: ["1"]
+directions: [{name: down}, {name: up}]
+framing:
+  delimiter: line
+  tag_key: action
+  variants: [{name: msgpack, encoding: msgpack, doc: The same messages as MessagePack values.}]
+messages:
+  - name: Start
+    tag: start
+    directions: [down]
+    fields:
+      - {name: shardId, type: string}
+      - {name: at, type: timestamp, optional: true}
+      - {name: blob, type: base64, optional: true}
+  - name: Done
+    tag: done
+    directions: [up]
+    fields: [{name: count, type: int32}, {name: key, type: uuid, optional: true}]
+"""
+
+
+def test_a_msgpack_variant_of_other_json_protocols_passes_its_generated_tests(tmp_path: Path) -> None:
+    """The variant is a property of the family, not of Storm: the fixture protocol (shapes, base64, timestamps,
+    uuids, floats, scalars for lists) and a tagged-only one (the typed path) get MessagePack vectors from the
+    reference packer, and their codecs pass the generated tests on them."""
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    fixture = (FIXTURES / "jfixture.yaml").read_text()
+    old = "framing: {delimiter: end_line, tag_key: command, escape_hex: upper, max_message: 4096}"
+    assert old in fixture
+    (defs / "jfixture.yaml").write_text(
+        fixture.replace(old, old[:-1] + ", variants: [{name: mp, encoding: msgpack, doc: MessagePack.}]}")
+    )
+    (defs / "tdemo.yaml").write_text(TYPED_JSON)
+    root = tmp_path / "out"
+    result = run("generator.py", "-p", str(defs), "-r", str(root), "-q")
+    assert result.returncode == 0, result.stderr
+    assert (root / "vectors" / "jfixture" / "2.0" / "mp" / "vectors.bin").is_file()
+    assert (root / "vectors" / "tdemo" / "1" / "msgpack" / "vectors.bin").is_file()
+    tests = run("-m", "pytest", "-q", "-p", "no:cacheprovider", "tests", cwd=root)
+    assert tests.returncode == 0, tests.stdout[-3000:]
+    assert "test_decode_mp" in (root / "tests" / "test_compat_jfixture.py").read_text()
+
+
+def test_a_framing_variant_may_be_added_but_not_removed(tmp_path: Path) -> None:
+    storm = (REPO / "protocol-definitions" / "storm.yaml").read_text()
+    start = storm.index("  variants:\n")
+    end = storm.index("constants:")
+    without = tmp_path / "without"
+    without.mkdir()
+    (without / "storm.yaml").write_text(storm[:start] + storm[end:])
+    current = REPO / "protocol-definitions"
+    added = run("generator.py", "-p", str(current), "--compat", str(without))
+    assert added.returncode == 0 and "no breaking changes" in added.stdout, added.stdout + added.stderr
+    removed = run("generator.py", "-p", str(without), "--compat", str(current))
+    assert removed.returncode == 1
+    assert "framing variant 'msgpack' was removed or changed its encoding" in removed.stdout

@@ -16,9 +16,12 @@ from ..render import json_text
 from .binary_ref import BinaryReference
 from .json_ref import JsonReference
 from .kafka_ref import KafkaReference
+from .msgpack_ref import MsgpackReference
 from .values import Sample, samples
 
 ENCODERS: dict[str, Any] = {"binary": BinaryReference, "json": JsonReference, "kafka": KafkaReference}
+VARIANT_ENCODERS: dict[str, Any] = {"msgpack": MsgpackReference}
+"""Reference encoders of the framing variants (``framing.variants``), by their ``encoding``."""
 
 
 def tagged(ref: TypeRef, value: Any) -> Any:
@@ -54,12 +57,20 @@ def supports(protocol: Protocol) -> bool:
     return protocol.family in ENCODERS
 
 
-def version_files(protocol: Protocol, version: str, base: PurePosixPath) -> dict[PurePosixPath, str | bytes]:
+def variants(protocol: Protocol) -> list[dict[str, Any]]:
+    """The framing variants that have vectors: each gets a subdirectory of every version, named after it."""
+    return [v for v in protocol.framing.get("variants", []) if v["encoding"] in VARIANT_ENCODERS]
+
+
+def version_files(
+    protocol: Protocol, version: str, base: PurePosixPath, variant: dict[str, Any] | None = None
+) -> dict[PurePosixPath, str | bytes]:
     """The vectors of one protocol version: ``vectors.bin`` (all frames back to back) and ``manifest.json``.
 
-    For the kafka family the manifest also lists each sample as a Kafka record in every mode (``records``).
+    For the kafka family the manifest also lists each sample as a Kafka record in every mode (``records``). With
+    a framing ``variant`` the same samples are written in that framing, and the manifest names it (``framing``).
     """
-    encoder = ENCODERS[protocol.family](protocol)
+    encoder = (VARIANT_ENCODERS[variant["encoding"]] if variant else ENCODERS[protocol.family])(protocol)
     blob = bytearray()
     entries = []
     records = []
@@ -99,6 +110,7 @@ def version_files(protocol: Protocol, version: str, base: PurePosixPath) -> dict
         "protocol": protocol.name,
         "version": version,
         "family": protocol.family,
+        **({"framing": variant["name"], "encoding": variant["encoding"]} if variant else {}),
         "file": "vectors.bin",
         "vectors": entries,
     }

@@ -1,4 +1,5 @@
-"""A pystorm 3.1.4 bolt for the Storm interop tests, run as a shell component: ``python storm_pystorm_bolt.py MODE``.
+"""A pystorm 3.1.4 bolt for the Storm interop tests, run as a shell component:
+``python storm_pystorm_bolt.py MODE [SERIALIZER]`` (SERIALIZER is ``json``, the default, or ``msgpack``).
 
 Modes (each a behaviour the tests check through streamcodecs' ShellBolt driver):
 - ``echo``: emits ``[values..., "seen"]`` for each tuple (auto-anchored), logs on each tick and emits
@@ -14,6 +15,8 @@ from __future__ import annotations
 import sys
 
 from pystorm import Bolt
+
+SERIALIZER = sys.argv[2] if len(sys.argv) > 2 else "json"  # or "msgpack"
 
 
 class TestBolt(Bolt):
@@ -38,4 +41,4 @@ class TestBolt(Bolt):
 
 
 if __name__ == "__main__":
-    TestBolt(rdb_signal=None).run()
+    TestBolt(rdb_signal=None, serializer=SERIALIZER).run()

@@ -1,4 +1,5 @@
-"""A pystorm 3.1.4 spout for the Storm interop tests, run as a shell component: ``python storm_pystorm_spout.py MODE``.
+"""A pystorm 3.1.4 spout for the Storm interop tests, run as a shell component:
+``python storm_pystorm_spout.py MODE [SERIALIZER]`` (SERIALIZER is ``json``, the default, or ``msgpack``).
 
 Modes:
 - ``count``: each ``next`` emits ``["n", k]`` with message id ``k`` (1, 2, ...); ``ack``/``fail`` log the id they
@@ -12,6 +13,8 @@ from __future__ import annotations
 import sys
 
 from pystorm import Spout
+
+SERIALIZER = sys.argv[2] if len(sys.argv) > 2 else "json"  # or "msgpack"
 
 
 class TestSpout(Spout):
@@ -42,4 +45,4 @@ class TestSpout(Spout):
 
 
 if __name__ == "__main__":
-    TestSpout(rdb_signal=None).run()
+    TestSpout(rdb_signal=None, serializer=SERIALIZER).run()

@@ -1,4 +1,5 @@
-"""The same bolt as storm_pystorm_bolt.py, written with streamcodecs' ``storm.Bolt``: ``python ... MODE``.
+"""The same bolt as storm_pystorm_bolt.py, written with streamcodecs' ``storm.Bolt``:
+``python ... MODE [SERIALIZER]``.
 
 Modes: ``echo``, ``ids``, ``fail``, ``direct`` as in storm_pystorm_bolt.py, plus ``print``: each tuple is printed
 (``print`` output must reach Storm as a log command, not break the protocol) and echoed.
@@ -9,6 +10,8 @@ from __future__ import annotations
 import sys
 
 from streamcodecs import storm
+
+SERIALIZER = sys.argv[2] if len(sys.argv) > 2 else "json"  # or "msgpack"
 
 
 class TestBolt(storm.Bolt):
@@ -35,4 +38,4 @@ class TestBolt(storm.Bolt):
 
 
 if __name__ == "__main__":
-    TestBolt().run()
+    TestBolt(serializer=SERIALIZER).run()

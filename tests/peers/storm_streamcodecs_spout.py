@@ -1,4 +1,5 @@
-"""The same spout as storm_pystorm_spout.py, written with streamcodecs' ``storm.Spout``: ``python ... MODE``.
+"""The same spout as storm_pystorm_spout.py, written with streamcodecs' ``storm.Spout``:
+``python ... MODE [SERIALIZER]``.
 
 Modes: ``count``, ``ids``, ``raise`` as in storm_pystorm_spout.py.
 """
@@ -9,6 +10,8 @@ import sys
 from typing import Any
 
 from streamcodecs import storm
+
+SERIALIZER = sys.argv[2] if len(sys.argv) > 2 else "json"  # or "msgpack"
 
 
 class TestSpout(storm.Spout):
@@ -39,4 +42,4 @@ class TestSpout(storm.Spout):
 
 
 if __name__ == "__main__":
-    TestSpout().run()
+    TestSpout(serializer=SERIALIZER).run()

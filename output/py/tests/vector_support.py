@@ -34,18 +34,20 @@ def untag(value: Any) -> Any:
     return value
 
 
-def manifests(protocol: str, versions: list[str]) -> list[tuple[dict[str, Any], bytes]]:
+def manifests(protocol: str, versions: list[str], framing: str | None = None) -> list[tuple[dict[str, Any], bytes]]:
+    """Each version's manifest and vector bytes; a framing variant's are in ``<version>/<framing>/``."""
     found = []
     for version in versions:
-        manifest = json.loads((VECTORS / protocol / version / "manifest.json").read_text(encoding="utf-8"))
-        found.append((manifest, (VECTORS / protocol / version / manifest["file"]).read_bytes()))
+        where = VECTORS / protocol / version / (framing or "")
+        manifest = json.loads((where / "manifest.json").read_text(encoding="utf-8"))
+        found.append((manifest, (where / manifest["file"]).read_bytes()))
     return found
 
 
-def vector_cases(protocol: str, versions: list[str]) -> list[Any]:
-    """One pytest param (manifest, entry, bytes) per vector of every version."""
+def vector_cases(protocol: str, versions: list[str], framing: str | None = None) -> list[Any]:
+    """One pytest param (manifest, entry, bytes) per vector of every version (of a framing variant, if named)."""
     cases = []
-    for manifest, blob in manifests(protocol, versions):
+    for manifest, blob in manifests(protocol, versions, framing):
         for entry in manifest["vectors"]:
             data = blob[entry["offset"] : entry["offset"] + entry["length"]]
             name = f"{manifest['version']}-{entry['message']}-{entry['variant']}"

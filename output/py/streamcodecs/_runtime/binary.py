@@ -4,16 +4,22 @@
 Readers take ``(buf, pos, end, path)`` and return ``(value, new_pos)``; they never read past ``end`` and raise
 :class:`~.errors.DecodeError` naming the offset and ``path`` (``Message.field``) instead of ``struct.error``.
 Writers take ``(value, path)`` and return the encoded ``bytes``; they raise :class:`~.errors.EncodeError` for values
-the wire cannot carry.  Payloads are sliced once, never copied twice.
+the wire cannot carry.
+
+A payload (length-prefixed bytes, the rest of a frame) is read by :func:`payload`: a copy (``bytes``) out of a
+``bytes`` or ``bytearray`` buffer, and a read-only ``memoryview`` slice, no copy, out of a ``memoryview`` buffer; the
+codec's ``decode(..., copy=False)`` reads from a memoryview of the frame.  An encoder hands a payload to the frame's
+one ``b"".join`` as it is.  The rules a caller follows are in :func:`owned`'s docstring.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import struct
 import uuid
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from .errors import DecodeError, EncodeError
 
@@ -23,6 +29,10 @@ __all__ = [
     "U16",
     "Buffer",
     "Parts",
+    "Payload",
+    "as_view",
+    "message_repr",
+    "owned",
     "mutf8_decode",
     "mutf8_encode",
     "extend_bytes_int32",
@@ -33,6 +43,8 @@ __all__ = [
     "read_rest",
     "read_string",
     "short",
+    "payload",
+    "payload_part",
     "write_bytes_int32",
     "write_mutf8",
     "write_padding",
@@ -41,8 +53,11 @@ __all__ = [
 
 T = TypeVar("T")
 Buffer = bytes | bytearray | memoryview
-Parts = list[bytes | bytearray]
-"""The pieces of a frame being encoded, joined once at the end; never a memoryview, whose ``len`` counts items."""
+Payload: TypeAlias = bytes | memoryview
+"""A payload field's value: ``bytes`` (or any bytes-like value) when built, a read-only ``memoryview`` when decoded."""
+Parts = list[bytes | bytearray | memoryview]
+"""The pieces of a frame being encoded, joined once at the end; a memoryview among them is one-dimensional with
+one-byte items (format ``B``), so that ``len`` counts its bytes."""
 U16 = struct.Struct(">H")
 I16 = struct.Struct(">h")
 I32 = struct.Struct(">i")
@@ -175,7 +190,7 @@ def write_string(value: str, path: str, error: type[EncodeError] = EncodeError) 
 
 def read_bytes_int32(
     buf: Buffer, pos: int, end: int, path: str, error: type[DecodeError] = DecodeError, *, negative_empty: bool = False
-) -> tuple[bytes, int]:
+) -> tuple[Payload, int]:
     """An int32 length, then the bytes; with ``negative_empty`` a negative length reads as empty (as Java does)."""
     if end - pos < 4:
         raise short(4, pos, end, path, error)
@@ -185,28 +200,54 @@ def read_bytes_int32(
         return b"", start
     if size < 0 or start + size > end:
         raise error(f"length {size} does not fit the {end - start} bytes left", offset=pos, field=path)
-    return bytes(buf[start : start + size]), start + size
+    return payload(buf, start, start + size), start + size
 
 
-def write_bytes_int32(value: bytes, path: str, error: type[EncodeError] = EncodeError) -> bytes:
-    if not isinstance(value, bytes | bytearray | memoryview):
-        raise error(f"expected bytes, got {type(value).__name__}", field=path)
-    return I32.pack(len(value)) + bytes(value)
+def payload(buf: Buffer, start: int, stop: int) -> Payload:
+    """``buf[start:stop]``: a read-only view when ``buf`` is a memoryview (no copy), else ``bytes`` (one copy)."""
+    if type(buf) is bytes:
+        return buf[start:stop]
+    if type(buf) is memoryview:
+        part = buf[start:stop]
+        return part if part.readonly else part.toreadonly()
+    return memoryview(buf)[start:stop].tobytes()
+
+
+def as_view(buf: Buffer) -> memoryview:
+    return buf if type(buf) is memoryview else memoryview(buf)
+
+
+def payload_part(value: Any, path: str, error: type[EncodeError] = EncodeError) -> bytes | bytearray | memoryview:
+    """A payload as a part of a frame, not copied: bytes and bytearray as they are, a memoryview as one of bytes."""
+    if isinstance(value, bytes | bytearray):
+        return value
+    if isinstance(value, memoryview):
+        if not value.c_contiguous:
+            return value.tobytes()  # the one copy, here instead of in the join (which needs contiguous bytes)
+        if value.format == "B" and value.ndim == 1:
+            return value  # the common case (a decoded payload): len() counts bytes
+        return value.cast("B")
+    raise error(f"expected bytes, got {type(value).__name__}", field=path)
+
+
+def write_bytes_int32(value: Buffer, path: str, error: type[EncodeError] = EncodeError) -> bytes:
+    data = payload_part(value, path, error)
+    return I32.pack(len(data)) + data
 
 
 def extend_bytes_int32(parts: Parts, value: Buffer, path: str, error: type[EncodeError] = EncodeError) -> None:
     """Append the length and the value itself as two parts: the payload is copied once, by the frame's join."""
-    if isinstance(value, bytes | bytearray):
+    if type(value) is bytes:
         parts += (I32.pack(len(value)), value)
-    elif isinstance(value, memoryview):
-        data = value.tobytes()  # len() of a memoryview counts items, not bytes
-        parts += (I32.pack(len(data)), data)
     else:
-        raise error(f"expected bytes, got {type(value).__name__}", field=path)
+        data = payload_part(value, path, error)
+        parts += (I32.pack(len(data)), data)
 
 
-def read_rest(buf: Buffer, pos: int, end: int, path: str, error: type[DecodeError] = DecodeError) -> tuple[bytes, int]:
-    return bytes(buf[pos:end]), end
+def read_rest(
+    buf: Buffer, pos: int, end: int, path: str, error: type[DecodeError] = DecodeError
+) -> tuple[Payload, int]:
+    return payload(buf, pos, end), end
 
 
 def read_padding(buf: Buffer, pos: int, end: int, path: str, error: type[DecodeError] = DecodeError) -> tuple[int, int]:
@@ -253,3 +294,44 @@ def check_uuid(value: Any, path: str, error: type[EncodeError] = EncodeError) ->
     if not isinstance(value, uuid.UUID):
         raise error(f"expected uuid.UUID, got {type(value).__name__}", field=path)
     return value.bytes
+
+
+def owned(value: T) -> T:
+    """``value`` with every payload its own ``bytes``: a copy of a message decoded with ``copy=False`` (nested
+    structs and lists too) that no longer references the buffer it was decoded from; ``value`` itself when it holds
+    no memoryview.
+
+    The rules for a message decoded with ``copy=False``: its payload fields are read-only memoryviews onto the
+    caller's buffer (or onto the one buffer a ``Reader`` assembled a cut frame in, which it never touches again).
+    They keep that buffer alive, and a ``bytearray`` cannot be resized while they exist (Python raises
+    ``BufferError``).  A buffer changed in place shows through them, so a caller who reuses a buffer (``recv_into``,
+    a pooled ``bytearray``) takes ``owned(message)`` (or ``bytes(message.field)``) before doing so.  ``==`` compares
+    payload contents (a decoded message equals the message built from ``bytes``), ``repr`` shows payloads as
+    ``bytes`` literals, ``to_dict`` gives ``bytes``, and messages are unhashable as always (a view onto ``bytes``
+    hashes as those bytes; one onto a ``bytearray`` does not hash).  Copying or pickling a message that holds views
+    fails as for any memoryview: take ``owned`` first.
+    """
+    if isinstance(value, memoryview):
+        return value.tobytes()  # type: ignore[return-value]
+    if isinstance(value, list):
+        items = [owned(item) for item in value]
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value  # type: ignore[return-value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {}
+        for f in dataclasses.fields(value):
+            before = getattr(value, f.name)
+            after = owned(before)
+            if after is not before:
+                changes[f.name] = after
+        return dataclasses.replace(value, **changes) if changes else value  # type: ignore[return-value]
+    return value
+
+
+def _shown(value: Any) -> str:
+    return repr(value.tobytes()) if isinstance(value, memoryview) else repr(value)
+
+
+def message_repr(message: Any) -> str:
+    """A dataclass repr that shows a memoryview payload as the ``bytes`` literal it holds (same as when built)."""
+    fields = ", ".join(f"{f.name}={_shown(getattr(message, f.name))}" for f in dataclasses.fields(message) if f.repr)
+    return f"{type(message).__name__}({fields})"

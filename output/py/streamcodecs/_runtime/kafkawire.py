@@ -75,6 +75,7 @@ __all__ = [
     "json_decode",
     "json_encode",
     "json_kind",
+    "json_raw",
     "JSON_ENCODE",
     "finite",
     "media_type_essence",
@@ -731,6 +732,17 @@ def json_encode(document: Any, payload: Any) -> bytes:
     if data.rfind(b"null") >= 0 and not finite(payload):  # rfind is cheaper than `in` on bytes
         raise Invalid("holds NaN or infinity, which JSON cannot carry")
     return data
+
+
+def json_raw(data: bytes | bytearray | memoryview) -> msgspec.Raw:
+    """JSON text held as bytes, to be written in place as a JSON value (not as a string, not re-encoded).
+
+    The text must be one JSON value as :func:`json_decode` reads it (UTF-8, nothing after it), else
+    :class:`Invalid` with the byte offset.  Whitespace between tokens is removed, so the value fits on one line;
+    everything else is kept as written: member order, repeated member names, number spelling, escapes.
+    """
+    json_decode(data)
+    return msgspec.Raw(msgspec.json.format(bytes(data), indent=-1))
 
 
 def json_decode(data: bytes | bytearray | memoryview | str) -> Any:

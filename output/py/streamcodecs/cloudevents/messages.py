@@ -201,7 +201,9 @@ class CloudEvent(msgspec.Struct, kw_only=True):
     canonical strings (the type is not on the wire); JSON gives booleans, integers or strings."""
     data: Any = MISSING
     """The event payload. Absent is not the same as JSON null. Binary mode: the record value bytes as-is. JSON
-    format: `data_base64` for bytes, otherwise `data`, read by datacontenttype (framing.json_format)."""
+    format: bytes under a datacontenttype that declares JSON are written as the JSON value they hold (whitespace
+    between tokens removed; bytes that are not JSON are an EncodeError), other bytes as `data_base64`, any other
+    value as `data`; read by datacontenttype (framing.json_format)."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values keyed by Python field name; ``data`` is left out when it is :data:`MISSING`."""
@@ -874,14 +876,32 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
     data = event.data
     if data is MISSING:
         return document
-    if isinstance(data, _BINARY_TYPES):
-        document["data_base64"] = base64_to_json(data)
-        return document
     content_type = event.datacontenttype
+    if isinstance(data, _BINARY_TYPES):
+        # Bytes under a content type that declares JSON hold a JSON value: written as that value. Other bytes, and
+        # bytes with no content type (nothing may be assumed about them), are binary data.
+        if content_type is not None and _is_json(content_type):
+            document["data"] = _raw_json_data(data, content_type)
+        else:
+            document["data_base64"] = base64_to_json(data)
+        return document
     if not isinstance(data, str) and not (_JSON_IMPLIED if content_type is None else _is_json(content_type)):
         raise _non_json(data, content_type)
     document["data"] = data
     return document
+
+
+def _raw_json_data(data: bytes | bytearray | memoryview, content_type: str) -> msgspec.Raw:
+    """Bytes data under a JSON content type, as the JSON value they hold (whitespace between tokens removed)."""
+    try:
+        return _kw.json_raw(data)
+    except _Invalid as exc:
+        where = "" if exc.offset is None else f" (byte {exc.offset})"
+        raise EncodeError(
+            f"bytes under the JSON content type {content_type!r} are not one JSON value: {exc}{where}; "
+            "give their JSON value, or a content type that does not declare JSON",
+            field="data",
+        ) from None
 
 
 def from_json(data: bytes | bytearray | memoryview | str) -> CloudEvent:
@@ -914,7 +934,12 @@ def _json_value(event: CloudEvent) -> bytes:
 
 
 def to_json(event: CloudEvent) -> bytes:
-    """The event in the JSON event format: compact UTF-8 JSON, members in field order."""
+    """The event in the JSON event format: compact UTF-8 JSON, members in field order.
+
+    Bytes data under a ``datacontenttype`` that declares JSON are written in ``data`` as the JSON value they
+    hold (whitespace between tokens removed, the rest as written); bytes that are not one JSON value are an
+    :class:`EncodeError` naming ``data``.  Other bytes go to ``data_base64``.
+    """
     if type(event) is not CloudEvent:
         raise EncodeError(f"not a CloudEvent: {_kind(event)}")
     return _json_value(event)

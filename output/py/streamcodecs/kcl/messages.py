@@ -58,6 +58,7 @@ __all__ = [
     "DIRECTIONS",
     "MAX_MESSAGE",
     "MESSAGES",
+    "SERIALIZERS",
     "VERSION",
     "VERSIONS",
     "DecodeError",
@@ -98,6 +99,8 @@ DIRECTIONS: tuple[str, ...] = (
     "to_child",
     "to_daemon",
 )
+SERIALIZERS: tuple[str, ...] = ("json",)
+"""The framings ``serializer=`` chooses from: ``"json"`` (the default)."""
 MAX_MESSAGE = 67108864
 """Default limit, in bytes, on one message in a :class:`Reader`."""
 SENTINEL_TRIM_HORIZON: Final = "TRIM_HORIZON"
@@ -500,21 +503,30 @@ def _check_direction(direction: str | None) -> None:
         raise ValueError(f"unknown direction {direction!r}; expected one of {DIRECTIONS}")
 
 
-def decode(frame: bytes | str, *, direction: str | None = None) -> Message:
+def _check_serializer(serializer: str) -> None:
+    if serializer not in SERIALIZERS:
+        raise ValueError(f"unknown serializer {serializer!r}; expected one of {SERIALIZERS}")
+
+
+def decode(frame: bytes | str, *, direction: str | None = None, serializer: str = "json") -> Message:
     """Decode one whole message as it goes on the wire (the line)."""
     _check_direction(direction)
+    if serializer != "json":
+        _check_serializer(serializer)
     text = _jw.as_bytes(frame, DecodeError)
     return _decode_text(text, direction, None)
 
 
-def encode(message: Message) -> bytes:
-    """The message as it goes on the wire, delimiter included."""
+def encode(message: Message, *, serializer: str = "json") -> bytes:
+    """The message as it goes on the wire, delimiter included (``serializer`` chooses the framing)."""
     if type(message) not in _TYPES:
         raise EncodeError(f"not a kcl message: {type(message).__name__}")
     for name, removed in _REMOVED.get(type(message), ()):
         if getattr(message, name) is not msgspec.UNSET:
             where = f"{type(message).__name__}.{name}"
             raise EncodeError(f"removed in version {removed}: decoded from older peers, never encoded", field=where)
+    if serializer != "json":
+        _check_serializer(serializer)
     try:
         data = _ENCODER.encode(message)
         _CHECKERS[type(message)].decode(data)  # one C pass: never write what decode would reject
@@ -544,10 +556,15 @@ class Reader:
     the same call; the next ``feed`` (``feed(b"")`` to drain) goes on after it.
     """
 
-    def __init__(self, *, direction: str | None = None, max_message: int = MAX_MESSAGE) -> None:
+    def __init__(
+        self, *, direction: str | None = None, max_message: int = MAX_MESSAGE, serializer: str = "json"
+    ) -> None:
         _check_direction(direction)
+        _check_serializer(serializer)
         self.direction = direction
         self.max_message = max_message
+        self.serializer = serializer
+        """The framing read: one of :data:`SERIALIZERS`."""
         self.line = 0
         """Lines consumed so far."""
         self._buffer = bytearray()

@@ -66,7 +66,7 @@ def command_type_name(message: Message | type) -> str:
     return _TYPE_NAMES_DIFFERENT.get(name) or re.sub(r"(?<!^)(?=[A-Z])", "_", name).upper()
 
 
-def frame_event(payload: bytes) -> bytes:
+def frame_event(payload: bytes | memoryview) -> bytes:
     """An event as it travels in append data and is stored in the segment: type 0, payload length, payload."""
     return _HEADER.pack(_EVENT_CODE, len(payload)) + payload
 
@@ -145,7 +145,7 @@ class AppendDecoder:
                 writer_id=message.writer_id,
                 event_number=message.event_number,
                 event_count=1,
-                data=data,
+                data=bytes(data),  # its own bytes (free when data is bytes), whatever the message held
                 expected_offset=message.expected_offset,
                 request_id=message.request_id,
             )
@@ -203,12 +203,12 @@ class AppendDecoder:
             writer_id=end.writer_id,
             event_number=end.last_event_number,
             event_count=end.num_events,
-            data=data,
+            data=bytes(data),  # its own bytes (free when data is bytes), whatever the messages held
             request_id=end.request_id,
         )
 
 
-def _parse_command(data: bytes) -> Message:
+def _parse_command(data: bytes | memoryview) -> Message:
     """CommandDecoder.parseCommand on the block bytes after the whole events: one command; bytes after it ignored."""
     if len(data) < _HEADER.size:
         raise AppendSequenceError("Not enough bytes to read.")

@@ -27,7 +27,7 @@ def _check_header(code: int, length: int, offset: int, max_event: int | None) ->
         raise DecodeError(f"Event of {length} bytes exceeds {max_event}", offset=offset + 4, field="SegmentRead.data")
 
 
-def split_events(data: bytes, offset: int = 0) -> tuple[list[bytes], int]:
+def split_events(data: bytes | memoryview, offset: int = 0) -> tuple[list[bytes], int]:
     """The whole events at the start of ``data`` (segment bytes from an event boundary) and how many bytes they
     take; the rest is the head of an event cut off at the end.  ``offset`` only names positions in errors."""
     events: list[bytes] = []
@@ -49,8 +49,9 @@ class EventReader:
     ``offset`` is the segment offset of the next event (the reader's position, as a checkpoint would record it);
     pass the offset of the first ReadSegment, or leave it None to take the first reply's.  A reply that does not
     continue where the previous one stopped raises DecodeError, as does a malformed event header.  An event whose
-    bytes are all in one reply is sliced out of the reply's data once; a cut event is gathered as its pieces
-    arrive.  ``max_event`` bounds a payload's length (the Java client sets no bound here).
+    bytes are all in one reply is sliced out of the reply's data: ``bytes`` when the reply holds bytes, a read-only
+    view (no copy) when it was decoded with ``copy=False``; a cut event is gathered as its pieces arrive.
+    ``max_event`` bounds a payload's length (the Java client sets no bound here).
     """
 
     def __init__(self, *, segment: str | None = None, offset: int | None = None, max_event: int | None = None) -> None:
@@ -73,7 +74,7 @@ class EventReader:
         """Every event of a sealed segment has been returned."""
         return self.end_of_segment and not self._pending
 
-    def feed(self, reply: SegmentRead) -> list[bytes]:
+    def feed(self, reply: SegmentRead) -> list[bytes | memoryview]:
         if self.segment is not None and reply.segment != self.segment:
             raise DecodeError(f"SegmentRead for {reply.segment!r} fed to the reader of {self.segment!r}")
         if self.offset is None:
@@ -82,7 +83,7 @@ class EventReader:
         if reply.offset != expected:
             raise DecodeError(f"ReadSegment returned data for the wrong offset {reply.offset} vs {expected}")
         data = reply.data
-        events: list[bytes] = []
+        events: list[bytes | memoryview] = []
         pos, size = 0, len(data)
         if self._pending:
             pos = self._take(data, 0)
@@ -105,7 +106,7 @@ class EventReader:
             self._take(data, pos)
         return self._ended(reply, events)
 
-    def _take(self, data: bytes, pos: int) -> int:
+    def _take(self, data: bytes | memoryview, pos: int) -> int:
         """Add to the cut event the bytes it still lacks from ``data[pos:]``; return the new position."""
         pending = self._pending
         view = memoryview(data)  # slices of a view are not copies: each byte is copied once, into the buffer
@@ -123,7 +124,7 @@ class EventReader:
         pending += view[pos : pos + more]
         return pos + more
 
-    def _ended(self, reply: SegmentRead, events: list[bytes]) -> list[bytes]:
+    def _ended(self, reply: SegmentRead, events: list[bytes | memoryview]) -> list[bytes | memoryview]:
         if reply.end_of_segment:
             self.end_of_segment = True
             if self._pending:

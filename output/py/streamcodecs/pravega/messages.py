@@ -22,6 +22,16 @@ them), `EventReader` / `split_events` (events out of SegmentRead data cut anywhe
 Every frame is an int32 type code and an int32 payload length (big-endian),
 then the payload.  Decoders read the newest layout, fill defaults for trailing fields an older peer did not send and
 skip unknown trailing bytes; encoders always write the newest layout.
+
+Payloads (the ``bytes | memoryview`` fields) decode as ``bytes`` of their own.  With ``decode(frame, copy=False)``
+or ``Reader(copy=False)`` they are not copied: each is a read-only ``memoryview`` onto the frame given (for a frame
+a Reader assembled from pieces, onto the one buffer it assembled it in and then never touches).  The rules then:
+a view keeps its buffer alive and sees changes to it, so do not change a buffer in place while its messages are in
+use (a ``bytearray`` with views onto it cannot be resized: ``BufferError``); to keep a message beyond that, or to
+copy or pickle it, take ``owned(message)`` (every payload copied into ``bytes``), or ``bytes(message.field)`` for
+one payload.  ``==`` compares contents (a decoded message equals the one built from ``bytes``), ``repr`` shows
+payloads as ``bytes`` literals and ``to_dict`` gives ``bytes``, views or not; messages are unhashable.  ``encode``
+takes ``bytes``, ``bytearray`` or ``memoryview`` payloads and copies each once, into the frame.
 """
 
 from __future__ import annotations
@@ -50,6 +60,7 @@ __all__ = [
     "decode",
     "encode",
     "encode_inline",
+    "owned",
     "WIRE_VERSION",
     "OLDEST_COMPATIBLE_VERSION",
     "TYPE_SIZE",
@@ -374,20 +385,23 @@ class InlineEvent:
 
     type_code: int = 0
     """Always 0 (EVENT); Java rejects anything else with "Was expecting EVENT but found"."""
-    data: bytes
+    data: bytes | memoryview
     """Event payload. Java rejects a length greater than the ConditionalAppend payload length minus 8."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
         return {
             "type_code": self.type_code,
-            "data": self.data,
+            "data": bytes(self.data),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> InlineEvent:
         """Build from :meth:`to_dict` output; missing keys take the field defaults."""
         return cls(**data)
+
+    def __repr__(self) -> str:
+        return _rt.message_repr(self)  # payloads shown as bytes literals, decoded (a view) or built
 
 
 @dataclass(slots=True, kw_only=True)
@@ -418,7 +432,7 @@ class TableKey:
     length follows (`0000000C 00000000`). The decoder ignores the prefix when data is empty; otherwise it only
     checks that the bytes left before the prefix are at least the prefix value."""
 
-    data: bytes
+    data: bytes | memoryview
     """Key bytes; empty means TableKey.EMPTY."""
     key_version: int = -9223372036854775808
     """Expected or returned key version (TABLE_KEY_NO_VERSION, TABLE_KEY_NOT_EXISTS or a real version); absent for
@@ -427,7 +441,7 @@ class TableKey:
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
         return {
-            "data": self.data,
+            "data": bytes(self.data),
             "key_version": self.key_version,
         }
 
@@ -436,6 +450,9 @@ class TableKey:
         """Build from :meth:`to_dict` output; missing keys take the field defaults."""
         return cls(**data)
 
+    def __repr__(self) -> str:
+        return _rt.message_repr(self)  # payloads shown as bytes literals, decoded (a view) or built
+
 
 @dataclass(slots=True, kw_only=True)
 class TableValue:
@@ -443,19 +460,22 @@ class TableValue:
     prefix when data is empty; otherwise it only checks that the bytes left before the prefix are at least the
     prefix value."""
 
-    data: bytes
+    data: bytes | memoryview
     """Value bytes; empty means TableValue.EMPTY."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
         return {
-            "data": self.data,
+            "data": bytes(self.data),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableValue:
         """Build from :meth:`to_dict` output; missing keys take the field defaults."""
         return cls(**data)
+
+    def __repr__(self) -> str:
+        return _rt.message_repr(self)  # payloads shown as bytes literals, decoded (a view) or built
 
 
 @dataclass(slots=True, kw_only=True)
@@ -512,31 +532,34 @@ class TableIteratorArgs:
     """Iteration arguments of ReadTableKeys and ReadTableEntries; each of the four length-prefixed buffers is read
     only if at least 4 bytes remain, otherwise it is empty."""
 
-    continuation_token: bytes = b""
+    continuation_token: bytes | memoryview = b""
     """Opaque token from the previous TableKeysRead/TableEntriesRead; empty to start."""
-    prefix_filter: bytes = b""
+    prefix_filter: bytes | memoryview = b""
     """Deprecated key prefix filter; Java encoders since 0.10 always write length 0 here, whatever the value. Added
     in version 10; an older peer's frame decodes as b''."""
-    from_key: bytes = b""
+    from_key: bytes | memoryview = b""
     """Inclusive lower bound of the iteration; empty for none. Added in version 12; an older peer's frame decodes
     as b''."""
-    to_key: bytes = b""
+    to_key: bytes | memoryview = b""
     """Inclusive upper bound of the iteration; empty for none. Added in version 12; an older peer's frame decodes
     as b''."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
         return {
-            "continuation_token": self.continuation_token,
-            "prefix_filter": self.prefix_filter,
-            "from_key": self.from_key,
-            "to_key": self.to_key,
+            "continuation_token": bytes(self.continuation_token),
+            "prefix_filter": bytes(self.prefix_filter),
+            "from_key": bytes(self.from_key),
+            "to_key": bytes(self.to_key),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableIteratorArgs:
         """Build from :meth:`to_dict` output; missing keys take the field defaults."""
         return cls(**data)
+
+    def __repr__(self) -> str:
+        return _rt.message_repr(self)  # payloads shown as bytes literals, decoded (a view) or built
 
 
 @dataclass(slots=True, kw_only=True)
@@ -696,19 +719,22 @@ class PartialEvent:
 
     CODE: ClassVar[int] = -2
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("request",)
-    data: bytes
+    data: bytes | memoryview
     """Leading bytes of an Event frame (header included)."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
         return {
-            "data": self.data,
+            "data": bytes(self.data),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PartialEvent:
         """Build from :meth:`to_dict` output; missing keys take the field defaults."""
         return cls(**data)
+
+    def __repr__(self) -> str:
+        return _rt.message_repr(self)  # payloads shown as bytes literals, decoded (a view) or built
 
 
 @dataclass(slots=True, kw_only=True)
@@ -747,19 +773,22 @@ class Event:
 
     CODE: ClassVar[int] = 0
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("request",)
-    data: bytes
+    data: bytes | memoryview
     """Event payload (the serialized user event)."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
         return {
-            "data": self.data,
+            "data": bytes(self.data),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Event:
         """Build from :meth:`to_dict` output; missing keys take the field defaults."""
         return cls(**data)
+
+    def __repr__(self) -> str:
+        return _rt.message_repr(self)  # payloads shown as bytes literals, decoded (a view) or built
 
 
 @dataclass(slots=True, kw_only=True)
@@ -842,20 +871,23 @@ class AppendBlock:
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("request",)
     writer_id: uuid.UUID
     """Writer id (set up with SetupAppend)."""
-    data: bytes
+    data: bytes | memoryview
     """Whole Event frames back to back, optionally followed by exactly one PartialEvent or Padding frame."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
         return {
             "writer_id": self.writer_id,
-            "data": self.data,
+            "data": bytes(self.data),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> AppendBlock:
         """Build from :meth:`to_dict` output; missing keys take the field defaults."""
         return cls(**data)
+
+    def __repr__(self) -> str:
+        return _rt.message_repr(self)  # payloads shown as bytes literals, decoded (a view) or built
 
 
 @dataclass(slots=True, kw_only=True)
@@ -874,7 +906,7 @@ class AppendBlockEnd:
     """Writer id; must match the preceding AppendBlock."""
     size_of_whole_events: int
     """Number of block bytes (after the UUID) that are whole events; must be 0..block length."""
-    data: bytes
+    data: bytes | memoryview
     """Tail of the event split by the block's PartialEvent, or the whole append for a standalone AppendBlockEnd.
     Java reads a negative length as empty."""
     num_events: int
@@ -890,7 +922,7 @@ class AppendBlockEnd:
         return {
             "writer_id": self.writer_id,
             "size_of_whole_events": self.size_of_whole_events,
-            "data": self.data,
+            "data": bytes(self.data),
             "num_events": self.num_events,
             "last_event_number": self.last_event_number,
             "request_id": self.request_id,
@@ -900,6 +932,9 @@ class AppendBlockEnd:
     def from_dict(cls, data: dict[str, Any]) -> AppendBlockEnd:
         """Build from :meth:`to_dict` output; missing keys take the field defaults."""
         return cls(**data)
+
+    def __repr__(self) -> str:
+        return _rt.message_repr(self)  # payloads shown as bytes literals, decoded (a view) or built
 
 
 @dataclass(slots=True, kw_only=True)
@@ -1063,7 +1098,7 @@ class SegmentRead:
     """The read reached the current end of the segment (also true in the empty reply to a cancelled read)."""
     end_of_segment: bool
     """The segment is sealed and the read reached its end."""
-    data: bytes
+    data: bytes | memoryview
     """Segment bytes; may be empty. Java rejects a length greater than the payload length
     (BufferOverflowException)."""
     request_id: int = -1
@@ -1076,7 +1111,7 @@ class SegmentRead:
             "offset": self.offset,
             "at_tail": self.at_tail,
             "end_of_segment": self.end_of_segment,
-            "data": self.data,
+            "data": bytes(self.data),
             "request_id": self.request_id,
         }
 
@@ -1084,6 +1119,9 @@ class SegmentRead:
     def from_dict(cls, data: dict[str, Any]) -> SegmentRead:
         """Build from :meth:`to_dict` output; missing keys take the field defaults."""
         return cls(**data)
+
+    def __repr__(self) -> str:
+        return _rt.message_repr(self)  # payloads shown as bytes literals, decoded (a view) or built
 
 
 @dataclass(slots=True, kw_only=True)
@@ -2578,7 +2616,7 @@ class TableKeysRead:
     """Table segment name."""
     keys: list[TableKey]
     """Keys with their versions."""
-    continuation_token: bytes
+    continuation_token: bytes | memoryview
     """Token for the next ReadTableKeys (mandatory)."""
 
     def to_dict(self) -> dict[str, Any]:
@@ -2587,7 +2625,7 @@ class TableKeysRead:
             "request_id": self.request_id,
             "segment": self.segment,
             "keys": [v.to_dict() for v in self.keys],
-            "continuation_token": self.continuation_token,
+            "continuation_token": bytes(self.continuation_token),
         }
 
     @classmethod
@@ -2597,6 +2635,9 @@ class TableKeysRead:
         if "keys" in values:
             values["keys"] = [TableKey.from_dict(v) for v in values["keys"]]
         return cls(**values)
+
+    def __repr__(self) -> str:
+        return _rt.message_repr(self)  # payloads shown as bytes literals, decoded (a view) or built
 
 
 @dataclass(slots=True, kw_only=True)
@@ -2653,7 +2694,7 @@ class TableEntriesRead:
     """Table segment name."""
     entries: TableEntries
     """Entries with their key versions."""
-    continuation_token: bytes
+    continuation_token: bytes | memoryview
     """Token for the next ReadTableEntries (mandatory)."""
 
     def to_dict(self) -> dict[str, Any]:
@@ -2662,7 +2703,7 @@ class TableEntriesRead:
             "request_id": self.request_id,
             "segment": self.segment,
             "entries": self.entries.to_dict(),
-            "continuation_token": self.continuation_token,
+            "continuation_token": bytes(self.continuation_token),
         }
 
     @classmethod
@@ -2672,6 +2713,9 @@ class TableEntriesRead:
         if "entries" in values:
             values["entries"] = TableEntries.from_dict(values["entries"])
         return cls(**values)
+
+    def __repr__(self) -> str:
+        return _rt.message_repr(self)  # payloads shown as bytes literals, decoded (a view) or built
 
 
 @dataclass(slots=True, kw_only=True)
@@ -2768,7 +2812,7 @@ class ConditionalBlockEnd:
     """Event number (LargeEventWriter uses the slice index); must not be lower than the writer's previous one."""
     expected_offset: int
     """Segment length required for the append to happen."""
-    data: bytes
+    data: bytes | memoryview
     """Bytes to append; the Java LargeEventWriter sends successive slices (up to 8 MiB) of a run of Event frames,
     so an event may span several commands. Java reads a negative length as empty."""
     request_id: int
@@ -2780,7 +2824,7 @@ class ConditionalBlockEnd:
             "writer_id": self.writer_id,
             "event_number": self.event_number,
             "expected_offset": self.expected_offset,
-            "data": self.data,
+            "data": bytes(self.data),
             "request_id": self.request_id,
         }
 
@@ -2788,6 +2832,9 @@ class ConditionalBlockEnd:
     def from_dict(cls, data: dict[str, Any]) -> ConditionalBlockEnd:
         """Build from :meth:`to_dict` output; missing keys take the field defaults."""
         return cls(**data)
+
+    def __repr__(self) -> str:
+        return _rt.message_repr(self)  # payloads shown as bytes literals, decoded (a view) or built
 
 
 @dataclass(slots=True, kw_only=True)
@@ -3044,6 +3091,12 @@ _S_B = struct.Struct(">b")
 _S_I = struct.Struct(">i")
 _S_IB = struct.Struct(">ib")
 _S_II = struct.Struct(">ii")
+_S_II16SQQ = struct.Struct(">ii16sqq")
+_S_II16SQQQQ = struct.Struct(">ii16sqqqq")
+_S_IIII = struct.Struct(">iiii")
+_S_IIQ = struct.Struct(">iiq")
+_S_IIQB_ = struct.Struct(">iiq?")
+_S_IIQQ = struct.Struct(">iiqq")
 _S_IQ = struct.Struct(">iq")
 _S_IQQ = struct.Struct(">iqq")
 _S_Q = struct.Struct(">q")
@@ -3370,6 +3423,20 @@ def _write_hello(value: Hello, parts: _rt.Parts) -> None:
         raise EncodeError(str(exc), field=where) from None
 
 
+def _frame_hello(value: Hello) -> bytes:
+    """The whole frame in one pack: every field has a fixed size."""
+    try:
+        return _S_IIII.pack(
+            -127,
+            8,
+            value.high_version,
+            value.low_version,
+        )
+    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+        _write_hello(value, [])  # raises the EncodeError that names the field at fault
+        raise EncodeError(str(exc), field="Hello") from None
+
+
 def _read_storage_chunks_listed(buf: _rt.Buffer, pos: int, end: int) -> tuple[StorageChunksListed, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "StorageChunksListed.request_id", DecodeError)
@@ -3441,6 +3508,19 @@ def _write_storage_flushed(value: StorageFlushed, parts: _rt.Parts) -> None:
         raise EncodeError(str(exc), field=where) from None
 
 
+def _frame_storage_flushed(value: StorageFlushed) -> bytes:
+    """The whole frame in one pack: every field has a fixed size."""
+    try:
+        return _S_IIQ.pack(
+            -4,
+            8,
+            value.request_id,
+        )
+    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+        _write_storage_flushed(value, [])  # raises the EncodeError that names the field at fault
+        raise EncodeError(str(exc), field="StorageFlushed") from None
+
+
 def _read_flush_to_storage(buf: _rt.Buffer, pos: int, end: int) -> tuple[FlushToStorage, int]:
     if end - pos < 4:
         raise _rt.short(4, pos, end, "FlushToStorage.container_id", DecodeError)
@@ -3482,7 +3562,7 @@ def _write_partial_event(value: PartialEvent, parts: _rt.Parts) -> None:
     where = "PartialEvent"
     try:
         where = "PartialEvent.data"
-        parts.append(bytes(value.data))
+        parts.append(_rt.payload_part(value.data, "PartialEvent.data", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3514,7 +3594,7 @@ def _write_event(value: Event, parts: _rt.Parts) -> None:
     where = "Event"
     try:
         where = "Event.data"
-        parts.append(bytes(value.data))
+        parts.append(_rt.payload_part(value.data, "Event.data", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3599,7 +3679,7 @@ def _write_append_block(value: AppendBlock, parts: _rt.Parts) -> None:
         where = "AppendBlock.writer_id"
         parts.append(_S_16S.pack(value.writer_id.bytes))
         where = "AppendBlock.data"
-        parts.append(bytes(value.data))
+        parts.append(_rt.payload_part(value.data, "AppendBlock.data", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3678,15 +3758,18 @@ def _write_conditional_append(value: ConditionalAppend, parts: _rt.Parts) -> Non
 
 
 def _read_data_appended(buf: _rt.Buffer, pos: int, end: int) -> tuple[DataAppended, int]:
-    if end - pos < 24:
-        raise _rt.short(24, pos, end, "DataAppended.writer_id", DecodeError)
-    writer_id, event_number = _S_16SQ.unpack_from(buf, pos)
-    writer_id = _UUID(bytes=writer_id)
-    pos += 24
-    if end - pos >= 24:  # all of these trailing fields are there (the newest layout)
-        previous_event_number, request_id, current_segment_write_offset = _S_QQQ.unpack_from(buf, pos)
-        pos += 24
+    if end - pos >= 48:  # all of these trailing fields are there (the newest layout)
+        writer_id, event_number, previous_event_number, request_id, current_segment_write_offset = (
+            _S_16SQQQQ.unpack_from(buf, pos)
+        )
+        writer_id = _UUID(bytes=writer_id)
+        pos += 48
     else:
+        if end - pos < 24:
+            raise _rt.short(24, pos, end, "DataAppended.writer_id", DecodeError)
+        writer_id, event_number = _S_16SQ.unpack_from(buf, pos)
+        writer_id = _UUID(bytes=writer_id)
+        pos += 24
         if end - pos >= 8:
             (previous_event_number,) = _S_Q.unpack_from(buf, pos)
             pos += 8
@@ -3728,6 +3811,23 @@ def _write_data_appended(value: DataAppended, parts: _rt.Parts) -> None:
         raise EncodeError(str(exc), field=where) from None
 
 
+def _frame_data_appended(value: DataAppended) -> bytes:
+    """The whole frame in one pack: every field has a fixed size."""
+    try:
+        return _S_II16SQQQQ.pack(
+            7,
+            48,
+            value.writer_id.bytes,
+            value.event_number,
+            value.previous_event_number,
+            value.request_id,
+            value.current_segment_write_offset,
+        )
+    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+        _write_data_appended(value, [])  # raises the EncodeError that names the field at fault
+        raise EncodeError(str(exc), field="DataAppended") from None
+
+
 def _read_conditional_check_failed(buf: _rt.Buffer, pos: int, end: int) -> tuple[ConditionalCheckFailed, int]:
     if end - pos < 24:
         raise _rt.short(24, pos, end, "ConditionalCheckFailed.writer_id", DecodeError)
@@ -3753,6 +3853,21 @@ def _write_conditional_check_failed(value: ConditionalCheckFailed, parts: _rt.Pa
         parts.append(_S_16SQQ.pack(value.writer_id.bytes, value.event_number, value.request_id))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
+
+
+def _frame_conditional_check_failed(value: ConditionalCheckFailed) -> bytes:
+    """The whole frame in one pack: every field has a fixed size."""
+    try:
+        return _S_II16SQQ.pack(
+            8,
+            32,
+            value.writer_id.bytes,
+            value.event_number,
+            value.request_id,
+        )
+    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+        _write_conditional_check_failed(value, [])  # raises the EncodeError that names the field at fault
+        raise EncodeError(str(exc), field="ConditionalCheckFailed") from None
 
 
 def _read_read_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadSegment, int]:
@@ -4185,6 +4300,20 @@ def _write_segment_attribute(value: SegmentAttribute, parts: _rt.Parts) -> None:
         raise EncodeError(str(exc), field=where) from None
 
 
+def _frame_segment_attribute(value: SegmentAttribute) -> bytes:
+    """The whole frame in one pack: every field has a fixed size."""
+    try:
+        return _S_IIQQ.pack(
+            35,
+            16,
+            value.request_id,
+            value.value,
+        )
+    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+        _write_segment_attribute(value, [])  # raises the EncodeError that names the field at fault
+        raise EncodeError(str(exc), field="SegmentAttribute") from None
+
+
 def _read_update_segment_attribute(buf: _rt.Buffer, pos: int, end: int) -> tuple[UpdateSegmentAttribute, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "UpdateSegmentAttribute.request_id", DecodeError)
@@ -4240,6 +4369,20 @@ def _write_segment_attribute_updated(value: SegmentAttributeUpdated, parts: _rt.
         parts.append(_S_QB_.pack(value.request_id, value.success))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
+
+
+def _frame_segment_attribute_updated(value: SegmentAttributeUpdated) -> bytes:
+    """The whole frame in one pack: every field has a fixed size."""
+    try:
+        return _S_IIQB_.pack(
+            37,
+            9,
+            value.request_id,
+            value.success,
+        )
+    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+        _write_segment_attribute_updated(value, [])  # raises the EncodeError that names the field at fault
+        raise EncodeError(str(exc), field="SegmentAttributeUpdated") from None
 
 
 def _read_truncate_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[TruncateSegment, int]:
@@ -5529,12 +5672,21 @@ def _write_segments_batch_merged(value: SegmentsBatchMerged, parts: _rt.Parts) -
         raise EncodeError(str(exc), field=where) from None
 
 
+_THE_KEEP_ALIVE = KeepAlive()  # no fields, so immutable: every decode hands out this one instance
+
+
 def _read_keep_alive(buf: _rt.Buffer, pos: int, end: int) -> tuple[KeepAlive, int]:
-    return KeepAlive(), pos
+    return _THE_KEEP_ALIVE, pos
 
 
 def _write_keep_alive(value: KeepAlive, parts: _rt.Parts) -> None:
     del value, parts
+
+
+def _frame_keep_alive(value: KeepAlive) -> bytes:
+    """The whole frame in one pack: every field has a fixed size."""
+    del value
+    return _S_II.pack(100, 0)
 
 
 _READERS: dict[int, Callable[[_rt.Buffer, int, int], tuple[Any, int]]] = {
@@ -5608,6 +5760,16 @@ _READERS: dict[int, Callable[[_rt.Buffer, int, int], tuple[Any, int]]] = {
     91: _read_segments_batch_merged,
     100: _read_keep_alive,
 }
+_FRAMES: dict[type, Callable[[Any], bytes]] = {
+    Hello: _frame_hello,
+    StorageFlushed: _frame_storage_flushed,
+    DataAppended: _frame_data_appended,
+    ConditionalCheckFailed: _frame_conditional_check_failed,
+    SegmentAttribute: _frame_segment_attribute,
+    SegmentAttributeUpdated: _frame_segment_attribute_updated,
+    KeepAlive: _frame_keep_alive,
+}
+"""Messages of fixed size: their whole frame, packed at once."""
 _WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
     Hello: _write_hello,
     StorageChunksListed: _write_storage_chunks_listed,
@@ -5683,6 +5845,27 @@ _INLINE_WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
     **_WRITERS,
     Event: _write_event,
 }
+_HOLDS_VIEWS: frozenset[type] = frozenset(
+    {
+        PartialEvent,
+        Event,
+        AppendBlock,
+        AppendBlockEnd,
+        ConditionalAppend,
+        SegmentRead,
+        UpdateTableEntries,
+        RemoveTableKeys,
+        ReadTable,
+        TableRead,
+        ReadTableKeys,
+        TableKeysRead,
+        ReadTableEntries,
+        TableEntriesRead,
+        TableEntriesDeltaRead,
+        ConditionalBlockEnd,
+    }
+)
+"""Messages with payloads (in a struct they hold, too): read out of a memoryview, they hold views onto it."""
 _INLINE_ONLY: dict[int, str] = {0: "Event"}
 _CODES_BY_DIRECTION: dict[str, frozenset[int]] = {
     "request": frozenset(
@@ -5792,28 +5975,49 @@ def _frame_end(length: int, pos: int, max_frame: int) -> int:
     return pos + _HEADER_SIZE + length
 
 
-def decode(frame: _rt.Buffer, *, direction: str | None = None) -> Message:
-    """Decode exactly one whole frame (header included)."""
+def decode(frame: _rt.Buffer, *, direction: str | None = None, copy: bool = True) -> Message:
+    """Decode exactly one whole frame (header included).
+
+    Payloads are ``bytes`` of their own; with ``copy=False`` they are read-only memoryviews onto ``frame`` instead
+    (no copy: mind the rules in the module's docstring).
+    """
     size = len(frame)
     if size < _HEADER_SIZE:
         _check_direction(direction)
         raise DecodeError(f"frame of {size} bytes is shorter than the {_HEADER_SIZE}-byte header", offset=0)
     code, length = _HEADER.unpack_from(frame, 0)
     reader = _READERS.get(code)
-    if length + _HEADER_SIZE != size or size > MAX_FRAME or reader is None or direction is not None:
-        # Everything but the common case: a whole frame of a known top-level type, no direction given.
+    if (
+        length + _HEADER_SIZE != size
+        or size > MAX_FRAME
+        or reader is None
+        or direction is not None
+        or type(frame) is memoryview
+    ):
+        # Everything but the common case: a whole frame of a known top-level type, no direction, not a memoryview.
         _check_direction(direction)
         end = _frame_end(length, 0, MAX_FRAME)
         if end > size:
             raise DecodeError(f"payload length {length} runs past the {size - _HEADER_SIZE} bytes given", offset=4)
         if end < size:
             raise DecodeError(f"{size - end} bytes follow the frame", offset=end)
-        return _decode_payload(frame, code, _HEADER_SIZE, end, direction)
-    return reader(frame, _HEADER_SIZE, size)[0]  # unknown trailing bytes (a newer peer's fields) are skipped
+        if copy:
+            return _owned(_decode_payload(frame, code, _HEADER_SIZE, end, direction), frame)
+        return _decode_payload(_rt.as_view(frame), code, _HEADER_SIZE, end, direction)
+    # Payloads are sliced out of bytes (copies) or out of a memoryview (views).
+    return reader(frame if copy else memoryview(frame), _HEADER_SIZE, size)[0]  # unknown trailing bytes are skipped
+
+
+def _owned(message: Message, source: _rt.Buffer) -> Message:
+    """The message, with payloads copied into bytes where they are views onto ``source`` (a memoryview)."""
+    return _rt.owned(message) if type(source) is memoryview and type(message) in _HOLDS_VIEWS else message
 
 
 def encode(message: Message) -> bytes:
     """The whole frame, header included, in the newest layout."""
+    frame = _FRAMES.get(type(message))
+    if frame is not None:
+        return frame(message)
     writer = _WRITERS.get(type(message))
     if writer is None:
         if type(message) in _INLINE_WRITERS:
@@ -5838,32 +6042,42 @@ def encode_inline(message: Message) -> bytes:
     return _HEADER.pack(message.CODE, sum(map(len, parts))) + b"".join(parts)
 
 
+owned = _rt.owned
+"""The message with every payload copied into ``bytes``: it no longer references the buffer it was decoded from."""
+
+
 class Reader:
     """Incremental decoder: ``feed`` any slice of a byte stream, get back the whole frames it completes.
 
-    A frame that lies whole inside one ``feed`` is decoded straight from a view of the caller's data, so its payload
-    is copied once, into the message.  The bytes of a frame cut across ``feed`` calls are gathered into the reader's
-    buffer as they arrive (each byte once: a later ``feed`` adds only what the frame still lacks, and nothing is
-    re-copied) and the message is sliced from there.  A frame with a valid header but a bad payload raises
-    :class:`DecodeError` (with ``decoded`` holding the messages before it) and the next ``feed`` goes on after it; a
-    bad header leaves the stream unreadable, and every later ``feed`` raises.
+    A frame that lies whole inside one ``feed`` is decoded straight from the caller's data.  A frame cut across
+    ``feed`` calls is assembled once: as soon as its header is in, the reader allocates one buffer of the frame's
+    size and copies each later byte into it as it arrives (no growing, no second copy), then hands that buffer over
+    with the message and never reuses or changes it (the next cut frame gets a new one).  Payloads are ``bytes`` of
+    their own (one more copy).  With ``copy=False`` they are read-only memoryviews instead, as with :func:`decode`:
+    onto the caller's data for a whole frame (mind the module's rules), onto the assembled buffer for a cut one, so
+    a cut frame's bytes are copied once in all.  A frame with a valid header but a bad payload
+    raises :class:`DecodeError` (with ``decoded`` holding the messages before it) and the next ``feed`` goes on after
+    it; a bad header leaves the stream unreadable, and every later ``feed`` raises.
     """
 
-    def __init__(self, *, direction: str | None = None, max_frame: int = MAX_FRAME) -> None:
+    def __init__(self, *, direction: str | None = None, max_frame: int = MAX_FRAME, copy: bool = True) -> None:
         _check_direction(direction)
         self.direction = direction
         self.max_frame = max_frame
+        self.copy = copy
+        """Payloads are ``bytes`` of their own; with ``copy=False``, read-only memoryviews (see the class doc)."""
         self.offset = 0
         """Stream offset of the first byte not yet part of a whole frame."""
-        self._pending = bytearray()  # the start of a frame cut across feed calls
-        self._need = _HEADER_SIZE  # the pending frame's whole size, once its header is in
+        self._head = bytearray()  # the start of a cut frame's header, until all of it is in
+        self._frame: bytearray | None = None  # a cut frame whose header is in: its whole size, filled up to _filled
+        self._filled = 0
         self._backlog = b""  # bytes after a bad frame, read first by the next feed
         self._broken: DecodeError | None = None
 
     @property
     def buffered(self) -> int:
         """Bytes received but not yet part of a whole frame."""
-        return len(self._pending) + len(self._backlog)
+        return len(self._head) + self._filled + len(self._backlog)
 
     def _break(self, length: int, offset: int, messages: list[Message]) -> DecodeError:
         self._broken = DecodeError(f"payload length {length} outside 0..{self.max_frame - _HEADER_SIZE}", offset=offset)
@@ -5871,20 +6085,26 @@ class Reader:
         return self._broken
 
     def _take(self, view: memoryview, messages: list[Message]) -> int:
-        """Move into the pending buffer the bytes its frame still lacks; return how many were taken from ``view``."""
-        pending = self._pending
+        """Copy into the cut frame the bytes it still lacks; return how many were taken from ``view``."""
         taken = 0
-        if len(pending) < _HEADER_SIZE:
-            taken = min(_HEADER_SIZE - len(pending), len(view))
-            pending += view[:taken]
-            if len(pending) < _HEADER_SIZE:
+        frame = self._frame
+        if frame is None:
+            head = self._head
+            taken = min(_HEADER_SIZE - len(head), len(view))
+            head += view[:taken]
+            if len(head) < _HEADER_SIZE:
                 return taken
-            length = _HEADER.unpack_from(pending, 0)[1]
+            length = _HEADER.unpack_from(head, 0)[1]
             if length < 0 or length + _HEADER_SIZE > self.max_frame:
                 raise self._break(length, self.offset + 4, messages)
-            self._need = _HEADER_SIZE + length
-        more = min(self._need - len(pending), len(view) - taken)
-        pending += view[taken : taken + more]
+            frame = self._frame = bytearray(_HEADER_SIZE + length)  # the frame's one buffer, filled in place
+            frame[:_HEADER_SIZE] = head
+            self._filled = _HEADER_SIZE
+            self._head = bytearray()
+        filled = self._filled
+        more = min(len(frame) - filled, len(view) - taken)
+        frame[filled : filled + more] = view[taken : taken + more]
+        self._filled = filled + more
         return taken + more
 
     def feed(self, data: _rt.Buffer) -> list[Message]:
@@ -5893,29 +6113,34 @@ class Reader:
         if self._backlog:
             data, self._backlog = self._backlog + bytes(data), b""
         messages: list[Message] = []
-        base = self.offset + len(self._pending)  # stream offset of data[0]
+        base = self.offset + len(self._head) + self._filled  # stream offset of data[0]
         direction = self.direction
         with memoryview(data) as view:
             size = len(view)
             pos = 0
-            if self._pending:
+            if self._head or self._frame is not None:
                 pos = self._take(view, messages)
-                if len(self._pending) < self._need:
+                frame = self._frame
+                if frame is None or self._filled < len(frame):
                     return messages
-                frame, self._pending, self._need = self._pending, bytearray(), _HEADER_SIZE
+                self._frame, self._filled = None, 0  # handed over with the message: never written again
                 start = self.offset
                 self.offset = base + pos
                 try:
-                    with memoryview(frame) as whole:
-                        code = _HEADER.unpack_from(whole, 0)[0]
-                        messages.append(_decode_payload(whole, code, _HEADER_SIZE, len(whole), direction))
+                    code = _HEADER.unpack_from(frame, 0)[0]
+                    whole = frame if self.copy else memoryview(frame)  # copies out of a bytearray, views out of a view
+                    messages.append(_decode_payload(whole, code, _HEADER_SIZE, len(frame), direction))
                 except DecodeError as exc:
                     self._backlog = bytes(view[pos:])
                     error = DecodeError(exc.reason, offset=start + (exc.offset or 0), field=exc.field)
                     error.decoded = messages
                     raise error from None
+            # Payloads are copies out of the caller's bytes or bytearray, views out of a memoryview; with copy set,
+            # views onto the caller's memoryview are copied (the caller may reuse its buffer).
+            source = data if self.copy and type(data) is not memoryview else view
+            own = self.copy and type(data) is memoryview
             while size - pos >= _HEADER_SIZE:
-                code, length = _HEADER.unpack_from(view, pos)
+                code, length = _HEADER.unpack_from(source, pos)
                 if length < 0 or length + _HEADER_SIZE > self.max_frame:
                     self.offset = base + pos
                     raise self._break(length, base + pos + 4, messages)
@@ -5925,9 +6150,10 @@ class Reader:
                 try:
                     reader = _READERS.get(code)
                     if reader is not None and direction is None:
-                        messages.append(reader(view, pos + _HEADER_SIZE, end)[0])
+                        message = reader(source, pos + _HEADER_SIZE, end)[0]
                     else:
-                        messages.append(_decode_payload(view, code, pos + _HEADER_SIZE, end, direction))
+                        message = _decode_payload(source, code, pos + _HEADER_SIZE, end, direction)
+                    messages.append(_rt.owned(message) if own and type(message) in _HOLDS_VIEWS else message)
                 except DecodeError as exc:
                     self.offset = base + end  # the frame's end is known: go on after it next time
                     self._backlog = bytes(view[end:])
@@ -5937,5 +6163,5 @@ class Reader:
                 pos = end
             self.offset = base + pos
             if pos < size:
-                self._take(view[pos:], messages)  # the start of a cut frame: copied once, here
+                self._take(view[pos:], messages)  # the start of a cut frame: copied once, into its buffer
         return messages

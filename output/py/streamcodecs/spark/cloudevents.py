@@ -24,13 +24,20 @@ with that row's problem.
 instants in UTC), ``extensions`` a map of canonical strings (a JSON boolean or integer reads
 as its text), ``data`` BINARY: the bytes a binary-mode record carries as its value. A
 structured record's ``data`` member becomes its JSON text (a JSON string under a non-JSON content
-type: the string) and ``data_base64`` its decoded bytes; :func:`data_text` gives the
-data as text when its content type is JSON or ``text/*``.
+type: the string) and ``data_base64`` its decoded bytes; a ``data`` member with no
+``datacontenttype`` gets ``application/json``, the type the format implies (as bytes without a type, it would be
+binary data of unknown format); :func:`data_text` gives the data as text when its content type is JSON or ``text/*``.
+
+:func:`to_kafka` and :func:`encode` write the bytes of an event as the codec writes them: in the JSON event format,
+under a content type that declares JSON, as the JSON value they hold (whitespace between tokens removed, the rest
+as written; bytes that are not one JSON value are the row's problem), else as ``data_base64``.
 
 Where Spark and the Python codec differ: a second JSON value after the event goes unnoticed when the text still
 ends in ``}}``; a JSON number with a zero fraction (``1.0``) reads as an integer in extensions;
 structured extensions lose their JSON type (``true`` and ``"true"`` both read as ``true``, and
-are written back as strings); times keep their instant, not their offset.
+are written back as strings); times keep their instant, not their offset; the JSON text of a structured
+record's ``data`` has its members sorted by name and its numbers respelled (``1e2`` reads as ``100.0``), the same
+JSON value; JSON data with a repeated member name is refused (the codec keeps the last).
 """
 
 from __future__ import annotations
@@ -823,7 +830,14 @@ def _step_values(c: _Columns) -> _Columns:
     if _EXTENSIONS_WIRE.chars:
         strings.append(F.array_join(F.map_values(c["extension_texts"]), " "))
     out["clean"] = _clean(strings)
-    is_json = _declares_json(out[f"v{_ATTRIBUTES.index(_CONTENT_TYPE)}"])
+    at = f"v{_ATTRIBUTES.index(_CONTENT_TYPE)}"
+    if _JSON_IMPLIED:
+        # A structured record's JSON data without a content type: the type the format implies is made explicit, as
+        # the format says to do when the event goes on in another form (here bytes, which without a type would be
+        # binary data of unknown format, written back as base64).
+        implied = structured & c["has_data"] & c["encoded_kind"].isNull()
+        out[at] = F.when(implied & out[at].isNull(), F.lit("application/json")).otherwise(out[at])
+    is_json = _declares_json(out[at])
     out["is_json"] = is_json
     out["data"] = (
         F.when(~structured, c["value"])
@@ -1012,19 +1026,50 @@ def _inner(document: Column) -> Column:
     return F.nullif(F.substring(document, 2, F.length(document) - 2), F.lit(""))
 
 
+# A JSON string, or a run of JSON whitespace: replacing each by the string alone removes the whitespace between
+# tokens and keeps strings as written (possessive, so that long strings do not deepen the regex engine's stack).
+_JSON_BLANKS = r'("[^"\\]*+(?:\\.[^"\\]*+)*+")|[ \t\r\n]++'
+
+
+def _json_data(event: Column) -> Column:
+    """The data as text when its content type (given, not implied) declares JSON, else null."""
+    content = event[_CONTENT_TYPE.field]
+    return F.when(content.isNotNull() & _declares_json(content), F.try_validate_utf8(event["data"].cast("string")))
+
+
+def _one_json_value(text: Column) -> Column:
+    """Whether ``text`` is one JSON value and nothing else. Spark's JSON reader stops after the first value, so the
+    text is read twice, as the one element of an array and as the one member of an object: anything after the
+    value breaks at least one of the two."""
+    in_array = F.from_json(F.concat(F.lit("["), text, F.lit("]")), ArrayType(VariantType()), _JSON_OPTIONS)
+    in_object = F.from_json(F.concat(F.lit('{"v":'), text, F.lit("}")), _MEMBERS, _JSON_OPTIONS)
+    return F.coalesce((F.size(in_array) == 1) & F.map_contains_key(in_object, "v"), F.lit(False))
+
+
+def _data_problem(event: Column) -> Column:
+    """Why the data cannot be written in the JSON event format (bytes under a content type that declares
+    JSON that are not one JSON value in UTF-8), or null."""
+    text = _json_data(event)
+    bad = (
+        event["data"].isNotNull() & event[_CONTENT_TYPE.field].isNotNull() & _declares_json(event[_CONTENT_TYPE.field])
+    )
+    said = F.concat(
+        F.lit("bytes under the JSON content type "), event[_CONTENT_TYPE.field], F.lit(" are not one JSON value")
+    )
+    return F.when(bad & (text.isNull() | ~_one_json_value(text)), _sp.at(_DATA, said))
+
+
 def _data_member(event: Column) -> Column:
-    """The data as a JSON member: ``data`` holding its JSON value when its content type declares JSON
-    (or, absent, is implied to) and it parses, a string when it is text, else ``data_base64``; null when there is
-    none. Spark holds all data as bytes: JSON data read from a structured record without a content type
-    is written back as JSON, not base64."""
-    content, data = event[_CONTENT_TYPE.field], event["data"]
-    text = F.try_validate_utf8(data.cast("string"))
-    as_json = F.when(_declares_json(content), F.try_parse_json(text))
+    """The data as a JSON member: ``data`` holding the JSON value it holds when its content type declares
+    JSON (whitespace between tokens removed, the rest as written), else ``data_base64`` (bytes with no content type
+    are binary: nothing may be assumed about them); null when there is none. As the codec writes bytes; check
+    :func:`_data_problem` first."""
+    data, text = event["data"], _json_data(event)
     return (
         F.when(data.isNull(), F.lit(None).cast(StringType()))
-        .when(as_json.isNotNull(), _inner(F.to_json(F.struct(as_json.alias(_DATA)))))
         .when(
-            content.isNotNull() & _is_text(content) & text.isNotNull(), _inner(F.to_json(F.struct(text.alias(_DATA))))
+            text.isNotNull(),
+            F.concat(F.lit(f"{json.dumps(_DATA)}:"), F.regexp_replace(text, F.lit(_JSON_BLANKS), F.lit("$1"))),
         )
         .otherwise(_inner(F.to_json(F.struct(_sp.base64(data).alias(_DATA_BASE64)))))
     )
@@ -1075,7 +1120,7 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     row = F.col(column) if isinstance(column, str) else column
     event = row["cloud_event"]
     known = F.when(row["message"] != _MESSAGE, F.concat(F.lit("unknown message "), row["message"]))
-    problem = F.when(row["message"].isNotNull(), F.coalesce(known, _encode_problem(event)))
+    problem = F.when(row["message"].isNotNull(), F.coalesce(known, _encode_problem(event), _data_problem(event)))
     data = F.when(row["message"].isNotNull(), F.encode(_json_document(event), "UTF-8"))
     return _sp.encoded(data, problem, on_error, _PROTOCOL)
 
@@ -1122,7 +1167,8 @@ def to_kafka(
     # compiled into one stage with a from_kafka before them, the structured document made a method too large for
     # the JVM to compile, and the problem checks one too large for it to optimise.
     null_event = _sp.apart(F.when(e.isNull(), F.lit("no event (the row is null)")))
-    staged = staged.select("*", F.coalesce(null_event, _encode_problem(e)).alias(_STAGE.format("problem")))
+    found = [null_event, _encode_problem(e)] + ([_data_problem(e)] if mode == "structured" else [])
+    staged = staged.select("*", F.coalesce(*found).alias(_STAGE.format("problem")))
     problem = F.col(_STAGE.format("problem"))
     if mode == "binary":
         value, headers = e["data"], _binary_headers(e)

@@ -29,6 +29,10 @@ so tuples read while waiting for ids are queued for the main loop, and id lists 
 queued for ``emit``. Messages are read and written on binary streams (``sys.stdin.buffer`` and
 ``sys.stdout.buffer`` by default); while ``run`` serves the real stdout, ``print`` output is sent to Storm as
 ``log`` commands so that it cannot break the protocol.
+
+``serializer`` chooses the framing, as pystorm's ``serializer=`` does: ``"json"`` (JSON and an ``end`` line, what
+Storm's ``JsonSerializer`` speaks) or ``"msgpack"`` (MessagePack values back to back, as pystorm's
+``MsgpackSerializer`` writes them); set it as a class attribute or pass ``SplitBolt(serializer="msgpack")``.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from typing import Any, BinaryIO, NamedTuple
 
 from .messages import (
     MAX_MESSAGE,
+    SERIALIZERS,
     Ack,
     Activate,
     BoltTuple,
@@ -115,10 +120,11 @@ class Tuple(NamedTuple):
 class _Channel:
     """The two streams to Storm: whole messages out (one writer at a time), messages in, with the two queues."""
 
-    def __init__(self, stdin: BinaryIO, stdout: BinaryIO, max_message: int) -> None:
+    def __init__(self, stdin: BinaryIO, stdout: BinaryIO, max_message: int, serializer: str) -> None:
         self._read = getattr(stdin, "read1", None) or stdin.read
         self._stdout = stdout
-        self._reader = Reader(direction="to_component", max_message=max_message)
+        self._serializer = serializer
+        self._reader = Reader(direction="to_component", max_message=max_message, serializer=serializer)
         self._incoming: deque[Message] = deque()  # decoded, not yet looked at
         self._commands: deque[Message] = deque()  # tuples and commands read while waiting for task ids
         self._task_ids: deque[list[int]] = deque()  # task-id lists read while waiting for a command
@@ -127,7 +133,7 @@ class _Channel:
         self.writing = threading.RLock()
 
     def send(self, message: Message) -> None:
-        data = encode(message)
+        data = encode(message, serializer=self._serializer)
         with self.writing:
             self._stdout.write(data)
             self._stdout.flush()
@@ -141,7 +147,9 @@ class _Channel:
             data = self._read(65536)
             if not data:
                 if self._reader.buffered:
-                    raise DecodeError("the stream ended inside a message", line=self._reader.line + 1)
+                    if self._serializer == "json":
+                        raise DecodeError("the stream ended inside a message", line=self._reader.line + 1)
+                    raise DecodeError(f"the stream ended inside a message ({self._reader.buffered} bytes of it)")
                 return None
             try:
                 self._incoming.extend(self._reader.feed(data))
@@ -208,8 +216,14 @@ class Component:
 
     max_message = MAX_MESSAGE
     """Largest message accepted from Storm, in bytes."""
+    serializer = "json"
+    """The framing spoken with Storm: one of :data:`SERIALIZERS` (``"json"`` or ``"msgpack"``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, serializer: str | None = None) -> None:
+        if serializer is not None:
+            self.serializer = serializer
+        if self.serializer not in SERIALIZERS:
+            raise ValueError(f"unknown serializer {self.serializer!r}; expected one of {SERIALIZERS}")
         self.conf: dict[str, Any] = {}
         self.context = TopologyContext(task_to_component={})
         self.pid_dir = ""
@@ -290,6 +304,7 @@ class Component:
             sys.stdin.buffer if stdin is None else stdin,
             sys.stdout.buffer if stdout is None else stdout,
             self.max_message,
+            self.serializer,
         )
         saved = sys.stdout
         try:
@@ -357,8 +372,8 @@ class Bolt(Component):
     exit_on_exception = True
     """Re-raise what ``process`` raised (ending :meth:`run`, as pystorm exits); otherwise go on with the next."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, *, serializer: str | None = None) -> None:
+        super().__init__(serializer=serializer)
         self.current: Tuple | None = None
         """The tuple being processed."""
 

@@ -20,6 +20,7 @@ HashMap order, `/` escaped as `\\/`, null values written. json-smart reads small
 Storm casts an emit's `task` to `Long`, so a direct emit breaks Storm 2.6.0 and later (ClassCastException).
 
 Framing: a JSON value, then a line containing only `end`.
+With ``serializer='msgpack'``: each message is one MessagePack value, written back to back.
 Decoding accepts any key order and validates every field; encoding writes keys in definition order.
 """
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
+from functools import partial
 from typing import Any, ClassVar, Final, Literal, TypeAlias, cast
 
 import msgspec
@@ -39,6 +41,7 @@ __all__ = [
     "DIRECTIONS",
     "MAX_MESSAGE",
     "MESSAGES",
+    "SERIALIZERS",
     "VERSION",
     "VERSIONS",
     "DecodeError",
@@ -93,6 +96,11 @@ DIRECTIONS: tuple[str, ...] = (
     "to_component",
     "to_storm",
 )
+SERIALIZERS: tuple[str, ...] = (
+    "json",
+    "msgpack",
+)
+"""The framings ``serializer=`` chooses from: ``"json"`` (the default), 'msgpack' (MessagePack)."""
 MAX_MESSAGE = 16777216
 """Default limit, in bytes, on one message in a :class:`Reader`."""
 DEFAULT_STREAM: Final = "default"
@@ -917,6 +925,11 @@ def _decode_general(text: bytes, direction: str | None, line: int | None) -> Mes
         if not text.strip():
             raise DecodeError(_jw.EMPTY_MESSAGE, line=line) from None
         raise _jw.decode_error(exc, DecodeError, line=line) from None
+    return _recognise(value, direction, line)
+
+
+def _recognise(value: Any, direction: str | None, line: int | None) -> Message:
+    """A parsed value as the message it is (by tag, else by shape in declaration order), validated."""
     for name in (direction,) if direction is not None else DIRECTIONS:
         cls = _classify(value, name)
         if cls is not None:
@@ -956,14 +969,26 @@ _TAGGED_TO_COMPONENT: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
 _SHAPED_TO_COMPONENT: msgspec.json.Decoder[Any] = msgspec.json.Decoder(_BoltTupleProbe | list[Int32])
 
 
-def _fast_to_component(texts: list[Any], index: int, out: list[Message], tagged_first: bool) -> tuple[int, bool]:
+_PACKED_TAGGED_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(
+    Next | SpoutAck | SpoutFail | Activate | Deactivate
+)
+_PACKED_SHAPED_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(_BoltTupleProbe | list[Int32])
+
+
+def _fast_to_component(
+    texts: list[Any],
+    index: int,
+    out: list[Message],
+    tagged_first: bool,
+    tagged: Callable[[Any], Any] = _TAGGED_TO_COMPONENT.decode,
+    shaped: Callable[[Any], Any] = _SHAPED_TO_COMPONENT.decode,
+) -> tuple[int, bool]:
     """Decode ``texts[index:]`` onto ``out`` while they are common messages.
 
     Returns the index of the first that is not (the general path's), and which kind to try first next time (the
-    kind of the last message: streams come in runs of one kind).
+    kind of the last message: streams come in runs of one kind). ``tagged`` and ``shaped`` are the decoders of
+    the framing read (JSON unless given).
     """
-    tagged = _TAGGED_TO_COMPONENT.decode
-    shaped = _SHAPED_TO_COMPONENT.decode
     for index in range(index, len(texts)):  # noqa: B020 (the index where it stops is the result)
         text = texts[index]  # bytes, or an error to raise (which every decoder refuses with TypeError)
         if tagged_first:
@@ -995,6 +1020,11 @@ def _fast_to_component(texts: list[Any], index: int, out: list[Message], tagged_
     return len(texts), tagged_first
 
 
+_packed_fast_to_component = partial(
+    _fast_to_component, tagged=_PACKED_TAGGED_TO_COMPONENT.decode, shaped=_PACKED_SHAPED_TO_COMPONENT.decode
+)
+
+
 class _PidReplyProbe(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """PidReply's fields and no other key: what the fast path decodes untagged objects into."""
 
@@ -1005,14 +1035,26 @@ _TAGGED_TO_STORM: msgspec.json.Decoder[Any] = msgspec.json.Decoder(Emit | Ack | 
 _SHAPED_TO_STORM: msgspec.json.Decoder[Any] = msgspec.json.Decoder(_PidReplyProbe)
 
 
-def _fast_to_storm(texts: list[Any], index: int, out: list[Message], tagged_first: bool) -> tuple[int, bool]:
+_PACKED_TAGGED_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(
+    Emit | Ack | Fail | Log | Error | Metrics | Sync
+)
+_PACKED_SHAPED_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(_PidReplyProbe)
+
+
+def _fast_to_storm(
+    texts: list[Any],
+    index: int,
+    out: list[Message],
+    tagged_first: bool,
+    tagged: Callable[[Any], Any] = _TAGGED_TO_STORM.decode,
+    shaped: Callable[[Any], Any] = _SHAPED_TO_STORM.decode,
+) -> tuple[int, bool]:
     """Decode ``texts[index:]`` onto ``out`` while they are common messages.
 
     Returns the index of the first that is not (the general path's), and which kind to try first next time (the
-    kind of the last message: streams come in runs of one kind).
+    kind of the last message: streams come in runs of one kind). ``tagged`` and ``shaped`` are the decoders of
+    the framing read (JSON unless given).
     """
-    tagged = _TAGGED_TO_STORM.decode
-    shaped = _SHAPED_TO_STORM.decode
     for index in range(index, len(texts)):  # noqa: B020 (the index where it stops is the result)
         text = texts[index]  # bytes, or an error to raise (which every decoder refuses with TypeError)
         if tagged_first:
@@ -1037,6 +1079,11 @@ def _fast_to_storm(texts: list[Any], index: int, out: list[Message], tagged_firs
     return len(texts), tagged_first
 
 
+_packed_fast_to_storm = partial(
+    _fast_to_storm, tagged=_PACKED_TAGGED_TO_STORM.decode, shaped=_PACKED_SHAPED_TO_STORM.decode
+)
+
+
 _FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[int, bool]]] = {
     "to_component": _fast_to_component,
     "to_storm": _fast_to_storm,
@@ -1051,22 +1098,142 @@ def _decode_text(text: bytes, direction: str | None, line: int | None) -> Messag
     return _decode_general(text, direction, line)
 
 
+# MessagePack framing: the same messages as MessagePack values, back to back ('msgpack').
+_PACKED_ENCODER = msgspec.msgpack.Encoder()
+_PACKED_CHECKERS: dict[type, msgspec.msgpack.Decoder[Any]] = {
+    cls: _jw.checker(cls, packed=True) for cls in MESSAGES.values()
+}
+"""Each message class's own MessagePack decoder; :func:`encode` checks its output with it."""
+_PACKED_CHECKERS[TaskIds] = msgspec.msgpack.Decoder(list[Int32])  # written as a bare array
+_PACKED_ANY = msgspec.msgpack.Decoder()
+_PACKED_TAGGED_RUN_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(
+    list[Next | SpoutAck | SpoutFail | Activate | Deactivate]
+)
+_PACKED_BASE_RUN_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(list[BoltTuple])
+_NEEDLES_TO_COMPONENT = (
+    b"__heartbeat",
+    b"__system",
+    b"command",
+    b"conf",
+)
+"""Bytes in every to_component object that is not a BoltTuple although it has its keys."""
+
+
+def _packed_run_to_component(values: bytes, base_first: bool) -> tuple[list[Message] | None, bool]:
+    """The messages of a MessagePack array of whole values when all are common ones (decoded in one pass), else
+    None, and whether the next run should try the catch-all shape first (streams come in runs of one kind). It
+    answers only when decoding the values one by one would give the same messages."""
+    for base in (base_first, not base_first):
+        if not base:
+            try:
+                return _PACKED_TAGGED_RUN_TO_COMPONENT.decode(values), False
+            except _REFUSED:
+                pass
+        elif not any(needle in values for needle in _NEEDLES_TO_COMPONENT):
+            try:
+                return _PACKED_BASE_RUN_TO_COMPONENT.decode(values), True
+            except _REFUSED:
+                pass
+    return None, base_first
+
+
+_PACKED_TAGGED_RUN_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(
+    list[Emit | Ack | Fail | Log | Error | Metrics | Sync]
+)
+_PACKED_BASE_RUN_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(list[PidReply])
+_NEEDLES_TO_STORM = (b"command",)
+"""Bytes in every to_storm object that is not a PidReply although it has its keys."""
+
+
+def _packed_run_to_storm(values: bytes, base_first: bool) -> tuple[list[Message] | None, bool]:
+    """The messages of a MessagePack array of whole values when all are common ones (decoded in one pass), else
+    None, and whether the next run should try the catch-all shape first (streams come in runs of one kind). It
+    answers only when decoding the values one by one would give the same messages."""
+    for base in (base_first, not base_first):
+        if not base:
+            try:
+                return _PACKED_TAGGED_RUN_TO_STORM.decode(values), False
+            except _REFUSED:
+                pass
+        elif not any(needle in values for needle in _NEEDLES_TO_STORM):
+            try:
+                return _PACKED_BASE_RUN_TO_STORM.decode(values), True
+            except _REFUSED:
+                pass
+    return None, base_first
+
+
+_PACKED_RUNS: dict[str, Callable[[bytes, bool], tuple[list[Message] | None, bool]]] = {
+    "to_component": _packed_run_to_component,
+    "to_storm": _packed_run_to_storm,
+}
+_PACKED_FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[int, bool]]] = {
+    "to_component": _packed_fast_to_component,
+    "to_storm": _packed_fast_to_storm,
+}
+
+
+def _decode_packed(data: Any, direction: str | None, at: int | None) -> Message:
+    """One MessagePack value as a message (the fast path, else parse, recognise, validate); ``at`` is its offset in
+    the stream, when read from one."""
+    out: list[Message] = []
+    if _PACKED_FAST[direction or DIRECTIONS[0]]([data], 0, out, False)[0]:  # no direction: the first, as below
+        return out[0]
+    try:
+        value = _PACKED_ANY.decode(data)
+    except _jw.DECODE_FAILURES as exc:
+        raise _jw.decode_error(exc, DecodeError, syntax="MessagePack", at=at) from None
+    if at is None:
+        return _recognise(value, direction, None)
+    try:
+        return _recognise(value, direction, None)
+    except DecodeError as exc:
+        raise DecodeError(exc.reason, offset=at, field=exc.field) from None
+
+
+def _encode_packed(message: Message) -> bytes:
+    try:
+        if type(message) in _ARRAY_FIELD:
+            data = _PACKED_ENCODER.encode(getattr(message, _ARRAY_FIELD[type(message)][1]))
+        else:
+            data = _PACKED_ENCODER.encode(message)
+        _PACKED_CHECKERS[type(message)].decode(data)  # one C pass: never write what decode would reject
+        return data
+    except msgspec.ValidationError as exc:
+        problem = _jw.decode_error(exc, DecodeError)
+        where = type(message).__name__ + (f".{problem.field}" if problem.field else "")
+        raise EncodeError(problem.reason, field=where) from None
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise EncodeError(str(exc), field=type(message).__name__) from None
+
+
 def _check_direction(direction: str | None) -> None:
     if direction is not None and direction not in DIRECTIONS:
         raise ValueError(f"unknown direction {direction!r}; expected one of {DIRECTIONS}")
 
 
-def decode(frame: bytes | str, *, direction: str | None = None) -> Message:
-    """Decode one whole message as it goes on the wire (the JSON and its end line)."""
+def _check_serializer(serializer: str) -> None:
+    if serializer not in SERIALIZERS:
+        raise ValueError(f"unknown serializer {serializer!r}; expected one of {SERIALIZERS}")
+
+
+def decode(frame: bytes | str, *, direction: str | None = None, serializer: str = "json") -> Message:
+    """Decode one whole message as it goes on the wire (the JSON and its end line, or one MessagePack value)."""
     _check_direction(direction)
+    if serializer != "json":
+        _check_serializer(serializer)
+        return _decode_packed(_jw.as_bytes(frame, DecodeError), direction, None)
     text = _jw.strip_end_line(frame, DecodeError)
     return _decode_text(text, direction, None)
 
 
-def encode(message: Message) -> bytes:
-    """The message as it goes on the wire, delimiter included."""
+def encode(message: Message, *, serializer: str = "json") -> bytes:
+    """The message as it goes on the wire, delimiter included (``serializer`` chooses the framing)."""
     if type(message) not in _TYPES:
         raise EncodeError(f"not a storm message: {type(message).__name__}")
+    if serializer != "json":
+        _check_serializer(serializer)
+        return _encode_packed(message)
     try:
         if type(message) in _ARRAY_FIELD:
             data = _ENCODER.encode(getattr(message, _ARRAY_FIELD[type(message)][1]))
@@ -1091,12 +1258,24 @@ class Reader:
     JSON may span lines; blank lines are tolerated.
     A bad message raises :class:`DecodeError` naming its line, with ``decoded`` holding the messages before it in
     the same call; the next ``feed`` (``feed(b"")`` to drain) goes on after it.
+
+    With a MessagePack ``serializer`` the values come back to back and may be cut anywhere; errors name the byte
+    offset in the stream. After bytes that are not MessagePack the stream cannot be resynchronised: every later
+    ``feed`` raises.
     """
 
-    def __init__(self, *, direction: str | None = None, max_message: int = MAX_MESSAGE) -> None:
+    def __init__(
+        self, *, direction: str | None = None, max_message: int = MAX_MESSAGE, serializer: str = "json"
+    ) -> None:
         _check_direction(direction)
+        _check_serializer(serializer)
         self.direction = direction
         self.max_message = max_message
+        self.serializer = serializer
+        """The framing read: one of :data:`SERIALIZERS`."""
+        run = _PACKED_RUNS[direction or DIRECTIONS[0]]
+        self._packed = _jw.PackedFrames(max_message, DecodeError, run) if serializer != "json" else None
+        self._packed_fast = _PACKED_FAST[direction or DIRECTIONS[0]]
         self._frames = _jw.EndFrames(max_message, DecodeError)
         self._fast = _FAST[direction or DIRECTIONS[0]]
 
@@ -1108,10 +1287,17 @@ class Reader:
     @property
     def buffered(self) -> int:
         """Bytes received but not yet part of a whole message."""
+        if self._packed is not None:
+            return self._packed.buffered
         return self._frames.buffered
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[Message]:
+        if self._packed is not None:
+            return self._packed.decode(data, self._packed_fast, self._packed_general)
         return self._frames.decode(data, self._fast, self._general)
 
     def _general(self, text: bytes, line: int) -> Message:
         return _decode_general(text, self.direction, line)
+
+    def _packed_general(self, data: Any, offset: int) -> Message:
+        return _decode_packed(data, self.direction, offset)

@@ -23,6 +23,9 @@ with ``task_ids`` (a list, or a function of the Emit). Everything the Java side 
 does not know or of a heartbeat, an anchor on an acked tuple, a spout sending ``ack``, an unreadable message, a
 metric without a name) is listed in ``problems`` and, with ``strict=True`` (the default), raised as
 :class:`ShellProtocolError` by the next call that waits. Every wait is bounded by ``timeout`` seconds.
+
+``serializer="msgpack"`` speaks MessagePack instead of JSON and ``end`` lines, as a worker configured with a
+MessagePack ``topology.multilang.serializer`` does for components run with pystorm's ``serializer="msgpack"``.
 """
 
 from __future__ import annotations
@@ -153,8 +156,11 @@ class ShellComponent:
         env: Mapping[str, str] | None = None,
         cwd: str | None = None,
         max_message: int = MAX_MESSAGE,
+        serializer: str = "json",
     ) -> None:
         self.argv = list(command)
+        self.serializer = serializer
+        """The framing spoken with the component (``"json"`` or ``"msgpack"``)."""
         self.conf: dict[str, Any] = {"topology.name": "streamcodecs", "topology.debug": False, **(conf or {})}
         self.context = context or topology_context(component, task_id=task_id)
         self.timeout = timeout
@@ -164,7 +170,8 @@ class ShellComponent:
         self._cwd = cwd
         self._own_pid_dir = pid_dir is None
         self.pid_dir = tempfile.mkdtemp(prefix="streamcodecs-storm-") if pid_dir is None else pid_dir
-        self._reader = Reader(direction="to_storm", max_message=max_message)
+        self._reader = Reader(direction="to_storm", max_message=max_message, serializer=serializer)
+        self._raw_reader = Reader(direction="to_component", serializer=serializer)  # what send_raw wrote
         self._process: subprocess.Popen[bytes] | None = None
         self._changed = threading.Condition()
         self._write = threading.Lock()
@@ -258,18 +265,20 @@ class ShellComponent:
     def send(self, message: Message) -> None:
         """Write one message to the component."""
         self._note_sent(message)
-        self._write_bytes(encode(message))
+        self._write_bytes(encode(message, serializer=self.serializer))
 
     def send_raw(self, data: bytes) -> None:
         """Write bytes as they are (a frame as Java writes it, or a malformed one).
 
-        Bolt tuples among them (when they decode) are registered as pending, as if sent with :meth:`send`.
+        Bolt tuples among them (when they decode) are registered as pending, as if sent with :meth:`send`; a frame
+        may be written in several pieces, cut anywhere.
         """
         try:
-            for message in Reader(direction="to_component").feed(data):
-                self._note_sent(message)
-        except DecodeError:
-            pass
+            messages = self._raw_reader.feed(data)
+        except DecodeError as exc:
+            messages = exc.decoded
+        for message in messages:
+            self._note_sent(message)
         self._write_bytes(data)
 
     def _write_bytes(self, data: bytes) -> None:
@@ -392,7 +401,7 @@ class ShellComponent:
             self._changed.notify_all()
         if reply is not None:
             try:
-                self._write_bytes(encode(reply))
+                self._write_bytes(encode(reply, serializer=self.serializer))
             except ShellExited as exc:
                 self._problem(str(exc))
 

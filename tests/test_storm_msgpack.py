@@ -1,0 +1,364 @@
+"""Storm multilang over MessagePack (``serializer="msgpack"``), as pystorm 3.1.4's ``MsgpackSerializer`` speaks it.
+
+The same messages, validation, directions and errors as the JSON framing; checked against the real peer's
+serializer (frames it writes decode, frames we write it reads) and against the ``msgpack`` package it uses; the
+``Reader`` takes a stream cut anywhere; ``storm.Bolt`` / ``storm.Spout`` run in process on frames pystorm's
+serializer produced. Subprocess interop (pystorm components under our driver and the reverse) is in
+test_storm_interop.py.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamcodecs import storm
+from test_storm_codec import SAMPLES
+
+msgpack = pytest.importorskip("msgpack", reason="pystorm's MessagePack serializer needs it (requirements.txt)")
+serializers = pytest.importorskip("pystorm.serializers.msgpack_serializer", reason="the real peer (requirements.txt)")
+
+MP = "msgpack"
+# MessagePack integers stop at 64 bits: the JSON sample's 10**30 cannot be written (see the test below).
+PACKABLE = {
+    **SAMPLES,
+    "Emit": ("to_storm", storm.Emit(values=[29, "v-30", 9007199254740993, -(2**63), 2**64 - 1], anchors=["31"], id=32)),
+}
+
+
+def pystorm_serializer(data: bytes = b"") -> Any:
+    lock = threading.RLock()
+    return serializers.MsgpackSerializer(io.BytesIO(data), io.BytesIO(), lock, lock)
+
+
+def document(message: storm.Message) -> Any:
+    """The message as plain values: what its JSON frame holds."""
+    return json.loads(storm.encode(message)[:-5])
+
+
+# ---------------------------------------------------------------------------------------------- same messages
+@pytest.mark.parametrize("name", sorted(PACKABLE))
+def test_round_trip(name: str) -> None:
+    direction, message = PACKABLE[name]
+    frame = storm.encode(message, serializer=MP)
+    assert msgpack.unpackb(frame) == document(message)  # the JSON framing's document, as MessagePack
+    assert storm.decode(frame, direction=direction, serializer=MP) == message
+    assert storm.Reader(direction=direction, serializer=MP).feed(frame) == [message]
+    if direction == "to_component" or name not in ("Ack", "Fail"):
+        assert storm.decode(frame, serializer=MP) == message  # without a direction the first one that fits wins
+
+
+@pytest.mark.parametrize("name", sorted(PACKABLE))
+def test_what_pystorm_writes_we_read_and_what_we_write_pystorm_reads(name: str) -> None:
+    direction, message = PACKABLE[name]
+    theirs = pystorm_serializer().serialize_dict(document(message))
+    assert storm.decode(theirs, direction=direction, serializer=MP) == message
+    ours = storm.encode(message, serializer=MP)
+    assert pystorm_serializer(ours + theirs).read_message() == document(message)
+
+
+def test_pystorm_emits_decode_as_its_bolt_builds_them() -> None:
+    # Key order and optional keys as pystorm's Bolt.emit writes them: command first, need_task_ids only when false.
+    frame = pystorm_serializer().serialize_dict(
+        {"command": "emit", "anchors": ["-69"], "tuple": ["café 😀", b"\x00raw"], "need_task_ids": False}
+    )
+    emit = storm.Emit(values=["café 😀", b"\x00raw"], anchors=["-69"], need_task_ids=False)
+    assert storm.decode(frame, direction="to_storm", serializer=MP) == emit
+
+
+def test_integers_beyond_64_bits_cannot_be_written() -> None:
+    emit = SAMPLES["Emit"][1]  # holds 10**30, which JSON carries
+    with pytest.raises(storm.EncodeError, match="Emit"):
+        storm.encode(emit, serializer=MP)
+
+
+def test_bytes_and_non_string_keys_are_values_msgpack_carries() -> None:
+    emit = storm.Emit(values=[b"\xff\x00", {1: "one"}], need_task_ids=False)
+    frame = storm.encode(emit, serializer=MP)
+    assert msgpack.unpackb(frame, strict_map_key=False)["tuple"] == [b"\xff\x00", {1: "one"}]
+    assert storm.decode(frame, direction="to_storm", serializer=MP) == emit
+
+
+def test_an_unknown_serializer_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="unknown serializer 'cbor'"):
+        storm.decode(b"\x80", serializer="cbor")
+    with pytest.raises(ValueError, match="unknown serializer 'cbor'"):
+        storm.encode(storm.Sync(), serializer="cbor")
+    with pytest.raises(ValueError, match="unknown serializer 'cbor'"):
+        storm.Reader(serializer="cbor")
+    with pytest.raises(ValueError, match="unknown serializer 'cbor'"):
+        storm.Bolt(serializer="cbor")
+    assert storm.SERIALIZERS == ("json", "msgpack")
+
+
+# ---------------------------------------------------------------------------------------------- same validation
+@pytest.mark.parametrize(
+    ("value", "reason", "field"),
+    [
+        ({"id": "1", "comp": "c", "stream": "s", "task": "x", "tuple": []}, "Expected `int`, got `str`", "task"),
+        ({"id": "1", "comp": "c", "stream": "s", "task": 2**31, "tuple": []}, "Expected `int` <= 2147483647", "task"),
+        ({"id": 1, "comp": "c", "stream": "s", "task": 1, "tuple": []}, "Expected `str`, got `int`", "id"),
+        ({"command": "fail"}, "missing required field", "id"),
+        ({"pidDir": "/p", "conf": {}, "context": {}}, "missing required field", "context.task->component"),
+        ({"command": "next", "id": "x"}, "Invalid enum value 'x'", "id"),
+        ({"command": "bogus"}, "no message matches this command: 'bogus' in direction 'to_component'", None),
+        ({"comp": "c"}, "no message matches this dict", None),
+        ("just a string", "no message matches this str", None),
+        ([1, "two"], "Expected `int`, got `str`", "taskIds[1]"),
+    ],
+)
+def test_invalid_messages_fail_as_in_json(value: Any, reason: str, field: str | None) -> None:
+    errors = []
+    for frame, serializer in ((json.dumps(value).encode() + b"\nend\n", "json"), (msgpack.packb(value), MP)):
+        with pytest.raises(storm.DecodeError) as info:
+            storm.decode(frame, direction="to_component", serializer=serializer)
+        errors.append((info.value.reason, info.value.field))
+    assert errors[0] == errors[1]
+    assert reason in errors[1][0]
+    if field is not None:
+        assert errors[1][1] == field
+
+
+@pytest.mark.parametrize(
+    ("frame", "reason"),
+    [
+        (b"\xc1", "malformed MessagePack: invalid opcode"),
+        (msgpack.packb({"command": "sync"})[:-1], "malformed MessagePack: Input data was truncated"),
+        (msgpack.packb({"command": "sync"}) + b"\x00", "malformed MessagePack: trailing characters"),
+        (b"\x91" * 100000 + b"\x90", "nested too deeply"),
+        (b"\x81\xa7command\xa4sy\xffc", "not valid UTF-8"),
+        (b"", "malformed MessagePack: Input data was truncated"),
+    ],
+)
+def test_malformed_frames(frame: bytes, reason: str) -> None:
+    with pytest.raises(storm.DecodeError) as info:
+        storm.decode(frame, direction="to_storm", serializer=MP)
+    assert reason in info.value.reason
+
+
+def test_values_the_wire_cannot_carry_are_refused_before_writing() -> None:
+    with pytest.raises(storm.EncodeError, match=r"Emit\.task"):
+        storm.encode(storm.Emit(values=[], task=2**31), serializer=MP)
+    with pytest.raises(storm.EncodeError, match=r"Ack\.id"):
+        storm.encode(storm.Ack(id=5), serializer=MP)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------------- the stream
+def stream_of(direction: str) -> tuple[bytes, list[storm.Message]]:
+    messages = [m for d, m in PACKABLE.values() if d == direction]
+    return b"".join(storm.encode(m, serializer=MP) for m in messages), messages
+
+
+@pytest.mark.parametrize("direction", ["to_component", "to_storm"])
+def test_a_stream_cut_anywhere_reads_the_same(direction: str) -> None:
+    data, messages = stream_of(direction)
+    for cut in range(len(data) + 1):
+        reader = storm.Reader(direction=direction, serializer=MP)
+        assert reader.feed(data[:cut]) + reader.feed(data[cut:]) == messages, cut
+        assert reader.buffered == 0
+    reader = storm.Reader(direction=direction, serializer=MP)
+    assert [m for i in range(len(data)) for m in reader.feed(data[i : i + 1])] == messages
+
+
+def test_a_long_stream_in_pipe_sized_chunks() -> None:
+    frames = [pystorm_serializer().serialize_dict(document(PACKABLE["BoltTuple"][1]))] * 3000
+    frames[1234] = msgpack.packb(document(PACKABLE["Tick"][1]))
+    data = b"".join(frames)
+    reader = storm.Reader(direction="to_component", serializer=MP)
+    got = [m for i in range(0, len(data), 4096) for m in reader.feed(data[i : i + 4096])]
+    assert len(got) == 3000 and got[1234] == PACKABLE["Tick"][1]
+    assert got[:1234] == [PACKABLE["BoltTuple"][1]] * 1234
+
+
+def test_an_invalid_message_is_skipped_and_named_by_its_stream_offset() -> None:
+    sync = msgpack.packb({"command": "sync"})
+    bad = msgpack.packb({"command": "emit", "tuple": 1})
+    reader = storm.Reader(direction="to_storm", serializer=MP)
+    with pytest.raises(storm.DecodeError) as info:
+        reader.feed(sync + bad + sync)
+    assert (info.value.offset, info.value.field, info.value.line) == (len(sync), "tuple", None)
+    assert info.value.decoded == [storm.Sync()]
+    assert reader.feed(b"") == [storm.Sync()]  # reading goes on after it
+
+
+def test_bytes_that_are_not_msgpack_end_the_stream() -> None:
+    sync = msgpack.packb({"command": "sync"})
+    reader = storm.Reader(direction="to_storm", serializer=MP)
+    with pytest.raises(storm.DecodeError, match="invalid opcode") as info:
+        reader.feed(sync + sync + b"\xc1" + sync)
+    assert info.value.offset == 2 * len(sync) and info.value.decoded == [storm.Sync(), storm.Sync()]
+    with pytest.raises(storm.DecodeError, match="cannot be resynchronised"):
+        reader.feed(sync)  # no delimiter to find the next message by
+
+
+def test_over_long_messages() -> None:
+    log = msgpack.packb({"command": "log", "msg": "x" * 200})
+    sync = msgpack.packb({"command": "sync"})
+    reader = storm.Reader(direction="to_storm", serializer=MP, max_message=100)
+    with pytest.raises(storm.DecodeError, match="longer than 100 bytes") as info:
+        reader.feed(sync + log + sync)  # whole: its end is known, reading goes on after it
+    assert info.value.offset == len(sync) and info.value.decoded == [storm.Sync()]
+    assert reader.feed(b"") == [storm.Sync()]
+    with pytest.raises(storm.DecodeError, match="longer than 100 bytes"):
+        reader.feed(log[:150])  # incomplete and already too long: nothing tells where it ends
+    with pytest.raises(storm.DecodeError, match="cannot be resynchronised"):
+        reader.feed(log[150:] + sync)
+
+
+# ---------------------------------------------------------------------------------------------- components
+def handshake(pid_dir: Path) -> dict[str, Any]:
+    return {
+        "conf": {"topology.name": "wc", "topology.debug": False},
+        "pidDir": str(pid_dir),
+        "context": {"task->component": {"1": "__acker", "3": "split"}, "taskid": 3, "componentid": "split"},
+    }
+
+
+def pystorm_frames(*values: Any) -> bytes:
+    serializer = pystorm_serializer()
+    return b"".join(serializer.serialize_dict(v) for v in values)
+
+
+def read_back(out: io.BytesIO) -> list[Any]:
+    """What the component wrote, read by pystorm's serializer (the Storm side speaks as it does)."""
+    reader = pystorm_serializer(out.getvalue())
+    found = []
+    while True:
+        try:
+            found.append(reader.read_message())
+        except Exception:  # StormWentAwayError at the end
+            return found
+
+
+class Echo(storm.Bolt):
+    serializer = "msgpack"
+
+    def process(self, tup: storm.Tuple) -> None:
+        self.emit([*tup.values, "seen"])
+
+
+def test_bolt_on_pystorm_frames(tmp_path: Path) -> None:
+    stream = pystorm_frames(
+        handshake(tmp_path),
+        {"id": "-69", "comp": "spout", "stream": "default", "task": 4, "tuple": ["a", b"\x01", 2.5, None]},
+        {"id": "7", "comp": None, "stream": "__heartbeat", "task": -1, "tuple": []},
+        {"id": "-70", "comp": "__system", "stream": "__tick", "task": -1, "tuple": [5]},
+    )
+    out = io.BytesIO()
+    Echo().run(io.BytesIO(stream), out)
+    assert (tmp_path / str(os.getpid())).is_file()
+    assert read_back(out) == [
+        {"pid": os.getpid()},
+        {"command": "emit", "tuple": ["a", b"\x01", 2.5, None, "seen"], "anchors": ["-69"], "need_task_ids": False},
+        {"command": "ack", "id": "-69"},
+        {"command": "sync"},
+        {"command": "ack", "id": "-70"},
+    ]
+
+
+class Counter(storm.Spout):
+    def __init__(self) -> None:
+        super().__init__(serializer="msgpack")
+        self.n = 0
+        self.acked: list[Any] = []
+
+    def next_tuple(self) -> None:
+        self.n += 1
+        self.emit(["n", self.n], tup_id={"n": self.n})
+
+    def ack(self, tup_id: Any) -> None:
+        self.acked.append(tup_id)
+
+
+def test_spout_on_pystorm_frames(tmp_path: Path) -> None:
+    stream = pystorm_frames(handshake(tmp_path), {"command": "next", "id": ""}, {"command": "ack", "id": {"n": 1}})
+    spout = Counter()
+    out = io.BytesIO()
+    spout.run(io.BytesIO(stream), out)
+    assert spout.acked == [{"n": 1}]
+    assert read_back(out) == [
+        {"pid": os.getpid()},
+        {"command": "emit", "tuple": ["n", 1], "id": {"n": 1}, "need_task_ids": False},
+        {"command": "sync"},
+        {"command": "sync"},
+    ]
+
+
+def test_a_stream_ending_inside_a_message_is_an_error(tmp_path: Path) -> None:
+    stream = pystorm_frames(handshake(tmp_path), {"command": "next", "id": ""})
+    with pytest.raises(storm.DecodeError, match="the stream ended inside a message"):
+        Counter().run(io.BytesIO(stream[:-3]), io.BytesIO())
+
+
+# ---------------------------------------------------------------------------------------------- the vectors
+def test_the_reference_encoder_writes_what_the_msgpack_package_writes() -> None:
+    from streamcodecs_gen.vectors.msgpack_ref import pack
+
+    edges = [0, 127, 128, 255, 256, 65535, 65536, 2**32 - 1, 2**32, 2**64 - 1]
+    edges += [-1, -32, -33, -128, -129, -32768, -32769, -(2**31), -(2**31) - 1, -(2**63)]
+    texts = ["", "é" * 15, "x" * 31, "x" * 32, "x" * 255, "x" * 256, "x" * 65535, "x" * 65536]
+    values = [None, True, False, 0.0, -2.5, 1e300, *edges, *texts, b"", b"\x00" * 256, b"\x01" * 65536]
+    values += [[], list(range(15)), list(range(16)), list(range(65536)), {}, {str(i): i for i in range(16)}]
+    values += [{"nested": [{"a": None}, [b"x", 1.5]]}]
+    for value in values:
+        assert pack(value) == msgpack.packb(value), value
+
+
+def test_the_vectors_are_what_pystorm_reads_and_the_json_vectors_say() -> None:
+    vectors = Path(__file__).resolve().parent.parent / "output" / "py" / "vectors" / "storm"
+    found = sorted(vectors.glob("*/msgpack/manifest.json"))
+    assert len(found) == len(storm.VERSIONS)
+    for manifest_path in found:
+        packed = json.loads(manifest_path.read_text())
+        plain = json.loads((manifest_path.parent.parent / "manifest.json").read_text())
+        blob = (manifest_path.parent / packed["file"]).read_bytes()
+        json_blob = (manifest_path.parent.parent / plain["file"]).read_bytes()
+        reader = pystorm_serializer(blob)  # every frame back to back, as on the wire
+        for entry, json_entry in zip(packed["vectors"], plain["vectors"], strict=True):
+            frame = blob[entry["offset"] : entry["offset"] + entry["length"]]
+            json_frame = json_blob[json_entry["offset"] : json_entry["offset"] + json_entry["length"]]
+            assert reader.read_message() == json.loads(json_frame[:-5])
+            expected = storm.decode(json_frame, direction=entry["direction"])
+            assert storm.decode(frame, direction=entry["direction"], serializer=MP) == expected
+
+
+TRICKY = [
+    {"id": "1", "comp": "c", "stream": "s", "task": 1, "tuple": ["v", 1]},
+    {"id": "2", "comp": "c", "stream": "s", "task": 1, "tuple": ["command", "conf", "__tick"]},  # needles as values
+    {"id": "3", "comp": "c", "stream": "s", "task": 1, "tuple": [], "extra": True},  # an unknown key
+    {"id": "", "comp": "c", "stream": "s", "task": 1, "tuple": [], "command": "next"},  # the tag decides: Next
+    {"id": "4", "comp": None, "stream": "__heartbeat", "task": -1, "tuple": []},
+    {"id": "5", "comp": "__system", "stream": "__tick", "task": -1, "tuple": [1]},
+    {"id": "6", "comp": "c", "stream": "__heartbeat", "task": 2, "tuple": []},  # not a heartbeat: task is not -1
+    [1, 2],
+    {"command": "next", "id": ""},
+    {"command": "ack", "id": {"m": 1}},
+    {"conf": {}, "pidDir": "/p", "context": {"task->component": {}}, "id": "7"},
+]
+
+
+def test_runs_of_values_read_as_one_by_one() -> None:
+    """The reader decodes a run of similar values in one pass; whatever the mix, it must give what decoding each
+    value on its own gives (the tag and the more specific shapes first)."""
+    import random
+
+    one_by_one = [storm.decode(msgpack.packb(v), direction="to_component", serializer=MP) for v in TRICKY]
+    assert [type(m).__name__ for m in one_by_one] == [
+        "BoltTuple", "BoltTuple", "BoltTuple", "Next", "Heartbeat", "Tick", "BoltTuple", "TaskIds", "Next",
+        "SpoutAck", "Handshake",
+    ]  # fmt: skip
+    rng = random.Random(18)
+    for _ in range(300):
+        picks = [rng.randrange(len(TRICKY)) for _ in range(rng.randrange(1, 40))]
+        if rng.random() < 0.5:
+            picks = [picks[0]] * len(picks)  # runs of one kind, as streams come
+        data = b"".join(msgpack.packb(TRICKY[i]) for i in picks)
+        reader = storm.Reader(direction="to_component", serializer=MP)
+        step = rng.randrange(1, len(data) + 1)
+        got = [m for i in range(0, len(data), step) for m in reader.feed(data[i : i + step])]
+        assert got == [one_by_one[i] for i in picks], picks
