@@ -3172,7 +3172,6 @@ def _decode_gathered(
             else:
                 with memoryview(data) as view:
                     found.append(_inline_frame(view, 0, len(view), at))
-        _check(found, failfast)
         columns = [part.column(0)] if keyed else []
         yield pa.RecordBatch.from_arrays([*columns, *_inline_children(found, failfast)], schema=schema)
 
@@ -3181,7 +3180,7 @@ def _explode_stream(
     frame: DataFrame, data: str, offset: str, stream: str | None, failfast: bool, timeout: datetime.timedelta | None
 ) -> DataFrame:
     """:func:`explode_inline` on a streaming DataFrame: the pieces of each stream gathered into whole frames by
-    ``applyInPandasWithState`` (grouped by the stream), then each frame decoded by an Arrow UDF."""
+    ``applyInPandasWithState`` (grouped by the stream), then each frame decoded in a ``mapInArrow``."""
     from pyspark.sql.streaming.state import GroupStateTimeout
 
     key = stream if stream is not None else "__streamcodecs_stream"
