@@ -22,6 +22,11 @@ msgpack package (as the Java side's MessagePack serializer would write them), re
 ``MsgpackSerializer.read_message`` (msgpack's C ``Unpacker``, dicts, no validation); the same 1000 emits written by
 ``storm.encode(..., serializer="msgpack")`` (which checks what it wrote) and by pystorm's ``serialize_dict``
 (``msgpack.packb``, no check). pystorm's MessagePack path is C from end to end, unlike its JSON path.
+
+The ceilings show how far 3x is from reach: msgspec alone decoding the same bytes (behind one array header) into
+the same ``BoltTuple`` Structs in one call, with no Reader, no framing and no recognition of heartbeats; msgspec's
+Encoder writing the same ``Emit`` Structs with no check, built in the loop as ours are, and prebuilt. Their line
+``bound`` gives their ratio to pystorm: no streamcodecs path built on msgspec can do better than that.
 """
 
 from __future__ import annotations
@@ -30,12 +35,16 @@ import io
 import json
 import threading
 
+import msgspec
 from run import Case
 from streamcodecs import storm
 
 OURS = "streamcodecs"
 PYSTORM = "pystorm JSONSerializer"
 PYSTORM_MP = "pystorm MsgpackSerializer"
+CEILING_READ = "ceiling: msgspec one call"
+CEILING_ENCODE = "ceiling: build + encode"
+CEILING_WRITE = "ceiling: encode prebuilt"
 COUNT = 1000
 CHUNK = 65536
 
@@ -178,11 +187,39 @@ def msgpack_cases(expected: list[storm.Message], emits: list[tuple[list[object],
     reader = storm.Reader(direction="to_storm", serializer="msgpack")
     assert reader.feed(b"".join(pystorm_encode())) == reader.feed(b"".join(ours_encode()))
 
+    # The ceilings: msgspec alone, no Reader and no check. Reading: the same bytes behind one array header, decoded
+    # in one call into the same typed Structs (what any reader of these bytes into these Structs costs at least; it
+    # would take a heartbeat for a tuple). Encoding: the same Structs written by a preconstructed Encoder, built
+    # in the loop as ours are, and prebuilt (as pystorm's dicts are).
+    array = b"\xdd" + COUNT.to_bytes(4, "big") + data
+    typed = msgspec.msgpack.Decoder(list[storm.BoltTuple])
+
+    def ceiling_read(array: bytes = array) -> list[storm.BoltTuple]:
+        return typed.decode(array)
+
+    encoder = msgspec.msgpack.Encoder()
+
+    def ceiling_encode(emits: list[tuple[list[object], str]] = emits) -> list[bytes]:
+        write, emit = encoder.encode, storm.Emit
+        return [write(emit(values=values, anchors=[anchor], need_task_ids=False)) for values, anchor in emits]
+
+    built = [storm.Emit(values=values, anchors=[anchor], need_task_ids=False) for values, anchor in emits]
+
+    def ceiling_write(built: list[storm.Emit] = built) -> list[bytes]:
+        write = encoder.encode
+        return [write(message) for message in built]
+
+    assert ceiling_read() == expected
+    assert ceiling_encode() == ceiling_write() == ours_encode()
+
     group = f"storm msgpack read {COUNT} tuple frames"
     encode_group = f"storm msgpack encode {COUNT} emits"
     return [
         Case(group, OURS, ours_read, ops=COUNT, target=(PYSTORM_MP, 3.0), unit="frames"),
         Case(group, PYSTORM_MP, pystorm_read, ops=COUNT, unit="frames"),
+        Case(group, CEILING_READ, ceiling_read, ops=COUNT, target=(PYSTORM_MP, 3.0), unit="frames"),
         Case(encode_group, OURS, ours_encode, ops=COUNT, target=(PYSTORM_MP, 3.0), unit="frames"),
         Case(encode_group, PYSTORM_MP, pystorm_encode, ops=COUNT, unit="frames"),
+        Case(encode_group, CEILING_ENCODE, ceiling_encode, ops=COUNT, target=(PYSTORM_MP, 3.0), unit="frames"),
+        Case(encode_group, CEILING_WRITE, ceiling_write, ops=COUNT, target=(PYSTORM_MP, 3.0), unit="frames"),
     ]

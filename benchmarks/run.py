@@ -34,7 +34,7 @@ class Case:
     name: str  # who does it: "streamcodecs", "hand-written struct", "amazon-kclpy", ...
     fn: Callable[[], object]  # one call
     ops: int = 1  # operations per call (frames, lines, rows)
-    target: tuple[str, float] | None = None  # on our case: (other case's name, minimum speed-up)
+    target: tuple[str, float] | None = None  # on our case: (other case's name, minimum speed-up); on a ceiling: shown
     unit: str = "ops"
 
 
@@ -117,6 +117,11 @@ def main(argv: list[str] | None = None) -> int:
                     print(line)
                     if achieved < minimum:
                         misses.append(f"{group}: {line.strip()}")
+            for case in members:  # a ceiling (what the best conceivable implementation reaches) against the target
+                if case.name != OURS and case.target:
+                    other, minimum = case.target
+                    achieved = timings[other] / timings[case.name]
+                    print(f"   bound: {case.name} -> {achieved:.2f}x {other} (target {minimum:g}x)")
     if misses:
         print("\nTargets missed:")
         for miss in misses:

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A Spark pipeline over three protocols: decode, aggregate, write Parquet.
 
-    python examples/pipeline.py                      # the bundled sample, local Spark, results in a temp directory
+    python examples/pipeline.py                      # the bundled sample, local Spark, results in a new temp directory
     python examples/pipeline.py --repeat 2000        # the sample 2000 times over: a long run, with progress
-    python examples/pipeline.py --out /tmp/orders --master local[4]
+    python examples/pipeline.py --out orders-out --master local[4]
 
 It reads the bundled sample (``examples/data``, written by ``make_sample.py``):
 
@@ -35,7 +35,11 @@ HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parent / "output" / "py"
 sys.path.insert(0, str(PACKAGE))
 
+from output_dir import OutputRefused, new_output, prepare_output  # noqa: E402 (examples/, beside this file)
+
 ORDER = "order long, sku string, qty int, price double"
+OUTPUTS = ("orders", "totals", "problems")
+"""What the pipeline writes under --out (and replaces on the next run)."""
 
 
 class Progress:
@@ -186,11 +190,21 @@ def kcl_orders(spark: Any, times: int) -> tuple[Any, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    default_out = Path(tempfile.gettempdir()) / "streamcodecs-example"
-    parser.add_argument("--out", type=Path, default=default_out, help="where the Parquet goes (replaced)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="where the Parquet goes: a new or empty directory, or one an earlier run wrote (its "
+        f"{', '.join(OUTPUTS)} are replaced); default: a new temporary directory",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="read the sample this many times over")
     parser.add_argument("--master", default="local[2]", help="Spark master (default: local[2])")
     args = parser.parse_args(argv)
+    try:  # before any work: a directory the example did not write is refused, never emptied
+        args.out = args.out or new_output("pipeline")
+        prepare_output(args.out, "pipeline", OUTPUTS)
+    except OutputRefused as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
@@ -210,8 +224,6 @@ def main(argv: list[str] | None = None) -> int:
             F.sum("qty").alias("items"),
             F.round(F.sum(F.col("qty") * F.col("price")), 2).alias("revenue"),
         )
-        if args.out.exists():
-            shutil.rmtree(args.out)
         with Progress(spark):
             print(f"decoding {args.repeat}x the sample into {args.out} ...", flush=True)
             orders.write.partitionBy("source").parquet(str(args.out / "orders"))

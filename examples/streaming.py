@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A Structured Streaming pipeline: Kafka-shaped records carrying CloudEvents, decoded as they arrive.
 
-    python examples/streaming.py                     # the bundled sample in 4 files, results in a temp directory
-    python examples/streaming.py --files 8 --out /tmp/orders-stream
+    python examples/streaming.py                     # the bundled sample in 4 files, results in a new temp directory
+    python examples/streaming.py --files 8 --out orders-stream
 
 The bundled Kafka sample (``examples/data/kafka-cloudevents.jsonl``: records as Spark's Kafka source gives them,
 CloudEvents in binary and structured mode, two records that are not valid events) is dropped into an input folder
@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +33,12 @@ HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parent / "output" / "py"
 sys.path.insert(0, str(PACKAGE))
 
+from output_dir import OutputRefused, new_output, prepare_output  # noqa: E402 (examples/, beside this file)
+
 SAMPLE = HERE / "data" / "kafka-cloudevents.jsonl"
 ORDER = "order long, sku string, qty int, price double"
+OUTPUTS = ("input", "orders", "problems", "totals", "checkpoint")
+"""What the example writes under --out (and replaces on the next run, unless --keep)."""
 KAFKA_JSON = (
     "key string, value string, topic string, partition int, offset long, timestamp string, timestampType int,"
     " headers array<struct<key:string,value:string>>"
@@ -157,7 +159,12 @@ def drop_files(lines: list[str], folder: Path, files: int, start: int = 0) -> li
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "streamcodecs-streaming")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="a new or empty directory, or one an earlier run wrote (its "
+        f"{', '.join(OUTPUTS)} are replaced); default: a new temporary directory",
+    )
     parser.add_argument("--files", type=int, default=4, help="how many files the sample arrives in (default 4)")
     parser.add_argument("--master", default="local[2]", help="Spark master (default: local[2])")
     parser.add_argument("--keep", action="store_true", help="keep --out and its checkpoint: go on where it stopped")
@@ -165,8 +172,14 @@ def main(argv: list[str] | None = None) -> int:
 
     from pyspark.sql import functions as F
 
-    if args.out.exists() and not args.keep:
-        shutil.rmtree(args.out)
+    if args.keep and args.out is None:
+        parser.error("--keep goes on with an earlier run: give its --out")
+    try:  # before any work: a directory the example did not write is refused, never emptied
+        args.out = args.out or new_output("streaming")
+        prepare_output(args.out, "streaming", OUTPUTS, keep=args.keep)
+    except OutputRefused as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     folder = args.out / "input"
     folder.mkdir(parents=True, exist_ok=True)
     already = len(list(folder.glob("records-*.json")))

@@ -33,7 +33,7 @@ def register_target(language: str, target: Callable[[list[Protocol], Options], l
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="generator.py", description="Generate codecs from protocol definitions.")
     p.add_argument("-r", "--root-dir", help="output root (default: output/<language>)")
-    p.add_argument("-l", "--lang", default="py", help="target language (default: py)")
+    p.add_argument("-l", "--lang", default="py", help="target language, or 'all' for every target (default: py)")
     p.add_argument(
         "-p",
         "--protocol-definitions-path",
@@ -94,10 +94,21 @@ def _relative(value: str, flag: str) -> PurePosixPath:
     return path
 
 
+ALL = "all"
+"""``-l all``: every target, each into its default root (what ``./dev generate`` runs)."""
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if args.lang not in TARGETS:
-        print(f"error: unknown language {args.lang!r}; supported: {', '.join(sorted(TARGETS))}", file=sys.stderr)
+    languages = sorted(TARGETS) if args.lang == ALL else [args.lang]
+    if args.lang not in TARGETS and args.lang != ALL:
+        print(
+            f"error: unknown language {args.lang!r}; supported: {', '.join(sorted(TARGETS))} (or {ALL})",
+            file=sys.stderr,
+        )
+        return 2
+    if args.lang == ALL and args.root_dir:
+        print(f"error: -l {ALL} writes each target to its own default root; -r needs one language", file=sys.stderr)
         return 2
     if not NAMESPACE.fullmatch(args.namespace) or any(identifier_problem(part) for part in args.namespace.split(".")):
         print(f"error: namespace {args.namespace!r} is not a dotted Python identifier", file=sys.stderr)
@@ -113,16 +124,35 @@ def main(argv: list[str] | None = None) -> int:
     except UnsafePathError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    root = Path(args.root_dir) if args.root_dir else REPO / "output" / args.lang
-    options = replace(options, root=root)
     try:
         protocols = load_protocols_cli(Path(args.protocol_definitions_path), args)
     except DefinitionError as exc:
         return _refuse(exc, "in the definitions; nothing was written.")
     if args.compat:
         return compat_main(Path(args.compat), protocols, args)
+    plans: list[tuple[Path, dict[PurePosixPath, str | bytes], frozenset[str]]] = []
+    for language in languages:  # every target is rendered and planned before anything is written
+        root = Path(args.root_dir) if args.root_dir else REPO / "output" / language
+        plan = _plan(language, protocols, replace(options, root=root), args)
+        if isinstance(plan, int):
+            return plan
+        plans.append((root, *plan))
+    status = 0
+    for root, tree, keep in plans:
+        status = max(status, _write(root, tree, keep, protocols, args))
+        if status == 2:
+            break
+    return status
+
+
+def _plan(
+    language: str, protocols: list[Protocol], options: Options, args: argparse.Namespace
+) -> tuple[dict[PurePosixPath, str | bytes], frozenset[str]] | int:
+    """One target rendered: the files to write under ``options.root`` and the ones to keep; or an exit status."""
+    assert options.root is not None
+    root = options.root
     try:
-        files = TARGETS[args.lang](protocols, options)
+        files = TARGETS[language](protocols, options)
     except DefinitionError as exc:  # e.g. a definition change that breaks frozen vectors of a released version
         return _refuse(exc, "; nothing was written.")
     paths = [f.path for f in files]
@@ -152,6 +182,17 @@ def main(argv: list[str] | None = None) -> int:
         )
         print("a released version stays declared; delete its vectors by hand only on purpose", file=sys.stderr)
         return 2
+    return tree, keep
+
+
+def _write(
+    root: Path,
+    tree: dict[PurePosixPath, str | bytes],
+    keep: frozenset[str],
+    protocols: list[Protocol],
+    args: argparse.Namespace,
+) -> int:
+    """Write one target's files (or, with --check, compare them with the disk); the exit status."""
     messages = sum(len(p.messages) for p in protocols)
     try:
         if args.check:
@@ -159,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
             for line in differences:
                 print(line)
             if differences:
-                print(f"{len(differences)} file(s) differ from the definitions; run ./generator.py", file=sys.stderr)
+                print(f"{len(differences)} file(s) differ from the definitions; run ./dev generate", file=sys.stderr)
                 return 1
             if not args.quiet:
                 print(f"{len(protocols)} protocols, {messages} messages, {len(tree)} files: output is current.")

@@ -128,14 +128,27 @@ def _mark_source(node: Any, display: str) -> None:
             _mark_source(value, display)
 
 
-def load_definitions(directory: Path, display_root: Path) -> tuple[list[Document], list[Document]]:
-    """Load ``*.yaml`` protocol files and ``custom/*.yaml`` custom-type files, sorted by name.
+@dataclass(frozen=True)
+class Definitions:
+    """The files of a definitions directory that loaded, and one problem for each file that did not.
 
-    Problems in several files are collected before raising.
+    A file that does not parse (YAML syntax, encoding) is one problem; the caller still checks the others, so that
+    every problem of every file is reported at once.
     """
+
+    protocols: list[Document]
+    customs: list[Document]
+    problems: list[Problem]
+    customs_complete: bool
+    """Every custom-type file loaded: without one, its types would look unknown to the protocols using them."""
+
+
+def load_definitions(directory: Path, display_root: Path) -> Definitions:
+    """Load ``*.yaml`` protocol files and ``custom/*.yaml`` custom-type files, sorted by name."""
     problems: list[Problem] = []
     protocols: list[Document] = []
     customs: list[Document] = []
+    customs_complete = True
     if not directory.is_dir():
         raise DefinitionError(
             [Problem(str(directory), 0, "definitions directory not found", "pass an existing directory with -p")]
@@ -153,6 +166,5 @@ def load_definitions(directory: Path, display_root: Path) -> tuple[list[Document
                 target.append(load_file(path, display))
             except DefinitionError as exc:
                 problems.extend(exc.problems)
-    if problems:
-        raise DefinitionError(problems)
-    return protocols, customs
+                customs_complete = customs_complete and target is not customs
+    return Definitions(protocols, customs, problems, customs_complete)

@@ -45,8 +45,9 @@ def load_protocols(
 
     ``only`` names protocols the caller will restrict itself to: unknown names are problems too.
     """
-    documents, customs = load_definitions(definitions, display_root)
-    problems: list[Problem] = []
+    loaded = load_definitions(definitions, display_root)
+    documents, customs = loaded.protocols, loaded.customs
+    problems: list[Problem] = list(loaded.problems)  # unreadable files; the others are still checked
     custom_structs, custom_enums = _custom_types(customs, problems)
     valid: list[Context] = []
     names: dict[str, str] = {}
@@ -66,13 +67,15 @@ def load_protocols(
                 )
             )
         names[name] = doc.path
+        if not loaded.customs_complete:  # the checks would report the unreadable file's types as unknown
+            continue
         ctx = Context(doc, custom_structs, custom_enums, id_check=id_check)
         # Custom types are checked in the context of each protocol that can use them.
         found = run_checks(ctx)
         problems.extend(found)
         if not found:
             valid.append(ctx)
-    if only:
+    if only and not loaded.problems:  # an unreadable file may define the protocol asked for
         unknown = sorted(set(only) - set(names))
         for name in unknown:
             problems.append(

@@ -8,6 +8,7 @@ of an existing family needs only YAML.  Python output is formatted with ruff, so
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -88,6 +89,8 @@ def format_python(files: list[OutputFile], first_party: str = "streamcodecs") ->
     python = [f for f in files if f.path.suffix == ".py" and isinstance(f.content, str)]
     if not python:
         return files
+    if importlib.util.find_spec("ruff") is None:  # an environment problem, reported as one (see environment.py)
+        raise ModuleNotFoundError("No module named 'ruff'", name="ruff")
     with tempfile.TemporaryDirectory(prefix="streamcodecs-fmt-") as tmp:
         paths = []
         for i, f in enumerate(python):

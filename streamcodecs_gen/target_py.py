@@ -104,6 +104,19 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
             return "unset_default" if omit_defaults(owner) else "default"
         return "required"
 
+    def absent_fields(owner: Any) -> list[str]:
+        """Python names of the fields that hold ``msgspec.UNSET`` when a message lacks them (to_dict omits them)."""
+        return [f.py for f in owner.fields if field_mode(owner, f) == "unset"]
+
+    def tag_directions(p: Protocol) -> str:
+        """A literal: each message tag -> the directions that have a message with it, in direction order."""
+        owners: dict[str, tuple[str, ...]] = {}
+        for d in p.directions:
+            for m in p.messages_for(d.name):
+                if m.tag is not None and d.name not in owners.get(m.tag, ()):
+                    owners[m.tag] = (*owners.get(m.tag, ()), d.name)
+        return repr(owners)
+
     def json_type(f: Field) -> str:
         base = _json_annotation(f.type)
         return f"{base} | None" if f.nullable or (f.optional and f.default is None) else base
@@ -157,10 +170,12 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
             for m in objects[: objects.index(base)] if base is not None else []:
                 extra = [k for k in [*m.shape.keys, *m.shape.match] if k not in names]
                 strings = [v for v in m.shape.match.values() if isinstance(v, str)]
+                # Any one of them is required of that shape; the longest is the cheapest to look for (the C
+                # search skips further on a miss), e.g. Storm's `context` rather than `conf`.
                 if extra:
-                    needles.add(extra[0])
+                    needles.add(max(extra, key=len))
                 elif strings:
-                    needles.add(strings[0])
+                    needles.add(max(strings, key=len))
                 else:
                     base = None  # nothing in the bytes tells this shape from the base
                     break
@@ -170,12 +185,25 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
             "needles": [repr(n.encode("utf-8")) for n in sorted(needles)] if base else [],  # as bytes literals
         }
 
-    typed = not any(m.shape for m in protocol.messages) and not any(
-        f.accept_scalar for m in protocol.messages for f in m.fields
+    def fast_tagged(direction: str) -> list[Message]:
+        """The tagged messages of a direction that its fast path decodes as one union (none when there is only one,
+        for the reason given at ``typed``: the general path then checks the tag)."""
+        tagged = [m for m in protocol.messages_for(direction) if m.tag is not None]
+        return tagged if len(tagged) > 1 else []
+
+    # The typed path decodes each direction as a msgspec union of tagged Structs. A union of one Struct is that
+    # Struct, whose tag msgspec does not require: a direction of one message takes the general path, which does.
+    typed = (
+        not any(m.shape for m in protocol.messages)
+        and not any(f.accept_scalar for m in protocol.messages for f in m.fields)
+        and all(len(protocol.messages_for(d.name)) > 1 for d in protocol.directions)
     )
     return {
         "framing": protocol.framing,
         "omit_defaults": omit_defaults,
+        "absent_fields": absent_fields,
+        "tag_directions": tag_directions,
+        "fast_tagged": fast_tagged,
         "field_mode": field_mode,
         "json_type": json_type,
         "default_arg": default_arg,

@@ -81,7 +81,10 @@ def python_decode(codec: Any, data: bytes, direction: str | None) -> tuple[str |
         message = codec.decode(data, direction=direction)
     except codec.DecodeError as exc:
         return None, None, str(exc)
-    return type(message).__name__, plain(message.to_dict()), None
+    fields = message.to_dict()
+    for name in getattr(message, "__struct_fields__", ()):  # to_dict leaves out a removed field the peer did not
+        fields.setdefault(name, None)  # send; Spark reads it as null
+    return type(message).__name__, plain(fields), None
 
 
 def spark_decoded(module: Any, row: Any) -> tuple[str | None, Any, str | None]:

@@ -204,7 +204,9 @@ def corrupt(protocol: str) -> tuple[bytes, list[dict[str, Any]], dict[str, int]]
     """A capture with an unknown type code in one frame, an impossible payload length in a later one, and a cut
     last frame.  Returns the bytes, the entries (with offsets) and where the damage is."""
     direction, (data, entries) = max(by_direction(protocol).items(), key=lambda kv: len(kv[1][1]))
-    assert len(entries) >= 8, "too few vectors to corrupt"
+    copies = -(-8 // len(entries))  # a small protocol's vectors, repeated until there are enough frames to damage
+    entries = [{**e, "offset": e["offset"] + i * len(data)} for i in range(copies) for e in entries]
+    data *= copies
     d = bytearray(data)
     unknown, broken = entries[2], entries[len(entries) // 2]
     codes = {cls.CODE for cls in module(protocol).MESSAGES.values()}
@@ -307,21 +309,24 @@ def test_a_stdio_log_with_bad_messages(protocol: str) -> None:
     """A KCL or Storm stdio log: bad messages are reported with their line and byte offset, the rest decodes."""
     need_vectors(protocol)
     direction, (data, entries) = max(by_direction(protocol).items(), key=lambda kv: len(kv[1][1]))
-    first, second = entries[0], entries[1]
-    head = data[: second["offset"]]
-    tail = data[second["offset"] :]
+    first = entries[0]
+    # A bad JSON message after the first message, an unknown one before the last (both at the end when they are
+    # fewer than three).
+    after_first = entries[1]["offset"] if len(entries) > 1 else len(data)
+    before_last = entries[-1]["offset"] if len(entries) > 2 else len(data)
+    head = data[:after_first]
     terminator = data[first["offset"] : first["offset"] + first["length"]][-5:]
     ends_with_end_line = terminator == b"\nend\n"
     bad_json = b'{"not json\n' + (b"end\n" if ends_with_end_line else b"")
     unknown = b'{"zzz": 1}\n' + (b"end\n" if ends_with_end_line else b"")
-    log = head + bad_json + tail[: entries[2]["offset"] - second["offset"]] + unknown + data[entries[2]["offset"] :]
+    log = head + bad_json + data[after_first:before_last] + unknown + data[before_last:]
     result = inspect("-p", protocol, "-d", direction, data=log)
     assert result.returncode == 1, result.stderr.decode()
     printed = lines(result)
     errors = [i for i in printed if "error" in i]
     assert len(errors) == 2, errors
     assert errors[0]["offset"] == len(head)
-    assert errors[1]["offset"] == len(head) + len(bad_json) + entries[2]["offset"] - second["offset"]
+    assert errors[1]["offset"] == len(bad_json) + before_last
     assert errors[0]["line"] == head.count(b"\n") + 1
     for error in errors:  # the offset is where the reported line starts
         assert error["offset"] == 0 or log[error["offset"] - 1 : error["offset"]] == b"\n"

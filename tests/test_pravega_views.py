@@ -183,3 +183,21 @@ def test_a_message_without_fields_decodes_to_one_immutable_instance() -> None:
     assert first is second and first == pv.KeepAlive()
     with pytest.raises(AttributeError):
         first.anything = 1  # type: ignore[union-attr]
+
+
+def test_event_reader_copies_a_cut_event_once_into_a_buffer_of_its_size() -> None:
+    payload = bytes(range(256)) * 64
+    events = pv.frame_event(b"head") + pv.frame_event(payload)
+    cut = 100  # inside the second event
+    for copy_payloads in (False, True):
+        replies = [segment_read(events[:cut], offset=0), segment_read(events[cut:], offset=cut)]
+        frames = [pv.encode(r) for r in replies]
+        reader = pv.EventReader()
+        got = [e for f in frames for e in reader.feed(pv.decode(f, copy=copy_payloads))]  # type: ignore[arg-type]
+        assert got == [b"head", payload] and reader.buffered == 0
+        last = got[-1]
+        if copy_payloads:
+            assert type(last) is bytes
+        else:
+            assert isinstance(last, memoryview) and last.readonly
+            assert type(last.obj) is bytearray and len(last.obj) == 8 + len(payload)  # the event's own buffer

@@ -58,6 +58,26 @@ def upper_hex_escapes(data: bytes) -> bytes:
     return _LOWER_HEX_ESCAPE.sub(lambda m: m.group(1) + b"\\u00" + m.group(2).upper(), data)
 
 
+def telling_failure(
+    failures: dict[str, Exception], text: bytes, tag_key: str, tag_directions: dict[str, tuple[str, ...]]
+) -> Exception:
+    """Of the failures of decoding ``text`` in each direction (in order), the one to report.
+
+    When the message's tag belongs to exactly one direction, that direction's failure names the real problem (the
+    others only say that they do not know the tag); otherwise the first.
+    """
+    first = next(iter(failures.values()))
+    if len(failures) < 2:
+        return first
+    try:
+        value = msgspec.json.decode(text)
+    except DECODE_FAILURES:
+        return first
+    tag = value.get(tag_key) if isinstance(value, dict) else None
+    owners = tag_directions.get(tag, ()) if isinstance(tag, str) else ()
+    return failures[owners[0]] if len(owners) == 1 and owners[0] in failures else first
+
+
 def decode_error(
     exc: Exception,
     error: type[DecodeError],

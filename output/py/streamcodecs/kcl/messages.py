@@ -165,7 +165,7 @@ class Record(msgspec.Struct, kw_only=True):
     Added in 1.7.2; absent from older peers (decoded as 'record')."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "data": self.data,
             "partition_key": self.partition_key,
@@ -201,7 +201,7 @@ class Initialize(msgspec.Struct, kw_only=True, tag_field="action", tag="initiali
     1.7.2; absent from older peers (decoded as None)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "shard_id": self.shard_id,
             "sequence_number": self.sequence_number,
@@ -230,7 +230,7 @@ class ProcessRecords(msgspec.Struct, kw_only=True, tag_field="action", tag="proc
     the key. Added in 1.7.2; absent from older peers (decoded as None)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "records": [v.to_dict() for v in self.records],
             "millis_behind_latest": self.millis_behind_latest,
@@ -256,7 +256,7 @@ class LeaseLost(msgspec.Struct, kw_only=True, tag_field="action", tag="leaseLost
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_child",)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {}
 
     @classmethod
@@ -276,7 +276,7 @@ class ShardEnded(msgspec.Struct, kw_only=True, tag_field="action", tag="shardEnd
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_child",)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {}
 
     @classmethod
@@ -296,7 +296,7 @@ class ShutdownRequested(msgspec.Struct, kw_only=True, tag_field="action", tag="s
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_child",)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {}
 
     @classmethod
@@ -319,7 +319,7 @@ class Shutdown(msgspec.Struct, kw_only=True, tag_field="action", tag="shutdown")
     """Why the processor stops; null only if KCL passes no reason."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "reason": None if self.reason is None else str(self.reason),
         }
@@ -358,13 +358,18 @@ class CheckpointReply(msgspec.Struct, kw_only=True, tag_field="action", tag="che
     `IllegalArgumentException` (bad or out-of-range sequence number)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
-        return {
-            "checkpoint": self.checkpoint,
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name.
+
+        A removed field the message lacks (msgspec.UNSET) is left out.
+        """
+        result: dict[str, Any] = {
             "sequence_number": self.sequence_number,
             "sub_sequence_number": self.sub_sequence_number,
             "error": self.error,
         }
+        if self.checkpoint is not msgspec.UNSET:
+            result["checkpoint"] = self.checkpoint
+        return result
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CheckpointReply:
@@ -386,7 +391,7 @@ class Status(msgspec.Struct, kw_only=True, tag_field="action", tag="status"):
     `shutdownRequested`, 1.x `shutdown`). Null or any other value fails the call."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "response_for": self.response_for,
         }
@@ -431,13 +436,18 @@ class Checkpoint(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="ac
             self.sub_sequence_number = None
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
-        return {
-            "checkpoint": self.checkpoint,
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name.
+
+        A removed field the message lacks (msgspec.UNSET) is left out.
+        """
+        result: dict[str, Any] = {
             "sequence_number": self.sequence_number,
             "sub_sequence_number": self.sub_sequence_number,
             "error": self.error,
         }
+        if self.checkpoint is not msgspec.UNSET:
+            result["checkpoint"] = self.checkpoint
+        return result
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Checkpoint:
@@ -478,6 +488,17 @@ _DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
     ),
     "to_daemon": msgspec.json.Decoder(Status | Checkpoint),
 }
+_TAG_DIRECTIONS: dict[str, tuple[str, ...]] = {
+    "initialize": ("to_child",),
+    "processRecords": ("to_child",),
+    "leaseLost": ("to_child",),
+    "shardEnded": ("to_child",),
+    "shutdownRequested": ("to_child",),
+    "shutdown": ("to_child",),
+    "checkpoint": ("to_child", "to_daemon"),
+    "status": ("to_daemon",),
+}
+"""Each tag -> the directions with a message of that tag (the error without a direction is that direction's)."""
 
 
 def _decode_text(text: bytes, direction: str | None, line: int | None) -> Message:
@@ -486,16 +507,16 @@ def _decode_text(text: bytes, direction: str | None, line: int | None) -> Messag
             return _DECODERS[direction].decode(text)
         except _jw.DECODE_FAILURES as exc:
             raise _jw.decode_error(exc, DecodeError, line=line) from None
-    first: Exception | None = None
-    for decoder in _DECODERS.values():  # a tag used in several directions: the first that fits wins
+    failures: dict[str, Exception] = {}
+    for name, decoder in _DECODERS.items():  # a tag used in several directions: the first that fits wins
         try:
             return decoder.decode(text)
         except _jw.DECODE_FAILURES as exc:
-            first = first or exc
+            failures[name] = exc
             if not isinstance(exc, msgspec.ValidationError):  # malformed input: no other decoder can do better
                 break
-    assert first is not None
-    raise _jw.decode_error(first, DecodeError, line=line) from None
+    failure = _jw.telling_failure(failures, text, "action", _TAG_DIRECTIONS)
+    raise _jw.decode_error(failure, DecodeError, line=line) from None
 
 
 def _check_direction(direction: str | None) -> None:

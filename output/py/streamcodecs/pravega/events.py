@@ -50,7 +50,8 @@ class EventReader:
     pass the offset of the first ReadSegment, or leave it None to take the first reply's.  A reply that does not
     continue where the previous one stopped raises DecodeError, as does a malformed event header.  An event whose
     bytes are all in one reply is sliced out of the reply's data: ``bytes`` when the reply holds bytes, a read-only
-    view (no copy) when it was decoded with ``copy=False``; a cut event is gathered as its pieces arrive.
+    view (no copy) when it was decoded with ``copy=False``; a cut event is copied, as its pieces arrive, into one
+    buffer of its size (then ``bytes`` again, or a view of that buffer).
     ``max_event`` bounds a payload's length (the Java client sets no bound here).
     """
 
@@ -61,38 +62,40 @@ class EventReader:
         self.max_event = max_event
         self.end_of_segment = False
         """A reply said the segment is sealed and ends where its data ends."""
-        self._pending = bytearray()  # the start of an event cut off at the end of a reply
+        self._pending = bytearray()  # an event cut off at the end of a reply: its header, then a buffer of its size
+        self._filled = 0  # bytes of it received so far
         self._need = _HEADER.size
 
     @property
     def buffered(self) -> int:
         """Bytes of a cut event received so far."""
-        return len(self._pending)
+        return self._filled
 
     @property
     def at_end(self) -> bool:
         """Every event of a sealed segment has been returned."""
-        return self.end_of_segment and not self._pending
+        return self.end_of_segment and not self._filled
 
     def feed(self, reply: SegmentRead) -> list[bytes | memoryview]:
         if self.segment is not None and reply.segment != self.segment:
             raise DecodeError(f"SegmentRead for {reply.segment!r} fed to the reader of {self.segment!r}")
         if self.offset is None:
             self.offset = reply.offset
-        expected = self.offset + len(self._pending)
+        expected = self.offset + self._filled
         if reply.offset != expected:
             raise DecodeError(f"ReadSegment returned data for the wrong offset {reply.offset} vs {expected}")
         data = reply.data
         events: list[bytes | memoryview] = []
         pos, size = 0, len(data)
-        if self._pending:
+        if self._filled:
             pos = self._take(data, 0)
-            if len(self._pending) < self._need:
+            if self._filled < self._need:
                 return self._ended(reply, events)
-            with memoryview(self._pending) as whole:
-                events.append(bytes(whole[_HEADER.size :]))
-            self.offset += len(self._pending)
-            self._pending, self._need = bytearray(), _HEADER.size
+            # The event's buffer is handed over, never written again: a view of it when the replies hold views.
+            event = memoryview(self._pending)[_HEADER.size :].toreadonly()
+            events.append(event if isinstance(data, memoryview) else event.tobytes())
+            self.offset += self._need
+            self._pending, self._filled, self._need = bytearray(), 0, _HEADER.size
         while size - pos >= _HEADER.size:
             code, length = _HEADER.unpack_from(data, pos)
             _check_header(code, length, self.offset, self.max_event)
@@ -107,29 +110,34 @@ class EventReader:
         return self._ended(reply, events)
 
     def _take(self, data: bytes | memoryview, pos: int) -> int:
-        """Add to the cut event the bytes it still lacks from ``data[pos:]``; return the new position."""
-        pending = self._pending
-        view = memoryview(data)  # slices of a view are not copies: each byte is copied once, into the buffer
-        if len(pending) < _HEADER.size:
-            more = min(_HEADER.size - len(pending), len(data) - pos)
-            pending += view[pos : pos + more]
+        """Copy into the cut event the bytes it still lacks from ``data[pos:]``; return the new position.  Once its
+        header is in, the event gets one buffer of its whole size, filled in place: each byte is copied once."""
+        view = memoryview(data)  # slices of a view are not copies
+        if self._filled < _HEADER.size:
+            more = min(_HEADER.size - self._filled, len(data) - pos)
+            self._pending += view[pos : pos + more]
+            self._filled += more
             pos += more
-            if len(pending) < _HEADER.size:
+            if self._filled < _HEADER.size:
                 return pos
-            code, length = _HEADER.unpack_from(pending, 0)
+            code, length = _HEADER.unpack_from(self._pending, 0)
             assert self.offset is not None
             _check_header(code, length, self.offset, self.max_event)
             self._need = _HEADER.size + length
-        more = min(self._need - len(pending), len(data) - pos)
-        pending += view[pos : pos + more]
+            event = bytearray(self._need)
+            event[: _HEADER.size] = self._pending
+            self._pending = event
+        more = min(self._need - self._filled, len(data) - pos)
+        self._pending[self._filled : self._filled + more] = view[pos : pos + more]
+        self._filled += more
         return pos + more
 
     def _ended(self, reply: SegmentRead, events: list[bytes | memoryview]) -> list[bytes | memoryview]:
         if reply.end_of_segment:
             self.end_of_segment = True
-            if self._pending:
+            if self._filled:
                 raise DecodeError(
-                    f"the sealed segment ends inside an event ({len(self._pending)} of {self._need} bytes)",
+                    f"the sealed segment ends inside an event ({self._filled} of {self._need} bytes)",
                     offset=self.offset,
                     field="SegmentRead.data",
                 )

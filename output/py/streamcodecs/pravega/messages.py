@@ -331,7 +331,7 @@ class ChunkInfo:
     """Whether the chunk exists in long-term storage."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "length_in_metadata": self.length_in_metadata,
             "length_in_storage": self.length_in_storage,
@@ -360,7 +360,7 @@ class ConditionalAttributeUpdate:
     """Expected current value for REPLACE_IF_EQUALS; NULL_ATTRIBUTE_VALUE means "no value"."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "attribute_id": self.attribute_id,
             "attribute_update_type": int(self.attribute_update_type),
@@ -389,7 +389,7 @@ class InlineEvent:
     """Event payload. Java rejects a length greater than the ConditionalAppend payload length minus 8."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "type_code": self.type_code,
             "data": bytes(self.data),
@@ -414,7 +414,7 @@ class MergedSegment:
     """A write offset of the target after this merge (not necessarily exact, per the Javadoc)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "source": self.source,
             "new_target_write_offset": self.new_target_write_offset,
@@ -439,7 +439,7 @@ class TableKey:
     an empty key, which decodes as NO_VERSION."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "data": bytes(self.data),
             "key_version": self.key_version,
@@ -464,7 +464,7 @@ class TableValue:
     """Value bytes; empty means TableValue.EMPTY."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "data": bytes(self.data),
         }
@@ -488,7 +488,7 @@ class TableEntry:
     """The value."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "key": self.key.to_dict(),
             "value": self.value.to_dict(),
@@ -513,7 +513,7 @@ class TableEntries:
     """Key/value pairs in request or result order; a negative count reads as empty."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "entries": [v.to_dict() for v in self.entries],
         }
@@ -545,7 +545,7 @@ class TableIteratorArgs:
     as b''."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "continuation_token": bytes(self.continuation_token),
             "prefix_filter": bytes(self.prefix_filter),
@@ -581,7 +581,7 @@ class Hello:
     """Oldest wire version the sender accepts (OLDEST_COMPATIBLE_VERSION)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "high_version": self.high_version,
             "low_version": self.low_version,
@@ -608,7 +608,7 @@ class StorageChunksListed:
     """The segment's chunks."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "chunks": [v.to_dict() for v in self.chunks],
@@ -641,7 +641,7 @@ class ListStorageChunks:
     """Request id, echoed in StorageChunksListed. It is the last field here."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "segment": self.segment,
             "delegation_token": self.delegation_token,
@@ -667,7 +667,7 @@ class StorageFlushed:
     """Request id of the FlushToStorage."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
         }
@@ -696,7 +696,7 @@ class FlushToStorage:
     """Request id, echoed in StorageFlushed. It is the last field here."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "container_id": self.container_id,
             "delegation_token": self.delegation_token,
@@ -723,7 +723,7 @@ class PartialEvent:
     """Leading bytes of an Event frame (header included)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "data": bytes(self.data),
         }
@@ -751,7 +751,7 @@ class Padding:
     """Number of padding bytes (the whole payload). Java skips them without checking that they are zero."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "length": self.length,
         }
@@ -777,7 +777,7 @@ class Event:
     """Event payload (the serialized user event)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "data": bytes(self.data),
         }
@@ -811,7 +811,7 @@ class SetupAppend:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "writer_id": self.writer_id,
@@ -844,7 +844,7 @@ class AppendSetup:
     """Last event number the segment has from this writer; NULL_ATTRIBUTE_VALUE if it never wrote."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -875,7 +875,7 @@ class AppendBlock:
     """Whole Event frames back to back, optionally followed by exactly one PartialEvent or Padding frame."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "data": bytes(self.data),
@@ -918,7 +918,7 @@ class AppendBlockEnd:
     version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "size_of_whole_events": self.size_of_whole_events,
@@ -959,7 +959,7 @@ class ConditionalAppend:
     """Request id, echoed in the reply. Added in version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "event_number": self.event_number,
@@ -1000,7 +1000,7 @@ class DataAppended:
     with version 9). Added in version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "event_number": self.event_number,
@@ -1032,7 +1032,7 @@ class ConditionalCheckFailed:
     """Request id of the ConditionalAppend. Added in version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "event_number": self.event_number,
@@ -1066,7 +1066,7 @@ class ReadSegment:
     """Request id, echoed in the reply. Added in version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "segment": self.segment,
             "offset": self.offset,
@@ -1105,7 +1105,7 @@ class SegmentRead:
     """Request id of the ReadSegment. Added in version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "segment": self.segment,
             "offset": self.offset,
@@ -1141,7 +1141,7 @@ class GetStreamSegmentInfo:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment_name": self.segment_name,
@@ -1182,7 +1182,7 @@ class StreamSegmentInfo:
     """First readable offset (after truncation). Added in version 2, still read only if 8 bytes remain."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment_name": self.segment_name,
@@ -1224,7 +1224,7 @@ class CreateSegment:
     """Storage rollover size; 0 means the server default. Added in version 14; an older peer's frame decodes as 0."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1258,7 +1258,7 @@ class SegmentCreated:
     """Name of the created segment."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1287,7 +1287,7 @@ class SealSegment:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1315,7 +1315,7 @@ class SegmentSealed:
     """Segment name."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1344,7 +1344,7 @@ class DeleteSegment:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1372,7 +1372,7 @@ class SegmentDeleted:
     """Segment name."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1406,7 +1406,7 @@ class UpdateSegmentPolicy:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1439,7 +1439,7 @@ class SegmentPolicyUpdated:
     """Segment name."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1470,7 +1470,7 @@ class GetSegmentAttribute:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment_name": self.segment_name,
@@ -1499,7 +1499,7 @@ class SegmentAttribute:
     """Attribute value; NULL_ATTRIBUTE_VALUE when it has none."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "value": self.value,
@@ -1534,7 +1534,7 @@ class UpdateSegmentAttribute:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment_name": self.segment_name,
@@ -1565,7 +1565,7 @@ class SegmentAttributeUpdated:
     """Whether the compare-and-set succeeded."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "success": self.success,
@@ -1596,7 +1596,7 @@ class TruncateSegment:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1625,7 +1625,7 @@ class SegmentTruncated:
     """Segment name."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1657,7 +1657,7 @@ class CreateTransientSegment:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "writer_id": self.writer_id,
@@ -1691,7 +1691,7 @@ class LocateOffset:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1722,7 +1722,7 @@ class OffsetLocated:
     """Located offset."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1755,7 +1755,7 @@ class WrongHost:
     frame decodes as ''."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1790,7 +1790,7 @@ class SegmentIsSealed:
     version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1822,7 +1822,7 @@ class SegmentAlreadyExists:
     frame decodes as ''."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1856,7 +1856,7 @@ class NoSuchSegment:
     as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1892,7 +1892,7 @@ class InvalidEventNumber:
     """The rejected event number. Added in version 16; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "request_id": self.request_id,
@@ -1929,7 +1929,7 @@ class SegmentIsTruncated:
     peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -1962,7 +1962,7 @@ class OperationUnsupported:
     frame decodes as ''."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "operation_name": self.operation_name,
@@ -1997,7 +1997,7 @@ class MergeSegments:
     list. Added in version 13; an older peer's frame decodes as []."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "target": self.target,
@@ -2035,7 +2035,7 @@ class SegmentsMerged:
     a version bump. Added in version 8; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "target": self.target,
@@ -2068,7 +2068,7 @@ class AuthTokenCheckFailed:
     in version 9; an older peer's frame decodes as AuthTokenCheckFailedErrorCode.UNSPECIFIED."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "server_stack_trace": self.server_stack_trace,
@@ -2103,7 +2103,7 @@ class ErrorMessage:
     """Exception class to raise on the client."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2138,7 +2138,7 @@ class GetTableSegmentInfo:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment_name": self.segment_name,
@@ -2174,7 +2174,7 @@ class TableSegmentInfo:
     """Fixed key length, 0 for variable-length keys."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment_name": self.segment_name,
@@ -2215,7 +2215,7 @@ class CreateTableSegment:
     """Storage rollover size; 0 means the server default. Added in version 14; an older peer's frame decodes as 0."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2250,7 +2250,7 @@ class DeleteTableSegment:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2286,7 +2286,7 @@ class UpdateTableEntries:
     version 10; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2319,7 +2319,7 @@ class TableEntriesUpdated:
     """New key versions, in request order."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "updated_versions": list(self.updated_versions),
@@ -2356,7 +2356,7 @@ class RemoveTableKeys:
     version 10; an older peer's frame decodes as -1."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2389,7 +2389,7 @@ class TableKeysRemoved:
     """Table segment name."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2420,7 +2420,7 @@ class ReadTable:
     """Keys to read (versions are TABLE_KEY_NO_VERSION)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2455,7 +2455,7 @@ class TableRead:
     TABLE_KEY_NOT_EXISTS and an empty value."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2489,7 +2489,7 @@ class TableSegmentNotEmpty:
     """Server stack trace (may be empty), always present."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2519,7 +2519,7 @@ class TableKeyDoesNotExist:
     """Server stack trace (may be empty), always present."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2549,7 +2549,7 @@ class TableKeyBadVersion:
     """Server stack trace (may be empty), always present."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2583,7 +2583,7 @@ class ReadTableKeys:
     """Continuation token and key range."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2620,7 +2620,7 @@ class TableKeysRead:
     """Token for the next ReadTableKeys (mandatory)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2661,7 +2661,7 @@ class ReadTableEntries:
     """Continuation token and key range."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2698,7 +2698,7 @@ class TableEntriesRead:
     """Token for the next ReadTableEntries (mandatory)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2741,7 +2741,7 @@ class TableEntriesDeltaRead:
     """Position to pass as the next fromPosition."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2781,7 +2781,7 @@ class ReadTableEntriesDelta:
     """Suggested number of entries to return."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "segment": self.segment,
@@ -2819,7 +2819,7 @@ class ConditionalBlockEnd:
     """Request id, echoed in the reply."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "writer_id": self.writer_id,
             "event_number": self.event_number,
@@ -2856,7 +2856,7 @@ class MergeSegmentsBatch:
     """Delegation token; Java writes null as ""."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "target_segment_id": self.target_segment_id,
@@ -2890,7 +2890,7 @@ class SegmentsBatchMerged:
     """One (source, newTargetWriteOffset) pair per merged source, interleaved after a single count."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "request_id": self.request_id,
             "target": self.target,
@@ -2921,7 +2921,7 @@ class KeepAlive:
     )
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {}
 
     @classmethod
@@ -5771,10 +5771,8 @@ _FRAMES: dict[type, Callable[[Any], bytes]] = {
 }
 """Messages of fixed size: their whole frame, packed at once."""
 _WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
-    Hello: _write_hello,
     StorageChunksListed: _write_storage_chunks_listed,
     ListStorageChunks: _write_list_storage_chunks,
-    StorageFlushed: _write_storage_flushed,
     FlushToStorage: _write_flush_to_storage,
     PartialEvent: _write_partial_event,
     Padding: _write_padding,
@@ -5783,8 +5781,6 @@ _WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
     AppendBlock: _write_append_block,
     AppendBlockEnd: _write_append_block_end,
     ConditionalAppend: _write_conditional_append,
-    DataAppended: _write_data_appended,
-    ConditionalCheckFailed: _write_conditional_check_failed,
     ReadSegment: _write_read_segment,
     SegmentRead: _write_segment_read,
     GetStreamSegmentInfo: _write_get_stream_segment_info,
@@ -5798,9 +5794,7 @@ _WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
     UpdateSegmentPolicy: _write_update_segment_policy,
     SegmentPolicyUpdated: _write_segment_policy_updated,
     GetSegmentAttribute: _write_get_segment_attribute,
-    SegmentAttribute: _write_segment_attribute,
     UpdateSegmentAttribute: _write_update_segment_attribute,
-    SegmentAttributeUpdated: _write_segment_attribute_updated,
     TruncateSegment: _write_truncate_segment,
     SegmentTruncated: _write_segment_truncated,
     CreateTransientSegment: _write_create_transient_segment,
@@ -5839,11 +5833,18 @@ _WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
     ConditionalBlockEnd: _write_conditional_block_end,
     MergeSegmentsBatch: _write_merge_segments_batch,
     SegmentsBatchMerged: _write_segments_batch_merged,
-    KeepAlive: _write_keep_alive,
 }
+"""Top-level messages of variable size (those of fixed size are in ``_FRAMES``)."""
 _INLINE_WRITERS: dict[type, Callable[[Any, _rt.Parts], None]] = {
     **_WRITERS,
+    Hello: _write_hello,
+    StorageFlushed: _write_storage_flushed,
     Event: _write_event,
+    DataAppended: _write_data_appended,
+    ConditionalCheckFailed: _write_conditional_check_failed,
+    SegmentAttribute: _write_segment_attribute,
+    SegmentAttributeUpdated: _write_segment_attribute_updated,
+    KeepAlive: _write_keep_alive,
 }
 _HOLDS_VIEWS: frozenset[type] = frozenset(
     {
@@ -6015,11 +6016,11 @@ def _owned(message: Message, source: _rt.Buffer) -> Message:
 
 def encode(message: Message) -> bytes:
     """The whole frame, header included, in the newest layout."""
-    frame = _FRAMES.get(type(message))
-    if frame is not None:
-        return frame(message)
     writer = _WRITERS.get(type(message))
     if writer is None:
+        frame = _FRAMES.get(type(message))
+        if frame is not None:
+            return frame(message)
         if type(message) in _INLINE_WRITERS:
             raise EncodeError(f"{type(message).__name__} is never sent as a top-level frame")
         raise EncodeError(f"not a pravega message: {type(message).__name__}")

@@ -691,17 +691,14 @@ def _encode_row(row: Column, on_error: str) -> Column:
         _sp.written_null(row["process_records"]["millis_behind_latest"], omits).alias("millisBehindLatest"),
     ]
     text = text.when(row["message"] == "ProcessRecords", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         F.lit("leaseLost").alias("action"),
     ]
     text = text.when(row["message"] == "LeaseLost", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         F.lit("shardEnded").alias("action"),
     ]
     text = text.when(row["message"] == "ShardEnded", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         F.lit("shutdownRequested").alias("action"),
     ]
@@ -720,7 +717,6 @@ def _encode_row(row: Column, on_error: str) -> Column:
         _sp.written_null(row["checkpoint_reply"]["error"], omits).alias("error"),
     ]
     text = text.when(row["message"] == "CheckpointReply", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         F.lit("status").alias("action"),
         row["status"]["response_for"].alias("responseFor"),

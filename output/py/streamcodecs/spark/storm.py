@@ -1227,7 +1227,6 @@ def _encode_row(row: Column, on_error: str) -> Column:
         row["heartbeat"]["values"].alias("tuple"),
     ]
     text = text.when(row["message"] == "Heartbeat", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         row["tick"]["id"].alias("id"),
         F.lit("__system").cast(StringType()).alias("comp"),
@@ -1245,44 +1244,36 @@ def _encode_row(row: Column, on_error: str) -> Column:
         row["bolt_tuple"]["values"].alias("tuple"),
     ]
     text = text.when(row["message"] == "BoltTuple", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     text = text.when(row["message"] == "TaskIds", F.to_json(row["task_ids"]["task_ids"]))
-    omits = False
     fields = [
         F.lit("next").alias("command"),
         F.lit("").cast(StringType()).alias("id"),
     ]
     text = text.when(row["message"] == "Next", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         F.lit("ack").alias("command"),
         row["spout_ack"]["id"].alias("id"),
     ]
     text = text.when(row["message"] == "SpoutAck", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         F.lit("fail").alias("command"),
         row["spout_fail"]["id"].alias("id"),
     ]
     text = text.when(row["message"] == "SpoutFail", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         F.lit("activate").alias("command"),
         F.lit("").cast(StringType()).alias("id"),
     ]
     text = text.when(row["message"] == "Activate", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         F.lit("deactivate").alias("command"),
         F.lit("").cast(StringType()).alias("id"),
     ]
     text = text.when(row["message"] == "Deactivate", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         row["pid_reply"]["pid"].alias("pid"),
     ]
     text = text.when(row["message"] == "PidReply", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = True
     fields = [
         F.lit("emit").alias("command"),
         row["emit"]["values"].alias("tuple"),
@@ -1293,26 +1284,22 @@ def _encode_row(row: Column, on_error: str) -> Column:
         row["emit"]["need_task_ids"].alias("need_task_ids"),
     ]
     text = text.when(row["message"] == "Emit", F.to_json(F.struct(*fields), {"ignoreNullFields": "true"}))
-    omits = False
     fields = [
         F.lit("ack").alias("command"),
         row["ack"]["id"].alias("id"),
     ]
     text = text.when(row["message"] == "Ack", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         F.lit("fail").alias("command"),
         row["fail"]["id"].alias("id"),
     ]
     text = text.when(row["message"] == "Fail", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         F.lit("log").alias("command"),
         row["log"]["msg"].alias("msg"),
         row["log"]["level"].alias("level"),
     ]
     text = text.when(row["message"] == "Log", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         F.lit("error").alias("command"),
         row["error_msg"]["msg"].alias("msg"),
@@ -1325,7 +1312,6 @@ def _encode_row(row: Column, on_error: str) -> Column:
         _sp.written_null(row["metrics"]["params"], omits).alias("params"),
     ]
     text = text.when(row["message"] == "Metrics", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
     fields = [
         F.lit("sync").alias("command"),
     ]

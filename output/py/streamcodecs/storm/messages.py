@@ -166,7 +166,7 @@ class Grouping(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Grouping fields; written only when `type` is FIELDS (empty for a global grouping)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "grouping_type": str(self.grouping_type),
             "fields": None if self.fields is None else list(self.fields),
@@ -216,7 +216,7 @@ class TopologyContext(msgspec.Struct, kw_only=True):
     pystorm builds named-tuple classes from it. Added in 0.10.0; absent from older peers (decoded as {})."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "task_to_component": dict(self.task_to_component),
             "task_id": self.task_id,
@@ -279,7 +279,7 @@ class Handshake(msgspec.Struct, kw_only=True):
     """Where this task sits in the topology."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "conf": dict(self.conf),
             "pid_dir": self.pid_dir,
@@ -318,7 +318,7 @@ class Heartbeat(msgspec.Struct, kw_only=True):
     """Always empty."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "id": self.id,
             "comp": self.comp,
@@ -356,7 +356,7 @@ class Tick(msgspec.Struct, kw_only=True):
     """One value, the tick frequency in seconds."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "id": self.id,
             "comp": self.comp,
@@ -396,7 +396,7 @@ class BoltTuple(msgspec.Struct, kw_only=True):
     """The tuple's values as JSON (Java values serialized by json-simple/json-smart; NaN may appear as `NaN`)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "id": self.id,
             "comp": self.comp,
@@ -428,7 +428,7 @@ class TaskIds(msgspec.Struct, kw_only=True):
     """The whole JSON array (this field has no key of its own)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "task_ids": list(self.task_ids),
         }
@@ -455,7 +455,7 @@ class Next(msgspec.Struct, kw_only=True, tag_field="command", tag="next"):
     """Always `""` (absent before 0.9.2). Added in 0.9.2; absent from older peers (decoded as '')."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "id": self.id,
         }
@@ -480,7 +480,7 @@ class SpoutAck(msgspec.Struct, kw_only=True, tag_field="command", tag="ack"):
     integers, object key order may change, `/` comes back as `\\/`."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "id": self.id,
         }
@@ -504,7 +504,7 @@ class SpoutFail(msgspec.Struct, kw_only=True, tag_field="command", tag="fail"):
     """The spout's message id, as in SpoutAck."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "id": self.id,
         }
@@ -528,7 +528,7 @@ class Activate(msgspec.Struct, kw_only=True, tag_field="command", tag="activate"
     """Always `""`."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "id": self.id,
         }
@@ -552,7 +552,7 @@ class Deactivate(msgspec.Struct, kw_only=True, tag_field="command", tag="deactiv
     """Always `""`."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "id": self.id,
         }
@@ -576,7 +576,7 @@ class PidReply(msgspec.Struct, kw_only=True):
     """The component's process id."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "pid": self.pid,
         }
@@ -618,7 +618,7 @@ class Emit(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command"
             self.need_task_ids = True
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "values": list(self.values),
             "anchors": None if self.anchors is None else list(self.anchors),
@@ -652,7 +652,7 @@ class Ack(msgspec.Struct, kw_only=True, tag_field="command", tag="ack"):
     """The BoltTuple/Tick `id` (a string; a number never matches)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "id": self.id,
         }
@@ -676,7 +676,7 @@ class Fail(msgspec.Struct, kw_only=True, tag_field="command", tag="fail"):
     """The BoltTuple/Tick `id`."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "id": self.id,
         }
@@ -708,7 +708,7 @@ class Log(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command",
             self.level = LogLevel.INFO
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "msg": self.msg,
             "level": None if self.level is None else int(cast("LogLevel", self.level)),
@@ -737,7 +737,7 @@ class Error(msgspec.Struct, kw_only=True, tag_field="command", tag="error"):
     """The error text; Storm prefixes it with "Shell Process Exception:"."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "msg": self.msg,
         }
@@ -764,7 +764,7 @@ class Metrics(msgspec.Struct, kw_only=True, tag_field="command", tag="metrics"):
     """Passed to the metric as parsed by Storm."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "name": self.name,
             "params": self.params,
@@ -787,7 +787,7 @@ class Sync(msgspec.Struct, kw_only=True, tag_field="command", tag="sync"):
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_storm",)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (bytes, UUID, str, int, float, bool, list, dict, None) keyed by Python field name."""
+        """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {}
 
     @classmethod
@@ -1114,7 +1114,7 @@ _NEEDLES_TO_COMPONENT = (
     b"__heartbeat",
     b"__system",
     b"command",
-    b"conf",
+    b"context",
 )
 """Bytes in every to_component object that is not a BoltTuple although it has its keys."""
 
