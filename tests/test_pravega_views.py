@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import array
 import copy
+import dataclasses
+import json
 import pickle
+import struct
 import tracemalloc
 import uuid
+from pathlib import Path
 
 import pytest
 from streamcodecs import pravega as pv
@@ -201,3 +205,45 @@ def test_event_reader_copies_a_cut_event_once_into_a_buffer_of_its_size() -> Non
         else:
             assert isinstance(last, memoryview) and last.readonly
             assert type(last.obj) is bytearray and len(last.obj) == 8 + len(payload)  # the event's own buffer
+
+
+def _vector_frames() -> list[bytes]:
+    root = Path(__file__).resolve().parent.parent / "output" / "py" / "vectors" / "pravega"
+    frames = []
+    for manifest_path in sorted(root.glob("*/manifest.json")):
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        data = (manifest_path.parent / manifest["file"]).read_bytes()
+        frames += [data[v["offset"] : v["offset"] + v["length"]] for v in manifest["vectors"]]
+    return frames
+
+
+def _payloads(value: object) -> list[object]:
+    """Every bytes | memoryview value in a message, nested structs and lists included."""
+    if isinstance(value, bytes | memoryview):
+        return [value]
+    if isinstance(value, list):
+        return [p for item in value for p in _payloads(item)]
+    if dataclasses.is_dataclass(value):
+        return [p for f in dataclasses.fields(value) for p in _payloads(getattr(value, f.name))]
+    return []
+
+
+def test_every_vector_decodes_alike_with_views_and_without() -> None:
+    frames = [f for f in _vector_frames() if struct.unpack_from(">i", f)[0] not in (0, -2)]  # inline-only: Event...
+    assert len(frames) > 500
+    views = 0
+    for frame in frames:
+        copied, viewed = pv.decode(frame), pv.decode(frame, copy=False)
+        assert viewed == copied and repr(viewed) == repr(copied) and viewed.to_dict() == copied.to_dict()
+        assert pv.encode(viewed) == pv.encode(copied)
+        assert all(type(p) is bytes for p in _payloads(copied))
+        for p in _payloads(viewed):
+            assert isinstance(p, memoryview) and p.obj is frame or p == b"", frame.hex()  # b"": a field not sent
+            views += isinstance(p, memoryview)
+        assert all(type(p) is bytes for p in _payloads(pv.owned(viewed)))
+    assert views > 100
+    # The same frames as one stream cut every 7 bytes.
+    stream = b"".join(frames)
+    reader = pv.Reader(copy=False)
+    got = [m for i in range(0, len(stream), 7) for m in reader.feed(stream[i : i + 7])]
+    assert got == [pv.decode(f) for f in frames]
