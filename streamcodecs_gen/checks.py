@@ -17,10 +17,7 @@ from .load import Document, Mapping
 from .naming import RESERVED_ATTRIBUTES, SHADOWING, identifier_problem, snake_case
 from .problems import Problem, suggest
 from .types import CONTAINERS, INTEGER_TYPES, WIRE_TYPES, parse_type_expr
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in version.split("."))
+from .versions import version_key
 
 
 @dataclass
@@ -170,6 +167,18 @@ def check_since(ctx: Context) -> Iterator[Problem]:
 
 def check_names(ctx: Context) -> Iterator[Problem]:
     """Unique names everywhere, valid identifiers for everything that becomes Python."""
+    yield from _definition_names(ctx)
+    for _kind, owner in ctx.containers():
+        yield from _field_names(ctx, owner)
+    for enum in ctx.data.get("enums", []):
+        yield from _enum_members(ctx, enum)
+    for const in ctx.data.get("constants", []):
+        if why := identifier_problem(const["name"]):
+            yield ctx.problem(const, "name", why, "rename it")
+
+
+def _definition_names(ctx: Context) -> Iterator[Problem]:
+    """Enums, types and messages: one name each, none taken from custom/, each a valid identifier."""
     seen: dict[str, tuple[str, int]] = {}
     for section in ("enums", "types", "messages"):
         for node in ctx.data.get(section, []):
@@ -191,79 +200,86 @@ def check_names(ctx: Context) -> Iterator[Problem]:
                 seen[name] = (section[:-1], node.line)
             if why := identifier_problem(name):
                 yield ctx.problem(node, "name", why, "rename it")
-    for _kind, owner in ctx.containers():
-        wire: dict[str, int] = {}
-        python: dict[str, int] = {}
-        for f in owner["fields"]:
-            py = f.get("py") or snake_case(f["name"])
-            if f["name"] in wire:
-                yield ctx.problem(
-                    f,
-                    "name",
-                    f"field {f['name']!r} appears twice in {owner['name']!r}",
-                    f"the first is at line {wire[f['name']]}",
-                )
-            wire.setdefault(f["name"], f.line)
-            if py in python:
-                yield ctx.problem(
-                    f,
-                    "name",
-                    f"Python name {py!r} of field {f['name']!r} clashes in {owner['name']!r} (line {python[py]})",
-                    "set a distinct `py:` name",
-                )
-            python.setdefault(py, f.line)
-            quoted = ctx.family == "json" and any(c in f["name"] for c in '\\"')
-            if quoted or any(ord(c) < 0x20 for c in f["name"]):
-                yield ctx.problem(
-                    f,
-                    "name",
-                    f"field name {f['name']!r} contains a quote, backslash or control "
-                    "character, which the JSON codec cannot use as a key",
-                    "rename the key",
-                )
-            why = (
-                identifier_problem(py)
-                or (f"{py!r} is reserved for the generated class" if py in RESERVED_ATTRIBUTES else None)
-                or (f"{py!r} would shadow a name the generated annotations use" if py in SHADOWING else None)
-            )
-            if why:
-                yield ctx.problem(
-                    f,
-                    "py" if "py" in f else "name",
-                    f"field {f['name']!r}: {why}",
-                    "set `py:` to a valid snake_case name",
-                )
-    for enum in ctx.data.get("enums", []):
-        members: set[str] = set()
-        values: set[Any] = set()
-        for value in enum["values"]:
-            if value["name"] in members or value["value"] in values:
-                yield ctx.problem(
-                    value,
-                    "name",
-                    f"enum {enum['name']}: member {value['name']} or its value {value['value']!r} is repeated",
-                    "give each member a distinct name and value",
-                )
-            members.add(value["name"])
-            values.add(value["value"])
-            wants_str = enum["type"] == "string"
-            if isinstance(value["value"], str) != wants_str:
-                yield ctx.problem(
-                    value,
-                    "value",
-                    f"enum {enum['name']}: value {value['value']!r} does not fit type {enum['type']}",
-                    "use a string" if wants_str else "use an integer",
-                )
-        if "unknown" in enum and enum["unknown"] != "keep" and enum["unknown"] not in members:
+
+
+def _field_names(ctx: Context, owner: Mapping) -> Iterator[Problem]:
+    """An owner's fields: distinct wire names and Python names, each usable as a key and as an attribute."""
+    wire: dict[str, int] = {}
+    python: dict[str, int] = {}
+    for f in owner["fields"]:
+        py = f.get("py") or snake_case(f["name"])
+        if f["name"] in wire:
             yield ctx.problem(
-                enum,
-                "unknown",
-                f"enum {enum['name']}: unknown={enum['unknown']!r} is not a member",
-                suggest(enum["unknown"], members) + " (or `keep` for an open enum)",
+                f,
+                "name",
+                f"field {f['name']!r} appears twice in {owner['name']!r}",
+                f"the first is at line {wire[f['name']]}",
             )
-    for const in ctx.data.get("constants", []):
-        if why := identifier_problem(const["name"]):
-            yield ctx.problem(const, "name", why, "rename it")
+        wire.setdefault(f["name"], f.line)
+        if py in python:
+            yield ctx.problem(
+                f,
+                "name",
+                f"Python name {py!r} of field {f['name']!r} clashes in {owner['name']!r} (line {python[py]})",
+                "set a distinct `py:` name",
+            )
+        python.setdefault(py, f.line)
+        yield from _field_name_usable(ctx, f, py)
+
+
+def _field_name_usable(ctx: Context, f: Mapping, py: str) -> Iterator[Problem]:
+    quoted = ctx.family == "json" and any(c in f["name"] for c in '\\"')
+    if quoted or any(ord(c) < 0x20 for c in f["name"]):
+        yield ctx.problem(
+            f,
+            "name",
+            f"field name {f['name']!r} contains a quote, backslash or control "
+            "character, which the JSON codec cannot use as a key",
+            "rename the key",
+        )
+    why = (
+        identifier_problem(py)
+        or (f"{py!r} is reserved for the generated class" if py in RESERVED_ATTRIBUTES else None)
+        or (f"{py!r} would shadow a name the generated annotations use" if py in SHADOWING else None)
+    )
+    if why:
+        yield ctx.problem(
+            f,
+            "py" if "py" in f else "name",
+            f"field {f['name']!r}: {why}",
+            "set `py:` to a valid snake_case name",
+        )
+
+
+def _enum_members(ctx: Context, enum: Mapping) -> Iterator[Problem]:
+    """Distinct member names and values of the enum's wire type; `unknown` names a member (or is `keep`)."""
+    members: set[str] = set()
+    values: set[Any] = set()
+    wants_str = enum["type"] == "string"
+    for value in enum["values"]:
+        if value["name"] in members or value["value"] in values:
+            yield ctx.problem(
+                value,
+                "name",
+                f"enum {enum['name']}: member {value['name']} or its value {value['value']!r} is repeated",
+                "give each member a distinct name and value",
+            )
+        members.add(value["name"])
+        values.add(value["value"])
+        if isinstance(value["value"], str) != wants_str:
+            yield ctx.problem(
+                value,
+                "value",
+                f"enum {enum['name']}: value {value['value']!r} does not fit type {enum['type']}",
+                "use a string" if wants_str else "use an integer",
+            )
+    if "unknown" in enum and enum["unknown"] != "keep" and enum["unknown"] not in members:
+        yield ctx.problem(
+            enum,
+            "unknown",
+            f"enum {enum['name']}: unknown={enum['unknown']!r} is not a member",
+            suggest(enum["unknown"], members) + " (or `keep` for an open enum)",
+        )
 
 
 def check_directions(ctx: Context) -> Iterator[Problem]:
@@ -394,121 +410,124 @@ def check_types(ctx: Context) -> Iterator[Problem]:
     """Type references resolve; trailing types come last; defaults and consts fit their types."""
     for kind, owner in ctx.containers():
         fields = list(owner["fields"])
-        names = [f["name"] for f in fields]
         seen_presence = False
         for index, f in enumerate(fields):
+            where = f"{owner['name']}.{f['name']}"
             problem, hint = _resolve(ctx, f["type"])
             if problem:
-                yield ctx.problem(f, "type", f"{owner['name']}.{f['name']}: {problem}", hint or "")
+                yield ctx.problem(f, "type", f"{where}: {problem}", hint or "")
                 continue
             head, _ = parse_type_expr(f["type"])
-            wire = WIRE_TYPES.get(head)
-            if wire and wire.trailing and index != len(fields) - 1 and ctx.family == "binary":
-                yield ctx.problem(
-                    f,
-                    "type",
-                    f"{owner['name']}.{f['name']}: {head} reads to the end of the frame, so it must be the last field",
-                    "move it last",
-                )
-            if wire and wire.trailing and kind == "type":
-                yield ctx.problem(
-                    f,
-                    "type",
-                    f"{owner['name']}.{f['name']}: {head} cannot be used inside a struct",
-                    "use bytes (length-prefixed)",
-                )
+            yield from _trailing_type_problems(ctx, kind, f, where, head, is_last=index == len(fields) - 1)
             if ctx.family == "binary":
-                if "presence" in f:
-                    seen_presence = True
-                elif seen_presence and not f.get("when_nonempty"):
-                    yield ctx.problem(
-                        f,
-                        "name",
-                        f"{owner['name']}.{f['name']}: a mandatory field follows an optional trailing one",
-                        "give it a presence rule too",
-                    )
-                if (
-                    version_key(f.get("since", owner.get("since", ctx.versions[0])))
-                    > version_key(owner.get("since", ctx.versions[0]))
-                    and "presence" not in f
-                    and "when_nonempty" not in f
-                    and f.get("since") in ctx.versions
-                ):
-                    yield ctx.problem(
-                        f,
-                        "since",
-                        f"{owner['name']}.{f['name']}: added after its {kind} but read "
-                        "unconditionally, so older frames cannot be decoded",
-                        "give it a presence rule (e.g. presence: {remaining: 8})",
-                    )
-                if "presence" in f and "default" not in f:
-                    yield ctx.problem(
-                        f,
-                        "presence",
-                        f"{owner['name']}.{f['name']}: a field with a presence rule needs a default",
-                        "add the default the reference decoder fills",
-                    )
+                yield from _binary_presence_problems(ctx, kind, owner, f, where, follows_optional=seen_presence)
+                seen_presence = seen_presence or "presence" in f
             elif "presence" in f or "when_nonempty" in f:
                 yield ctx.problem(
                     f,
                     "presence" if "presence" in f else "when_nonempty",
-                    f"{owner['name']}.{f['name']}: presence rules are for the binary family",
+                    f"{where}: presence rules are for the binary family",
                     "use optional/nullable",
                 )
             if "when_nonempty" in f:
-                target = f["when_nonempty"]
-                earlier = {g["name"]: g for g in fields[:index]}
-                if target not in earlier:
-                    yield ctx.problem(
-                        f,
-                        "when_nonempty",
-                        f"{owner['name']}.{f['name']}: when_nonempty names {target!r}, not an earlier field",
-                        suggest(target, names[:index]),
-                    )
-                elif earlier[target]["type"] not in ("bytes", "string", "mutf8"):
-                    yield ctx.problem(
-                        f,
-                        "when_nonempty",
-                        f"{owner['name']}.{f['name']}: when_nonempty needs a bytes or string field",
-                        "point it at a bytes field",
-                    )
-                if "default" not in f:
-                    yield ctx.problem(
-                        f,
-                        "when_nonempty",
-                        f"{owner['name']}.{f['name']}: a conditional field needs a default",
-                        "add the value used when it is absent",
-                    )
-            if "negative" in f and (ctx.family != "binary" or (head not in ("bytes", "list"))):
-                yield ctx.problem(
-                    f,
-                    "negative",
-                    f"{owner['name']}.{f['name']}: `negative` is for binary bytes and list fields",
-                    "remove it",
-                )
-            if "min_length" in f and not (wire and wire.py == "str"):
-                yield ctx.problem(
-                    f, "min_length", f"{owner['name']}.{f['name']}: min_length is for text fields", "remove it"
-                )
-            if f.get("additional") and (head != "map" or kind != "message" or ctx.family != "kafka"):
-                yield ctx.problem(
-                    f,
-                    "additional",
-                    f"{owner['name']}.{f['name']}: `additional` is for a map<string,T> field of a kafka message",
-                    "remove it",
-                )
-            if f.get("accept_scalar") and head != "list":
-                yield ctx.problem(
-                    f, "accept_scalar", f"{owner['name']}.{f['name']}: accept_scalar is for lists", "remove it"
-                )
+                yield from _when_nonempty_problems(ctx, f, where, fields[:index])
+            yield from _field_option_problems(ctx, kind, f, where, head)
             for key in ("default", "const"):
                 if key in f and (why := _value_problem(ctx, f, f[key])):
-                    yield ctx.problem(
-                        f,
-                        key,
-                        f"{owner['name']}.{f['name']}: {key} {f[key]!r} {why}",
-                        f"give a value of type {f['type']}",
-                    )
+                    yield ctx.problem(f, key, f"{where}: {key} {f[key]!r} {why}", f"give a value of type {f['type']}")
+
+
+def _trailing_type_problems(
+    ctx: Context, kind: str, f: Mapping, where: str, head: str, *, is_last: bool
+) -> Iterator[Problem]:
+    """A type that reads to the end of the frame (``rest``, ``payload``) is a binary message's last field."""
+    wire = WIRE_TYPES.get(head)
+    if not (wire and wire.trailing):
+        return
+    if not is_last and ctx.family == "binary":
+        yield ctx.problem(
+            f, "type", f"{where}: {head} reads to the end of the frame, so it must be the last field", "move it last"
+        )
+    if kind == "type":
+        yield ctx.problem(f, "type", f"{where}: {head} cannot be used inside a struct", "use bytes (length-prefixed)")
+
+
+def _binary_presence_problems(
+    ctx: Context, kind: str, owner: Mapping, f: Mapping, where: str, *, follows_optional: bool
+) -> Iterator[Problem]:
+    """Binary fields after an optional trailing one, or added in a later version, are read only when present."""
+    if "presence" not in f and follows_optional and not f.get("when_nonempty"):
+        yield ctx.problem(
+            f,
+            "name",
+            f"{where}: a mandatory field follows an optional trailing one",
+            "give it a presence rule too",
+        )
+    owner_since = owner.get("since", ctx.versions[0])
+    if (
+        version_key(f.get("since", owner_since)) > version_key(owner_since)
+        and "presence" not in f
+        and "when_nonempty" not in f
+        and f.get("since") in ctx.versions
+    ):
+        yield ctx.problem(
+            f,
+            "since",
+            f"{where}: added after its {kind} but read unconditionally, so older frames cannot be decoded",
+            "give it a presence rule (e.g. presence: {remaining: 8})",
+        )
+    if "presence" in f and "default" not in f:
+        yield ctx.problem(
+            f,
+            "presence",
+            f"{where}: a field with a presence rule needs a default",
+            "add the default the reference decoder fills",
+        )
+
+
+def _when_nonempty_problems(ctx: Context, f: Mapping, where: str, earlier_fields: list[Mapping]) -> Iterator[Problem]:
+    """``when_nonempty`` names an earlier bytes or string field, and the conditional field has a default."""
+    target = f["when_nonempty"]
+    earlier = {g["name"]: g for g in earlier_fields}
+    if target not in earlier:
+        yield ctx.problem(
+            f,
+            "when_nonempty",
+            f"{where}: when_nonempty names {target!r}, not an earlier field",
+            suggest(target, [g["name"] for g in earlier_fields]),
+        )
+    elif earlier[target]["type"] not in ("bytes", "string", "mutf8"):
+        yield ctx.problem(
+            f,
+            "when_nonempty",
+            f"{where}: when_nonempty needs a bytes or string field",
+            "point it at a bytes field",
+        )
+    if "default" not in f:
+        yield ctx.problem(
+            f,
+            "when_nonempty",
+            f"{where}: a conditional field needs a default",
+            "add the value used when it is absent",
+        )
+
+
+def _field_option_problems(ctx: Context, kind: str, f: Mapping, where: str, head: str) -> Iterator[Problem]:
+    """Options that only some types, owners or families take: negative, min_length, additional, accept_scalar."""
+    wire = WIRE_TYPES.get(head)
+    if "negative" in f and (ctx.family != "binary" or (head not in ("bytes", "list"))):
+        yield ctx.problem(f, "negative", f"{where}: `negative` is for binary bytes and list fields", "remove it")
+    if "min_length" in f and not (wire and wire.py == "str"):
+        yield ctx.problem(f, "min_length", f"{where}: min_length is for text fields", "remove it")
+    if f.get("additional") and (head != "map" or kind != "message" or ctx.family != "kafka"):
+        yield ctx.problem(
+            f,
+            "additional",
+            f"{where}: `additional` is for a map<string,T> field of a kafka message",
+            "remove it",
+        )
+    if f.get("accept_scalar") and head != "list":
+        yield ctx.problem(f, "accept_scalar", f"{where}: accept_scalar is for lists", "remove it")
 
 
 def _value_problem(ctx: Context, f: Mapping, value: Any) -> str | None:
@@ -661,7 +680,24 @@ def check_module_names(ctx: Context) -> Iterator[Problem]:
 
 def check_family_rules(ctx: Context) -> Iterator[Problem]:
     """What each family's codecs support, so that an accepted definition always produces working code."""
-    family = ctx.family
+    yield from _unused_directions(ctx)
+    yield from _enum_family_rules(ctx)
+    if ctx.family == "binary":
+        yield from _binary_code_ranges(ctx)
+    if ctx.family == "json":
+        yield from _repeated_variants(ctx)
+    structs = ctx.structs()
+    for _kind, owner in ctx.containers():
+        for f in owner["fields"]:
+            yield from _field_family_rules(ctx, owner, f, structs)
+        if ctx.family == "binary" and owner["name"] in structs and _recursive(structs, owner["name"]):
+            yield ctx.problem(
+                owner, "name", f"type {owner['name']} contains itself", "binary structs cannot be recursive"
+            )
+    yield from _array_shapes(ctx)
+
+
+def _unused_directions(ctx: Context) -> Iterator[Problem]:
     directions = [d["name"] for d in ctx.data["directions"]]
     used = {d for m in ctx.data["messages"] for d in m["directions"]}
     for index, direction in enumerate(directions):
@@ -672,8 +708,11 @@ def check_family_rules(ctx: Context) -> Iterator[Problem]:
                 f"direction {direction!r} has no message",
                 "remove it or give it its messages",
             )
+
+
+def _enum_family_rules(ctx: Context) -> Iterator[Problem]:
     for enum in ctx.data.get("enums", []):
-        if enum.get("unknown") == "keep" and family != "binary":
+        if enum.get("unknown") == "keep" and ctx.family != "binary":
             yield ctx.problem(
                 enum,
                 "unknown",
@@ -682,19 +721,24 @@ def check_family_rules(ctx: Context) -> Iterator[Problem]:
             )
         for value in enum["values"]:
             yield from _check_version_ref(ctx, value, "since")
-    if family == "binary":
-        code_type = ctx.data["framing"]["code_type"]
-        bits = {"int8": 8, "int16": 16, "int32": 32}[code_type]
-        for message in ctx.data["messages"]:
-            if not -(1 << (bits - 1)) <= message.get("code", 0) < (1 << (bits - 1)):
-                yield ctx.problem(
-                    message,
-                    "code",
-                    f"code {message['code']} of {message['name']!r} does not fit the framing's {code_type}",
-                    "choose a code in range",
-                )
+
+
+def _binary_code_ranges(ctx: Context) -> Iterator[Problem]:
+    code_type = ctx.data["framing"]["code_type"]
+    bits = {"int8": 8, "int16": 16, "int32": 32}[code_type]
+    for message in ctx.data["messages"]:
+        if not -(1 << (bits - 1)) <= message.get("code", 0) < (1 << (bits - 1)):
+            yield ctx.problem(
+                message,
+                "code",
+                f"code {message['code']} of {message['name']!r} does not fit the framing's {code_type}",
+                "choose a code in range",
+            )
+
+
+def _repeated_variants(ctx: Context) -> Iterator[Problem]:
     seen_variants: set[str] = set()
-    for variant in ctx.data["framing"].get("variants", []) if family == "json" else []:
+    for variant in ctx.data["framing"].get("variants", []):
         if variant["name"] in seen_variants:
             yield ctx.problem(
                 variant,
@@ -703,64 +747,68 @@ def check_family_rules(ctx: Context) -> Iterator[Problem]:
                 "give each variant its own name (it is what `serializer=` takes)",
             )
         seen_variants.add(variant["name"])
+
+
+def _field_family_rules(ctx: Context, owner: Mapping, f: Mapping, structs: dict[str, Mapping]) -> Iterator[Problem]:
+    """One field against its family: kafka names, binary fields' removal, constants and types, the JSON tag key."""
+    family = ctx.family
+    head, _ = parse_type_expr(f["type"])
+    if family == "kafka" and not f.get("additional") and not _IDENT.fullmatch(f["name"]):
+        yield ctx.problem(
+            f,
+            "name",
+            f"kafka field name {f['name']!r} must be an identifier",
+            "use letters, digits and underscores",
+        )
+    if f.get("removed") and family == "binary":
+        yield ctx.problem(
+            f,
+            "removed",
+            f"{owner['name']}.{f['name']}: binary fields are never removed "
+            "(their position carries the fields after them)",
+            "keep the field",
+        )
+    if family == "binary" and "const" in f and head not in INTEGER_TYPES + ("bool",):
+        yield ctx.problem(
+            f,
+            "const",
+            f"{owner['name']}.{f['name']}: binary constants are for integer and bool fields",
+            "drop `const` or use an integer type",
+        )
     tag_key = ctx.data["framing"].get("tag_key")
-    structs = ctx.structs()
-    for _kind, owner in ctx.containers():
-        for f in owner["fields"]:
-            head, args = parse_type_expr(f["type"])
-            if family == "kafka" and not f.get("additional") and not _IDENT.fullmatch(f["name"]):
-                yield ctx.problem(
-                    f,
-                    "name",
-                    f"kafka field name {f['name']!r} must be an identifier",
-                    "use letters, digits and underscores",
-                )
-            if f.get("removed") and family == "binary":
-                yield ctx.problem(
-                    f,
-                    "removed",
-                    f"{owner['name']}.{f['name']}: binary fields are never removed "
-                    "(their position carries the fields after them)",
-                    "keep the field",
-                )
-            if family == "binary" and "const" in f and head not in INTEGER_TYPES + ("bool",):
-                yield ctx.problem(
-                    f,
-                    "const",
-                    f"{owner['name']}.{f['name']}: binary constants are for integer and bool fields",
-                    "drop `const` or use an integer type",
-                )
-            if family == "json" and tag_key and f["name"] == tag_key and "tag" in owner:
-                yield ctx.problem(
-                    f,
-                    "name",
-                    f"{owner['name']}: field {f['name']!r} is the framing's tag_key",
-                    "the tag is written by the codec; remove the field",
-                )
-            if family == "binary":
-                if head == "map" or (head == "list" and parse_type_expr(args[0])[0] in CONTAINERS):
-                    yield ctx.problem(
-                        f,
-                        "type",
-                        f"{owner['name']}.{f['name']}: {f['type']} has no binary encoding",
-                        "use a list of a struct",
-                    )
-                elif (
-                    head == "list"
-                    and parse_type_expr(args[0])[0] in structs
-                    and _zero_size(structs, parse_type_expr(args[0])[0], set())
-                ):
-                    yield ctx.problem(
-                        f,
-                        "type",
-                        f"{owner['name']}.{f['name']}: list items of {args[0]} can take "
-                        "no bytes, so a count could not be bounded by the frame",
-                        "give the struct a mandatory field",
-                    )
-        if family == "binary" and owner["name"] in structs and _recursive(structs, owner["name"]):
-            yield ctx.problem(
-                owner, "name", f"type {owner['name']} contains itself", "binary structs cannot be recursive"
-            )
+    if family == "json" and tag_key and f["name"] == tag_key and "tag" in owner:
+        yield ctx.problem(
+            f,
+            "name",
+            f"{owner['name']}: field {f['name']!r} is the framing's tag_key",
+            "the tag is written by the codec; remove the field",
+        )
+    if family == "binary":
+        yield from _binary_field_type(ctx, owner, f, structs)
+
+
+def _binary_field_type(ctx: Context, owner: Mapping, f: Mapping, structs: dict[str, Mapping]) -> Iterator[Problem]:
+    """A binary field's type has an encoding, and a list's count is bounded by the frame."""
+    head, args = parse_type_expr(f["type"])
+    item = parse_type_expr(args[0])[0] if head == "list" else None
+    if head == "map" or item in CONTAINERS:
+        yield ctx.problem(
+            f,
+            "type",
+            f"{owner['name']}.{f['name']}: {f['type']} has no binary encoding",
+            "use a list of a struct",
+        )
+    elif item in structs and _zero_size(structs, item, set()):
+        yield ctx.problem(
+            f,
+            "type",
+            f"{owner['name']}.{f['name']}: list items of {args[0]} can take "
+            "no bytes, so a count could not be bounded by the frame",
+            "give the struct a mandatory field",
+        )
+
+
+def _array_shapes(ctx: Context) -> Iterator[Problem]:
     for message in ctx.data["messages"]:
         shape = message.get("shape")
         if shape and shape["json"] == "array":

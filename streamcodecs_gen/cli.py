@@ -26,10 +26,6 @@ TARGETS: dict[str, Callable[[list[Protocol], Options], list[OutputFile]]] = {
 NAMESPACE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
-def register_target(language: str, target: Callable[[list[Protocol], Options], list[OutputFile]]) -> None:
-    TARGETS[language] = target
-
-
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="generator.py", description="Generate codecs from protocol definitions.")
     p.add_argument("-r", "--root-dir", help="output root (default: output/<language>)")
@@ -100,28 +96,9 @@ ALL = "all"
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    languages = sorted(TARGETS) if args.lang == ALL else [args.lang]
-    if args.lang not in TARGETS and args.lang != ALL:
-        print(
-            f"error: unknown language {args.lang!r}; supported: {', '.join(sorted(TARGETS))} (or {ALL})",
-            file=sys.stderr,
-        )
-        return 2
-    if args.lang == ALL and args.root_dir:
-        print(f"error: -l {ALL} writes each target to its own default root; -r needs one language", file=sys.stderr)
-        return 2
-    if not NAMESPACE.fullmatch(args.namespace) or any(identifier_problem(part) for part in args.namespace.split(".")):
-        print(f"error: namespace {args.namespace!r} is not a dotted Python identifier", file=sys.stderr)
-        return 2
     try:
-        options = Options(
-            namespace=args.namespace,
-            package_dir=_relative(args.output_dir, "-o"),
-            binary_dir=_relative(args.binary_output_dir, "-b"),
-            test_dir=_relative(args.test_output_dir, "-t"),
-            binary=not args.no_binary,
-        )
-    except UnsafePathError as exc:
+        options = _options(args)
+    except (_UsageError, UnsafePathError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
@@ -131,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.compat:
         return compat_main(Path(args.compat), protocols, args)
     plans: list[tuple[Path, dict[PurePosixPath, str | bytes], frozenset[str]]] = []
-    for language in languages:  # every target is rendered and planned before anything is written
+    for language in sorted(TARGETS) if args.lang == ALL else [args.lang]:  # all planned before anything is written
         root = Path(args.root_dir) if args.root_dir else REPO / "output" / language
         plan = _plan(language, protocols, replace(options, root=root), args)
         if isinstance(plan, int):
@@ -143,6 +120,27 @@ def main(argv: list[str] | None = None) -> int:
         if status == 2:
             break
     return status
+
+
+class _UsageError(ValueError):
+    """Arguments that do not make sense together; printed as ``error: ...`` with exit status 2."""
+
+
+def _options(args: argparse.Namespace) -> Options:
+    """The render options the arguments ask for; raises _UsageError or UnsafePathError for bad arguments."""
+    if args.lang not in TARGETS and args.lang != ALL:
+        raise _UsageError(f"unknown language {args.lang!r}; supported: {', '.join(sorted(TARGETS))} (or {ALL})")
+    if args.lang == ALL and args.root_dir:
+        raise _UsageError(f"-l {ALL} writes each target to its own default root; -r needs one language")
+    if not NAMESPACE.fullmatch(args.namespace) or any(identifier_problem(part) for part in args.namespace.split(".")):
+        raise _UsageError(f"namespace {args.namespace!r} is not a dotted Python identifier")
+    return Options(
+        namespace=args.namespace,
+        package_dir=_relative(args.output_dir, "-o"),
+        binary_dir=_relative(args.binary_output_dir, "-b"),
+        test_dir=_relative(args.test_output_dir, "-t"),
+        binary=not args.no_binary,
+    )
 
 
 def _plan(

@@ -7,9 +7,9 @@ fields inserted before existing ones, ``since`` moved, released versions rewritt
 
 from __future__ import annotations
 
-from .checks import version_key
 from .model import Enum, Message, Origin, Protocol, Struct
 from .problems import Problem
+from .versions import version_key
 
 
 def _problem(origin: Origin, message: str, hint: str) -> Problem:

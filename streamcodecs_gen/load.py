@@ -20,6 +20,9 @@ class Mapping(dict[str, Any]):
     line: int = 0
     key_lines: dict[str, int]
     source: str = ""
+    """The display path of the file the mapping was loaded from (see :func:`load_file`)."""
+    path: str = ""
+    """Where the mapping sits in its file, as a JSON pointer such as ``/messages/3/fields/0``."""
 
     def line_of(self, key: str) -> int:
         return self.key_lines.get(key, self.line)
@@ -113,19 +116,21 @@ def load_file(path: Path, display: str) -> Document:
         ) from None
     except yaml.YAMLError as exc:
         raise DefinitionError([Problem(display, 1, f"YAML error: {exc}", "fix the YAML syntax")]) from None
-    _mark_source(data, display)
+    _mark_origin(data, display, "")
     return Document(display, data)
 
 
-def _mark_source(node: Any, display: str) -> None:
-    """Every mapping remembers its file, so a problem in a shared custom type names the right file."""
+def _mark_origin(node: Any, display: str, path: str) -> None:
+    """Every mapping remembers its file and its place in it, so that whatever is built from a shared custom type
+    (a problem, a model node) names the right file."""
     if isinstance(node, Mapping):
         node.source = display
-        for value in node.values():
-            _mark_source(value, display)
+        node.path = path or "/"
+        for key, value in node.items():
+            _mark_origin(value, display, f"{path}/{key}")
     elif isinstance(node, list):
-        for value in node:
-            _mark_source(value, display)
+        for index, value in enumerate(node):
+            _mark_origin(value, display, f"{path}/{index}")
 
 
 @dataclass(frozen=True)

@@ -8,16 +8,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .checks import version_key
 from .load import Document, Mapping
 from .naming import snake_case, upper_snake_case
 from .types import WIRE_TYPES, WireType, parse_type_expr
+from .versions import version_key
 
 
 @dataclass(frozen=True)
 class Origin:
+    """Where a model node was defined: its file (a custom-type file for shared types), line and YAML path."""
+
     file: str
     line: int
+    path: str = ""  # a JSON pointer into the file, such as /messages/3/fields/0
 
 
 @dataclass
@@ -238,10 +241,6 @@ class Protocol:
     def version(self) -> str:
         return self.versions[-1]
 
-    @property
-    def direction_names(self) -> list[str]:
-        return [d.name for d in self.directions]
-
     def messages_for(self, direction: str) -> list[Message]:
         return [m for m in self.messages if direction in m.directions]
 
@@ -283,7 +282,11 @@ class _Builder:
         self.structs: dict[str, Struct] = {}
 
     def origin(self, node: Mapping) -> Origin:
-        return Origin(self.doc.path, node.line)
+        # Shared custom types come from their own file, which the loader recorded on every mapping.
+        return Origin(node.source or self.doc.path, node.line, node.path)
+
+    def is_local(self, origin: Origin) -> bool:
+        return origin.file == self.doc.path
 
     def enum(self, name: str) -> Enum:
         if name not in self.enums:
@@ -392,9 +395,8 @@ class _Builder:
             directions=[Direction(d["name"], d.get("doc", "")) for d in data["directions"]],
             framing=dict(data["framing"]),
             constants=[Constant(c["name"], c["value"], c.get("doc", "")) for c in data.get("constants", [])],
-            enums=sorted(
-                self.enums.values(), key=lambda e: e.origin.line if not e.origin.file.endswith("Custom.yaml") else -1
-            ),
+            # Shared enums first (by file and line), then this protocol's in definition order.
+            enums=sorted(self.enums.values(), key=lambda e: (self.is_local(e.origin), e.origin.file, e.origin.line)),
             structs=_dependency_order(self.structs),
             messages=messages,
             companions=list(data.get("companions", [])),
@@ -417,7 +419,7 @@ def _dependency_order(structs: dict[str, Struct]) -> list[Struct]:
                     place(ref.struct)
         ordered.append(struct)
 
-    for struct in sorted(structs.values(), key=lambda s: (not s.shared, s.origin.line)):
+    for struct in sorted(structs.values(), key=lambda s: (not s.shared, s.origin.file, s.origin.line)):
         place(struct)
     return ordered
 

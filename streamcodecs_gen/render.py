@@ -13,7 +13,6 @@ import json
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -21,7 +20,6 @@ from typing import Any
 import jinja2
 
 from . import filters
-from .model import Protocol
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
 LINE_LENGTH = 120
@@ -136,6 +134,3 @@ def format_python(files: list[OutputFile], first_party: str = "streamcodecs") ->
 def json_text(value: Any) -> str:
     """Deterministic JSON for data files."""
     return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-Target = Callable[[list[Protocol], Options], list[OutputFile]]

@@ -17,13 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .checks import version_key
 from .filters import _clean
 from .model import Enum, Field, Message, Protocol, Struct, TypeRef
 from .render import Options, OutputFile, Renderer
 from .types import WIRE_TYPES
 from .vectors import manifest as _manifest
 from .vectors.values import samples
+from .versions import version_key
 
 MD_DIR = "md"
 EXAMPLE_VARIANT = "full"

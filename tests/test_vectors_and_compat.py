@@ -126,6 +126,68 @@ def test_breaking_changes_are_reported_with_their_line(tmp_path: Path, old: str,
     assert all(line.split(":")[0].endswith("fixture.yaml") and line.split(":")[1].isdigit() for line in lines)
 
 
+CUSTOM_ENUM = "enums:\n  - name: Mood\n    type: string\n    values: [{name: CALM, value: calm}]\n"
+
+
+def test_a_breaking_change_to_a_custom_type_is_reported_in_the_custom_file(tmp_path: Path) -> None:
+    """Shared custom types are modelled with their own file, line and YAML path, so --compat points at them."""
+    for name in ("baseline", "defs"):
+        shutil.copytree(FIXTURES, tmp_path / name)
+        jfixture = tmp_path / name / "jfixture.yaml"
+        last = "      - {name: small, type: int8, optional: true}\n"
+        uses = (
+            "      - {name: shared, type: Shared, optional: true}\n      - {name: mood, type: Mood, optional: true}\n"
+        )
+        assert last in jfixture.read_text()
+        jfixture.write_text(jfixture.read_text().replace(last, last + uses, 1))
+        custom = tmp_path / name / "custom" / "Custom.yaml"
+        custom.write_text(custom.read_text() + CUSTOM_ENUM)
+    custom = tmp_path / "defs" / "custom" / "Custom.yaml"
+    text = custom.read_text()
+    assert "{name: a, type: int32}" in text and "value: calm}" in text
+    custom.write_text(text.replace("{name: a, type: int32}", "{name: b, type: int32}").replace("calm}", "quiet}"))
+    lines = custom.read_text().splitlines()
+    struct_line = lines.index("  - name: Shared") + 1
+    field_line = next(i for i, line in enumerate(lines, 1) if "{name: b, type: int32}" in line)
+    enum_line = lines.index("  - name: Mood") + 1
+    result = run("generator.py", "-p", str(tmp_path / "defs"), "--compat", str(tmp_path / "baseline"))
+    assert result.returncode == 1, result.stdout + result.stderr
+    reported = result.stdout.splitlines()
+    assert f"defs/custom/Custom.yaml:{struct_line}: Shared: field 'a' was removed or renamed" in "\n".join(reported)
+    assert any(
+        line.startswith(f"defs/custom/Custom.yaml:{field_line}: Shared: new field 'b' claims released version")
+        for line in reported
+    ), reported
+    assert any(
+        line.startswith(f"defs/custom/Custom.yaml:{enum_line}: enum Mood: CALM changed from 'calm' to 'quiet'")
+        for line in reported
+    ), reported
+    assert not any("jfixture.yaml" in line for line in reported), reported
+
+
+def test_model_nodes_carry_their_file_line_and_yaml_path(tmp_path: Path) -> None:
+    from streamcodecs_gen.pipeline import load_protocols
+
+    defs = tmp_path / "defs"
+    shutil.copytree(FIXTURES, defs)
+    jfixture = defs / "jfixture.yaml"
+    last = "      - {name: small, type: int8, optional: true}\n"
+    jfixture.write_text(jfixture.read_text().replace(last, last + "      - {name: shared, type: Shared}\n", 1))
+    (protocol,) = [p for p in load_protocols(defs, tmp_path) if p.name == "jfixture"]
+    shared = next(s for s in protocol.structs if s.name == "Shared")
+    assert (shared.origin.file, shared.origin.line, shared.origin.path) == (
+        "defs/custom/Custom.yaml",
+        3,
+        "/customTypes/0",
+    )
+    assert (shared.fields[0].origin.line, shared.fields[0].origin.path) == (6, "/customTypes/0/fields/0")
+    emit = next(m for m in protocol.messages if m.name == "Emit")
+    field = next(f for f in emit.fields if f.name == "shared")
+    assert field.origin.file == "defs/jfixture.yaml" and field.origin.path == "/messages/3/fields/10"
+    assert jfixture.read_text().splitlines()[field.origin.line - 1].strip().startswith("- {name: shared")
+    assert protocol.structs[0] is shared, "shared types come first"
+
+
 def test_no_breaking_change_against_itself() -> None:
     result = run("generator.py", "-p", str(FIXTURES), "--compat", str(FIXTURES))
     assert result.returncode == 0 and "no breaking changes" in result.stdout

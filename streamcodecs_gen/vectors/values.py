@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..checks import version_key
 from ..model import Field, Message, Protocol, Struct, TypeRef
+from ..versions import version_key
 
 VARIANTS = ("full", "one", "empty")
 
