@@ -790,7 +790,7 @@ def _field_family_rules(ctx: Context, owner: Mapping, f: Mapping, structs: dict[
 def _binary_field_type(ctx: Context, owner: Mapping, f: Mapping, structs: dict[str, Mapping]) -> Iterator[Problem]:
     """A binary field's type has an encoding, and a list's count is bounded by the frame."""
     head, args = parse_type_expr(f["type"])
-    item = parse_type_expr(args[0])[0] if head == "list" else None
+    item = parse_type_expr(args[0])[0] if head == "list" and args else None  # a bare `list` is check_types' problem
     if head == "map" or item in CONTAINERS:
         yield ctx.problem(
             f,
