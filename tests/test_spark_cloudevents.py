@@ -351,11 +351,11 @@ def test_to_kafka_writes_json_data_as_the_codec_does(spark: Any) -> None:
             assert (row["error"] is None) == (problem is None), (ct, data[:40], row["error"])
             if problem is not None:
                 assert problem.field == "data" and "`data`: bytes under the JSON content type" in row["error"]
-    encoded = frame.select(
-        module.encode(F.struct(F.lit("CloudEvent").alias("message"), F.col("e").alias("cloud_event")))
-    )
+    event = F.struct(F.lit("CloudEvent").alias("message"), F.col("e").alias("cloud_event"))
+    refused = [r["e"] for r in frame.select(module.encode(event).alias("e")).collect() if r["e"]["error"] is not None]
+    assert refused and all(r["data"] is None and "not one JSON value" in r["error"] for r in refused)
     with pytest.raises(Exception, match="not one JSON value"):
-        encoded.collect()
+        frame.select(module.encode(event, on_error="FAILFAST")).collect()
 
 
 def test_to_kafka_refuses_an_event_the_codec_refuses(spark: Any, decoded: dict[str, Any]) -> None:
@@ -371,6 +371,13 @@ def test_to_kafka_refuses_an_event_the_codec_refuses(spark: Any, decoded: dict[s
     assert "`id`" in row["error"] and row["error"].startswith("cloudevents: cannot encode the event")
     with pytest.raises(Exception, match="id"):
         module.to_kafka(frame, event="e", on_error="FAILFAST").collect()
+    row = F.struct(F.lit("CloudEvent").alias("message"), F.col("e").alias("cloud_event"))
+    ((encoded,),) = frame.select(module.encode(row)).collect()  # encode too: the problem is a column
+    assert encoded["data"] is None and encoded["error"].startswith("`id`: ")
+    with pytest.raises(Exception, match="cloudevents: cannot encode: `id`"):
+        frame.select(module.encode(row, on_error="FAILFAST")).collect()
+    unknown = F.struct(F.lit("Bogus").alias("message"), F.col("e").alias("cloud_event"))
+    assert frame.select(module.encode(unknown)["error"]).first()[0] == "unknown message Bogus"
 
 
 def test_failfast_fails_with_the_records_problem_and_place(spark: Any, decoded: dict[str, Any]) -> None:

@@ -1,15 +1,17 @@
 """No function fails a query because of a row that a later ``limit``, ``filter`` or ``sample`` removes.
 
-By default every function reports a row's problem as a column (``error``), so nothing fails at all; these tests run
-the strict mode (``FAILFAST``), which must fail for a bad row that reaches the result and only for such a row. The
-input holds good rows first and bad rows last; each query puts the operation that removes the bad rows after the
-function. The first test is the case that failed before: ``to_kafka(from_kafka(df.limit(2)))`` with garbage in
-the third record.
+By default every function reports a row's problem as a column (``error``; ``encode`` and ``to_kafka`` included),
+so nothing fails at all; these tests run the strict modes, which must fail for a bad row that reaches the result
+and only for such a row. The input holds good rows first and bad rows last; each query puts the operation that
+removes the bad rows after the function. The first test is the case that failed before:
+``to_kafka(from_kafka(df.limit(2)))`` with garbage in the third record.
 
-``mode="FAILFAST"`` raises in the projection that decodes; Spark evaluates that projection on every row reaching
-it, so it holds under a later ``limit`` or ``filter`` but not under a later ``sample`` (Spark never moves a
-projection below a sample). ``streamcodecs.spark.fail_on_error`` is the strict check that holds everywhere: a
-filter applied last, which Spark neither prunes nor moves below the operations before it.
+``mode="FAILFAST"`` (``on_error="FAILFAST"``) raises in the projection that decodes (encodes); Spark evaluates that
+projection on every row reaching it, so it holds under a later ``limit`` or ``filter`` (Spark pushes the filter
+below it) but not under a later ``sample`` or a join (Spark never moves a projection, nor a filter, past those: a
+strict check inside the function, projection or filter, runs before them, as measured). The strict check that
+holds everywhere is the one applied last: ``streamcodecs.spark.fail_on_error``, a filter after the ``limit``,
+``filter``, ``sample`` or join.
 """
 
 from __future__ import annotations
@@ -119,3 +121,40 @@ def test_fail_on_error_names_the_rows_problem(spark: Any) -> None:
     frame, decode = _frames(spark, "kcl")
     with pytest.raises(Exception, match="malformed JSON"):
         fail_on_error(decode(frame, "PERMISSIVE"), "d.error").collect()
+
+
+def _bogus_after_good(message: Any) -> Any:
+    """The decoded rows' message name, but for the bad rows (id >= GOOD) one no codec encodes."""
+    return F.when(F.col("id") < GOOD, message).otherwise(F.lit("Bogus"))
+
+
+@pytest.mark.parametrize("protocol", ["kcl", "storm", "pravega", "cloudevents"])
+def test_encode_fails_only_for_rows_that_reach_the_result(spark: Any, protocol: str) -> None:
+    """By default a row ``encode`` cannot encode is an error in the column; ``on_error="FAILFAST"`` under a later
+    limit or filter, and ``fail_on_error`` last under limit, filter and sample, fail only for rows kept."""
+    if protocol == "cloudevents":
+        frame, module = cloudevents.from_kafka(_kafka_records(spark)), cloudevents
+        row = F.struct(_bogus_after_good(F.col("message")).alias("message"), F.col("cloud_event"))
+    else:
+        frame, decode = _frames(spark, protocol)
+        frame, module = decode(frame, "PERMISSIVE"), {"kcl": kcl, "storm": storm, "pravega": pravega}[protocol]
+        row = F.col("d").withField("message", _bogus_after_good(F.col("d.message")))
+
+    def encode(df: Any, on_error: str) -> Any:
+        return df.select("id", module.encode(row, on_error=on_error).alias("e"))
+
+    everything = encode(frame, "PERMISSIVE").collect()
+    assert {r["id"] for r in everything if r["e"]["error"] is not None} == {GOOD, GOOD + 1}
+    assert all(r["e"]["error"] == "unknown message Bogus" and r["e"]["data"] is None for r in everything[GOOD:])
+    assert all(r["e"]["data"] is not None for r in everything[:GOOD])
+    removals = _removals(frame)
+    for name in ("limit", "filter"):
+        rows = removals[name](encode(frame, "FAILFAST")).collect()
+        assert rows and all(r["e"]["data"] is not None and r["id"] < GOOD for r in rows), name
+    for name, remove in removals.items():
+        rows = fail_on_error(remove(encode(frame, "PERMISSIVE")), "e.error").collect()
+        assert rows and all(r["id"] < GOOD for r in rows), name
+    with pytest.raises(Exception, match=f"{protocol}: cannot encode: unknown message Bogus"):
+        encode(frame, "FAILFAST").collect()
+    with pytest.raises(Exception, match="unknown message Bogus"):
+        fail_on_error(encode(frame, "PERMISSIVE"), "e.error").collect()

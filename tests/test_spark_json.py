@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from pyspark.sql import functions as F
+from pyspark.sql.types import BooleanType
 from spark_checks import PYTHON_NODES, plain, plan_nodes, plan_text, python_decode, spark_decoded, vectors
 
 pytestmark = pytest.mark.spark
@@ -111,7 +112,7 @@ def decoded(spark: Any) -> dict[str, dict[str, Any]]:
             "i int, direction string, data binary, expected string, encodable boolean",
         )
         once = module.decode("data")
-        wire = F.when(F.col("encodable"), module.encode(once))  # not old layouts with fields removed since
+        wire = F.when(F.col("encodable"), module.encode(once)["data"])  # not old layouts with fields removed since
         columns = [once.alias("any"), wire.alias("wire")]
         columns += [module.decode("data", direction=d).alias(d) for d in module.DIRECTIONS]
         columns += [module.decode(wire).alias("again")]
@@ -203,9 +204,37 @@ def test_removed_fields_are_not_encoded(spark: Any) -> None:
     codec, module = _modules("kcl")
     old = b'{"action":"checkpoint","checkpoint":"12","error":null}\n'
     assert codec.decode(old, direction="to_child").checkpoint == "12"
+    with pytest.raises(codec.EncodeError, match="removed in version 1.7.2"):
+        codec.encode(codec.decode(old, direction="to_child"))
     frame = spark.createDataFrame([(old,)], "data binary")
-    with pytest.raises(Exception, match="removed in version 1.7.2"):
-        frame.select(module.encode(module.decode("data", direction="to_child"))).collect()
+    decoded = module.decode("data", direction="to_child")
+    ((row,),) = frame.select(module.encode(decoded)).collect()  # by default the problem is a column
+    assert row["data"] is None
+    assert row["error"] == "`CheckpointReply.checkpoint`: removed in version 1.7.2, never encoded"
+    with pytest.raises(Exception, match="kcl: cannot encode: `CheckpointReply.checkpoint`: removed in version 1.7.2"):
+        frame.select(module.encode(decoded, on_error="FAILFAST")).collect()
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_encode_reports_rows_it_cannot_encode(spark: Any, protocol: str) -> None:
+    """An unknown message name, a message whose column is null: null data and an error naming the field; a null
+    message: null data and no error; with on_error=FAILFAST the query fails."""
+    _, module = _modules(protocol)
+    name, kind = next((n, k) for n, k in module._KINDS.items() if k.type != BooleanType())
+
+    def decoded_row(message: str | None) -> Any:  # a DECODED row with every message column null
+        fields = [F.lit(message).cast("string").alias("message")]
+        fields += [F.lit(None).cast(f.dataType).alias(f.name) for f in module.DECODED.fields[1:]]
+        return F.struct(*fields)
+
+    cases = [("Bogus", "unknown message Bogus"), (name, f"`{kind.column}`: null for message {name}"), (None, None)]
+    frame = spark.range(1)
+    for message, error in cases:
+        ((got,),) = frame.select(module.encode(decoded_row(message))).collect()
+        assert (got["data"], got["error"]) == (None, error), message
+        if error is not None:
+            with pytest.raises(Exception, match=f"{protocol}: cannot encode: "):
+                frame.select(module.encode(decoded_row(message), on_error="FAILFAST")).collect()
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
@@ -268,7 +297,7 @@ def test_the_fixture_protocol_decodes_and_encodes_as_its_codec(spark: Any, tmp_p
     assert len(found) >= 10
     frame = spark.createDataFrame(found, "direction string, data binary")
     decoded = module.decode("data")
-    rows = frame.select(decoded.alias("d"), module.encode(decoded).alias("wire")).collect()
+    rows = frame.select(decoded.alias("d"), module.encode(decoded)["data"].alias("wire")).collect()
     for (direction, data), row in zip(found, rows, strict=True):
         assert spark_decoded(module, row["d"]) == python_decode(codec, data, None), data
         assert codec.decode(bytes(row["wire"]), direction=direction) == codec.decode(data, direction=direction)

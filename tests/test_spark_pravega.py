@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import uuid
 from typing import Any
 
@@ -120,7 +121,7 @@ def decoded(spark: Any) -> dict[str, Any]:
         [(i, *row) for i, row in enumerate(rows)], "i int, kind string, direction string, data binary"
     )
     once = spv.decode("data")
-    wire = spv.encode(once)
+    wire = spv.encode(once)["data"]
     columns = [once.alias("any"), wire.alias("wire"), spv.decode(wire).alias("again")]
     columns += [spv.decode("data", direction=d).alias(d) for d in spv.DIRECTIONS]
     query = frame.select("i", *columns)
@@ -228,16 +229,22 @@ def test_the_plan_is_vectorised(decoded: dict[str, Any]) -> None:
 
 
 def test_encode_refuses_what_the_codec_refuses(spark: Any) -> None:
+    """Null data and an error naming the field by default; with on_error=FAILFAST the query fails."""
     row = spark.createDataFrame([(SETUP,)], "data binary").select(spv.decode("data").alias("d"))
-    bad_uuid = row.select(F.col("d").withField("setup_append.writer_id", F.lit("not-a-uuid")).alias("d"))
-    with pytest.raises(Exception, match="not a UUID"):
-        bad_uuid.select(spv.encode("d")).collect()
-    unknown = row.select(F.col("d").withField("message", F.lit("Bogus")).alias("d"))
-    with pytest.raises(Exception, match="cannot encode message 'Bogus'"):
-        unknown.select(spv.encode("d")).collect()
-    out_of_range = row.select(F.col("d").withField("setup_append.request_id", F.lit(None).cast("bigint")).alias("d"))
-    with pytest.raises(Exception, match="SetupAppend.request_id"):
-        out_of_range.select(spv.encode("d")).collect()
+    cases = [
+        ("setup_append.writer_id", F.lit("not-a-uuid"), "`SetupAppend.writer_id`: not a UUID: 'not-a-uuid'"),
+        ("message", F.lit("Bogus"), "unknown message Bogus"),
+        ("setup_append.request_id", F.lit(None).cast("bigint"), "`SetupAppend.request_id`"),
+        ("setup_append", F.lit(None).cast(spv.SETUP_APPEND_SCHEMA), "`setup_append`: null for message SetupAppend"),
+    ]
+    for field, value, error in cases:
+        changed = row.select(F.col("d").withField(field, value).alias("d"))
+        ((got,),) = changed.select(spv.encode("d")).collect()
+        assert got["data"] is None and got["error"].startswith(error), (field, got["error"])
+        with pytest.raises(Exception, match="pravega: cannot encode: " + re.escape(error)):
+            changed.select(spv.encode("d", on_error="FAILFAST")).collect()
+    ((fine,),) = row.select(spv.encode("d")).collect()
+    assert (bytes(fine["data"]), fine["error"]) == (SETUP, None)
 
 
 def test_unknown_direction_and_mode_are_refused() -> None:
@@ -473,7 +480,9 @@ def test_a_sibling_protocol_decodes_encodes_and_splits(spark: Any, sibling: Any)
     chunks = b"".join(codec.encode_inline(codec.Chunk(seq=i, body=bytes([i]) * i)) for i in range(4))
     frame = spark.createDataFrame([(f, chunks) for f in frames], "f binary, c binary")
     d = module.decode("f")
-    rows = frame.select(d.alias("d"), module.encode(d).alias("w"), module.split_inline("c").alias("s")).collect()
+    rows = frame.select(
+        d.alias("d"), module.encode(d)["data"].alias("w"), module.split_inline("c").alias("s")
+    ).collect()
     for data, row in zip(frames, rows, strict=True):
         name, fields, error = python_decode(codec, data, None)
         got = spark_decoded(module, row["d"])

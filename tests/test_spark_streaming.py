@@ -4,7 +4,8 @@ Each test drops rows into a directory in several files, one file per micro-batch
 file-source stream (``processAllAvailable`` between drops, so each file arrives while the query runs); the query
 writes to the memory sink, and what it wrote is compared with the same function on the same files read as a batch.
 The rows are the bundled example sample (Kafka-shaped CloudEvents records, KCL lines, Pravega SegmentRead frames,
-each with some malformed rows) and the Storm vectors. ``pravega.explode_inline`` is tested in the Pravega suite.
+each with some malformed rows) and the Storm vectors. ``pravega.explode_inline`` on a stream (state kept across
+micro-batches) is tested in ``test_spark_pravega_streaming.py``.
 """
 
 from __future__ import annotations
@@ -99,7 +100,9 @@ def test_kcl_decode_and_encode_on_a_stream(spark: Any, tmp_path: Path) -> None:
 
     def query(df: Any) -> Any:
         decoded = df.select("value", kcl.decode("value", direction="to_child").alias("d"))
-        return decoded.select("value", "d", kcl.encode(F.when(F.col("d.error").isNull(), F.col("d"))).alias("again"))
+        return decoded.select(
+            "value", "d", kcl.encode(F.when(F.col("d.error").isNull(), F.col("d")))["data"].alias("again")
+        )
 
     rows = stream_vs_batch(spark, tmp_path, lines, "text", "value string", query)
     assert sum(r["d"]["error"] is not None for r in rows) == 2
@@ -113,7 +116,9 @@ def test_storm_decode_and_encode_on_a_stream(spark: Any, tmp_path: Path) -> None
 
     def query(df: Any) -> Any:
         decoded = df.select("i", storm.decode("data").alias("d"))
-        return decoded.select("i", "d", storm.encode(F.when(F.col("d.error").isNull(), F.col("d"))).alias("again"))
+        return decoded.select(
+            "i", "d", storm.encode(F.when(F.col("d.error").isNull(), F.col("d")))["data"].alias("again")
+        )
 
     rows = stream_vs_batch(spark, tmp_path, lines, "json", "i long, data string, direction string", query)
     assert len(rows) == len(found) + 1
@@ -129,7 +134,7 @@ def test_pravega_decode_encode_and_split_on_a_stream(spark: Any, tmp_path: Path)
         return decoded.select(
             "frame",
             "d",
-            pravega.encode(F.when(F.col("d.error").isNull(), F.col("d"))).alias("again"),
+            pravega.encode(F.when(F.col("d.error").isNull(), F.col("d")))["data"].alias("again"),
             pravega.split_inline("d.segment_read.data").alias("inline"),
         )
 

@@ -9,13 +9,17 @@ One module per protocol, generated from the same definitions as the codecs:
 - ``streamcodecs.spark.storm``, for ``streamcodecs.storm``
 
 Each has ``SCHEMAS`` (a ``StructType`` per message), ``DECODED`` (the decoded row: ``message``, one nullable column
-per message kind, ``error``), ``decode(column, *, direction=None, mode="PERMISSIVE")`` and ``encode(struct)``.
+per message kind, ``error``), ``decode(column, *, direction=None, mode="PERMISSIVE")`` and
+``encode(struct, *, on_error="PERMISSIVE")``, which gives ``ENCODED`` (``data``: the bytes on the wire, ``error``).
 JSON protocols decode with native Spark SQL (``from_json``; no Python worker runs); binary protocols decode with
 vectorised Arrow UDFs that call the generated codec; the Kafka family works on the Kafka source's columns
 natively. In ``PERMISSIVE`` mode (the default) a malformed row gives a null message and an ``error`` naming the
-problem; in ``FAILFAST`` mode the query fails with that row's problem where the row is decoded (Spark may decode a
-row that a later ``sample`` removes). For a strict query that fails only for rows reaching its result, decode
-``PERMISSIVE`` and call :func:`fail_on_error` last. Every function works on streaming DataFrames as on batch ones.
+problem, and a row that cannot be encoded gives null ``data`` and an ``error`` naming the field; in ``FAILFAST``
+mode the query fails with that row's problem where the row is decoded or encoded. Spark evaluates that on every
+row reaching it: a later ``filter`` or ``limit`` keeps a bad row from failing the query, but a later ``sample`` or
+join does not (Spark never moves a projection past them). For a strict query that fails only for rows reaching its
+result, stay ``PERMISSIVE`` and call :func:`fail_on_error` last. Every function works on streaming DataFrames as on
+batch ones.
 
 The package is pure Python: ship it to a cluster with ``pip install`` or ``SparkContext.addPyFile`` (a zip of
 the package). The native paths need nothing on the executors; the Arrow paths need pyspark, pyarrow and this
@@ -33,9 +37,9 @@ from collections.abc import Callable
 
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
-from pyspark.sql.types import DataType, StringType, StructField, StructType
+from pyspark.sql.types import BinaryType, DataType, StringType, StructField, StructType
 
-__all__ = ["MODES", "PROTOCOLS", "fail_on_error"]
+__all__ = ["ENCODED", "MODES", "PROTOCOLS", "fail_on_error"]
 
 PROTOCOLS: tuple[str, ...] = (
     "cloudevents",
@@ -46,6 +50,9 @@ PROTOCOLS: tuple[str, ...] = (
 """Protocols that have a Spark module here."""
 MODES: tuple[str, ...] = ("PERMISSIVE", "FAILFAST")
 """``PERMISSIVE``: a malformed row decodes to a null message and an error string; ``FAILFAST``: the query fails."""
+ENCODED = StructType([StructField("data", BinaryType()), StructField("error", StringType())])
+"""What every ``encode`` returns: ``data``, the message as it goes on the wire (null when the row's ``message`` is
+null or the row cannot be encoded), and ``error``, why the row cannot be encoded (naming the field), else null."""
 
 
 def fail_on_error(df: DataFrame, error: Column | str = "error") -> DataFrame:
@@ -54,9 +61,10 @@ def fail_on_error(df: DataFrame, error: Column | str = "error") -> DataFrame:
 
     The strict mode that holds wherever Spark evaluates expressions: ``mode="FAILFAST"`` (and ``on_error``) fail
     in the projection that decodes or encodes, and Spark evaluates a projection on every row that reaches it,
-    including rows that a later ``sample`` (or, on local data, a later ``limit``) removes. Decode in the default
-    ``PERMISSIVE`` mode and call this last, after the ``limit``, ``filter``, ``sample`` or join: it is a filter,
-    which Spark neither prunes nor moves below those."""
+    including rows that a later ``sample`` or join removes (a later ``filter`` Spark pushes below it). No check
+    placed inside a function can do better: Spark never moves a ``sample`` or a join below a projection or a
+    filter. Decode (encode) in the default ``PERMISSIVE`` mode and call this last, after the ``limit``, ``filter``,
+    ``sample`` or join: a filter that Spark neither prunes nor moves below those."""
     column = F.col(error) if isinstance(error, str) else error
     return df.where(raise_unless_null(column.cast("string")).isNull())
 
@@ -91,6 +99,20 @@ def finish(row: Column, mode: str, protocol: str, source: Column) -> Column:
         return F.when(decoded["error"].isNull(), decoded).otherwise(F.raise_error(problem))
 
     return bind(F.struct(row.alias("row"), source.alias("source")), checked)
+
+
+def encoded(data: Column, error: Column, on_error: str, protocol: str) -> Column:
+    """``ENCODED`` of the encoded bytes and the problem, each computed once (``data`` kept only without a problem);
+    with ``on_error`` ``FAILFAST`` a problem fails the query instead, naming the protocol."""
+
+    def shaped(both: Column) -> Column:
+        problem = both["error"]
+        if on_error == "FAILFAST":
+            failure = F.concat(F.lit(f"{protocol}: cannot encode: "), problem)
+            problem = F.when(problem.isNull(), problem).otherwise(F.raise_error(failure))
+        return F.struct(F.when(both["error"].isNull(), both["data"]).alias("data"), problem.alias("error"))
+
+    return bind(F.struct(data.alias("data"), error.alias("error")), shaped)
 
 
 def apart(value: Column) -> Column:

@@ -71,6 +71,7 @@ __all__ = [
     "CONTENT_MODES",
     "DECODED",
     "DIRECTIONS",
+    "ENCODED",
     "FROM_KAFKA_COLUMNS",
     "HEADERS",
     "KAFKA_SOURCE_SCHEMA",
@@ -135,6 +136,8 @@ DECODED = StructType(
     ]
 )
 """What :func:`decode` returns: the message name, the event, and the problem of a bad row."""
+ENCODED = _sp.ENCODED
+"""What :func:`encode` returns: ``data`` (the event in the JSON event format) and ``error`` (why it cannot be)."""
 
 FROM_KAFKA_COLUMNS: tuple[str, ...] = ("content_mode", "message", "cloud_event", "data_text", "error")
 """The columns :func:`from_kafka` puts in place of the record's value and headers."""
@@ -1018,13 +1021,6 @@ def _encode_problem(event: Column) -> Column:
     return F.coalesce(*checks)
 
 
-def _checked(value: Column, problem: Column, what: str) -> Column:
-    """``value``, or a failure of the query naming the problem."""
-    return F.when(problem.isNull(), value).otherwise(
-        F.raise_error(F.concat(F.lit(f"{_PROTOCOL}: cannot encode {what}: "), problem))
-    )
-
-
 def _inner(document: Column) -> Column:
     """The members of a JSON object's text, without its braces; null when there are none."""
     return F.nullif(F.substring(document, 2, F.length(document) - 2), F.lit(""))
@@ -1112,19 +1108,21 @@ def _binary_headers(event: Column) -> Column:
     return F.concat(declared[0], F.coalesce(undeclared, F.array().cast(HEADERS)), declared[1]).cast(HEADERS)
 
 
-def encode(column: Column | str) -> Column:
-    """Encode ``DECODED`` rows (as :func:`decode` returns them) into the JSON event format (BINARY, UTF-8).
+def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
+    """Encode ``DECODED`` rows (as :func:`decode` returns them) into ``ENCODED``: ``data``, the JSON event format
+    (BINARY, UTF-8), and ``error``.
 
-    A row whose ``message`` is null gives null; an event the codec would refuse (a required attribute missing, an
-    empty one, a bad URI, media type or name ...) fails the query, naming the attribute.
+    A row whose ``message`` is null gives null ``data`` and no error. An event the codec would refuse (a required
+    attribute missing, an empty one, a bad URI, media type or name ...) gives null ``data`` and an ``error`` naming
+    the attribute; with ``on_error="FAILFAST"`` it fails the query instead.
     """
+    on_error = _sp.check_mode(on_error)
     row = F.col(column) if isinstance(column, str) else column
     event = row["cloud_event"]
     known = F.when(row["message"] != _MESSAGE, F.concat(F.lit("unknown message "), row["message"]))
-    document = _checked(
-        _json_document(event), F.coalesce(known, _encode_problem(event), _data_problem(event)), "the event"
-    )
-    return F.when(row["message"].isNotNull(), F.encode(document, "UTF-8"))
+    problem = F.when(row["message"].isNotNull(), F.coalesce(known, _encode_problem(event), _data_problem(event)))
+    data = F.when(row["message"].isNotNull(), F.encode(_json_document(event), "UTF-8"))
+    return _sp.encoded(data, problem, on_error, _PROTOCOL)
 
 
 def to_kafka(

@@ -47,6 +47,7 @@ from .. import spark as _sp
 __all__ = [
     "DECODED",
     "DIRECTIONS",
+    "ENCODED",
     "SCHEMAS",
     "decode",
     "encode",
@@ -179,6 +180,8 @@ DECODED = StructType(
     ]
 )
 """What :func:`decode` returns: the message name, one column per message kind, and the problem of a bad row."""
+ENCODED = _sp.ENCODED
+"""What :func:`encode` returns: ``data`` (the bytes on the wire) and ``error`` (why the row cannot be encoded)."""
 
 # ---------------------------------------------------------------- reading
 
@@ -629,17 +632,49 @@ def _record_wire(x: Column, omits: bool) -> Column:
     return F.when(x.isNotNull(), F.struct(*fields))
 
 
-def encode(column: Column | str) -> Column:
-    """Encode ``DECODED`` rows (as :func:`decode` returns them) into messages as they go on the wire.
+def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
+    """Encode ``DECODED`` rows (as :func:`decode` returns them) into ``ENCODED``: ``data``, the message as it goes on
+    the wire, and ``error``.
 
-    The result is BINARY: UTF-8 JSON, then the newline, as the codec writes it. A row whose
-    ``message`` is null gives null; an unknown message name, or a value in a field the protocol has removed (the
-    codec's ``EncodeError``), fails the query.
+    ``data`` is BINARY: UTF-8 JSON, then the newline, as the codec writes it. A row whose ``message`` is
+    null gives null ``data`` and no error. A row the codec would refuse (an unknown message name, a message whose
+    column is null, a value in a field the protocol has removed: the codec's ``EncodeError``) gives null ``data`` and
+    an ``error`` naming the field; with ``on_error="FAILFAST"`` it fails the query instead.
     """
-    return _sp.bind(F.col(column) if isinstance(column, str) else column, _encode_row)
+    on_error = _sp.check_mode(on_error)
+    return _sp.bind(F.col(column) if isinstance(column, str) else column, lambda row: _encode_row(row, on_error))
 
 
-def _encode_row(row: Column) -> Column:
+def _encode_problem(row: Column) -> Column:
+    """Why the codec would refuse to encode the row (``message`` not null), else null."""
+    name = row["message"]
+    problems = [
+        F.when((name == "Initialize") & row["initialize"].isNull(), F.lit("`initialize`: null for message Initialize")),
+        F.when(
+            (name == "ProcessRecords") & row["process_records"].isNull(),
+            F.lit("`process_records`: null for message ProcessRecords"),
+        ),
+        F.when((name == "Shutdown") & row["shutdown"].isNull(), F.lit("`shutdown`: null for message Shutdown")),
+        F.when(
+            (name == "CheckpointReply") & row["checkpoint_reply"].isNull(),
+            F.lit("`checkpoint_reply`: null for message CheckpointReply"),
+        ),
+        F.when(
+            (name == "CheckpointReply") & row["checkpoint_reply"]["checkpoint"].isNotNull(),
+            F.lit("`CheckpointReply.checkpoint`: removed in version 1.7.2, never encoded"),
+        ),
+        F.when((name == "Status") & row["status"].isNull(), F.lit("`status`: null for message Status")),
+        F.when((name == "Checkpoint") & row["checkpoint"].isNull(), F.lit("`checkpoint`: null for message Checkpoint")),
+        F.when(
+            (name == "Checkpoint") & row["checkpoint"]["checkpoint"].isNotNull(),
+            F.lit("`Checkpoint.checkpoint`: removed in version 1.7.2, never encoded"),
+        ),
+        F.when(~name.isin(*_KINDS), F.concat(F.lit("unknown message "), name)),
+    ]
+    return F.coalesce(*problems)
+
+
+def _encode_row(row: Column, on_error: str) -> Column:
     text = F.when(row["message"].isNull(), F.lit(None).cast(StringType()))
     omits = False
     fields = [
@@ -674,10 +709,6 @@ def _encode_row(row: Column) -> Column:
         _sp.written_null(row["shutdown"]["reason"], omits).alias("reason"),
     ]
     text = text.when(row["message"] == "Shutdown", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    text = text.when(
-        (row["message"] == "CheckpointReply") & row["checkpoint_reply"]["checkpoint"].isNotNull(),
-        F.raise_error(F.lit("kcl: CheckpointReply.checkpoint: removed in version 1.7.2, never encoded")),
-    )
     omits = False
     fields = [
         F.lit("checkpoint").alias("action"),
@@ -691,10 +722,6 @@ def _encode_row(row: Column) -> Column:
         row["status"]["response_for"].alias("responseFor"),
     ]
     text = text.when(row["message"] == "Status", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    text = text.when(
-        (row["message"] == "Checkpoint") & row["checkpoint"]["checkpoint"].isNotNull(),
-        F.raise_error(F.lit("kcl: Checkpoint.checkpoint: removed in version 1.7.2, never encoded")),
-    )
     omits = True
     fields = [
         F.lit("checkpoint").alias("action"),
@@ -703,5 +730,5 @@ def _encode_row(row: Column) -> Column:
         row["checkpoint"]["error"].alias("error"),
     ]
     text = text.when(row["message"] == "Checkpoint", F.to_json(F.struct(*fields), {"ignoreNullFields": "true"}))
-    text = text.otherwise(F.raise_error(F.concat(F.lit("kcl: cannot encode message "), row["message"])))
-    return F.encode(F.concat(text, F.lit("\n")), "UTF-8")
+    data = F.encode(F.concat(text, F.lit("\n")), "UTF-8")
+    return _sp.encoded(data, _encode_problem(row), on_error, "kcl")

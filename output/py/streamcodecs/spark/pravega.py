@@ -21,6 +21,7 @@ byte) into one row per frame, gathering a frame cut across reads; ``INLINE`` is 
 
 from __future__ import annotations
 
+import datetime
 import functools
 import operator
 import uuid
@@ -52,6 +53,7 @@ from ..pravega import messages as _messages
 __all__ = [
     "DECODED",
     "DIRECTIONS",
+    "ENCODED",
     "SCHEMAS",
     "decode",
     "encode",
@@ -1087,6 +1089,8 @@ DECODED = StructType(
     ]
 )
 """What :func:`decode` returns: the message name, one column per message kind, and the problem of a bad frame."""
+ENCODED = _sp.ENCODED
+"""What :func:`encode` returns: ``data`` (the bytes on the wire) and ``error`` (why the row cannot be encoded)."""
 
 INLINE = StructType(
     [
@@ -2809,50 +2813,88 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     return _arrow_udf(decode_frames, DECODED)(source.cast("binary"))
 
 
+_ENCODED_ARROW: pa.StructType = to_arrow_type(_sp.ENCODED)
+
+
+def _encode_problem(exc: _codec.EncodeError) -> str:
+    """The codec's EncodeError as a row's error: the field between backticks, then the reason."""
+    return f"`{exc.field}`: {exc.reason}" if exc.field else exc.reason
+
+
+def _encode_one(name: str, value: Any, rows: pa.StructType) -> bytes:
+    """One DECODED row's frame, or the codec's EncodeError."""
+    kind = _KINDS.get(name)
+    if kind is None:
+        raise _codec.EncodeError(f"unknown message {name}")
+    if rows.get_field_index(kind.column) < 0:
+        raise _codec.EncodeError(f"no column for message {name!r}", field=kind.column)
+    if value is None:
+        raise _codec.EncodeError(f"null for message {name}", field=kind.column)
+    try:
+        message = kind.build(value)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, _codec.EncodeError):
+            raise
+        raise _codec.EncodeError(str(exc), field=name) from None
+    return _codec.encode(message)
+
+
 def _encode_batch(rows: pa.Array) -> pa.Array:
-    """One Arrow batch of DECODED rows -> frames (null where ``message`` is null)."""
+    """One Arrow batch of DECODED rows -> ENCODED (null data where ``message`` is null, or with an error)."""
     names = pc.struct_field(rows, "message").to_pylist()
     groups: dict[str, list[int]] = {}
     for i, name in enumerate(names):
         if name is not None:
             groups.setdefault(name, []).append(i)
     out: list[bytes | None] = [None] * len(names)
+    errors: list[str | None] = [None] * len(names)
     for name, where in groups.items():
         kind = _KINDS.get(name)
-        if kind is None:
-            raise _codec.EncodeError(f"cannot encode message {name!r}")
-        if rows.type.get_field_index(kind.column) < 0:
-            raise _codec.EncodeError(f"no column {kind.column!r} for message {name!r}")
-        values = pc.struct_field(rows, kind.column).take(pa.array(where, pa.int32())).to_pylist()
+        if kind is None or rows.type.get_field_index(kind.column) < 0:
+            values: list[Any] = [None] * len(where)
+        else:
+            values = pc.struct_field(rows, kind.column).take(pa.array(where, pa.int32())).to_pylist()
         for i, value in zip(where, values, strict=True):
-            if value is None:
-                raise _codec.EncodeError(f"message {name!r} with a null {kind.column!r}")
             try:
-                message = kind.build(value)
-            except (KeyError, TypeError, ValueError) as exc:
-                raise _codec.EncodeError(f"{name}: {exc}") from None
-            out[i] = _codec.encode(message)
-    return pa.array(out, pa.binary())
+                out[i] = _encode_one(name, value, rows.type)
+            except _codec.EncodeError as exc:
+                errors[i] = _encode_problem(exc)
+    children = [pa.array(out, pa.binary()), pa.array(errors, pa.string())]
+    return pa.StructArray.from_arrays(children, fields=_fields_of(_ENCODED_ARROW))
 
 
-def encode(column: Column | str) -> Column:
-    """Encode ``DECODED`` rows (as :func:`decode` returns them) into whole frames (BINARY), as the codec writes them.
+def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
+    """Encode ``DECODED`` rows (as :func:`decode` returns them) into ``ENCODED``: ``data``, the whole frame as the
+    codec writes it (BINARY), and ``error``.
 
-    A row whose ``message`` is null gives null; a value the codec cannot encode (its ``EncodeError``: a number out
-    of range, text that is not a UUID, an unknown message name, a null field) fails the query.
+    A row whose ``message`` is null gives null ``data`` and no error. A row the codec cannot encode (its
+    ``EncodeError``: a number out of range, text that is not a UUID, an unknown message name, a null field) gives
+    null ``data`` and an ``error`` naming the field; with ``on_error="FAILFAST"`` it fails the query instead.
     """
+    on_error = _sp.check_mode(on_error)
     source = F.col(column) if isinstance(column, str) else column
 
     def encode_rows(rows: pa.Array) -> pa.Array:
         return _encode_batch(rows)
 
-    return _arrow_udf(encode_rows, BinaryType())(source)
+    result = _arrow_udf(encode_rows, _sp.ENCODED)(source)
+    return _sp.encoded(result["data"], result["error"], on_error, "pravega")
 
 
 # ---------------------------------------------------------------- inline frames
 
 _HEADER = _messages._HEADER
 _MAX_FRAME = _messages.MAX_FRAME
+
+
+def _inline_frame(view: Any, start: int, end: int, at: int) -> tuple[int, Any, str | None]:
+    """The inline frame in ``view[start:end]`` (its header checked), which starts at stream offset ``at``."""
+    code = _HEADER.unpack_from(view, start)[0]
+    kind, reader = _INLINE_READERS[code]
+    try:
+        return at, reader(view, start + _HEADER.size, end)[0], None
+    except _codec.DecodeError as exc:
+        return at, None, _reason(_codec.DecodeError(exc.reason, offset=at + (exc.offset or 0) - start, field=exc.field))
 
 
 class _Stream:
@@ -2877,16 +2919,19 @@ class _Stream:
         return None
 
     def _frame(self, view: Any, start: int, end: int, at: int) -> tuple[int, Any, str | None]:
-        code = _HEADER.unpack_from(view, start)[0]
-        kind, reader = _INLINE_READERS[code]
-        try:
-            return at, reader(view, start + _HEADER.size, end)[0], None
-        except _codec.DecodeError as exc:
-            return (
-                at,
-                None,
-                _reason(_codec.DecodeError(exc.reason, offset=at + (exc.offset or 0) - start, field=exc.field)),
-            )
+        return _inline_frame(view, start, end, at)
+
+    def saved(self) -> tuple[int | None, bytes, str | None]:
+        """What the state store keeps of this stream between micro-batches (``_STATE``)."""
+        return self.offset, bytes(self.pending), self.broken
+
+    def restore(self, saved: Any) -> None:
+        """Continue where ``saved`` (a ``_STATE`` row) stopped."""
+        self.offset, pending, self.broken = saved[0], saved[1], saved[2]
+        self.pending = bytearray(pending or b"")
+        self.need = _HEADER.size
+        if len(self.pending) >= _HEADER.size:
+            self.need += _HEADER.unpack_from(self.pending, 0)[1]
 
     def feed(self, offset: int, data: bytes) -> list[tuple[int, Any, str | None]]:
         out: list[tuple[int, Any, str | None]] = []
@@ -3060,8 +3105,127 @@ def _explode_batches(
         yield batch()
 
 
+class _Gathering(_Stream):
+    """A ``_Stream`` whose frames come out as their bytes, each decoded later on its own (``_decode_gathered``)."""
+
+    def _frame(self, view: Any, start: int, end: int, at: int) -> tuple[int, Any, str | None]:
+        return at, bytes(view[start:end]), None
+
+
+_STATE = StructType(
+    [StructField("offset", LongType()), StructField("pending", BinaryType()), StructField("broken", StringType())]
+)
+"""What the state store keeps per stream between micro-batches: the stream offset of the next frame, the start of a
+frame cut at the end of the last piece (fewer than ``MAX_FRAME`` bytes), and why the stream is unreadable."""
+_GATHERED = ("__streamcodecs_offset", "__streamcodecs_frame", "__streamcodecs_problem", "__streamcodecs_no_offset")
+"""The columns between the stateful step and the decoding one: stream offset, whole frame (or null), problem; and
+the flag of an input row without an offset."""
+
+
+def _gather(
+    key: tuple[Any, ...], pieces: Iterator[Any], state: Any, *, data: str, key_name: str, timeout: int | None
+) -> Iterator[Any]:
+    """One stream's pieces of one micro-batch (pandas DataFrames of offset, data and the no-offset flag) -> its
+    whole frames (or problems), continuing from and saving to its ``state``; on a timeout, the end of the stream."""
+    import pandas as pd  # type: ignore[import-untyped]
+
+    offset, no_offset = _GATHERED[0], _GATHERED[3]
+    stream = _Gathering()
+    if state.exists:
+        stream.restore(state.get)
+    found: list[tuple[int, Any, str | None]] = []
+    if state.hasTimedOut:
+        found = stream.finish()
+        state.remove()
+    else:
+        chunks = [chunk for chunk in pieces if len(chunk)]
+        if chunks:
+            rows = pd.concat(chunks, ignore_index=True).sort_values([no_offset, offset], kind="stable")
+            for at, value, missing in zip(rows[offset], rows[data], rows[no_offset], strict=True):
+                if value is None:
+                    continue
+                found += [(0, None, "no offset")] if missing else stream.feed(int(at), value)
+        state.update(stream.saved())
+        if timeout is not None:
+            state.setTimeoutDuration(timeout)
+    if found:
+        yield pd.DataFrame(
+            {
+                key_name: [key[0]] * len(found),
+                _GATHERED[0]: [f[0] for f in found],
+                _GATHERED[1]: [f[1] for f in found],
+                _GATHERED[2]: [f[2] for f in found],
+            }
+        )
+
+
+def _decode_gathered(
+    batches: Iterable[pa.RecordBatch], keyed: bool, failfast: bool, schema: pa.Schema
+) -> Iterator[pa.RecordBatch]:
+    """Rows (stream key, offset, whole frame or null, problem) -> the stream key and INLINE's fields."""
+    for part in batches:
+        offsets, frames, problems = (part.column(i).to_pylist() for i in range(1, 4))
+        found: list[tuple[int, Any, str | None]] = []
+        for at, data, problem in zip(offsets, frames, problems, strict=True):
+            if data is None:
+                found.append((at, None, problem))
+            else:
+                with memoryview(data) as view:
+                    found.append(_inline_frame(view, 0, len(view), at))
+        columns = [part.column(0)] if keyed else []
+        yield pa.RecordBatch.from_arrays([*columns, *_inline_children(found, failfast)], schema=schema)
+
+
+def _explode_stream(
+    frame: DataFrame, data: str, offset: str, stream: str | None, failfast: bool, timeout: datetime.timedelta | None
+) -> DataFrame:
+    """:func:`explode_inline` on a streaming DataFrame: the pieces of each stream gathered into whole frames by
+    ``applyInPandasWithState`` (grouped by the stream), then each frame decoded in a ``mapInArrow``."""
+    from pyspark.sql.streaming.state import GroupStateTimeout
+
+    key = stream if stream is not None else "__streamcodecs_stream"
+    at, no_offset = F.col(offset).cast("bigint"), F.col(offset).isNull()
+    pieces = frame.select(
+        (F.col(stream) if stream is not None else F.lit(0)).alias(key),
+        F.coalesce(at, F.lit(0)).alias(_GATHERED[0]),
+        F.col(data).cast("binary").alias(data),
+        no_offset.alias(_GATHERED[3]),
+    )
+    gathered_schema = StructType(
+        [
+            pieces.schema[key],
+            StructField(_GATHERED[0], LongType()),
+            StructField(_GATHERED[1], BinaryType()),
+            StructField(_GATHERED[2], StringType()),
+        ]
+    )
+    milliseconds = None if timeout is None else max(1, int(timeout.total_seconds() * 1000))
+    gather = functools.partial(_gather, data=data, key_name=key, timeout=milliseconds)
+    gathered = pieces.groupBy(key).applyInPandasWithState(
+        gather,
+        gathered_schema,
+        _STATE,
+        "append",
+        GroupStateTimeout.NoTimeout if timeout is None else GroupStateTimeout.ProcessingTimeTimeout,
+    )
+
+    # A mapInArrow, not an Arrow UDF: Spark 4.3 feeds a scalar Python UDF's queue the rows of the stateful step
+    # as they come, which it cannot hold (ClassCastException: GenericInternalRow to UnsafeRow).
+    fields = [pieces.schema[key]] if stream is not None else []
+    schema = StructType([*fields, StructField(offset, LongType()), *INLINE.fields[1:]])
+    arrow_schema = pa.schema([pa.field(f.name, to_arrow_type(f.dataType)) for f in schema.fields])
+    run = functools.partial(_decode_gathered, keyed=stream is not None, failfast=failfast, schema=arrow_schema)
+    return gathered.mapInArrow(run, schema)
+
+
 def explode_inline(
-    frame: DataFrame, *, data: str, offset: str, stream: str | None = None, mode: str = "PERMISSIVE"
+    frame: DataFrame,
+    *,
+    data: str,
+    offset: str,
+    stream: str | None = None,
+    mode: str = "PERMISSIVE",
+    timeout: datetime.timedelta | None = None,
 ) -> DataFrame:
     """One row per inline frame in the ``data`` column of ``frame``, read as consecutive pieces of streams.
 
@@ -3075,9 +3239,25 @@ def explode_inline(
     previous one, a bad frame, a bad header after which the stream is unreadable, a stream ending inside a frame);
     ``FAILFAST``: the query fails. Each stream is read by one Python worker in a ``mapInArrow`` (Arrow batches in
     and out, the pieces streamed through in order, so memory holds at most one cut frame per worker).
+
+    On a streaming DataFrame, the end of a micro-batch is not the end of a stream: the start of a frame cut there
+    is kept in Spark's state store (per stream, at most ``MAX_FRAME`` bytes, with where the stream stopped) and the
+    frame comes out whole when the rest arrives, in a later micro-batch or after a restart from the query's
+    checkpoint. The pieces of one micro-batch are taken in offset order; a piece that does not continue where the
+    stream stopped (an earlier micro-batch's, say) is a problem row, as in a batch. A stream's state is dropped when
+    no piece has come for ``timeout`` (a ``timedelta`` of processing time), ending the stream there: a frame still
+    cut then is a problem row, and a later piece must start at a frame; without a ``timeout``, the state of every
+    stream is kept. With a ``timeout`` Spark runs a micro-batch at every trigger, new data or not, to find the
+    streams that timed out: give the query a processing-time trigger (``trigger(processingTime=...)``). The output
+    mode is ``append``. Uses ``applyInPandasWithState`` (the default state store works), so the executors need
+    pandas too. A batch ends every stream at its end (``timeout`` does nothing there).
     """
     mode = _sp.check_mode(mode)
     failfast = mode == "FAILFAST"
+    if timeout is not None and timeout.total_seconds() <= 0:
+        raise ValueError(f"timeout must be positive, not {timeout}")
+    if frame.isStreaming:
+        return _explode_stream(frame, data, offset, stream, failfast, timeout)
     keyed = stream is not None
     names = [stream] if stream is not None else []
     pieces = frame.select(*names, F.col(offset).cast("bigint").alias(offset), F.col(data).cast("binary").alias(data))

@@ -44,6 +44,7 @@ from .. import spark as _sp
 __all__ = [
     "DECODED",
     "DIRECTIONS",
+    "ENCODED",
     "SCHEMAS",
     "decode",
     "encode",
@@ -299,6 +300,8 @@ DECODED = StructType(
     ]
 )
 """What :func:`decode` returns: the message name, one column per message kind, and the problem of a bad row."""
+ENCODED = _sp.ENCODED
+"""What :func:`encode` returns: ``data`` (the bytes on the wire) and ``error`` (why the row cannot be encoded)."""
 
 # ---------------------------------------------------------------- reading
 
@@ -1167,17 +1170,46 @@ def _topology_context_wire(x: Column, omits: bool) -> Column:
     return F.when(x.isNotNull(), F.struct(*fields))
 
 
-def encode(column: Column | str) -> Column:
-    """Encode ``DECODED`` rows (as :func:`decode` returns them) into messages as they go on the wire.
+def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
+    """Encode ``DECODED`` rows (as :func:`decode` returns them) into ``ENCODED``: ``data``, the message as it goes on
+    the wire, and ``error``.
 
-    The result is BINARY: UTF-8 JSON, then the end line, as the codec writes it. A row whose
-    ``message`` is null gives null; an unknown message name, or a value in a field the protocol has removed (the
-    codec's ``EncodeError``), fails the query.
+    ``data`` is BINARY: UTF-8 JSON, then the end line, as the codec writes it. A row whose ``message`` is
+    null gives null ``data`` and no error. A row the codec would refuse (an unknown message name, a message whose
+    column is null, a value in a field the protocol has removed: the codec's ``EncodeError``) gives null ``data`` and
+    an ``error`` naming the field; with ``on_error="FAILFAST"`` it fails the query instead.
     """
-    return _sp.bind(F.col(column) if isinstance(column, str) else column, _encode_row)
+    on_error = _sp.check_mode(on_error)
+    return _sp.bind(F.col(column) if isinstance(column, str) else column, lambda row: _encode_row(row, on_error))
 
 
-def _encode_row(row: Column) -> Column:
+def _encode_problem(row: Column) -> Column:
+    """Why the codec would refuse to encode the row (``message`` not null), else null."""
+    name = row["message"]
+    problems = [
+        F.when((name == "Handshake") & row["handshake"].isNull(), F.lit("`handshake`: null for message Handshake")),
+        F.when((name == "Heartbeat") & row["heartbeat"].isNull(), F.lit("`heartbeat`: null for message Heartbeat")),
+        F.when((name == "Tick") & row["tick"].isNull(), F.lit("`tick`: null for message Tick")),
+        F.when((name == "BoltTuple") & row["bolt_tuple"].isNull(), F.lit("`bolt_tuple`: null for message BoltTuple")),
+        F.when((name == "TaskIds") & row["task_ids"].isNull(), F.lit("`task_ids`: null for message TaskIds")),
+        F.when((name == "Next") & row["next"].isNull(), F.lit("`next`: null for message Next")),
+        F.when((name == "SpoutAck") & row["spout_ack"].isNull(), F.lit("`spout_ack`: null for message SpoutAck")),
+        F.when((name == "SpoutFail") & row["spout_fail"].isNull(), F.lit("`spout_fail`: null for message SpoutFail")),
+        F.when((name == "Activate") & row["activate"].isNull(), F.lit("`activate`: null for message Activate")),
+        F.when((name == "Deactivate") & row["deactivate"].isNull(), F.lit("`deactivate`: null for message Deactivate")),
+        F.when((name == "PidReply") & row["pid_reply"].isNull(), F.lit("`pid_reply`: null for message PidReply")),
+        F.when((name == "Emit") & row["emit"].isNull(), F.lit("`emit`: null for message Emit")),
+        F.when((name == "Ack") & row["ack"].isNull(), F.lit("`ack`: null for message Ack")),
+        F.when((name == "Fail") & row["fail"].isNull(), F.lit("`fail`: null for message Fail")),
+        F.when((name == "Log") & row["log"].isNull(), F.lit("`log`: null for message Log")),
+        F.when((name == "Error") & row["error_msg"].isNull(), F.lit("`error_msg`: null for message Error")),
+        F.when((name == "Metrics") & row["metrics"].isNull(), F.lit("`metrics`: null for message Metrics")),
+        F.when(~name.isin(*_KINDS), F.concat(F.lit("unknown message "), name)),
+    ]
+    return F.coalesce(*problems)
+
+
+def _encode_row(row: Column, on_error: str) -> Column:
     text = F.when(row["message"].isNull(), F.lit(None).cast(StringType()))
     omits = True
     fields = [
@@ -1284,5 +1316,5 @@ def _encode_row(row: Column) -> Column:
         F.lit("sync").alias("command"),
     ]
     text = text.when(row["message"] == "Sync", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    text = text.otherwise(F.raise_error(F.concat(F.lit("storm: cannot encode message "), row["message"])))
-    return F.encode(F.concat(text, F.lit("\nend\n")), "UTF-8")
+    data = F.encode(F.concat(text, F.lit("\nend\n")), "UTF-8")
+    return _sp.encoded(data, _encode_problem(row), on_error, "storm")

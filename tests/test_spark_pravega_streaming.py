@@ -1,0 +1,206 @@
+"""Pravega ``explode_inline`` on a streaming DataFrame: events cut across micro-batches, kept in Spark's state store.
+
+The pieces of each stream (as consecutive reads of a segment return them, cut at any byte) arrive as JSON lines in
+files dropped one per micro-batch into a directory read as a file-source stream; the query writes to a Parquet sink
+with a checkpoint. Each micro-batch here ends inside an event, and the events that come out are compared with the
+codec's own reader and with ``explode_inline`` on the same pieces read as a batch.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pyspark.sql import functions as F
+from streamcodecs import pravega as pv
+from streamcodecs.spark import pravega as spv
+
+pytestmark = pytest.mark.spark
+
+SCHEMA = "s string, at long, bytes string"
+
+
+def _events(rng: random.Random, count: int, stream: str) -> list[bytes]:
+    return [f"{stream}-{i}:".encode() + rng.randbytes(rng.randrange(0, 40)) for i in range(count)]
+
+
+def _pieces(blob: bytes, cuts: list[int]) -> list[tuple[int, bytes]]:
+    """``blob`` cut at ``cuts``: (offset, piece) each."""
+    edges = [0, *cuts, len(blob)]
+    return [(a, blob[a:b]) for a, b in zip(edges, edges[1:], strict=False) if b > a]
+
+
+def _line(stream: str, at: int | None, data: bytes) -> str:
+    return json.dumps({"s": stream, "at": at, "bytes": base64.b64encode(data).decode()})
+
+
+def _drop(directory: Path, index: int, lines: list[str]) -> None:
+    hidden = directory / f".part-{index}.tmp"
+    hidden.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    hidden.rename(directory / f"part-{index:03d}.json")
+
+
+def _exploded(df: Any, **options: Any) -> Any:
+    pieces = df.select("s", "at", F.unbase64("bytes").alias("bytes"))
+    return spv.explode_inline(pieces, data="bytes", offset="at", stream="s", **options)
+
+
+def _start(spark: Any, source: Path, sink: Path, checkpoint: Path, trigger: str | None = None, **options: Any) -> Any:
+    stream = spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(str(source))
+    query = _exploded(stream, **options).writeStream.format("parquet").option("path", str(sink))
+    if trigger is not None:
+        query = query.trigger(processingTime=trigger)
+    return query.option("checkpointLocation", str(checkpoint)).outputMode("append").start()
+
+
+def _wait_for(query: Any, done: Any, seconds: float = 120) -> None:
+    """Until ``done()`` (a query with a timeout runs a micro-batch at every trigger, so it is never idle)."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert query.exception() is None
+        assert time.monotonic() < deadline, "the stream did not get there in time"
+        time.sleep(0.5)
+
+
+def _rows(spark: Any, sink: Path) -> list[Any]:
+    return sorted(spark.read.parquet(str(sink)).collect(), key=lambda r: (r["s"], r["at"]))
+
+
+def test_events_cut_across_micro_batches_come_out_once_whole_after_a_restart(spark: Any, tmp_path: Path) -> None:
+    rng = random.Random(14)
+    events = {name: _events(rng, 12, name) for name in ("a", "b")}
+    blobs = {name: b"".join(pv.encode_inline(pv.Event(data=e)) for e in found) for name, found in events.items()}
+    base = {"a": 0, "b": 1000}
+    # Every stream cut into four reads, each cut inside an event (the 1st in a header, the others in payloads).
+    batches: list[list[str]] = [[] for _ in range(4)]
+    for name, blob in blobs.items():
+        first = len(pv.encode_inline(pv.Event(data=events[name][0])))
+        cuts = [first + 3, len(blob) // 3 + 5, 2 * len(blob) // 3 + 1]
+        for i, (at, piece) in enumerate(_pieces(blob, cuts)):
+            batches[i].append(_line(name, base[name] + at, piece))
+    for lines in batches:
+        rng.shuffle(lines)
+    source, sink, checkpoint = tmp_path / "in", tmp_path / "out", tmp_path / "checkpoint"
+    source.mkdir()
+    _drop(source, 0, batches[0])
+    query = _start(spark, source, sink, checkpoint)
+    try:
+        query.processAllAvailable()
+        assert query.exception() is None
+    finally:
+        query.stop()
+    assert [(r["s"], r["message"]) for r in _rows(spark, sink)] == [("a", "Event"), ("b", "Event")]
+    # What the state store keeps per stream: where the cut frame starts, and its bytes so far (not the stream's).
+    state = spark.read.format("statestore").load(str(checkpoint)).collect()
+    kept = {r["key"]["s"]: r["value"]["groupState"] for r in state}
+    assert set(kept) == {"a", "b"}
+    for name, blob in blobs.items():
+        first = len(pv.encode_inline(pv.Event(data=events[name][0])))
+        assert (kept[name]["offset"], bytes(kept[name]["pending"]), kept[name]["broken"]) == (
+            base[name] + first,
+            blob[first : first + 3],
+            None,
+        )
+    # The first micro-batch ended inside the 2nd event of each stream; start again on the same checkpoint.
+    query = _start(spark, source, sink, checkpoint)
+    try:
+        for i, lines in enumerate(batches[1:], 1):
+            _drop(source, i, lines)
+            query.processAllAvailable()
+        assert query.exception() is None
+        batches_run = [p for p in query.recentProgress if p["numInputRows"] > 0]
+    finally:
+        query.stop()
+    assert len(batches_run) == 3  # one micro-batch per file, each ending inside an event
+    rows = _rows(spark, sink)
+    assert [r for r in rows if r["error"] is not None] == []
+    for name, blob in blobs.items():
+        got = [r for r in rows if r["s"] == name]
+        assert [bytes(r["event"]["data"]) for r in got] == events[name]  # each event once, whole, in order
+        assert [bytes(e) for e in pv.split_events(blob)[0]] == events[name]  # the codec splits them alike
+        offsets = [base[name]]
+        for e in events[name][:-1]:
+            offsets.append(offsets[-1] + 8 + len(e))
+        assert [r["at"] for r in got] == offsets
+    batch = _exploded(spark.read.schema(SCHEMA).json(str(source))).collect()
+    assert sorted(map(repr, batch)) == sorted(map(repr, rows))  # a batch over the same pieces agrees
+
+
+def test_a_piece_that_does_not_continue_the_stream_is_a_problem_row_or_fails(spark: Any, tmp_path: Path) -> None:
+    blob = b"".join(pv.encode_inline(pv.Event(data=p)) for p in (b"one", b"two", b"three"))
+    source, sink = tmp_path / "in", tmp_path / "out"
+    source.mkdir()
+    _drop(source, 0, [_line("a", 0, blob[:13])])  # the 2nd event cut after 2 bytes
+    query = _start(spark, source, sink, tmp_path / "checkpoint")
+    try:
+        query.processAllAvailable()
+        _drop(source, 1, [_line("a", 22, blob[22:])])  # skips the rest of the 2nd event
+        query.processAllAvailable()
+        assert query.exception() is None
+    finally:
+        query.stop()
+    got = [(r["at"], r["message"], r["error"]) for r in _rows(spark, sink)]
+    assert got == [
+        (0, "Event", None),
+        (22, None, "data for offset 22, expected 13, losing the 2 bytes of a cut frame"),
+        (22, "Event", None),
+    ]
+    strict_source = tmp_path / "strict"
+    strict_source.mkdir()
+    _drop(strict_source, 0, [_line("a", 0, blob[:13])])
+    strict = _start(spark, strict_source, tmp_path / "out2", tmp_path / "checkpoint2", mode="FAILFAST")
+    try:
+        strict.processAllAvailable()
+        _drop(strict_source, 1, [_line("a", 22, blob[22:])])
+        with pytest.raises(Exception, match="data for offset 22, expected 13"):
+            strict.processAllAvailable()
+    finally:
+        strict.stop()
+
+
+def test_a_quiet_stream_is_closed_after_the_timeout(spark: Any, tmp_path: Path) -> None:
+    blob = b"".join(pv.encode_inline(pv.Event(data=p)) for p in (b"one", b"two"))
+    source, sink = tmp_path / "in", tmp_path / "out"
+    source.mkdir()
+    _drop(source, 0, [_line("quiet", 0, blob[:15]), _line("busy", 0, blob[:11])])
+    timeout = datetime.timedelta(seconds=1)
+    query = _start(spark, source, sink, tmp_path / "checkpoint", trigger="500 milliseconds", timeout=timeout)
+
+    schema = _exploded(spark.read.schema(SCHEMA).json(str(source))).schema
+
+    def count(stream: str, errors: bool = False) -> int:
+        rows = [r for r in spark.read.schema(schema).parquet(str(sink)).collect() if r["s"] == stream]
+        return sum(r["error"] is not None for r in rows) if errors else len(rows)
+
+    try:
+        _wait_for(query, lambda: count("busy") == 1 and count("quiet") == 1)
+        _drop(source, 1, [_line("busy", 11, blob[11:])])  # busy continues; quiet gets nothing more
+        _wait_for(query, lambda: count("busy") == 2 and count("quiet", errors=True) == 1)  # closed by the timeout
+        _drop(source, 2, [_line("quiet", 0, blob[11:])])  # after the close, a piece starting at a frame
+        _wait_for(query, lambda: count("quiet") == 3)
+    finally:
+        query.stop()
+    rows = _rows(spark, sink)
+    quiet = [(r["at"], r["event"] and bytes(r["event"]["data"]), r["error"]) for r in rows if r["s"] == "quiet"]
+    assert sorted(quiet, key=repr) == sorted(
+        [
+            (0, b"one", None),
+            (11, None, "the data ends inside a frame (4 of 8 bytes) (offset 11)"),  # closed by the timeout
+            (0, b"two", None),  # a new stream after the close
+        ],
+        key=repr,
+    )
+    busy = [bytes(r["event"]["data"]) for r in rows if r["s"] == "busy"]
+    assert busy == [b"one", b"two"]
+
+
+def test_timeout_must_be_positive(spark: Any) -> None:
+    frame = spark.createDataFrame([("a", 0, b"")], "s string, at long, bytes binary")
+    with pytest.raises(ValueError, match="timeout"):
+        spv.explode_inline(frame, data="bytes", offset="at", stream="s", timeout=datetime.timedelta(0))
