@@ -1,7 +1,8 @@
 """The ``py`` target: an installable package with one subpackage per protocol, plus Spark modules.
 
-Which template renders a protocol is decided by its wire family (``templates/py/<family>/messages.py.j2``) and
-its declared companions (``templates/py/companions/<protocol>/<name>.py.j2``); nothing here names a protocol.
+Which template renders a protocol is decided by its wire family (``templates/py/<family>/messages.py.j2``).
+Hand-written modules are copied, not rendered: the shared runtime (``py_package/_runtime/*.py``) and each declared
+companion (``py_package/<protocol>/<name>.py``; see ``py_package/README.md``). Nothing here names a protocol.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from . import layout as binary_layout
 from .filters import pystr
 from .model import Field, Message, Protocol, TypeRef
 from .problems import DefinitionError, Problem
-from .render import TEMPLATE_DIR, Options, OutputFile, Renderer, format_python
+from .render import PY_PACKAGE_DIR, TEMPLATE_DIR, Options, OutputFile, Renderer, copy_source, format_python
 from .types import WIRE_TYPES
 from .vectors import manifest as _manifest
 
@@ -107,6 +108,11 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
     def absent_fields(owner: Any) -> list[str]:
         """Python names of the fields that hold ``msgspec.UNSET`` when a message lacks them (to_dict omits them)."""
         return [f.py for f in owner.fields if field_mode(owner, f) == "unset"]
+
+    def wire_keys(m: Message) -> list[str]:
+        """The JSON keys the current version of a message carries: its tag key, then its fields not removed."""
+        tag = [protocol.framing["tag_key"]] if m.tag is not None else []
+        return tag + [f.name for f in m.fields if not f.removed]
 
     def tag_directions(p: Protocol) -> str:
         """A literal: each message tag -> the directions that have a message with it, in direction order."""
@@ -203,6 +209,7 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
         "omit_defaults": omit_defaults,
         "absent_fields": absent_fields,
         "tag_directions": tag_directions,
+        "wire_keys": wire_keys,
         "fast_tagged": fast_tagged,
         "field_mode": field_mode,
         "json_type": json_type,
@@ -233,19 +240,22 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
     add("py/package/__init__.py.j2", package / "__init__.py", protocols=protocols)
     add("py/package/__main__.py.j2", package / "__main__.py")
     files.append(OutputFile(None, package / "py.typed", ""))
-    for template in sorted((TEMPLATE_DIR / RUNTIME_DIR).glob("*.py.j2")):
+    for module in sorted((PY_PACKAGE_DIR / "_runtime").glob("*.py")):
+        files.append(OutputFile(None, package / "_runtime" / module.name, copy_source(module)))
+    for template in sorted((TEMPLATE_DIR / RUNTIME_DIR).glob("*.py.j2")):  # runtime modules not yet moved to .py
         name = template.name.removesuffix(".j2")
         add(f"{RUNTIME_DIR}/{template.name}", package / "_runtime" / name)
     companions = [
         Problem(
             p.source,
             1,
-            f"companion {c!r} has no template (templates/py/companions/{p.name}/{c}.py.j2)",
+            f"companion {c!r} has no module (streamcodecs_gen/py_package/{p.name}/{c}.py)",
             "write the companion module or remove it from `companions`",
         )
         for p in protocols
         for c in p.companions
-        if not renderer.template_exists(f"py/companions/{p.name}/{c}.py.j2")
+        if not (PY_PACKAGE_DIR / p.name / f"{c}.py").is_file()
+        and not renderer.template_exists(f"py/companions/{p.name}/{c}.py.j2")
     ]
     if companions:
         raise DefinitionError(companions)
@@ -268,7 +278,11 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
         add(f"py/{protocol.family}/messages.py.j2", where / "messages.py", protocol.source, **context)
         add("py/package/protocol_init.py.j2", where / "__init__.py", protocol.source, protocol=protocol)
         for companion in protocol.companions:
-            add(f"py/companions/{protocol.name}/{companion}.py.j2", where / f"{companion}.py", protocol=protocol)
+            module = PY_PACKAGE_DIR / protocol.name / f"{companion}.py"
+            if module.is_file():
+                files.append(OutputFile(protocol.name, where / module.name, copy_source(module)))
+            else:  # a companion not yet moved out of templates/
+                add(f"py/companions/{protocol.name}/{companion}.py.j2", where / f"{companion}.py", protocol=protocol)
         spark = f"spark/{protocol.family}.py.j2"
         if renderer.template_exists(spark):
             add(spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context)

@@ -189,6 +189,8 @@ class Initialize(msgspec.Struct, kw_only=True, tag_field="action", tag="initiali
 
     MESSAGE_NAME: ClassVar[str] = "Initialize"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_child",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"action", "shardId", "sequenceNumber", "subSequenceNumber"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     shard_id: str = msgspec.field(name="shardId")
     """The shard this child processes, e.g. `shardId-000000000000`."""
@@ -222,6 +224,8 @@ class ProcessRecords(msgspec.Struct, kw_only=True, tag_field="action", tag="proc
 
     MESSAGE_NAME: ClassVar[str] = "ProcessRecords"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_child",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"action", "records", "millisBehindLatest"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     records: list[Record]
     """The records in shard order (KPL records already de-aggregated); may be empty."""
@@ -254,6 +258,8 @@ class LeaseLost(msgspec.Struct, kw_only=True, tag_field="action", tag="leaseLost
 
     MESSAGE_NAME: ClassVar[str] = "LeaseLost"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_child",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"action"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
@@ -274,6 +280,8 @@ class ShardEnded(msgspec.Struct, kw_only=True, tag_field="action", tag="shardEnd
 
     MESSAGE_NAME: ClassVar[str] = "ShardEnded"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_child",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"action"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
@@ -294,6 +302,8 @@ class ShutdownRequested(msgspec.Struct, kw_only=True, tag_field="action", tag="s
 
     MESSAGE_NAME: ClassVar[str] = "ShutdownRequested"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_child",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"action"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
@@ -314,6 +324,8 @@ class Shutdown(msgspec.Struct, kw_only=True, tag_field="action", tag="shutdown")
 
     MESSAGE_NAME: ClassVar[str] = "Shutdown"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_child",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"action", "reason"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     reason: ShutdownReason | None
     """Why the processor stops; null only if KCL passes no reason."""
@@ -342,6 +354,8 @@ class CheckpointReply(msgspec.Struct, kw_only=True, tag_field="action", tag="che
 
     MESSAGE_NAME: ClassVar[str] = "CheckpointReply"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_child",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"action", "sequenceNumber", "subSequenceNumber", "error"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     checkpoint: str | None | msgspec.UnsetType = msgspec.field(default=msgspec.UNSET)
     """KCL before 1.7.2: the sequence number the child asked for (or null). kclpy 2.x/3.x cannot read this reply.
@@ -385,6 +399,8 @@ class Status(msgspec.Struct, kw_only=True, tag_field="action", tag="status"):
 
     MESSAGE_NAME: ClassVar[str] = "Status"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_daemon",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"action", "responseFor"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     response_for: str = msgspec.field(name="responseFor")
     """The `action` being answered, exactly (`initialize`, `processRecords`, `leaseLost`, `shardEnded`,
@@ -412,6 +428,8 @@ class Checkpoint(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="ac
 
     MESSAGE_NAME: ClassVar[str] = "Checkpoint"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_daemon",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"action", "sequenceNumber", "subSequenceNumber", "error"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     checkpoint: str | None | msgspec.UnsetType = msgspec.field(default=msgspec.UNSET)
     """KCL before 1.7.2: sequence number to checkpoint at; null means the last record delivered. 1.7.2+ skips a

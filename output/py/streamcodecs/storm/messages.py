@@ -270,6 +270,8 @@ class Handshake(msgspec.Struct, kw_only=True):
 
     MESSAGE_NAME: ClassVar[str] = "Handshake"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_component",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"conf", "pidDir", "context"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     conf: dict[str, Any]
     """The merged topology configuration; values are whatever JSON Storm's config holds."""
@@ -307,6 +309,8 @@ class Heartbeat(msgspec.Struct, kw_only=True):
 
     MESSAGE_NAME: ClassVar[str] = "Heartbeat"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_component",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"id", "comp", "stream", "task", "tuple"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     id: str
     """A random Java long in decimal; meaningless."""
@@ -346,6 +350,8 @@ class Tick(msgspec.Struct, kw_only=True):
 
     MESSAGE_NAME: ClassVar[str] = "Tick"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_component",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"id", "comp", "stream", "task", "tuple"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     id: str
     """Tuple id to use in Ack/Fail and anchors."""
@@ -382,6 +388,8 @@ class BoltTuple(msgspec.Struct, kw_only=True):
 
     MESSAGE_NAME: ClassVar[str] = "BoltTuple"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_component",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"id", "comp", "stream", "task", "tuple"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     id: str
     """Storm's id for this delivery (a random Java long in decimal, always a JSON string); echo it in Ack/Fail and
@@ -423,6 +431,8 @@ class TaskIds(msgspec.Struct, kw_only=True):
 
     MESSAGE_NAME: ClassVar[str] = "TaskIds"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_component",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"taskIds"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     task_ids: list[Int32] = msgspec.field(name="taskIds")
     """The whole JSON array (this field has no key of its own)."""
@@ -450,6 +460,8 @@ class Next(msgspec.Struct, kw_only=True, tag_field="command", tag="next"):
 
     MESSAGE_NAME: ClassVar[str] = "Next"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_component",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"command", "id"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     id: Literal[""] = msgspec.field(default="")
     """Always `""` (absent before 0.9.2). Added in 0.9.2; absent from older peers (decoded as '')."""
@@ -474,6 +486,8 @@ class SpoutAck(msgspec.Struct, kw_only=True, tag_field="command", tag="ack"):
 
     MESSAGE_NAME: ClassVar[str] = "SpoutAck"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_component",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"command", "id"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     id: Any
     """The spout's message id as Storm parsed and re-serialized it: strings stay strings, integers come back as
@@ -499,6 +513,8 @@ class SpoutFail(msgspec.Struct, kw_only=True, tag_field="command", tag="fail"):
 
     MESSAGE_NAME: ClassVar[str] = "SpoutFail"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_component",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"command", "id"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     id: Any
     """The spout's message id, as in SpoutAck."""
@@ -523,6 +539,8 @@ class Activate(msgspec.Struct, kw_only=True, tag_field="command", tag="activate"
 
     MESSAGE_NAME: ClassVar[str] = "Activate"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_component",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"command", "id"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     id: Literal[""] = msgspec.field(default="")
     """Always `""`."""
@@ -547,6 +565,8 @@ class Deactivate(msgspec.Struct, kw_only=True, tag_field="command", tag="deactiv
 
     MESSAGE_NAME: ClassVar[str] = "Deactivate"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_component",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"command", "id"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     id: Literal[""] = msgspec.field(default="")
     """Always `""`."""
@@ -571,6 +591,8 @@ class PidReply(msgspec.Struct, kw_only=True):
 
     MESSAGE_NAME: ClassVar[str] = "PidReply"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_storm",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"pid"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     pid: Int32
     """The component's process id."""
@@ -596,6 +618,10 @@ class Emit(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command"
 
     MESSAGE_NAME: ClassVar[str] = "Emit"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_storm",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset(
+        {"command", "tuple", "anchors", "id", "stream", "task", "need_task_ids"}
+    )
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     values: list[Any] = msgspec.field(name="tuple")
     """The values."""
@@ -647,6 +673,8 @@ class Ack(msgspec.Struct, kw_only=True, tag_field="command", tag="ack"):
 
     MESSAGE_NAME: ClassVar[str] = "Ack"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_storm",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"command", "id"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     id: str
     """The BoltTuple/Tick `id` (a string; a number never matches)."""
@@ -671,6 +699,8 @@ class Fail(msgspec.Struct, kw_only=True, tag_field="command", tag="fail"):
 
     MESSAGE_NAME: ClassVar[str] = "Fail"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_storm",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"command", "id"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     id: str
     """The BoltTuple/Tick `id`."""
@@ -695,6 +725,8 @@ class Log(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command",
 
     MESSAGE_NAME: ClassVar[str] = "Log"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_storm",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"command", "msg", "level"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     msg: str
     """The text."""
@@ -732,6 +764,8 @@ class Error(msgspec.Struct, kw_only=True, tag_field="command", tag="error"):
 
     MESSAGE_NAME: ClassVar[str] = "Error"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_storm",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"command", "msg"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     msg: str
     """The error text; Storm prefixes it with "Shell Process Exception:"."""
@@ -757,6 +791,8 @@ class Metrics(msgspec.Struct, kw_only=True, tag_field="command", tag="metrics"):
 
     MESSAGE_NAME: ClassVar[str] = "Metrics"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_storm",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"command", "name", "params"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     name: str
     """Registered metric name."""
@@ -785,6 +821,8 @@ class Sync(msgspec.Struct, kw_only=True, tag_field="command", tag="sync"):
 
     MESSAGE_NAME: ClassVar[str] = "Sync"
     DIRECTIONS: ClassVar[tuple[str, ...]] = ("to_storm",)
+    WIRE_KEYS: ClassVar[frozenset[str]] = frozenset({"command"})
+    """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""

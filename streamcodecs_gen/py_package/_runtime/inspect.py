@@ -1,4 +1,3 @@
-{% raw -%}
 """``python -m <package> inspect``: decode captured traffic and print one message per line.
 
 Nothing here knows a protocol.  The protocols are the package's ``PROTOCOLS``; each module gives ``MESSAGES``,
@@ -31,6 +30,7 @@ from __future__ import annotations
 import argparse
 import base64
 import binascii
+import dataclasses
 import datetime
 import enum
 import importlib
@@ -41,7 +41,6 @@ import sys
 import uuid
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-import dataclasses
 from types import ModuleType
 from typing import IO, Any
 
@@ -273,7 +272,11 @@ class ByteDecoder:
                     data = b""
                     continue
                 self._trim(end)
-                self.broken = (end, exc, None if exc.offset is None else self.base + exc.offset)  # the header is unreadable: find where frames start again
+                self.broken = (
+                    end,
+                    exc,
+                    None if exc.offset is None else self.base + exc.offset,
+                )  # the header is unreadable: find where frames start again
                 self.cursor = end + 1
                 return items
             after = self.consumed
@@ -856,4 +859,3 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         return 0
     print(f"{run.protocol}: {run.good} messages, {run.bad} bad", file=sys.stderr)
     return 1 if run.bad else 0
-{% endraw %}

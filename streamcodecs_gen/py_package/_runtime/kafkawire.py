@@ -1,5 +1,3 @@
-{#- Plain Python: rendered as is (raw), so regular-expression braces stay braces. -#}
-{% raw -%}
 """Support for the kafka wire family: events laid on Kafka records (headers, key, value) and a JSON event format.
 
 The generated modules take every protocol detail (header names, prefixes, media types, naming rules) from their
@@ -163,8 +161,10 @@ def check_text(text: str) -> str:
         return text
     found = _FORBIDDEN.search(text)
     if found is not None:
-        raise Invalid(f"holds the character U+{ord(found.group()):04X} (control characters, surrogates and "
-                      "noncharacters are not allowed)")
+        raise Invalid(
+            f"holds the character U+{ord(found.group()):04X} (control characters, surrogates and "
+            "noncharacters are not allowed)"
+        )
     return text
 
 
@@ -264,7 +264,9 @@ _PATH_ABSOLUTE = rf"/(?:{_PCHAR}+(?:/{_PCHAR}*)*)?"
 _PATH_NOSCHEME = rf"(?:[{_UNRESERVED}{_SUB_DELIMS}@]|{_PCT})+(?:/{_PCHAR}*)*"
 _PATH_ROOTLESS = rf"{_PCHAR}+(?:/{_PCHAR}*)*"
 _QUERY_OR_FRAGMENT = rf"(?:{_PCHAR}|[/?])*"
-_ABSOLUTE_URI = rf"{_SCHEME}:(?://{_AUTHORITY}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|{_PATH_ROOTLESS}|)(?:\?{_QUERY_OR_FRAGMENT})?"
+_ABSOLUTE_URI = (
+    rf"{_SCHEME}:(?://{_AUTHORITY}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|{_PATH_ROOTLESS}|)(?:\?{_QUERY_OR_FRAGMENT})?"
+)
 _URI = rf"{_ABSOLUTE_URI}(?:#{_QUERY_OR_FRAGMENT})?"
 _RELATIVE_REF = (
     rf"(?://{_AUTHORITY}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|{_PATH_NOSCHEME}|)"
@@ -633,10 +635,23 @@ def timestamp_to_text(value: Any) -> str:
     two = _TWO_DIGITS
     year = value.year
     micro = value.microsecond
-    return "".join((
-        str(year) if year >= 1000 else f"{year:04d}", "-", two[value.month], "-", two[value.day], "T",
-        two[value.hour], ":", two[value.minute], ":", two[value.second], f".{micro:06d}" if micro else "", zone,
-    ))
+    return "".join(
+        (
+            str(year) if year >= 1000 else f"{year:04d}",
+            "-",
+            two[value.month],
+            "-",
+            two[value.day],
+            "T",
+            two[value.hour],
+            ":",
+            two[value.minute],
+            ":",
+            two[value.second],
+            f".{micro:06d}" if micro else "",
+            zone,
+        )
+    )
 
 
 timestamp_to_json = timestamp_to_text
@@ -741,4 +756,3 @@ def json_decode(data: bytes | bytearray | memoryview | str) -> Any:
         raise Invalid(f"JSON text is not UTF-8 ({exc.reason})", exc.start) from None
     except RecursionError:
         raise Invalid("JSON nested too deeply") from None
-{% endraw %}

@@ -47,6 +47,7 @@ from .child import _Lines, action_of
 from .messages import (
     INVALID_STATE_EXCEPTION,
     MAX_MESSAGE,
+    MESSAGES,
     Checkpoint,
     CheckpointReply,
     DecodeError,
@@ -85,9 +86,9 @@ _TO_CHILD = "to_child"
 _WITH_CHECKPOINTER = frozenset({ProcessRecords, ShardEnded, ShutdownRequested, Shutdown})
 _KNOWN_KEYS: dict[type[Any], frozenset[str]] = {
     # keys the current Java daemon accepts in each message a child sends (any other key: the line is skipped)
-{% for m in protocol.messages_for("to_daemon") %}
-    {{ m.name }}: frozenset({ {{- protocol.framing.tag_key | pystr }}{% for f in m.fields if not f.removed %}, {{ f.name | pystr }}{% endfor -%} }),
-{% endfor %}
+    cls: cls.WIRE_KEYS
+    for cls in MESSAGES.values()
+    if "to_daemon" in cls.DIRECTIONS
 }
 
 
@@ -273,7 +274,9 @@ class ChildDriver:
         timeout: float | None = None,
     ) -> Exchange:
         """``initialize``: the shard and its checkpoint (a sequence number or a ``SENTINEL_*``, usually with 0)."""
-        message = Initialize(shard_id=shard_id, sequence_number=sequence_number, sub_sequence_number=sub_sequence_number)
+        message = Initialize(
+            shard_id=shard_id, sequence_number=sequence_number, sub_sequence_number=sub_sequence_number
+        )
         return self.send(message, timeout=timeout)
 
     def process_records(
@@ -458,7 +461,9 @@ class ChildDriver:
 
     def _skip(self, exchange: Exchange, text: bytes, why: str) -> None:
         if self.strict:
-            raise ProtocolError(f"the Java daemon would skip this child line and keep waiting: {why}", exchange=exchange)
+            raise ProtocolError(
+                f"the Java daemon would skip this child line and keep waiting: {why}", exchange=exchange
+            )
         exchange.skipped.append((text, why))
 
     def _answer(self, request: Checkpoint, exchange: Exchange) -> CheckpointReply:

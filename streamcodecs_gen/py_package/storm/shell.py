@@ -453,9 +453,7 @@ class ShellBolt(ShellComponent):
         """Send a heartbeat tuple and wait for a ``sync`` after it."""
         with self._changed:
             before = self.syncs
-        self.send(
-            Heartbeat(id=_random_id(), comp=None, stream=HEARTBEAT_STREAM, task=SYSTEM_TASK_ID, values=[])
-        )
+        self.send(Heartbeat(id=_random_id(), comp=None, stream=HEARTBEAT_STREAM, task=SYSTEM_TASK_ID, values=[]))
         self.wait_for(lambda: self.syncs > before, "a sync answering the heartbeat", timeout)
 
     def wait_result(self, tuple_id: str, timeout: float | None = None) -> str:
@@ -506,7 +504,9 @@ class ShellSpout(ShellComponent):
     def deactivate(self, timeout: float | None = None) -> list[Message]:
         return self.command(Deactivate(), timeout)
 
-    def command(self, message: Next | SpoutAck | SpoutFail | Activate | Deactivate, timeout: float | None = None) -> list[Message]:
+    def command(
+        self, message: Next | SpoutAck | SpoutFail | Activate | Deactivate, timeout: float | None = None
+    ) -> list[Message]:
         """Send a spout command and wait for the ``sync`` that ends the answer; the answer's messages."""
         with self._changed:
             start, before = len(self.received), self.syncs

@@ -460,9 +460,7 @@ class Spout(Component):
         need_task_ids: bool = False,
     ) -> list[int] | None:
         """Emit ``values``; with a ``tup_id`` Storm tracks the tuple and calls back :meth:`ack` or :meth:`fail`."""
-        return super().emit(
-            values, stream=stream, tup_id=tup_id, direct_task=direct_task, need_task_ids=need_task_ids
-        )
+        return super().emit(values, stream=stream, tup_id=tup_id, direct_task=direct_task, need_task_ids=need_task_ids)
 
     def _serve(self, message: Message) -> None:
         try:

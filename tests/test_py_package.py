@@ -1,0 +1,94 @@
+"""The hand-written modules of the generated package (``streamcodecs_gen/py_package/``) at their source.
+
+They are ordinary Python, copied into the package with a one-line header. The runtime is a package at source too,
+so it imports and type-checks there; a companion imports its protocol's generated ``messages`` relatively, so at
+source it runs as a module of the generated package (``source_module``): the code under test is the source file,
+and a traceback names it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from streamcodecs_gen.render import PY_PACKAGE_DIR, copy_source
+
+REPO = Path(__file__).resolve().parent.parent
+PACKAGE = REPO / "output" / "py" / "streamcodecs"
+SOURCES = sorted(p for p in PY_PACKAGE_DIR.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def source_module(relative: str) -> ModuleType:
+    """Run ``py_package/<relative>`` as the module it becomes in the generated package (relative imports resolve
+    there), without touching the installed copy: e.g. ``source_module("kcl/daemon.py")``."""
+    path = PY_PACKAGE_DIR / relative
+    package = "streamcodecs." + ".".join(Path(relative).parent.parts)
+    importlib.import_module(package)
+    spec = importlib.util.spec_from_file_location(f"{package}._source_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = package
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_sources_are_there() -> None:
+    names = {p.relative_to(PY_PACKAGE_DIR).as_posix() for p in SOURCES}
+    assert {"_runtime/errors.py", "_runtime/jsonwire.py", "kcl/daemon.py", "storm/shell.py"} <= names
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.relative_to(PY_PACKAGE_DIR).as_posix())
+def test_the_package_holds_the_source_with_its_header(source: Path) -> None:
+    copy = PACKAGE / source.relative_to(PY_PACKAGE_DIR)
+    text = copy.read_text(encoding="utf-8")
+    assert text == copy_source(source), f"{copy} is not a copy of {source}: run ./generator.py"
+    assert text.startswith(f"# Copied from streamcodecs_gen/py_package/{source.relative_to(PY_PACKAGE_DIR)} by")
+
+
+def test_the_runtime_type_checks_at_source(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "-p", "streamcodecs_gen.py_package._runtime", "--strict"]
+        + ["--cache-dir", str(tmp_path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues found in 5 source files" in result.stdout, result.stdout
+
+
+def test_the_runtime_runs_at_source() -> None:
+    from streamcodecs_gen.py_package._runtime import errors, jsonwire
+
+    assert issubclass(jsonwire.DecodeError, errors.DecodeError)
+
+
+def test_the_kcl_daemon_knows_the_keys_the_java_daemon_accepts() -> None:
+    """What the daemon template used to list per message now comes from the generated module's ``WIRE_KEYS``."""
+    daemon = source_module("kcl/daemon.py")
+    from streamcodecs.kcl import messages
+
+    assert {cls.__name__: set(keys) for cls, keys in daemon._KNOWN_KEYS.items()} == {
+        "Status": {"action", "responseFor"},
+        "Checkpoint": {"action", "sequenceNumber", "subSequenceNumber", "error"},
+    }
+    line = b'{"action": "status", "responseFor": "x", "extra": 1}'
+    assert daemon._unknown_keys(line, messages.Status(response_for="x")) == ["extra"]
+
+
+def test_a_companion_at_source_raises_from_its_source() -> None:
+    """A failure in a companion run at source points at the source file, not at a generated copy."""
+    shell = source_module("storm/shell.py")
+    source = PY_PACKAGE_DIR / "storm" / "shell.py"
+    assert Path(shell.__file__) == source
+    with pytest.raises(OSError) as info:
+        shell.ShellBolt(["./definitely-not-a-command-of-streamcodecs"]).start()
+    assert source in {Path(str(entry.path)) for entry in info.traceback}
