@@ -11,12 +11,14 @@ import re
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .load import Document, Mapping
 from .naming import RESERVED_ATTRIBUTES, SHADOWING, identifier_problem, snake_case
 from .problems import Problem, suggest
-from .types import CONTAINERS, INTEGER_TYPES, WIRE_TYPES, parse_type_expr
+from .resolve import TypeExpr, TypeScope
+from .types import CONTAINERS, INTEGER_TYPES, WIRE_TYPES
 from .versions import version_key
 
 
@@ -39,11 +41,14 @@ class Context:
     def versions(self) -> list[str]:
         return list(self.data["versions"])
 
-    def structs(self) -> dict[str, Mapping]:
-        return {**self.custom_structs, **{t["name"]: t for t in self.data.get("types", [])}}
-
-    def enums(self) -> dict[str, Mapping]:
-        return {**self.custom_enums, **{e["name"]: e for e in self.data.get("enums", [])}}
+    @cached_property
+    def types(self) -> TypeScope:
+        """The protocol's enums and structs (its own over the shared ones) and its type expressions, resolved once;
+        the model is built from the same scope."""
+        return TypeScope(
+            {**self.custom_enums, **{e["name"]: e for e in self.data.get("enums", [])}},
+            {**self.custom_structs, **{t["name"]: t for t in self.data.get("types", [])}},
+        )
 
     def problem(self, node: Mapping, key: str, message: str, hint: str = "") -> Problem:
         # Nodes of shared custom types carry their own file (see load.py); the rest belong to this protocol.
@@ -54,10 +59,9 @@ class Context:
         used: list[str] = []
         todo = [f["type"] for owner in [*self.data.get("types", []), *self.data["messages"]] for f in owner["fields"]]
         while todo:
-            head, args = parse_type_expr(todo.pop())
-            for name in (head, *args):
-                inner = parse_type_expr(name)[0]
-                if inner != name:
+            expr = self.types.expr(todo.pop())
+            for name in (expr.head, *expr.arg_texts):
+                if self.types.expr(name).head != name:
                     todo.append(name)
                 elif name in self.custom_structs and name not in used:
                     used.append(name)
@@ -377,17 +381,16 @@ def check_discriminators(ctx: Context) -> Iterator[Problem]:
             )
 
 
-def _resolve(ctx: Context, text: str) -> tuple[str | None, str | None]:
+def _resolve(ctx: Context, expr: TypeExpr) -> tuple[str | None, str | None]:
     """Return (problem, hint) for a type expression, or (None, None) if it resolves."""
-    head, args = parse_type_expr(text)
-    known = sorted([*WIRE_TYPES, *ctx.structs(), *ctx.enums()])
+    head, args, text = expr.head, expr.args, expr.text
     if head in CONTAINERS:
         if len(args) != CONTAINERS[head]:
             return (
                 f"{head} takes {CONTAINERS[head]} type argument(s), got {len(args)} in {text!r}",
                 "write list<T> or map<string,T>",
             )
-        if head == "map" and args[0] != "string":
+        if head == "map" and args[0].text != "string":
             return f"map keys must be string in {text!r}", "write map<string,T>"
         for arg in args:
             problem, hint = _resolve(ctx, arg)
@@ -401,9 +404,9 @@ def _resolve(ctx: Context, text: str) -> tuple[str | None, str | None]:
             allowed = [n for n, t in WIRE_TYPES.items() if ctx.family in t.families]
             return f"type {head!r} is not available in the {ctx.family} family", "use one of: " + ", ".join(allowed)
         return None, None
-    if head in ctx.structs() or head in ctx.enums():
+    if expr.kind in ("struct", "enum"):
         return None, None
-    return f"unknown type {head!r}", suggest(head, known)
+    return f"unknown type {head!r}", suggest(head, ctx.types.known)
 
 
 def check_types(ctx: Context) -> Iterator[Problem]:
@@ -413,11 +416,12 @@ def check_types(ctx: Context) -> Iterator[Problem]:
         seen_presence = False
         for index, f in enumerate(fields):
             where = f"{owner['name']}.{f['name']}"
-            problem, hint = _resolve(ctx, f["type"])
+            expr = ctx.types.of(f)
+            problem, hint = _resolve(ctx, expr)
             if problem:
                 yield ctx.problem(f, "type", f"{where}: {problem}", hint or "")
                 continue
-            head, _ = parse_type_expr(f["type"])
+            head = expr.head
             yield from _trailing_type_problems(ctx, kind, f, where, head, is_last=index == len(fields) - 1)
             if ctx.family == "binary":
                 yield from _binary_presence_problems(ctx, kind, owner, f, where, follows_optional=seen_presence)
@@ -531,7 +535,7 @@ def _field_option_problems(ctx: Context, kind: str, f: Mapping, where: str, head
 
 
 def _value_problem(ctx: Context, f: Mapping, value: Any) -> str | None:
-    head, _ = parse_type_expr(f["type"])
+    head = ctx.types.of(f).head
     if value is None:
         return None if f.get("nullable") or f.get("optional") else "is null but the field is not nullable"
     if head in INTEGER_TYPES or head == "padding":
@@ -557,8 +561,8 @@ def _value_problem(ctx: Context, f: Mapping, value: Any) -> str | None:
         return 'bytes defaults can only be "" (empty)'
     elif head == "list" and value != []:
         return "list defaults can only be []"
-    elif head in ctx.enums():
-        enum = ctx.enums()[head]
+    elif head in ctx.types.enums:
+        enum = ctx.types.enums[head]
         if value not in [v["name"] for v in enum["values"]]:
             return "is not a member name of " + head
     return None
@@ -598,7 +602,7 @@ def check_kafka(ctx: Context) -> Iterator[Problem]:
     payloads = [f["name"] for f in message["fields"] if f["type"] == "payload"]
     additional = [f for f in message["fields"] if f.get("additional")]
     for f in message["fields"]:
-        head, _ = parse_type_expr(f["type"])
+        head = ctx.types.of(f).head
         if f.get("additional"):
             continue
         if not (pattern.fullmatch(f["name"]) and f["name"] not in reserved) and f["type"] != "payload":
@@ -686,11 +690,11 @@ def check_family_rules(ctx: Context) -> Iterator[Problem]:
         yield from _binary_code_ranges(ctx)
     if ctx.family == "json":
         yield from _repeated_variants(ctx)
-    structs = ctx.structs()
+    structs = ctx.types.structs
     for _kind, owner in ctx.containers():
         for f in owner["fields"]:
-            yield from _field_family_rules(ctx, owner, f, structs)
-        if ctx.family == "binary" and owner["name"] in structs and _recursive(structs, owner["name"]):
+            yield from _field_family_rules(ctx, owner, f)
+        if ctx.family == "binary" and owner["name"] in structs and _recursive(ctx.types, owner["name"]):
             yield ctx.problem(
                 owner, "name", f"type {owner['name']} contains itself", "binary structs cannot be recursive"
             )
@@ -749,10 +753,10 @@ def _repeated_variants(ctx: Context) -> Iterator[Problem]:
         seen_variants.add(variant["name"])
 
 
-def _field_family_rules(ctx: Context, owner: Mapping, f: Mapping, structs: dict[str, Mapping]) -> Iterator[Problem]:
+def _field_family_rules(ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
     """One field against its family: kafka names, binary fields' removal, constants and types, the JSON tag key."""
     family = ctx.family
-    head, _ = parse_type_expr(f["type"])
+    head = ctx.types.of(f).head
     if family == "kafka" and not f.get("additional") and not _IDENT.fullmatch(f["name"]):
         yield ctx.problem(
             f,
@@ -784,13 +788,14 @@ def _field_family_rules(ctx: Context, owner: Mapping, f: Mapping, structs: dict[
             "the tag is written by the codec; remove the field",
         )
     if family == "binary":
-        yield from _binary_field_type(ctx, owner, f, structs)
+        yield from _binary_field_type(ctx, owner, f)
 
 
-def _binary_field_type(ctx: Context, owner: Mapping, f: Mapping, structs: dict[str, Mapping]) -> Iterator[Problem]:
+def _binary_field_type(ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
     """A binary field's type has an encoding, and a list's count is bounded by the frame."""
-    head, args = parse_type_expr(f["type"])
-    item = parse_type_expr(args[0])[0] if head == "list" else None
+    expr = ctx.types.of(f)
+    head, args = expr.head, expr.args
+    item = args[0].head if head == "list" and args else None  # a bare `list` is check_types' problem
     if head == "map" or item in CONTAINERS:
         yield ctx.problem(
             f,
@@ -798,11 +803,11 @@ def _binary_field_type(ctx: Context, owner: Mapping, f: Mapping, structs: dict[s
             f"{owner['name']}.{f['name']}: {f['type']} has no binary encoding",
             "use a list of a struct",
         )
-    elif item in structs and _zero_size(structs, item, set()):
+    elif item in ctx.types.structs and _zero_size(ctx.types, item, set()):
         yield ctx.problem(
             f,
             "type",
-            f"{owner['name']}.{f['name']}: list items of {args[0]} can take "
+            f"{owner['name']}.{f['name']}: list items of {args[0].text} can take "
             "no bytes, so a count could not be bounded by the frame",
             "give the struct a mandatory field",
         )
@@ -813,7 +818,7 @@ def _array_shapes(ctx: Context) -> Iterator[Problem]:
         shape = message.get("shape")
         if shape and shape["json"] == "array":
             fields = message["fields"]
-            if len(fields) != 1 or parse_type_expr(fields[0]["type"])[0] != "list":
+            if len(fields) != 1 or ctx.types.of(fields[0]).head != "list":
                 yield ctx.problem(
                     message,
                     "shape",
@@ -822,40 +827,40 @@ def _array_shapes(ctx: Context) -> Iterator[Problem]:
                 )
 
 
-def _struct_types(structs: dict[str, Mapping], name: str) -> list[str]:
+def _struct_types(types: TypeScope, name: str) -> list[str]:
+    """Structs a struct's fields name: a field's type or one of its type arguments."""
     found = []
-    for f in structs[name]["fields"]:
-        head, args = parse_type_expr(f["type"])
-        for part in (head, *args):
-            inner = parse_type_expr(part)[0]
-            if inner in structs:
+    for f in types.structs[name]["fields"]:
+        expr = types.of(f)
+        for inner in (expr.head, *(arg.head for arg in expr.args)):
+            if inner in types.structs:
                 found.append(inner)
     return found
 
 
-def _recursive(structs: dict[str, Mapping], start: str) -> bool:
+def _recursive(types: TypeScope, start: str) -> bool:
     seen: set[str] = set()
-    todo = _struct_types(structs, start)
+    todo = _struct_types(types, start)
     while todo:
         name = todo.pop()
         if name == start:
             return True
         if name not in seen:
             seen.add(name)
-            todo += _struct_types(structs, name)
+            todo += _struct_types(types, name)
     return False
 
 
-def _zero_size(structs: dict[str, Mapping], name: str, seen: set[str]) -> bool:
+def _zero_size(types: TypeScope, name: str, seen: set[str]) -> bool:
     """True when every field of the struct is conditional, or itself a zero-size struct (and no size prefix)."""
-    node = structs[name]
+    node = types.structs[name]
     if node.get("size_prefix") or name in seen:
         return False
     for f in node["fields"]:
         if "presence" in f or "when_nonempty" in f:
             continue
-        head, _ = parse_type_expr(f["type"])
-        if head in structs and _zero_size(structs, head, seen | {name}):
+        head = types.of(f).head
+        if head in types.structs and _zero_size(types, head, seen | {name}):
             continue
         if head == "rest":
             continue

@@ -196,8 +196,8 @@ def compare(baseline: list[Protocol], current: list[Protocol]) -> list[Problem]:
             continue
         new_variants = {v["name"]: v for v in cur.framing.get("variants", [])}
         for variant in base.framing.get("variants", []):
-            now = new_variants.get(variant["name"])
-            if now is None or now["encoding"] != variant["encoding"]:
+            kept = new_variants.get(variant["name"])
+            if kept is None or kept["encoding"] != variant["encoding"]:
                 problems.append(
                     Problem(
                         cur.source,

@@ -10,7 +10,8 @@ from typing import Any
 
 from .load import Document, Mapping
 from .naming import snake_case, upper_snake_case
-from .types import WIRE_TYPES, WireType, parse_type_expr
+from .resolve import TypeExpr, TypeScope
+from .types import WIRE_TYPES, WireType
 from .versions import version_key
 
 
@@ -271,12 +272,13 @@ class Protocol:
 
 
 class _Builder:
-    def __init__(self, doc: Document, custom_structs: dict[str, Mapping], custom_enums: dict[str, Mapping]):
+    def __init__(self, doc: Document, types: TypeScope):
         self.doc = doc
         self.data = doc.data
         self.first = self.data["versions"][0]
-        self.enum_nodes = {**custom_enums, **{e["name"]: e for e in self.data.get("enums", [])}}
-        self.struct_nodes = {**custom_structs, **{t["name"]: t for t in self.data.get("types", [])}}
+        self.types = types  # the checks resolved every type expression of the protocol in this scope
+        self.enum_nodes = types.enums
+        self.struct_nodes = types.structs
         self.local = {t["name"] for t in self.data.get("types", [])}
         self.enums: dict[str, Enum] = {}
         self.structs: dict[str, Struct] = {}
@@ -320,17 +322,16 @@ class _Builder:
             struct.fields = self.fields(node, struct.since)
         return self.structs[name]
 
-    def type_ref(self, text: str) -> TypeRef:
-        head, args = parse_type_expr(text)
-        if head == "list":
-            return TypeRef(text, "list", item=self.type_ref(args[0]))
-        if head == "map":
-            return TypeRef(text, "map", item=self.type_ref(args[1]))
-        if head in WIRE_TYPES:
-            return TypeRef(text, "wire", wire=WIRE_TYPES[head])
-        if head in self.enum_nodes:
-            return TypeRef(text, "enum", enum=self.enum(head))
-        return TypeRef(text, "struct", struct=self.struct(head))
+    def type_ref(self, expr: TypeExpr) -> TypeRef:
+        if expr.kind == "list":
+            return TypeRef(expr.text, "list", item=self.type_ref(expr.args[0]))
+        if expr.kind == "map":
+            return TypeRef(expr.text, "map", item=self.type_ref(expr.args[1]))
+        if expr.kind == "wire":
+            return TypeRef(expr.text, "wire", wire=WIRE_TYPES[expr.head])
+        if expr.kind == "enum":
+            return TypeRef(expr.text, "enum", enum=self.enum(expr.head))
+        return TypeRef(expr.text, "struct", struct=self.struct(expr.head))
 
     def fields(self, owner: Mapping, owner_since: str) -> list[Field]:
         result = []
@@ -340,7 +341,7 @@ class _Builder:
                 Field(
                     name=node["name"],
                     py=node.get("py") or snake_case(node["name"]),
-                    type=self.type_ref(node["type"]),
+                    type=self.type_ref(self.types.of(node)),
                     since=since,
                     removed=node.get("removed"),
                     doc=node.get("doc", ""),
@@ -424,5 +425,6 @@ def _dependency_order(structs: dict[str, Struct]) -> list[Struct]:
     return ordered
 
 
-def build_protocol(doc: Document, custom_structs: dict[str, Mapping], custom_enums: dict[str, Mapping]) -> Protocol:
-    return _Builder(doc, custom_structs, custom_enums).build()
+def build_protocol(doc: Document, types: TypeScope) -> Protocol:
+    """The model of a checked definition; ``types`` is the scope its checks resolved its type expressions in."""
+    return _Builder(doc, types).build()

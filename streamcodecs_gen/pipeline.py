@@ -88,4 +88,4 @@ def load_protocols(
             )
     if problems:
         raise DefinitionError(problems)
-    return [build_protocol(c.doc, custom_structs, custom_enums) for c in valid]
+    return [build_protocol(c.doc, c.types) for c in valid]

@@ -187,6 +187,14 @@ CASES = [
         "map<string,int32>",
     ),
     (
+        "binary list without its item type",  # was an IndexError in the binary family's rules
+        BINARY,
+        "- {name: a, type: int32}",
+        "- {name: a, type: list}",
+        "list takes 1 type argument(s), got 0",
+        "type: list}",
+    ),
+    (
         "recursive struct",
         BINARY,
         "- {name: a, type: int32}",

@@ -283,6 +283,17 @@ def test_a_msgpack_variant_of_other_json_protocols_passes_its_generated_tests(tm
     assert "test_decode_mp" in (root / "tests" / "test_compat_jfixture.py").read_text()
 
 
+def test_a_protocol_with_framing_variants_does_not_hide_the_protocols_after_it(tmp_path: Path) -> None:
+    """The variant comparison once reused the name of the protocols-by-name table, so every protocol compared after
+    one with variants was reported as removed."""
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    shutil.copy(REPO / "protocol-definitions" / "storm.yaml", defs / "storm.yaml")
+    shutil.copy(REPO / "protocol-definitions" / "kcl.yaml", defs / "tail_kcl.yaml")  # compared after storm
+    result = run("generator.py", "-p", str(defs), "--compat", str(defs))
+    assert result.returncode == 0 and "no breaking changes" in result.stdout, result.stdout + result.stderr
+
+
 def test_a_framing_variant_may_be_added_but_not_removed(tmp_path: Path) -> None:
     storm = (REPO / "protocol-definitions" / "storm.yaml").read_text()
     start = storm.index("  variants:\n")
