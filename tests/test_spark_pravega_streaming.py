@@ -204,3 +204,28 @@ def test_timeout_must_be_positive(spark: Any) -> None:
     frame = spark.createDataFrame([("a", 0, b"")], "s string, at long, bytes binary")
     with pytest.raises(ValueError, match="timeout"):
         spv.explode_inline(frame, data="bytes", offset="at", stream="s", timeout=datetime.timedelta(0))
+
+
+def test_without_a_stream_column_all_pieces_are_one_stream(spark: Any, tmp_path: Path) -> None:
+    blob = b"".join(pv.encode_inline(pv.Event(data=p)) for p in (b"one", b"two", b"three"))
+    source = tmp_path / "in"
+    source.mkdir()
+    _drop(source, 0, [_line("x", 0, blob[:5]), _line("y", 5, blob[5:14])])  # cut in the 1st and 2nd events
+    stream = spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(str(source))
+    pieces = stream.select("at", F.unbase64("bytes").alias("bytes"))
+    exploded = spv.explode_inline(pieces, data="bytes", offset="at")
+    assert exploded.columns == ["at", *[f.name for f in spv.INLINE.fields[1:]]]
+    query = exploded.writeStream.format("memory").queryName("streamcodecs_unkeyed").outputMode("append").start()
+    try:
+        query.processAllAvailable()
+        _drop(source, 1, [_line("z", 14, blob[14:])])
+        query.processAllAvailable()
+        assert query.exception() is None
+    finally:
+        query.stop()
+    rows = sorted(spark.table("streamcodecs_unkeyed").collect(), key=lambda r: r["at"])
+    assert [(r["at"], bytes(r["event"]["data"]), r["error"]) for r in rows] == [
+        (0, b"one", None),
+        (11, b"two", None),
+        (22, b"three", None),
+    ]
