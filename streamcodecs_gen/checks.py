@@ -303,81 +303,98 @@ def check_directions(ctx: Context) -> Iterator[Problem]:
 
 def check_discriminators(ctx: Context) -> Iterator[Problem]:
     """Each family's way of telling messages apart is present, and unique."""
-    family = ctx.family
+    if ctx.family == "binary":
+        yield from _binary_codes(ctx)
+    elif ctx.family == "json":
+        yield from _json_discriminators(ctx)
+    else:
+        for message in ctx.data["messages"]:
+            if any(key in message for key in ("code", "tag", "shape")):
+                yield ctx.problem(
+                    message,
+                    "name",
+                    f"kafka message {message['name']!r} takes no code/tag/shape",
+                    "remove them: records are told apart by their headers",
+                )
+
+
+def _binary_codes(ctx: Context) -> Iterator[Problem]:
+    """Every binary message has a code, unique and (unless --no-id-check) ascending."""
     codes: dict[int, str] = {}
-    tags: dict[tuple[str, str], str] = {}
     previous_code: int | None = None
     for message in ctx.data["messages"]:
         name = message["name"]
-        has = {key for key in ("code", "tag", "shape") if key in message}
-        if family == "binary":
-            if has != {"code"}:
-                yield ctx.problem(
-                    message,
-                    "name",
-                    f"binary message {name!r} needs a `code` and no tag/shape",
-                    "give its numeric type code",
-                )
-                continue
-            code = message["code"]
-            if code in codes:
-                yield ctx.problem(
-                    message,
-                    "code",
-                    f"code {code} of {name!r} is already used by {codes[code]!r}",
-                    "codes must be unique",
-                )
-            codes[code] = name
-            if ctx.id_check and previous_code is not None and code <= previous_code:
-                yield ctx.problem(
-                    message,
-                    "code",
-                    f"code {code} of {name!r} is not above the previous message's code {previous_code}",
-                    "list messages in ascending code order (or pass --no-id-check)",
-                )
-            previous_code = code
-        elif family == "json":
-            if len(has) != 1 or "code" in has:
-                yield ctx.problem(
-                    message,
-                    "name",
-                    f"JSON message {name!r} needs exactly one of `tag` or `shape`",
-                    "tag for messages carrying the discriminator key, shape for the others",
-                )
-                continue
-            if "tag" in message:
-                if "tag_key" not in ctx.data["framing"]:
-                    yield ctx.problem(
-                        message, "tag", f"message {name!r} has a tag but framing has no tag_key", "set framing.tag_key"
-                    )
-                for direction in message["directions"]:
-                    key = (direction, message["tag"])
-                    if key in tags:
-                        yield ctx.problem(
-                            message,
-                            "tag",
-                            f"tag {message['tag']!r} is used twice in direction "
-                            f"{direction!r} ({tags[key]!r} and {name!r})",
-                            "tags must be unique per direction",
-                        )
-                    tags[key] = name
-            else:
-                field_names = {f["name"] for f in message["fields"]}
-                shape = message["shape"]
-                for key in [*shape.get("keys", []), *shape.get("match", {})]:
-                    if key not in field_names and shape["json"] == "object":
-                        yield ctx.problem(
-                            message,
-                            "shape",
-                            f"shape of {name!r} names key {key!r} that is not a field",
-                            suggest(key, field_names),
-                        )
-        elif has:
+        if {key for key in ("code", "tag", "shape") if key in message} != {"code"}:
             yield ctx.problem(
                 message,
                 "name",
-                f"kafka message {name!r} takes no code/tag/shape",
-                "remove them: records are told apart by their headers",
+                f"binary message {name!r} needs a `code` and no tag/shape",
+                "give its numeric type code",
+            )
+            continue
+        code = message["code"]
+        if code in codes:
+            yield ctx.problem(
+                message,
+                "code",
+                f"code {code} of {name!r} is already used by {codes[code]!r}",
+                "codes must be unique",
+            )
+        codes[code] = name
+        if ctx.id_check and previous_code is not None and code <= previous_code:
+            yield ctx.problem(
+                message,
+                "code",
+                f"code {code} of {name!r} is not above the previous message's code {previous_code}",
+                "list messages in ascending code order (or pass --no-id-check)",
+            )
+        previous_code = code
+
+
+def _json_discriminators(ctx: Context) -> Iterator[Problem]:
+    """Every JSON message has a tag (unique per direction, with a tag_key to carry it) or a shape of its fields."""
+    tags: dict[tuple[str, str], str] = {}
+    for message in ctx.data["messages"]:
+        name = message["name"]
+        has = {key for key in ("code", "tag", "shape") if key in message}
+        if len(has) != 1 or "code" in has:
+            yield ctx.problem(
+                message,
+                "name",
+                f"JSON message {name!r} needs exactly one of `tag` or `shape`",
+                "tag for messages carrying the discriminator key, shape for the others",
+            )
+            continue
+        if "tag" not in message:
+            yield from _shape_keys(ctx, message)
+            continue
+        if "tag_key" not in ctx.data["framing"]:
+            yield ctx.problem(
+                message, "tag", f"message {name!r} has a tag but framing has no tag_key", "set framing.tag_key"
+            )
+        for direction in message["directions"]:
+            key = (direction, message["tag"])
+            if key in tags:
+                yield ctx.problem(
+                    message,
+                    "tag",
+                    f"tag {message['tag']!r} is used twice in direction {direction!r} ({tags[key]!r} and {name!r})",
+                    "tags must be unique per direction",
+                )
+            tags[key] = name
+
+
+def _shape_keys(ctx: Context, message: Mapping) -> Iterator[Problem]:
+    """An object shape's keys and matched keys are fields of the message."""
+    field_names = {f["name"] for f in message["fields"]}
+    shape = message["shape"]
+    for key in [*shape.get("keys", []), *shape.get("match", {})]:
+        if key not in field_names and shape["json"] == "object":
+            yield ctx.problem(
+                message,
+                "shape",
+                f"shape of {message['name']!r} names key {key!r} that is not a field",
+                suggest(key, field_names),
             )
 
 
@@ -586,8 +603,6 @@ def check_kafka(ctx: Context) -> Iterator[Problem]:
             "describe one event; attributes it does not declare go to its `additional` map",
         )
         return
-    message = messages[0]
-    fields = {f["name"]: f for f in message["fields"]}
     try:
         pattern = re.compile(framing["attribute_names"]["pattern"])
     except re.error as exc:
@@ -598,8 +613,13 @@ def check_kafka(ctx: Context) -> Iterator[Problem]:
             "fix the pattern",
         )
         return
-    reserved = set(framing["attribute_names"].get("reserved", []))
-    payloads = [f["name"] for f in message["fields"] if f["type"] == "payload"]
+    yield from _kafka_attributes(ctx, messages[0], pattern)
+    yield from _kafka_framing_references(ctx, messages[0])
+
+
+def _kafka_attributes(ctx: Context, message: Mapping, pattern: re.Pattern[str]) -> Iterator[Problem]:
+    """Declared attributes: valid attribute names of wire types, and at most one `additional` map."""
+    reserved = set(ctx.data["framing"]["attribute_names"].get("reserved", []))
     additional = [f for f in message["fields"] if f.get("additional")]
     for f in message["fields"]:
         head = ctx.types.of(f).head
@@ -626,6 +646,13 @@ def check_kafka(ctx: Context) -> Iterator[Problem]:
             f"{message['name']}: more than one `additional` field",
             "keep one map for the undeclared attributes",
         )
+
+
+def _kafka_framing_references(ctx: Context, message: Mapping) -> Iterator[Problem]:
+    """The payload field, the attributes the framing maps to headers and keys, and the detection header exist."""
+    framing = ctx.data["framing"]
+    fields = {f["name"]: f for f in message["fields"]}
+    payloads = [f["name"] for f in message["fields"] if f["type"] == "payload"]
     payload = framing["payload"]
     if payloads != [payload["field"]]:
         yield ctx.problem(
