@@ -18,11 +18,9 @@ from . import layout as binary_layout
 from .filters import pystr
 from .model import Field, Message, Protocol, TypeRef
 from .problems import DefinitionError, Problem
-from .render import PY_PACKAGE_DIR, TEMPLATE_DIR, Options, OutputFile, Renderer, copy_source, format_python
+from .render import PY_PACKAGE_DIR, Options, OutputFile, Renderer, copy_source, format_python
 from .types import WIRE_TYPES
 from .vectors import manifest as _manifest
-
-RUNTIME_DIR = "py/runtime"
 
 
 def _binary_context(protocol: Protocol) -> dict[str, Any]:
@@ -242,9 +240,6 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
     files.append(OutputFile(None, package / "py.typed", ""))
     for module in sorted((PY_PACKAGE_DIR / "_runtime").glob("*.py")):
         files.append(OutputFile(None, package / "_runtime" / module.name, copy_source(module)))
-    for template in sorted((TEMPLATE_DIR / RUNTIME_DIR).glob("*.py.j2")):  # runtime modules not yet moved to .py
-        name = template.name.removesuffix(".j2")
-        add(f"{RUNTIME_DIR}/{template.name}", package / "_runtime" / name)
     companions = [
         Problem(
             p.source,
@@ -255,7 +250,6 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
         for p in protocols
         for c in p.companions
         if not (PY_PACKAGE_DIR / p.name / f"{c}.py").is_file()
-        and not renderer.template_exists(f"py/companions/{p.name}/{c}.py.j2")
     ]
     if companions:
         raise DefinitionError(companions)
@@ -279,10 +273,7 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
         add("py/package/protocol_init.py.j2", where / "__init__.py", protocol.source, protocol=protocol)
         for companion in protocol.companions:
             module = PY_PACKAGE_DIR / protocol.name / f"{companion}.py"
-            if module.is_file():
-                files.append(OutputFile(protocol.name, where / module.name, copy_source(module)))
-            else:  # a companion not yet moved out of templates/
-                add(f"py/companions/{protocol.name}/{companion}.py.j2", where / f"{companion}.py", protocol=protocol)
+            files.append(OutputFile(protocol.name, where / module.name, copy_source(module)))
         spark = f"spark/{protocol.family}.py.j2"
         if renderer.template_exists(spark):
             add(spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context)

@@ -243,7 +243,9 @@ def extend_bytes_int32(parts: Parts, value: Buffer, path: str, error: type[Encod
         parts += (I32.pack(len(data)), data)
 
 
-def read_rest(buf: Buffer, pos: int, end: int, path: str, error: type[DecodeError] = DecodeError) -> tuple[Payload, int]:
+def read_rest(
+    buf: Buffer, pos: int, end: int, path: str, error: type[DecodeError] = DecodeError
+) -> tuple[Payload, int]:
     return payload(buf, pos, end), end
 
 
@@ -320,7 +322,7 @@ def owned(value: T) -> T:
             after = owned(before)
             if after is not before:
                 changes[f.name] = after
-        return dataclasses.replace(value, **changes) if changes else value  # type: ignore[return-value]
+        return dataclasses.replace(value, **changes) if changes else value
     return value
 
 
