@@ -2,7 +2,8 @@
 
 Each check is a function ``(Context) -> Iterator[Problem]``; :data:`CHECKS` lists them in order and
 :func:`run_checks` runs every one of them so that all problems are reported at once.  The checks run on the loaded
-data (which carries line numbers), after the schema has accepted it.
+data (which carries line numbers), after the schema has accepted it.  Type expressions are parsed and resolved once,
+by the context's :class:`~.resolve.TypeScope`, which the model is then built from.
 """
 
 from __future__ import annotations
@@ -110,51 +111,14 @@ def check_since(ctx: Context) -> Iterator[Problem]:
         owner_since = owner.get("since", first)
         if owner_since not in ctx.versions:
             continue
-        previous = owner_since
+        previous = owner_since  # the newest version among the fields so far
         for f in owner["fields"]:
             yield from _check_version_ref(ctx, f, "since")
             yield from _check_version_ref(ctx, f, "removed")
             since = f.get("since", owner_since)
-            if since not in ctx.versions:
-                continue
-            if version_key(since) < version_key(owner_since):
-                yield ctx.problem(
-                    f,
-                    "since",
-                    f"field {f['name']!r} is older ({since}) than its {kind} {owner['name']!r} ({owner_since})",
-                    f"set since to {owner_since!r} or later",
-                )
-            elif version_key(since) < version_key(previous) and ctx.family == "binary":
-                # Position carries meaning only in binary frames; JSON fields are listed in the peer's write order.
-                yield ctx.problem(
-                    f,
-                    "since",
-                    f"field {f['name']!r} (since {since}) follows a field added in {previous}",
-                    "new fields go at the end: move it after the newer fields",
-                )
-            previous = max(previous, since, key=version_key)
-            removed = f.get("removed")
-            if removed in ctx.versions and version_key(removed) <= version_key(since):
-                yield ctx.problem(
-                    f,
-                    "removed",
-                    f"field {f['name']!r} is removed ({removed}) before or when it is added ({since})",
-                    "removed must be a later version than since",
-                )
-            if (
-                version_key(since) > version_key(owner_since)
-                and "default" not in f
-                and "const" not in f
-                and not f.get("nullable")
-                and not f.get("optional")
-                and ctx.family != "kafka"
-            ):
-                yield ctx.problem(
-                    f,
-                    "name",
-                    f"field {f['name']!r} was added in {since}, after its {kind}, but has no default",
-                    "give the value a decoder uses when an older peer omits it",
-                )
+            if since in ctx.versions:
+                yield from _field_versions(ctx, kind, owner, f, since, previous)
+                previous = max(previous, since, key=version_key)
     for message in ctx.data["messages"]:
         if (
             message.get("removed") in ctx.versions
@@ -167,6 +131,51 @@ def check_since(ctx: Context) -> Iterator[Problem]:
                 f"message {message['name']!r} is removed before it is added",
                 "removed must be later than since",
             )
+
+
+def _field_versions(
+    ctx: Context, kind: str, owner: Mapping, f: Mapping, since: str, previous: str
+) -> Iterator[Problem]:
+    """A field (of declared version ``since``) is not older than its owner, nor than the fields before it (binary);
+    it is removed after it is added; added later than its owner, it has a default."""
+    owner_since = owner.get("since", ctx.versions[0])
+    if version_key(since) < version_key(owner_since):
+        yield ctx.problem(
+            f,
+            "since",
+            f"field {f['name']!r} is older ({since}) than its {kind} {owner['name']!r} ({owner_since})",
+            f"set since to {owner_since!r} or later",
+        )
+    elif version_key(since) < version_key(previous) and ctx.family == "binary":
+        # Position carries meaning only in binary frames; JSON fields are listed in the peer's write order.
+        yield ctx.problem(
+            f,
+            "since",
+            f"field {f['name']!r} (since {since}) follows a field added in {previous}",
+            "new fields go at the end: move it after the newer fields",
+        )
+    removed = f.get("removed")
+    if removed in ctx.versions and version_key(removed) <= version_key(since):
+        yield ctx.problem(
+            f,
+            "removed",
+            f"field {f['name']!r} is removed ({removed}) before or when it is added ({since})",
+            "removed must be a later version than since",
+        )
+    if (
+        version_key(since) > version_key(owner_since)
+        and "default" not in f
+        and "const" not in f
+        and not f.get("nullable")
+        and not f.get("optional")
+        and ctx.family != "kafka"
+    ):
+        yield ctx.problem(
+            f,
+            "name",
+            f"field {f['name']!r} was added in {since}, after its {kind}, but has no default",
+            "give the value a decoder uses when an older peer omits it",
+        )
 
 
 def check_names(ctx: Context) -> Iterator[Problem]:
