@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from . import layout as binary_layout
+from .analysis.json import field_mode, omit_defaults
 from .filters import pystr
 from .model import Field, Message, Protocol, TypeRef
 from .problems import DefinitionError, Problem
@@ -89,20 +90,6 @@ def _json_annotation(ref: TypeRef) -> str:
 
 def _json_context(protocol: Protocol) -> dict[str, Any]:
     """Decisions the JSON template needs, made here so the template only shows shape."""
-
-    def omit_defaults(owner: Any) -> bool:
-        return any(f.optional for f in owner.fields)
-
-    def field_mode(owner: Any, f: Field) -> str:
-        if f.has_const:
-            return "const"
-        if f.removed:
-            return "unset"  # decoded from older peers, never encoded
-        if f.optional or (f.added_later and f.nullable and not f.has_default):
-            return "default"
-        if f.has_default:
-            return "unset_default" if omit_defaults(owner) else "default"
-        return "required"
 
     def absent_fields(owner: Any) -> list[str]:
         """Python names of the fields that hold ``msgspec.UNSET`` when a message lacks them (to_dict omits them)."""
@@ -213,7 +200,6 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
         "field_mode": field_mode,
         "json_type": json_type,
         "default_arg": default_arg,
-        "unset_default_fields": lambda owner: [f.py for f in owner.fields if field_mode(owner, f) == "unset_default"],
         "shape_test": shape_test,
         "shape_text": shape_text,
         "typed_path": typed,
