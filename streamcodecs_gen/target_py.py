@@ -16,6 +16,7 @@ from typing import Any
 
 from . import layout as binary_layout
 from .analysis.json import field_mode, omit_defaults
+from .analysis.kafka import kafka_event
 from .filters import pystr
 from .model import Field, Message, Protocol, TypeRef
 from .problems import DefinitionError, Problem
@@ -207,7 +208,11 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
     }
 
 
-FAMILY_CONTEXT = {"binary": _binary_context, "json": _json_context}
+def _kafka_context(protocol: Protocol) -> dict[str, Any]:
+    return {"kafka": kafka_event(protocol)}
+
+
+FAMILY_CONTEXT = {"binary": _binary_context, "json": _json_context, "kafka": _kafka_context}
 
 
 def python_target(protocols: list[Protocol], options: Options) -> list[OutputFile]:
