@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from . import layout as binary_layout
+from .analysis import spark_json
 from .analysis.json import field_mode, omit_defaults
 from .analysis.kafka import kafka_event
 from .filters import pystr
@@ -215,6 +216,20 @@ def _kafka_context(protocol: Protocol) -> dict[str, Any]:
 FAMILY_CONTEXT = {"binary": _binary_context, "json": _json_context, "kafka": _kafka_context}
 
 
+def _spark_json_context(protocol: Protocol) -> dict[str, Any]:
+    """What the Spark JSON template reads on top of the JSON context: the plan, and the Spark types of values."""
+    return {
+        "plan": spark_json.spark_json_plan(protocol),
+        "ddl": spark_json.ddl,
+        "read_ddl": spark_json.read_ddl,
+        "is_variant": spark_json.is_variant,
+        "RANGES": spark_json.RANGES,
+    }
+
+
+SPARK_CONTEXT = {"json": _spark_json_context}
+
+
 def python_target(protocols: list[Protocol], options: Options) -> list[OutputFile]:
     renderer = Renderer(options)
     renderer.env.filters["py_of"] = lambda wire_name, owner: next(f.py for f in owner.fields if f.name == wire_name)
@@ -267,7 +282,8 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
             files.append(OutputFile(protocol.name, where / module.name, copy_source(module)))
         spark = f"spark/{protocol.family}.py.j2"
         if renderer.template_exists(spark):
-            add(spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context)
+            spark_context = SPARK_CONTEXT.get(protocol.family, lambda p: {})(protocol)
+            add(spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context, **spark_context)
     if any(renderer.template_exists(f"spark/{p.family}.py.j2") for p in protocols):
         add("spark/__init__.py.j2", package / "spark" / "__init__.py", protocols=protocols)
     if options.binary:
