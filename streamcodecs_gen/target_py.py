@@ -16,7 +16,7 @@ from typing import Any
 
 from . import layout as binary_layout
 from .analysis import spark_json
-from .analysis.json import field_mode, omit_defaults
+from .analysis.json import fast_path, field_mode, omit_defaults
 from .analysis.kafka import kafka_event
 from .filters import pystr
 from .model import Field, Message, Protocol, TypeRef
@@ -178,12 +178,6 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
             "needles": [repr(n.encode("utf-8")) for n in sorted(needles)] if base else [],  # as bytes literals
         }
 
-    def fast_tagged(direction: str) -> list[Message]:
-        """The tagged messages of a direction that its fast path decodes as one union (none when there is only one,
-        for the reason given at ``typed``: the general path then checks the tag)."""
-        tagged = [m for m in protocol.messages_for(direction) if m.tag is not None]
-        return tagged if len(tagged) > 1 else []
-
     # The typed path decodes each direction as a msgspec union of tagged Structs. A union of one Struct is that
     # Struct, whose tag msgspec does not require: a direction of one message takes the general path, which does.
     typed = (
@@ -197,7 +191,7 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
         "absent_fields": absent_fields,
         "tag_directions": tag_directions,
         "wire_keys": wire_keys,
-        "fast_tagged": fast_tagged,
+        "fast_path": lambda direction: fast_path(protocol, direction),
         "field_mode": field_mode,
         "json_type": json_type,
         "default_arg": default_arg,
