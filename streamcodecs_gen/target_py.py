@@ -1,8 +1,9 @@
 """The ``py`` target: an installable package with one subpackage per protocol, plus Spark modules.
 
 Which template renders a protocol is decided by its wire family (``templates/py/<family>/messages.py.j2``).
-Hand-written modules are copied, not rendered: the shared runtime (``py_package/_runtime/*.py``) and each declared
-companion (``py_package/<protocol>/<name>.py``; see ``py_package/README.md``). Nothing here names a protocol.
+Hand-written modules are copied, not rendered: the shared runtime (``py_package/_runtime/*.py``), the Spark
+building blocks (``py_package/spark/__init__.py``, when a protocol has a Spark module) and each declared companion
+(``py_package/<protocol>/<name>.py``; see ``py_package/README.md``). Nothing here names a protocol.
 """
 
 from __future__ import annotations
@@ -279,7 +280,8 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
             spark_context = SPARK_CONTEXT.get(protocol.family, lambda p: {})(protocol)
             add(spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context, **spark_context)
     if any(renderer.template_exists(f"spark/{p.family}.py.j2") for p in protocols):
-        add("spark/__init__.py.j2", package / "spark" / "__init__.py", protocols=protocols)
+        module = PY_PACKAGE_DIR / "spark" / "__init__.py"
+        files.append(OutputFile(None, package / "spark" / module.name, copy_source(module)))
     if options.binary:
         files += compat_files(protocols, options, renderer)
     return format_python(files, options.namespace.split(".")[0])
