@@ -38,6 +38,13 @@ class Context:
     def family(self) -> str:
         return self.data["family"]
 
+    @cached_property
+    def framing(self) -> Any:
+        """The family's typed framing configuration (``families/framing.py``); its ``yaml`` locates problems."""
+        from .families import family
+
+        return family(self.family).framing(self.data["framing"])
+
     @property
     def versions(self) -> list[str]:
         return list(self.data["versions"])
@@ -377,7 +384,7 @@ def _json_discriminators(ctx: Context) -> Iterator[Problem]:
         if "tag" not in message:
             yield from _shape_keys(ctx, message)
             continue
-        if "tag_key" not in ctx.data["framing"]:
+        if not ctx.framing.tag_key:
             yield ctx.problem(
                 message, "tag", f"message {name!r} has a tag but framing has no tag_key", "set framing.tag_key"
             )
@@ -602,7 +609,7 @@ def check_kafka(ctx: Context) -> Iterator[Problem]:
     """
     if ctx.family != "kafka":
         return
-    framing = ctx.data["framing"]
+    framing = ctx.framing
     messages = ctx.data["messages"]
     if len(messages) != 1:
         yield ctx.problem(
@@ -613,10 +620,10 @@ def check_kafka(ctx: Context) -> Iterator[Problem]:
         )
         return
     try:
-        pattern = re.compile(framing["attribute_names"]["pattern"])
+        pattern = re.compile(framing.attribute_names.pattern)
     except re.error as exc:
         yield ctx.problem(
-            framing["attribute_names"],
+            framing.attribute_names.yaml,
             "pattern",
             f"attribute name pattern is not a regular expression: {exc}",
             "fix the pattern",
@@ -628,7 +635,7 @@ def check_kafka(ctx: Context) -> Iterator[Problem]:
 
 def _kafka_attributes(ctx: Context, message: Mapping, pattern: re.Pattern[str]) -> Iterator[Problem]:
     """Declared attributes: valid attribute names of wire types, and at most one `additional` map."""
-    reserved = set(ctx.data["framing"]["attribute_names"].get("reserved", []))
+    reserved = set(ctx.framing.attribute_names.reserved)
     additional = [f for f in message["fields"] if f.get("additional")]
     for f in message["fields"]:
         head = ctx.types.of(f).head
@@ -659,21 +666,22 @@ def _kafka_attributes(ctx: Context, message: Mapping, pattern: re.Pattern[str]) 
 
 def _kafka_framing_references(ctx: Context, message: Mapping) -> Iterator[Problem]:
     """The payload field, the attributes the framing maps to headers and keys, and the detection header exist."""
-    framing = ctx.data["framing"]
+    framing = ctx.framing
     fields = {f["name"]: f for f in message["fields"]}
     payloads = [f["name"] for f in message["fields"] if f["type"] == "payload"]
-    payload = framing["payload"]
-    if payloads != [payload["field"]]:
+    payload = framing.payload
+    if payloads != [payload.field]:
         yield ctx.problem(
-            framing,
+            framing.yaml,
             "payload",
-            f"framing.payload.field {payload['field']!r} must name the one "
+            f"framing.payload.field {payload.field!r} must name the one "
             f"field of type payload (found: {', '.join(payloads) or 'none'})",
             "declare one payload field and name it here",
         )
-    named = [(framing["payload"], "content_type_attribute", payload["content_type_attribute"])]
-    named += [(framing["binary"]["attribute_headers"], key, key) for key in framing["binary"]["attribute_headers"]]
-    named += [(m, "attribute", m["attribute"]) for m in framing["key"].get("mappers", [])]
+    headers = framing.binary.attribute_headers
+    named = [(framing.yaml["payload"], "content_type_attribute", payload.content_type_attribute)]
+    named += [(framing.binary.yaml["attribute_headers"], key, key) for key in headers]
+    named += [(m.yaml, "attribute", m.attribute) for m in framing.key.mappers]
     for node, key, name in named:
         if name not in fields or fields[name]["type"] == "payload" or fields[name].get("additional"):
             yield ctx.problem(
@@ -682,10 +690,9 @@ def _kafka_framing_references(ctx: Context, message: Mapping) -> Iterator[Proble
                 f"framing names attribute {name!r}, which is not a declared attribute",
                 suggest(name, [n for n in fields if n not in payloads]),
             )
-    headers = framing["binary"]["attribute_headers"]
-    if headers.get(payload["content_type_attribute"]) != framing["detection"]["header"]:
+    if headers.get(payload.content_type_attribute) != framing.detection.header:
         yield ctx.problem(
-            framing["detection"],
+            framing.detection.yaml,
             "header",
             "framing.detection.header must be the binary-mode header of the content-type attribute",
             "map that attribute to this header in binary.attribute_headers",
@@ -764,7 +771,7 @@ def _enum_family_rules(ctx: Context) -> Iterator[Problem]:
 
 
 def _binary_code_ranges(ctx: Context) -> Iterator[Problem]:
-    code_type = ctx.data["framing"]["code_type"]
+    code_type = ctx.framing.code_type
     bits = {"int8": 8, "int16": 16, "int32": 32}[code_type]
     for message in ctx.data["messages"]:
         if not -(1 << (bits - 1)) <= message.get("code", 0) < (1 << (bits - 1)):
@@ -778,15 +785,15 @@ def _binary_code_ranges(ctx: Context) -> Iterator[Problem]:
 
 def _repeated_variants(ctx: Context) -> Iterator[Problem]:
     seen_variants: set[str] = set()
-    for variant in ctx.data["framing"].get("variants", []):
-        if variant["name"] in seen_variants:
+    for variant in ctx.framing.variants:
+        if variant.name in seen_variants:
             yield ctx.problem(
-                variant,
+                variant.yaml,
                 "name",
-                f"framing variant {variant['name']!r} is declared twice",
+                f"framing variant {variant.name!r} is declared twice",
                 "give each variant its own name (it is what `serializer=` takes)",
             )
-        seen_variants.add(variant["name"])
+        seen_variants.add(variant.name)
 
 
 def _field_family_rules(ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
@@ -815,8 +822,7 @@ def _field_family_rules(ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Pr
             f"{owner['name']}.{f['name']}: binary constants are for integer and bool fields",
             "drop `const` or use an integer type",
         )
-    tag_key = ctx.data["framing"].get("tag_key")
-    if family == "json" and tag_key and f["name"] == tag_key and "tag" in owner:
+    if family == "json" and (tag_key := ctx.framing.tag_key) and f["name"] == tag_key and "tag" in owner:
         yield ctx.problem(
             f,
             "name",

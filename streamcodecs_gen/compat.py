@@ -236,25 +236,27 @@ def _versions(base: Protocol, cur: Protocol) -> list[Problem]:
 def _framing(base: Protocol, cur: Protocol) -> list[Problem]:
     """Released framing variants keep their encoding (new ones may be added); every other framing key is fixed."""
     problems = []
-    new_variants = {v["name"]: v for v in cur.framing.get("variants", [])}
-    for variant in base.framing.get("variants", []):
-        kept = new_variants.get(variant["name"])
-        if kept is None or kept["encoding"] != variant["encoding"]:
+    new_variants = {v.name: v for v in getattr(cur.framing, "variants", [])}
+    for variant in getattr(base.framing, "variants", []):
+        kept = new_variants.get(variant.name)
+        if kept is None or kept.encoding != variant.encoding:
             problems.append(
                 Problem(
                     cur.source,
                     1,
-                    f"framing variant {variant['name']!r} was removed or changed its encoding",
+                    f"framing variant {variant.name!r} was removed or changed its encoding",
                     "a released framing variant stays as it is (adding one is fine)",
                 )
             )
-    for key in sorted(set(base.framing) | set(cur.framing)):
-        if key not in ("max_message", "variants") and base.framing.get(key) != cur.framing.get(key):
+    # Compared typed (both protocols are of one family); reported as the definitions write them.
+    written, now_written = base.framing.yaml, cur.framing.yaml
+    for key in sorted(set(written) | set(now_written)):
+        if key not in ("max_message", "variants") and getattr(base.framing, key) != getattr(cur.framing, key):
             problems.append(
                 Problem(
                     cur.source,
                     1,
-                    f"framing.{key} changed from {base.framing.get(key)!r} to {cur.framing.get(key)!r}",
+                    f"framing.{key} changed from {written.get(key)!r} to {now_written.get(key)!r}",
                     "the framing of a released protocol is fixed",
                 )
             )
