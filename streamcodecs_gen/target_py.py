@@ -1,8 +1,9 @@
 """The ``py`` target: an installable package with one subpackage per protocol, plus Spark modules.
 
 Which template renders a protocol is decided by its wire family (``templates/py/<family>/messages.py.j2``).
-Hand-written modules are copied, not rendered: the shared runtime (``py_package/_runtime/*.py``) and each declared
-companion (``py_package/<protocol>/<name>.py``; see ``py_package/README.md``). Nothing here names a protocol.
+Hand-written modules are copied, not rendered: the shared runtime (``py_package/_runtime/*.py``), the Spark
+building blocks (``py_package/spark/__init__.py``, when a protocol has a Spark module) and each declared companion
+(``py_package/<protocol>/<name>.py``; see ``py_package/README.md``). Nothing here names a protocol.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from . import layout as binary_layout
+from .analysis.json import field_mode, omit_defaults
 from .filters import pystr
 from .model import Field, Message, Protocol, TypeRef
 from .problems import DefinitionError, Problem
@@ -88,20 +90,6 @@ def _json_annotation(ref: TypeRef) -> str:
 
 def _json_context(protocol: Protocol) -> dict[str, Any]:
     """Decisions the JSON template needs, made here so the template only shows shape."""
-
-    def omit_defaults(owner: Any) -> bool:
-        return any(f.optional for f in owner.fields)
-
-    def field_mode(owner: Any, f: Field) -> str:
-        if f.has_const:
-            return "const"
-        if f.removed:
-            return "unset"  # decoded from older peers, never encoded
-        if f.optional or (f.added_later and f.nullable and not f.has_default):
-            return "default"
-        if f.has_default:
-            return "unset_default" if omit_defaults(owner) else "default"
-        return "required"
 
     def absent_fields(owner: Any) -> list[str]:
         """Python names of the fields that hold ``msgspec.UNSET`` when a message lacks them (to_dict omits them)."""
@@ -212,7 +200,6 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
         "field_mode": field_mode,
         "json_type": json_type,
         "default_arg": default_arg,
-        "unset_default_fields": lambda owner: [f.py for f in owner.fields if field_mode(owner, f) == "unset_default"],
         "shape_test": shape_test,
         "shape_text": shape_text,
         "typed_path": typed,
@@ -278,7 +265,8 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
         if renderer.template_exists(spark):
             add(spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context)
     if any(renderer.template_exists(f"spark/{p.family}.py.j2") for p in protocols):
-        add("spark/__init__.py.j2", package / "spark" / "__init__.py", protocols=protocols)
+        module = PY_PACKAGE_DIR / "spark" / "__init__.py"
+        files.append(OutputFile(None, package / "spark" / module.name, copy_source(module)))
     if options.binary:
         files += compat_files(protocols, options, renderer)
     return format_python(files, options.namespace.split(".")[0])

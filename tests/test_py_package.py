@@ -93,3 +93,31 @@ def test_a_companion_at_source_raises_from_its_source() -> None:
     with pytest.raises(OSError) as info:
         shell.ShellBolt(["./definitely-not-a-command-of-streamcodecs"]).start()
     assert source in {Path(str(entry.path)) for entry in info.traceback}
+
+
+def test_spark_protocols_are_the_spark_modules_in_the_package_order(tmp_path: Path) -> None:
+    """``spark.PROTOCOLS`` (once templated) is found at import, from a directory and from a zip (``addPyFile``)."""
+    import zipfile
+
+    import streamcodecs
+    from streamcodecs import spark
+
+    modules = {p.stem for p in (PACKAGE / "spark").glob("*.py")} - {"__init__"}
+    assert modules and spark.PROTOCOLS == tuple(p for p in streamcodecs.PROTOCOLS if p in modules)
+    assert set(spark.PROTOCOLS) == modules
+    archive = tmp_path / "package.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in sorted(PACKAGE.rglob("*.py")):
+            if "tests" not in path.relative_to(PACKAGE).parts:
+                zipped.write(path, path.relative_to(PACKAGE.parent).as_posix())
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import streamcodecs.spark as s; print(s.__file__, s.PROTOCOLS)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe, str(archive)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split(" ", 1) == [
+        str(archive / "streamcodecs" / "spark" / "__init__.py"),
+        f"{spark.PROTOCOLS}\n",
+    ]

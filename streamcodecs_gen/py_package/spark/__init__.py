@@ -1,10 +1,7 @@
 """PySpark functions for every protocol: Spark schemas, and decode/encode as Spark column expressions.
 
-One module per protocol, generated from the same definitions as the codecs:
-
-{% for p in protocols %}
-- ``{{ options.namespace }}.spark.{{ p.name }}``, for ``{{ options.namespace }}.{{ p.name }}``
-{% endfor %}
+One module per protocol, generated from the same definitions as the codecs: ``<package>.spark.<protocol>`` for
+``<package>.<protocol>`` (e.g. ``streamcodecs.spark.kcl`` for ``streamcodecs.kcl``); ``PROTOCOLS`` names them.
 
 Each has ``SCHEMAS`` (a ``StructType`` per message), ``DECODED`` (the decoded row: ``message``, one nullable column
 per message kind, ``error``), ``decode(column, *, direction=None, mode="PERMISSIVE")`` and
@@ -29,6 +26,7 @@ The functions below are the building blocks the generated modules share.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import operator
 import re
 from collections.abc import Callable
@@ -37,10 +35,14 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.types import BinaryType, DataType, StringType, StructField, StructType
 
+from .. import PROTOCOLS as _PACKAGE_PROTOCOLS
+
 __all__ = ["ENCODED", "MODES", "PROTOCOLS", "fail_on_error"]
 
-PROTOCOLS: tuple[str, ...] = ({% for p in protocols %}{{ p.name | pystr }}, {% endfor %})
-"""Protocols that have a Spark module here."""
+PROTOCOLS: tuple[str, ...] = tuple(
+    name for name in _PACKAGE_PROTOCOLS if importlib.util.find_spec(f"{__name__}.{name}") is not None
+)
+"""Protocols that have a Spark module here (the package's ``PROTOCOLS`` in its order)."""
 MODES: tuple[str, ...] = ("PERMISSIVE", "FAILFAST")
 """``PERMISSIVE``: a malformed row decodes to a null message and an error string; ``FAILFAST``: the query fails."""
 ENCODED = StructType([StructField("data", BinaryType()), StructField("error", StringType())])
