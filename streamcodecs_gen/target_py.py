@@ -16,7 +16,9 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from . import layout as binary_layout
-from .analysis.json import field_mode, omit_defaults
+from .analysis import spark_json
+from .analysis.json import fast_path, field_mode, omit_defaults
+from .analysis.kafka import kafka_event
 from .filters import pystr
 from .model import Field, Message, Protocol, TypeRef
 from .problems import DefinitionError, Problem
@@ -177,12 +179,6 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
             "needles": [repr(n.encode("utf-8")) for n in sorted(needles)] if base else [],  # as bytes literals
         }
 
-    def fast_tagged(direction: str) -> list[Message]:
-        """The tagged messages of a direction that its fast path decodes as one union (none when there is only one,
-        for the reason given at ``typed``: the general path then checks the tag)."""
-        tagged = [m for m in protocol.messages_for(direction) if m.tag is not None]
-        return tagged if len(tagged) > 1 else []
-
     # The typed path decodes each direction as a msgspec union of tagged Structs. A union of one Struct is that
     # Struct, whose tag msgspec does not require: a direction of one message takes the general path, which does.
     typed = (
@@ -196,7 +192,7 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
         "absent_fields": absent_fields,
         "tag_directions": tag_directions,
         "wire_keys": wire_keys,
-        "fast_tagged": fast_tagged,
+        "fast_path": lambda direction: fast_path(protocol, direction),
         "field_mode": field_mode,
         "json_type": json_type,
         "default_arg": default_arg,
@@ -208,7 +204,25 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
     }
 
 
-FAMILY_CONTEXT = {"binary": _binary_context, "json": _json_context}
+def _kafka_context(protocol: Protocol) -> dict[str, Any]:
+    return {"kafka": kafka_event(protocol)}
+
+
+FAMILY_CONTEXT = {"binary": _binary_context, "json": _json_context, "kafka": _kafka_context}
+
+
+def _spark_json_context(protocol: Protocol) -> dict[str, Any]:
+    """What the Spark JSON template reads on top of the JSON context: the plan, and the Spark types of values."""
+    return {
+        "plan": spark_json.spark_json_plan(protocol),
+        "ddl": spark_json.ddl,
+        "read_ddl": spark_json.read_ddl,
+        "is_variant": spark_json.is_variant,
+        "RANGES": spark_json.RANGES,
+    }
+
+
+SPARK_CONTEXT = {"json": _spark_json_context}
 
 
 def python_target(protocols: list[Protocol], options: Options) -> list[OutputFile]:
@@ -263,7 +277,8 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
             files.append(OutputFile(protocol.name, where / module.name, copy_source(module)))
         spark = f"spark/{protocol.family}.py.j2"
         if renderer.template_exists(spark):
-            add(spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context)
+            spark_context = SPARK_CONTEXT.get(protocol.family, lambda p: {})(protocol)
+            add(spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context, **spark_context)
     if any(renderer.template_exists(f"spark/{p.family}.py.j2") for p in protocols):
         module = PY_PACKAGE_DIR / "spark" / "__init__.py"
         files.append(OutputFile(None, package / "spark" / module.name, copy_source(module)))

@@ -1,15 +1,21 @@
-"""The JSON family's field modes (streamcodecs_gen.analysis.json), one case per rule."""
+"""The JSON family's field modes and fast paths (streamcodecs_gen.analysis.json)."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from streamcodecs_gen.analysis.json import field_mode, omit_defaults
-from streamcodecs_gen.model import Field, Origin, TypeRef
+from streamcodecs_gen.analysis.json import fast_path, field_mode, omit_defaults
+from streamcodecs_gen.model import Field, Origin, Protocol, TypeRef
+from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.types import WIRE_TYPES
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def field(name: str = "f", removed: str | None = None, **kwargs: Any) -> Field:
@@ -46,3 +52,38 @@ def test_field_mode(kwargs: dict[str, Any], with_optional_sibling: bool, expecte
     f = field(**kwargs)
     owner = Owner([f, field("sibling", optional=True)] if with_optional_sibling else [f])
     assert field_mode(owner, f) == expected
+
+
+@pytest.fixture(scope="module")
+def storm() -> Protocol:
+    (found,) = [p for p in load_protocols(REPO / "protocol-definitions", REPO) if p.name == "storm"]
+    return found
+
+
+def test_fast_path_of_storm(storm: Protocol) -> None:
+    """Storm's components receive tagged commands, tuples (the catch-all), heartbeats and ticks (tuples told apart
+    by their stream) and task ids (an array)."""
+    fast = fast_path(storm, "to_component")
+    assert fast.base is not None and fast.base.name == "BoltTuple"
+    assert [m.name for m, _ in fast.checks] == ["Heartbeat", "Tick"]
+    assert all(m.shape and match == m.shape.match for m, match in fast.checks)
+    assert fast.array is not None and fast.array.name == "TaskIds"
+    assert [m.name for m in fast.tagged] == [m.name for m in storm.messages_for("to_component") if m.tag]
+
+
+def test_fast_path_drops_a_catch_all_whose_shape_key_is_not_required(storm: Protocol) -> None:
+    fast = fast_path(storm, "to_component")
+    assert fast.base is not None and fast.base.shape is not None
+    key = fast.base.shape.keys[0]
+    loosened = copy.copy(fast.base)
+    loosened.fields = [dataclasses.replace(f, optional=True) if f.name == key else f for f in fast.base.fields]
+    changed = dataclasses.replace(storm, messages=[loosened if m is fast.base else m for m in storm.messages])
+    assert fast_path(changed, "to_component").base is None
+    assert fast_path(changed, "to_component").checks == []
+
+
+def test_one_tagged_message_is_left_to_the_general_path(storm: Protocol) -> None:
+    direction = storm.messages_for("to_component")
+    tagged = [m for m in direction if m.tag]
+    only_one = [m for m in storm.messages if m not in tagged[1:]]
+    assert fast_path(dataclasses.replace(storm, messages=only_one), "to_component").tagged == []

@@ -14,12 +14,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any
+from typing import Protocol as Interface
 
-from ..model import Field
+from ..model import Field, Message, Protocol
 
 
-class Owner(Protocol):
+class Owner(Interface):
     """A message or a struct: whatever has fields."""
 
     @property
@@ -45,3 +47,46 @@ def field_mode(owner: Owner, f: Field) -> str:
     if f.has_default:
         return "unset_default" if omit_defaults(owner) else "default"
     return "required"
+
+
+@dataclass(frozen=True)
+class FastPath:
+    """What a direction's fast path decodes in one typed pass (the general path decides everything else).
+
+    ``tagged``: the tagged messages, decoded as one msgspec union (none when there is only one: a union of one
+    Struct does not require its tag, so the general path, which does, takes it). ``base``: the catch-all shape (the
+    last object shape without ``match``) when a probe with its fields and no other key can only ever hold that
+    message, else None; ``checks``: the earlier shapes that the probe can hold too, told apart by their ``match``
+    values. ``array``: the message recognised as a JSON array, if any.
+    """
+
+    tagged: list[Message]
+    base: Message | None
+    checks: list[tuple[Message, dict[str, Any]]]
+    array: Message | None
+
+
+def fast_path(protocol: Protocol, direction: str) -> FastPath:
+    messages = protocol.messages_for(direction)
+    tagged = [m for m in messages if m.tag is not None]
+    objects = [m for m in messages if m.shape and m.shape.json == "object"]
+    array = next((m for m in messages if m.shape and m.shape.json == "array"), None)
+    plain = [m for m in objects if m.shape and not m.shape.match]
+    base = plain[-1] if plain else None
+    checks: list[tuple[Message, dict[str, Any]]] = []
+    if base is not None and base.shape is not None:
+        names = [f.name for f in base.fields]
+        required = [f.name for f in base.fields if field_mode(base, f) == "required"]
+        eligible = protocol.framing.get("tag_key") not in names and all(k in required for k in base.shape.keys)
+        for m in objects[: objects.index(base)]:
+            assert m.shape
+            keys = [*m.shape.keys, *m.shape.match]
+            if any(k not in names for k in keys):
+                continue  # needs a key the catch-all does not have: the probe refuses such objects
+            if any(k not in required for k in keys) or not m.shape.match:
+                eligible = False
+            else:
+                checks.append((m, m.shape.match))
+        if not eligible:
+            base, checks = None, []
+    return FastPath(tagged if len(tagged) > 1 else [], base, checks, array)

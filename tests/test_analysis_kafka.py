@@ -1,0 +1,80 @@
+"""The Kafka family's event model (streamcodecs_gen.analysis.kafka), on the shipped definition and on variations."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from streamcodecs_gen.analysis.kafka import KafkaEvent, kafka_event
+from streamcodecs_gen.model import Protocol
+from streamcodecs_gen.pipeline import load_protocols
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def protocol() -> Protocol:
+    (found,) = [p for p in load_protocols(REPO / "protocol-definitions", REPO) if p.family == "kafka"]
+    return found
+
+
+@pytest.fixture(scope="module")
+def event(protocol: Protocol) -> KafkaEvent:
+    return kafka_event(protocol)
+
+
+def test_fields_split_into_payload_extra_and_attributes(protocol: Protocol, event: KafkaEvent) -> None:
+    assert event.message is protocol.messages[0]
+    assert event.payload.name == protocol.framing["payload"]["field"]
+    assert event.extra is not None and event.extra.additional
+    assert event.payload not in event.attributes and event.extra not in event.attributes
+    assert len(event.attributes) == len(event.message.fields) - 2
+    assert event.content_type is not None
+    assert event.content_type.name == protocol.framing["payload"]["content_type_attribute"]
+    assert event.content_type in event.attributes
+
+
+def test_headers_prefix_names_unless_a_header_of_their_own(protocol: Protocol, event: KafkaEvent) -> None:
+    binary = protocol.framing["binary"]
+    assert binary["attribute_headers"], "the definition names no header of its own: this test checks nothing"
+    for f in event.attributes:
+        expected = binary["attribute_headers"].get(f.name, binary["attribute_prefix"] + f.name)
+        assert event.header(f) == expected
+
+
+def test_leading_run_is_the_longest_prefix_of_const_or_required_attributes(event: KafkaEvent) -> None:
+    fields = event.message.fields
+    n = len(event.leading)
+    assert 0 < n < len(fields)
+    assert event.leading == fields[:n]
+    assert all(f.has_const or event.required(f) for f in event.leading)
+    after = fields[n]
+    assert not (after.has_const or event.required(after)) or after.additional or after is event.payload
+
+
+def test_leading_run_stops_at_the_first_optional_attribute(protocol: Protocol, event: KafkaEvent) -> None:
+    second = dataclasses.replace(event.leading[1], optional=True, has_const=False)
+    message = copy.copy(protocol.messages[0])
+    message.fields = [second if f is event.leading[1] else f for f in message.fields]
+    changed = dataclasses.replace(protocol, messages=[message, *protocol.messages[1:]])
+    assert kafka_event(changed).leading == event.leading[:1]
+
+
+def test_wire_types_once_each_in_first_use_order(event: KafkaEvent) -> None:
+    assert event.extra is not None and event.extra.type.item and event.extra.type.item.wire
+    used = [f.type.wire.name for f in event.attributes if f.type.wire] + [event.extra.type.item.wire.name]
+    assert event.wire_names == list(dict.fromkeys(used))
+    assert "base64" not in event.wire_names  # so codec_wire_names must add it
+    assert event.codec_wire_names == [*event.wire_names, "base64"]
+
+
+def test_not_extensions(protocol: Protocol, event: KafkaEvent) -> None:
+    json = protocol.framing["json_format"]
+    assert event.not_extensions == sorted(set(event.not_extensions))
+    assert {f.name for f in event.attributes} | {json["data_member"], json["data_base64_member"]} <= set(
+        event.not_extensions
+    )
+    assert event.extra is not None and event.extra.name not in event.not_extensions
