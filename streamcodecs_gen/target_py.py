@@ -219,6 +219,11 @@ def _spark_json_context(protocol: Protocol) -> dict[str, Any]:
         "read_ddl": spark_json.read_ddl,
         "is_variant": spark_json.is_variant,
         "RANGES": spark_json.RANGES,
+        "rule": spark_json.encode_rule,
+        "has_struct": spark_json.has_struct,
+        "wire_plain": spark_json.wire_plain,
+        "passes_omits": spark_json.passes_omits,
+        "drops_nulls": spark_json.drops_nulls,
     }
 
 
