@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from streamcodecs_gen.analysis.json import field_mode
-from streamcodecs_gen.analysis.spark_json import SparkJsonPlan, read_ddl, spark_json_plan
-from streamcodecs_gen.model import Enum, EnumValue, Origin, Protocol, Struct, TypeRef
+from streamcodecs_gen.analysis.spark_json import (
+    SparkJsonPlan,
+    drops_nulls,
+    encode_rule,
+    has_struct,
+    passes_omits,
+    read_ddl,
+    spark_json_plan,
+    wire_plain,
+)
+from streamcodecs_gen.model import Enum, EnumValue, Field, Origin, Protocol, Struct, TypeRef
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.types import WIRE_TYPES
 
@@ -114,3 +124,45 @@ def test_shipped_plans() -> None:
     assert plans["storm"].plain_structs["json"] == ["Grouping"]
     assert plans["storm"].checked_structs["json"] == ["Grouping", "TopologyContext"]
     assert plans["kcl"].quick_structs == ["Record"]
+
+
+def field(name: str, ref: TypeRef, **kwargs: Any) -> Field:
+    return Field(name, name, ref, "1.0", None, "", Origin("p.yaml", 1), **kwargs)
+
+
+def owner(name: str, *fields: Field) -> Struct:
+    return Struct(name, "1.0", "", list(fields), Origin("p.yaml", 1))
+
+
+def test_encode_rule() -> None:
+    const = field("c", wire("string"), has_const=True, const="x")
+    optional = field("o", wire("string"), optional=True)
+    with_default = field("d", wire("string"), has_default=True, default="x")
+    required = field("r", wire("string"))
+    assert encode_rule(owner("A", const, required), const) == "always"
+    assert encode_rule(owner("A", const, optional), const) == "skip"  # omit_defaults drops it: never written
+    assert encode_rule(owner("A", optional), optional) == "if_set"
+    assert encode_rule(owner("A", with_default), with_default) == "always"
+    assert encode_rule(owner("A", required), required) == "always"
+    removed = Field("g", "g", wire("string"), "1.0", "2.0", "", Origin("p.yaml", 1))
+    assert encode_rule(owner("A", removed), removed) == "skip"
+
+
+def test_wire_forms() -> None:
+    assert wire_plain(list_of(wire("string"))) and wire_plain(wire("any"))
+    assert not wire_plain(list_of(wire("base64"))) and not wire_plain(wire("timestamp"))
+    assert not wire_plain(struct("S")) and has_struct(list_of(struct("S"))) and not has_struct(wire("string"))
+
+
+def test_omits_pass_on_and_nulls_dropped() -> None:
+    inner = owner("Inner", field("o", wire("string"), optional=True))
+    inner_ref = TypeRef("Inner", "struct", struct=inner)
+    outer = owner("Outer", field("items", list_of(inner_ref)))
+    assert passes_omits(outer)  # a struct inside
+    assert drops_nulls(outer) and drops_nulls(inner)  # the inner optional field, through the list
+    flat = owner("Flat", field("r", wire("string")), field("n", wire("string"), nullable=True))
+    assert passes_omits(flat) and not drops_nulls(flat)  # a null is written, none dropped
+    assert not passes_omits(owner("Plain", field("r", wire("string"))))
+    cyclic = owner("Node", field("r", wire("string")))
+    cyclic.fields.append(field("next", list_of(TypeRef("Node", "struct", struct=cyclic))))
+    assert not drops_nulls(cyclic)  # terminates on a recursive struct

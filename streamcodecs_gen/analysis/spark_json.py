@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import Field, Message, Protocol, Struct, TypeRef
-from .json import field_mode
+from .json import field_mode, omit_defaults
 
 SOURCES = ("json", "variant")
 RANGES = {"tinyint": (-128, 127), "smallint": (-32768, 32767)}  # read as int, then range-checked
@@ -195,4 +195,56 @@ def spark_json_plan(protocol: Protocol) -> SparkJsonPlan:
         checked_structs=checked_structs,
         zipped_structs=zipped,
         quick_structs=[s.name for s in protocol.structs if s.name in checked and _quick(s, checked)],
+    )
+
+
+# ---------------------------------------------------------------- encoding
+
+
+def encode_rule(owner: Struct, f: Field) -> str:
+    """How encode writes a field: ``"skip"``, ``"if_set"`` (dropped when null) or ``"always"`` (a null is written)."""
+    mode = field_mode(owner, f)
+    if mode == "unset" or (mode == "const" and omit_defaults(owner)):
+        return "skip"
+    if mode == "default" and omit_defaults(owner):
+        return "if_set"
+    return "always"
+
+
+def has_struct(ref: TypeRef) -> bool:
+    """Whether a struct is inside the type (or is it)."""
+    return any(t.kind == "struct" for t in ref.walk())
+
+
+def wire_plain(ref: TypeRef) -> bool:
+    """Whether a decoded value is already its wire form (no bytes, timestamps or structs inside)."""
+    if ref.kind in ("list", "map"):
+        assert ref.item
+        return wire_plain(ref.item)
+    return ref.kind != "struct" and ddl(ref) not in ("binary", "timestamp")
+
+
+def passes_omits(owner: Struct) -> bool:
+    """Whether writing the owner passes ``omits`` on: a field written holds a struct, or a null is written."""
+    return any(
+        (f.nullable and encode_rule(owner, f) == "always") or (not f.has_const and has_struct(f.type))
+        for f in owner.fields
+        if encode_rule(owner, f) != "skip"
+    )
+
+
+def drops_nulls(owner: Struct, seen: tuple[str, ...] = ()) -> bool:
+    """Whether writing the owner drops some null field, in it or in a struct inside (so to_json must be told)."""
+    return any(encode_rule(owner, f) == "if_set" or _drops_in(f.type, (*seen, owner.name)) for f in owner.fields)
+
+
+def _drops_in(ref: TypeRef, seen: tuple[str, ...]) -> bool:
+    if ref.kind in ("list", "map"):
+        assert ref.item
+        return _drops_in(ref.item, seen)
+    return (
+        ref.kind == "struct"
+        and ref.struct is not None
+        and ref.struct.name not in seen
+        and drops_nulls(ref.struct, seen)
     )
