@@ -1,5 +1,5 @@
-"""``_runtime/frames.py`` at its source: the binary module contract (decode, encode, encode_inline, Reader) over a
-toy protocol's tables, independent of any generated module. The generated protocols exercise it again through
+"""The runtime's readers at their source: ``_runtime/frames.py``, the binary module contract (decode, encode,
+encode_inline, Reader) over a toy protocol's tables, and ``jsonwire.LineReader``, independent of any generated module. The generated protocols exercise it again through
 their own tests (``tests/test_pravega_*.py``)."""
 
 from __future__ import annotations
@@ -145,3 +145,30 @@ def test_reader_bad_header_breaks_the_stream() -> None:
     with pytest.raises(ToyDecodeError):
         reader.feed(b"")
     assert Reader().max_frame == 64
+
+
+def test_json_lines_reader_at_source() -> None:
+    """``jsonwire.LineReader``, the base of the Kafka family's ``Reader``: lines cut anywhere, blank lines skipped,
+    a bad line (or one too long) named by its line while reading goes on after it."""
+    from streamcodecs_gen.py_package._runtime import jsonwire
+
+    def decode(text: bytes) -> int:
+        if not text.strip().isdigit():
+            raise ToyDecodeError("not a number", offset=0)
+        return int(text)
+
+    stream = b"1\n\n22\nx\n" + b"9" * 20 + b"\n333\n"
+    long_line = range(stream.index(b"9") + 1, stream.index(b"\n3"))
+    for cut in (c for c in range(len(stream) + 1) if c not in long_line):  # cut inside it: see split_lines
+        reader = jsonwire.LineReader(decode, ToyDecodeError, max_message=10)
+        out: list[int] = []
+        problems = []
+        for piece in (stream[:cut], stream[cut:], b"", b""):
+            try:
+                out += reader.feed(piece)
+            except ToyDecodeError as exc:
+                problems.append((exc.reason, exc.line))
+                out += exc.decoded
+        assert out == [1, 22, 333], cut
+        assert problems == [("not a number", 4), ("line longer than 10 bytes", 5)], cut
+        assert reader.line == 6 and reader.buffered == 0

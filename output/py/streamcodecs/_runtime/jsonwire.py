@@ -12,8 +12,9 @@ import datetime
 import re
 import types
 import typing
+from collections import deque
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Generic, TypeVar
 
 import msgspec
 
@@ -30,6 +31,7 @@ __all__ = [
     "as_bytes",
     "decode_error",
     "upper_hex_escapes",
+    "LineReader",
     "Piece",
     "EndFrames",
     "split_lines",
@@ -210,6 +212,58 @@ def split_lines(
         pieces.append((line + 1, error(f"line longer than {max_message} bytes", line=line + 1)))
         buffer[:] = b""
     return pieces, line
+
+
+M = TypeVar("M")
+
+
+class LineReader(Generic[M]):
+    """Incremental decoder of JSON Lines: one message per line, blank lines skipped; the base of a protocol's
+    ``Reader`` when every line decodes alone (``decode(text)``, which raises ``error``).
+
+    ``feed`` any slice of the stream; it returns the messages of the lines it completes.  A bad line raises ``error``
+    naming its line, with ``decoded`` holding the messages before it in the same call; the next ``feed``
+    (``feed(b"")`` to drain) goes on after it.
+    """
+
+    def __init__(self, decode: Callable[[bytes], M], error: type[DecodeError], max_message: int) -> None:
+        self.max_message = max_message
+        self.line = 0
+        """Lines consumed so far."""
+        self._decode = decode
+        self._error = error
+        self._buffer = bytearray()
+        self._queue: deque[Piece] = deque()
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet part of a whole line."""
+        return len(self._buffer)
+
+    def feed(self, data: bytes | bytearray | memoryview) -> list[M]:
+        searched = len(self._buffer)  # holds no line end: only the new data needs searching
+        self._buffer += data
+        error_type = self._error
+        pieces, self.line = split_lines(self._buffer, self.line, self.max_message, error_type, start=searched)
+        self._queue.extend(pieces)
+        decode = self._decode
+        messages: list[M] = []
+        queue = self._queue
+        while queue:
+            line, text = queue.popleft()
+            try:
+                if not isinstance(text, bytes):  # a line too long to read, reported in its place
+                    raise text
+                messages.append(decode(text))
+            except error_type as exc:
+                error = (
+                    exc
+                    if exc.line is not None
+                    else error_type(exc.reason, offset=exc.offset, field=exc.field, line=line)
+                )
+                error.decoded = messages
+                raise error from None
+        return messages
 
 
 class EndFrames:

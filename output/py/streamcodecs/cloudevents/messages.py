@@ -55,7 +55,6 @@ from __future__ import annotations
 import datetime
 import enum
 import re
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Final, TypeAlias
 
@@ -1100,7 +1099,7 @@ def encode(message: Message) -> bytes:
     return to_json(message)
 
 
-class Reader:
+class Reader(_jw.LineReader[Message]):
     """Incremental decoder of JSON Lines: one event in the JSON event format per line (``encode(event) + b"\\n"``).
 
     ``feed`` any slice of the stream; it returns the events of the lines it completes.  Blank lines are skipped.
@@ -1110,37 +1109,5 @@ class Reader:
 
     def __init__(self, *, direction: str | None = None, max_message: int = MAX_MESSAGE) -> None:
         _check_direction(direction)
+        super().__init__(from_json, DecodeError, max_message)
         self.direction = direction
-        self.max_message = max_message
-        self.line = 0
-        """Lines consumed so far."""
-        self._buffer = bytearray()
-        self._queue: deque[_jw.Piece] = deque()
-
-    @property
-    def buffered(self) -> int:
-        """Bytes received but not yet part of a whole line."""
-        return len(self._buffer)
-
-    def feed(self, data: bytes | bytearray | memoryview) -> list[Message]:
-        searched = len(self._buffer)  # holds no line end: only the new data needs searching
-        self._buffer += data
-        pieces, self.line = _jw.split_lines(self._buffer, self.line, self.max_message, DecodeError, start=searched)
-        self._queue.extend(pieces)
-        events: list[Message] = []
-        queue = self._queue
-        while queue:
-            line, text = queue.popleft()
-            try:
-                if not isinstance(text, bytes):  # a line too long to read, reported in its place
-                    raise text
-                events.append(from_json(text))
-            except DecodeError as exc:
-                error = (
-                    exc
-                    if exc.line is not None
-                    else DecodeError(exc.reason, offset=exc.offset, field=exc.field, line=line)
-                )
-                error.decoded = events
-                raise error from None
-        return events
