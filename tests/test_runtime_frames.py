@@ -1,6 +1,7 @@
-"""The runtime's readers at their source: ``_runtime/frames.py``, the binary module contract (decode, encode,
-encode_inline, Reader) over a toy protocol's tables, and ``jsonwire.LineReader``, independent of any generated module. The generated protocols exercise it again through
-their own tests (``tests/test_pravega_*.py``)."""
+"""The runtime's readers at their source, independent of any generated module: ``_runtime/frames.py``, the binary
+module contract (decode, encode, encode_inline, Reader) over a toy protocol's tables, and ``jsonwire.LineReader``.
+The generated protocols exercise them again through their own tests (``tests/test_pravega_*.py``,
+``tests/test_cloudevents_*.py``)."""
 
 from __future__ import annotations
 
