@@ -8,13 +8,13 @@ by the context's :class:`~.resolve.TypeScope`, which the model is then built fro
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from .families import Family, family
 from .load import Document, Mapping
 from .naming import RESERVED_ATTRIBUTES, SHADOWING, identifier_problem, snake_case
 from .problems import Problem, suggest
@@ -37,6 +37,16 @@ class Context:
     @property
     def family(self) -> str:
         return self.data["family"]
+
+    @property
+    def wire_family(self) -> Family:
+        """The family object (``families/``): its flags and hooks are the family-dependent rules."""
+        return family(self.family)
+
+    @cached_property
+    def framing(self) -> Any:
+        """The family's typed framing configuration (``families/framing.py``); its ``yaml`` locates problems."""
+        return self.wire_family.framing(self.data["framing"])
 
     @property
     def versions(self) -> list[str]:
@@ -146,7 +156,7 @@ def _field_versions(
             f"field {f['name']!r} is older ({since}) than its {kind} {owner['name']!r} ({owner_since})",
             f"set since to {owner_since!r} or later",
         )
-    elif version_key(since) < version_key(previous) and ctx.family == "binary":
+    elif version_key(since) < version_key(previous) and ctx.wire_family.positional:
         # Position carries meaning only in binary frames; JSON fields are listed in the peer's write order.
         yield ctx.problem(
             f,
@@ -168,7 +178,7 @@ def _field_versions(
         and "const" not in f
         and not f.get("nullable")
         and not f.get("optional")
-        and ctx.family != "kafka"
+        and ctx.wire_family.late_fields_need_default
     ):
         yield ctx.problem(
             f,
@@ -241,7 +251,7 @@ def _field_names(ctx: Context, owner: Mapping) -> Iterator[Problem]:
 
 
 def _field_name_usable(ctx: Context, f: Mapping, py: str) -> Iterator[Problem]:
-    quoted = ctx.family == "json" and any(c in f["name"] for c in '\\"')
+    quoted = ctx.wire_family.plain_keys and any(c in f["name"] for c in '\\"')
     if quoted or any(ord(c) < 0x20 for c in f["name"]):
         yield ctx.problem(
             f,
@@ -312,99 +322,7 @@ def check_directions(ctx: Context) -> Iterator[Problem]:
 
 def check_discriminators(ctx: Context) -> Iterator[Problem]:
     """Each family's way of telling messages apart is present, and unique."""
-    if ctx.family == "binary":
-        yield from _binary_codes(ctx)
-    elif ctx.family == "json":
-        yield from _json_discriminators(ctx)
-    else:
-        for message in ctx.data["messages"]:
-            if any(key in message for key in ("code", "tag", "shape")):
-                yield ctx.problem(
-                    message,
-                    "name",
-                    f"kafka message {message['name']!r} takes no code/tag/shape",
-                    "remove them: records are told apart by their headers",
-                )
-
-
-def _binary_codes(ctx: Context) -> Iterator[Problem]:
-    """Every binary message has a code, unique and (unless --no-id-check) ascending."""
-    codes: dict[int, str] = {}
-    previous_code: int | None = None
-    for message in ctx.data["messages"]:
-        name = message["name"]
-        if {key for key in ("code", "tag", "shape") if key in message} != {"code"}:
-            yield ctx.problem(
-                message,
-                "name",
-                f"binary message {name!r} needs a `code` and no tag/shape",
-                "give its numeric type code",
-            )
-            continue
-        code = message["code"]
-        if code in codes:
-            yield ctx.problem(
-                message,
-                "code",
-                f"code {code} of {name!r} is already used by {codes[code]!r}",
-                "codes must be unique",
-            )
-        codes[code] = name
-        if ctx.id_check and previous_code is not None and code <= previous_code:
-            yield ctx.problem(
-                message,
-                "code",
-                f"code {code} of {name!r} is not above the previous message's code {previous_code}",
-                "list messages in ascending code order (or pass --no-id-check)",
-            )
-        previous_code = code
-
-
-def _json_discriminators(ctx: Context) -> Iterator[Problem]:
-    """Every JSON message has a tag (unique per direction, with a tag_key to carry it) or a shape of its fields."""
-    tags: dict[tuple[str, str], str] = {}
-    for message in ctx.data["messages"]:
-        name = message["name"]
-        has = {key for key in ("code", "tag", "shape") if key in message}
-        if len(has) != 1 or "code" in has:
-            yield ctx.problem(
-                message,
-                "name",
-                f"JSON message {name!r} needs exactly one of `tag` or `shape`",
-                "tag for messages carrying the discriminator key, shape for the others",
-            )
-            continue
-        if "tag" not in message:
-            yield from _shape_keys(ctx, message)
-            continue
-        if "tag_key" not in ctx.data["framing"]:
-            yield ctx.problem(
-                message, "tag", f"message {name!r} has a tag but framing has no tag_key", "set framing.tag_key"
-            )
-        for direction in message["directions"]:
-            key = (direction, message["tag"])
-            if key in tags:
-                yield ctx.problem(
-                    message,
-                    "tag",
-                    f"tag {message['tag']!r} is used twice in direction {direction!r} ({tags[key]!r} and {name!r})",
-                    "tags must be unique per direction",
-                )
-            tags[key] = name
-
-
-def _shape_keys(ctx: Context, message: Mapping) -> Iterator[Problem]:
-    """An object shape's keys and matched keys are fields of the message."""
-    field_names = {f["name"] for f in message["fields"]}
-    shape = message["shape"]
-    for key in [*shape.get("keys", []), *shape.get("match", {})]:
-        if key not in field_names and shape["json"] == "object":
-            yield ctx.problem(
-                message,
-                "shape",
-                f"shape of {message['name']!r} names key {key!r} that is not a field",
-                suggest(key, field_names),
-            )
+    yield from ctx.wire_family.discriminators(ctx)
 
 
 def _resolve(ctx: Context, expr: TypeExpr) -> tuple[str | None, str | None]:
@@ -449,7 +367,7 @@ def check_types(ctx: Context) -> Iterator[Problem]:
                 continue
             head = expr.head
             yield from _trailing_type_problems(ctx, kind, f, where, head, is_last=index == len(fields) - 1)
-            if ctx.family == "binary":
+            if ctx.wire_family.presence_rules:
                 yield from _binary_presence_problems(ctx, kind, owner, f, where, follows_optional=seen_presence)
                 seen_presence = seen_presence or "presence" in f
             elif "presence" in f or "when_nonempty" in f:
@@ -474,7 +392,7 @@ def _trailing_type_problems(
     wire = WIRE_TYPES.get(head)
     if not (wire and wire.trailing):
         return
-    if not is_last and ctx.family == "binary":
+    if not is_last and ctx.wire_family.positional:
         yield ctx.problem(
             f, "type", f"{where}: {head} reads to the end of the frame, so it must be the last field", "move it last"
         )
@@ -545,11 +463,11 @@ def _when_nonempty_problems(ctx: Context, f: Mapping, where: str, earlier_fields
 def _field_option_problems(ctx: Context, kind: str, f: Mapping, where: str, head: str) -> Iterator[Problem]:
     """Options that only some types, owners or families take: negative, min_length, additional, accept_scalar."""
     wire = WIRE_TYPES.get(head)
-    if "negative" in f and (ctx.family != "binary" or (head not in ("bytes", "list"))):
+    if "negative" in f and (not ctx.wire_family.negative_lengths or (head not in ("bytes", "list"))):
         yield ctx.problem(f, "negative", f"{where}: `negative` is for binary bytes and list fields", "remove it")
     if "min_length" in f and not (wire and wire.py == "str"):
         yield ctx.problem(f, "min_length", f"{where}: min_length is for text fields", "remove it")
-    if f.get("additional") and (head != "map" or kind != "message" or ctx.family != "kafka"):
+    if f.get("additional") and (head != "map" or kind != "message" or not ctx.wire_family.additional_map):
         yield ctx.problem(
             f,
             "additional",
@@ -594,105 +512,6 @@ def _value_problem(ctx: Context, f: Mapping, value: Any) -> str | None:
     return None
 
 
-def check_kafka(ctx: Context) -> Iterator[Problem]:
-    """A kafka definition is one event message whose fields the framing's references name.
-
-    The framing names fields (the payload, its content-type attribute, header-mapped attributes, key mappers);
-    each must exist with the right type, and every field name must be a valid attribute name.
-    """
-    if ctx.family != "kafka":
-        return
-    framing = ctx.data["framing"]
-    messages = ctx.data["messages"]
-    if len(messages) != 1:
-        yield ctx.problem(
-            ctx.data,
-            "messages",
-            "a kafka protocol defines exactly one message (the event)",
-            "describe one event; attributes it does not declare go to its `additional` map",
-        )
-        return
-    try:
-        pattern = re.compile(framing["attribute_names"]["pattern"])
-    except re.error as exc:
-        yield ctx.problem(
-            framing["attribute_names"],
-            "pattern",
-            f"attribute name pattern is not a regular expression: {exc}",
-            "fix the pattern",
-        )
-        return
-    yield from _kafka_attributes(ctx, messages[0], pattern)
-    yield from _kafka_framing_references(ctx, messages[0])
-
-
-def _kafka_attributes(ctx: Context, message: Mapping, pattern: re.Pattern[str]) -> Iterator[Problem]:
-    """Declared attributes: valid attribute names of wire types, and at most one `additional` map."""
-    reserved = set(ctx.data["framing"]["attribute_names"].get("reserved", []))
-    additional = [f for f in message["fields"] if f.get("additional")]
-    for f in message["fields"]:
-        head = ctx.types.of(f).head
-        if f.get("additional"):
-            continue
-        if not (pattern.fullmatch(f["name"]) and f["name"] not in reserved) and f["type"] != "payload":
-            yield ctx.problem(
-                f,
-                "name",
-                f"{message['name']}.{f['name']}: not a valid attribute name (framing.attribute_names)",
-                "rename it",
-            )
-        if head not in WIRE_TYPES:
-            yield ctx.problem(
-                f,
-                "type",
-                f"{message['name']}.{f['name']}: kafka attributes have wire types",
-                "use a wire type such as string",
-            )
-    if len(additional) > 1:
-        yield ctx.problem(
-            additional[1],
-            "additional",
-            f"{message['name']}: more than one `additional` field",
-            "keep one map for the undeclared attributes",
-        )
-
-
-def _kafka_framing_references(ctx: Context, message: Mapping) -> Iterator[Problem]:
-    """The payload field, the attributes the framing maps to headers and keys, and the detection header exist."""
-    framing = ctx.data["framing"]
-    fields = {f["name"]: f for f in message["fields"]}
-    payloads = [f["name"] for f in message["fields"] if f["type"] == "payload"]
-    payload = framing["payload"]
-    if payloads != [payload["field"]]:
-        yield ctx.problem(
-            framing,
-            "payload",
-            f"framing.payload.field {payload['field']!r} must name the one "
-            f"field of type payload (found: {', '.join(payloads) or 'none'})",
-            "declare one payload field and name it here",
-        )
-    named = [(framing["payload"], "content_type_attribute", payload["content_type_attribute"])]
-    named += [(framing["binary"]["attribute_headers"], key, key) for key in framing["binary"]["attribute_headers"]]
-    named += [(m, "attribute", m["attribute"]) for m in framing["key"].get("mappers", [])]
-    for node, key, name in named:
-        if name not in fields or fields[name]["type"] == "payload" or fields[name].get("additional"):
-            yield ctx.problem(
-                node,
-                key,
-                f"framing names attribute {name!r}, which is not a declared attribute",
-                suggest(name, [n for n in fields if n not in payloads]),
-            )
-    headers = framing["binary"]["attribute_headers"]
-    if headers.get(payload["content_type_attribute"]) != framing["detection"]["header"]:
-        yield ctx.problem(
-            framing["detection"],
-            "header",
-            "framing.detection.header must be the binary-mode header of the content-type attribute",
-            "map that attribute to this header in binary.attribute_headers",
-        )
-
-
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 RESERVED_MODULES = frozenset({"_runtime", "spark", "messages", "tests", "vectors"})
 
 
@@ -722,18 +541,12 @@ def check_family_rules(ctx: Context) -> Iterator[Problem]:
     """What each family's codecs support, so that an accepted definition always produces working code."""
     yield from _unused_directions(ctx)
     yield from _enum_family_rules(ctx)
-    if ctx.family == "binary":
-        yield from _binary_code_ranges(ctx)
-    if ctx.family == "json":
-        yield from _repeated_variants(ctx)
-    structs = ctx.types.structs
+    wire = ctx.wire_family
+    yield from wire.protocol_rules(ctx)
     for _kind, owner in ctx.containers():
         for f in owner["fields"]:
-            yield from _field_family_rules(ctx, owner, f)
-        if ctx.family == "binary" and owner["name"] in structs and _recursive(ctx.types, owner["name"]):
-            yield ctx.problem(
-                owner, "name", f"type {owner['name']} contains itself", "binary structs cannot be recursive"
-            )
+            yield from wire.field_rules(ctx, owner, f)
+        yield from wire.owner_rules(ctx, owner)
     yield from _array_shapes(ctx)
 
 
@@ -752,7 +565,7 @@ def _unused_directions(ctx: Context) -> Iterator[Problem]:
 
 def _enum_family_rules(ctx: Context) -> Iterator[Problem]:
     for enum in ctx.data.get("enums", []):
-        if enum.get("unknown") == "keep" and ctx.family != "binary":
+        if enum.get("unknown") == "keep" and not ctx.wire_family.open_enums:
             yield ctx.problem(
                 enum,
                 "unknown",
@@ -761,92 +574,6 @@ def _enum_family_rules(ctx: Context) -> Iterator[Problem]:
             )
         for value in enum["values"]:
             yield from _check_version_ref(ctx, value, "since")
-
-
-def _binary_code_ranges(ctx: Context) -> Iterator[Problem]:
-    code_type = ctx.data["framing"]["code_type"]
-    bits = {"int8": 8, "int16": 16, "int32": 32}[code_type]
-    for message in ctx.data["messages"]:
-        if not -(1 << (bits - 1)) <= message.get("code", 0) < (1 << (bits - 1)):
-            yield ctx.problem(
-                message,
-                "code",
-                f"code {message['code']} of {message['name']!r} does not fit the framing's {code_type}",
-                "choose a code in range",
-            )
-
-
-def _repeated_variants(ctx: Context) -> Iterator[Problem]:
-    seen_variants: set[str] = set()
-    for variant in ctx.data["framing"].get("variants", []):
-        if variant["name"] in seen_variants:
-            yield ctx.problem(
-                variant,
-                "name",
-                f"framing variant {variant['name']!r} is declared twice",
-                "give each variant its own name (it is what `serializer=` takes)",
-            )
-        seen_variants.add(variant["name"])
-
-
-def _field_family_rules(ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
-    """One field against its family: kafka names, binary fields' removal, constants and types, the JSON tag key."""
-    family = ctx.family
-    head = ctx.types.of(f).head
-    if family == "kafka" and not f.get("additional") and not _IDENT.fullmatch(f["name"]):
-        yield ctx.problem(
-            f,
-            "name",
-            f"kafka field name {f['name']!r} must be an identifier",
-            "use letters, digits and underscores",
-        )
-    if f.get("removed") and family == "binary":
-        yield ctx.problem(
-            f,
-            "removed",
-            f"{owner['name']}.{f['name']}: binary fields are never removed "
-            "(their position carries the fields after them)",
-            "keep the field",
-        )
-    if family == "binary" and "const" in f and head not in INTEGER_TYPES + ("bool",):
-        yield ctx.problem(
-            f,
-            "const",
-            f"{owner['name']}.{f['name']}: binary constants are for integer and bool fields",
-            "drop `const` or use an integer type",
-        )
-    tag_key = ctx.data["framing"].get("tag_key")
-    if family == "json" and tag_key and f["name"] == tag_key and "tag" in owner:
-        yield ctx.problem(
-            f,
-            "name",
-            f"{owner['name']}: field {f['name']!r} is the framing's tag_key",
-            "the tag is written by the codec; remove the field",
-        )
-    if family == "binary":
-        yield from _binary_field_type(ctx, owner, f)
-
-
-def _binary_field_type(ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
-    """A binary field's type has an encoding, and a list's count is bounded by the frame."""
-    expr = ctx.types.of(f)
-    head, args = expr.head, expr.args
-    item = args[0].head if head == "list" and args else None  # a bare `list` is check_types' problem
-    if head == "map" or item in CONTAINERS:
-        yield ctx.problem(
-            f,
-            "type",
-            f"{owner['name']}.{f['name']}: {f['type']} has no binary encoding",
-            "use a list of a struct",
-        )
-    elif item in ctx.types.structs and _zero_size(ctx.types, item, set()):
-        yield ctx.problem(
-            f,
-            "type",
-            f"{owner['name']}.{f['name']}: list items of {args[0].text} can take "
-            "no bytes, so a count could not be bounded by the frame",
-            "give the struct a mandatory field",
-        )
 
 
 def _array_shapes(ctx: Context) -> Iterator[Problem]:
@@ -863,45 +590,9 @@ def _array_shapes(ctx: Context) -> Iterator[Problem]:
                 )
 
 
-def _struct_types(types: TypeScope, name: str) -> list[str]:
-    """Structs a struct's fields name: a field's type or one of its type arguments."""
-    found = []
-    for f in types.structs[name]["fields"]:
-        expr = types.of(f)
-        for inner in (expr.head, *(arg.head for arg in expr.args)):
-            if inner in types.structs:
-                found.append(inner)
-    return found
-
-
-def _recursive(types: TypeScope, start: str) -> bool:
-    seen: set[str] = set()
-    todo = _struct_types(types, start)
-    while todo:
-        name = todo.pop()
-        if name == start:
-            return True
-        if name not in seen:
-            seen.add(name)
-            todo += _struct_types(types, name)
-    return False
-
-
-def _zero_size(types: TypeScope, name: str, seen: set[str]) -> bool:
-    """True when every field of the struct is conditional, or itself a zero-size struct (and no size prefix)."""
-    node = types.structs[name]
-    if node.get("size_prefix") or name in seen:
-        return False
-    for f in node["fields"]:
-        if "presence" in f or "when_nonempty" in f:
-            continue
-        head = types.of(f).head
-        if head in types.structs and _zero_size(types, head, seen | {name}):
-            continue
-        if head == "rest":
-            continue
-        return False
-    return True
+def check_family_definition(ctx: Context) -> Iterator[Problem]:
+    """The family's rules on the whole definition (e.g. a kafka event and its framing's references), run last."""
+    yield from ctx.wire_family.definition_rules(ctx)
 
 
 CHECKS: tuple[Check, ...] = (
@@ -913,7 +604,7 @@ CHECKS: tuple[Check, ...] = (
     check_types,
     check_module_names,
     check_family_rules,
-    check_kafka,
+    check_family_definition,
 )
 
 

@@ -7,6 +7,7 @@ fields inserted before existing ones, ``since`` moved, released versions rewritt
 
 from __future__ import annotations
 
+from .families import Family, family
 from .model import Enum, Field, Message, Origin, Protocol, Struct
 from .problems import Problem
 from .versions import version_key
@@ -16,7 +17,7 @@ def _problem(origin: Origin, message: str, hint: str) -> Problem:
     return Problem(origin.file, origin.line, message, hint)
 
 
-def _fields(base: Struct, current: Struct, family: str, released: str) -> list[Problem]:
+def _fields(base: Struct, current: Struct, wire: Family, released: str) -> list[Problem]:
     """A struct's or message's fields: released ones kept as they were, new ones optional and of a new version."""
     problems = []
     where = current.name
@@ -34,14 +35,14 @@ def _fields(base: Struct, current: Struct, family: str, released: str) -> list[P
             continue
         index, new = current_by_name[old.name]
         problems += _field_identity(where, old, new)
-        if family == "binary":
+        if wire.positional:
             problems += _field_position(where, old, new, current, index, last_index)
         last_index = max(last_index, index)
         problems += _field_decoding(where, old, new)
     old_names = {f.name for f in base.fields}
     for new in current.fields:
         if new.name not in old_names:
-            problems += _new_field(where, new, family, released)
+            problems += _new_field(where, new, wire, released)
     return problems
 
 
@@ -115,7 +116,7 @@ def _field_decoding(where: str, old: Field, new: Field) -> list[Problem]:
     return problems
 
 
-def _new_field(where: str, new: Field, family: str, released: str) -> list[Problem]:
+def _new_field(where: str, new: Field, wire: Family, released: str) -> list[Problem]:
     problems = []
     if version_key(new.since) <= version_key(released):
         problems.append(
@@ -126,7 +127,7 @@ def _new_field(where: str, new: Field, family: str, released: str) -> list[Probl
             )
         )
     required = not (new.has_default or new.optional or new.nullable or new.has_const)
-    if family == "binary":
+    if wire.presence_rules:
         required = required or (new.presence is None and new.when_nonempty is None)
     if required:
         problems.append(
@@ -164,7 +165,7 @@ def _enums(base: Enum, current: Enum) -> list[Problem]:
     return problems
 
 
-def _message(base: Message, current: Message, family: str, released: str) -> list[Problem]:
+def _message(base: Message, current: Message, wire: Family, released: str) -> list[Problem]:
     problems = []
     if base.code != current.code:
         problems.append(
@@ -190,7 +191,7 @@ def _message(base: Message, current: Message, family: str, released: str) -> lis
         problems.append(
             _problem(current.origin, f"{current.name}: no longer sent in direction {direction!r}", "keep the direction")
         )
-    return problems + _fields(base, current, family, released)
+    return problems + _fields(base, current, wire, released)
 
 
 def compare(baseline: list[Protocol], current: list[Protocol]) -> list[Problem]:
@@ -236,25 +237,27 @@ def _versions(base: Protocol, cur: Protocol) -> list[Problem]:
 def _framing(base: Protocol, cur: Protocol) -> list[Problem]:
     """Released framing variants keep their encoding (new ones may be added); every other framing key is fixed."""
     problems = []
-    new_variants = {v["name"]: v for v in cur.framing.get("variants", [])}
-    for variant in base.framing.get("variants", []):
-        kept = new_variants.get(variant["name"])
-        if kept is None or kept["encoding"] != variant["encoding"]:
+    new_variants = {v.name: v for v in getattr(cur.framing, "variants", [])}
+    for variant in getattr(base.framing, "variants", []):
+        kept = new_variants.get(variant.name)
+        if kept is None or kept.encoding != variant.encoding:
             problems.append(
                 Problem(
                     cur.source,
                     1,
-                    f"framing variant {variant['name']!r} was removed or changed its encoding",
+                    f"framing variant {variant.name!r} was removed or changed its encoding",
                     "a released framing variant stays as it is (adding one is fine)",
                 )
             )
-    for key in sorted(set(base.framing) | set(cur.framing)):
-        if key not in ("max_message", "variants") and base.framing.get(key) != cur.framing.get(key):
+    # Compared typed (both protocols are of one family); reported as the definitions write them.
+    written, now_written = base.framing.yaml, cur.framing.yaml
+    for key in sorted(set(written) | set(now_written)):
+        if key not in ("max_message", "variants") and getattr(base.framing, key) != getattr(cur.framing, key):
             problems.append(
                 Problem(
                     cur.source,
                     1,
-                    f"framing.{key} changed from {base.framing.get(key)!r} to {cur.framing.get(key)!r}",
+                    f"framing.{key} changed from {written.get(key)!r} to {now_written.get(key)!r}",
                     "the framing of a released protocol is fixed",
                 )
             )
@@ -275,7 +278,7 @@ def _messages(base: Protocol, cur: Protocol) -> list[Problem]:
                 )
             )
             continue
-        problems += _message(message, messages[message.name], cur.family, base.version)
+        problems += _message(message, messages[message.name], family(cur.family), base.version)
     old_names = {m.name for m in base.messages}
     for message in cur.messages:
         if message.name not in old_names and version_key(message.since) <= version_key(base.version):
@@ -304,7 +307,7 @@ def _structs(base: Protocol, cur: Protocol) -> list[Problem]:
                     "a struct's layout never changes",
                 )
             )
-        problems += _fields(struct, structs[struct.name], cur.family, base.version)
+        problems += _fields(struct, structs[struct.name], family(cur.family), base.version)
     return problems
 
 

@@ -157,7 +157,7 @@ def _guarded_fixed(step: Step) -> bool:
 
 
 def binary_layout(protocol: Protocol) -> Layout:
-    order = ">" if protocol.framing.get("byte_order", "big") == "big" else "<"
+    order = ">" if protocol.framing.byte_order == "big" else "<"
     layout = Layout()
     for owner in [*protocol.structs, *protocol.messages]:
         layout.steps[owner.name] = _steps(owner, layout, order)
@@ -166,7 +166,9 @@ def binary_layout(protocol: Protocol) -> Layout:
             layout.views.add(owner.name)
         steps = layout.write_steps[owner.name]
         if isinstance(owner, Message) and not owner.inline_only and _all_fixed(steps):
-            header = order + "".join(WIRE_TYPES[protocol.framing[k]].struct or "" for k in ("code_type", "length_type"))
+            header = order + "".join(
+                WIRE_TYPES[t].struct or "" for t in (protocol.framing.code_type, protocol.framing.length_type)
+            )
             fmt = header + "".join((step.fmt or "")[1:] for step in steps)
             layout.frames[owner.name] = (layout.constant(fmt), struct.calcsize(fmt) - struct.calcsize(header))
     layout.holds_views = set(layout.views)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .families import family
+from .families.framing import Framing
 from .load import Document, Mapping
 from .naming import snake_case, upper_snake_case
 from .resolve import TypeExpr, TypeScope
@@ -230,7 +232,8 @@ class Protocol:
     family: str
     versions: list[str]
     directions: list[Direction]
-    framing: dict[str, Any]
+    framing: Framing
+    """The family's typed framing configuration (``families/framing.py``)."""
     constants: list[Constant]
     enums: list[Enum]
     structs: list[Struct]
@@ -394,7 +397,7 @@ class _Builder:
             family=data["family"],
             versions=list(data["versions"]),
             directions=[Direction(d["name"], d.get("doc", "")) for d in data["directions"]],
-            framing=dict(data["framing"]),
+            framing=family(data["family"]).framing(data["framing"]),
             constants=[Constant(c["name"], c["value"], c.get("doc", "")) for c in data.get("constants", [])],
             # Shared enums first (by file and line), then this protocol's in definition order.
             enums=sorted(self.enums.values(), key=lambda e: (self.is_local(e.origin), e.origin.file, e.origin.line)),

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .families.framing import FramingVariant
 from .filters import _clean
 from .model import Enum, Field, Message, Protocol, Struct, TypeRef
 from .render import Options, OutputFile, Renderer
@@ -301,9 +302,9 @@ def hex_dump(data: bytes, spans: list[Any], message: Message) -> list[str]:
 
 
 def _vectors(
-    protocol: Protocol, options: Options, variant: dict[str, Any] | None = None
+    protocol: Protocol, options: Options, variant: FramingVariant | None = None
 ) -> tuple[str, bytes, list[dict[str, Any]]]:
-    base = options.binary_dir / protocol.name / protocol.version / (variant["name"] if variant else "")
+    base = options.binary_dir / protocol.name / protocol.version / (variant.name if variant else "")
     files = _manifest.version_files(protocol, protocol.version, base, variant)
     manifest = json.loads(files[base / "manifest.json"])
     blob = files[base / manifest["file"]]
@@ -347,9 +348,7 @@ def _json_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
             if entry["variant"] == EXAMPLE_VARIANT and entry["message"] in examples:
                 data = blob[entry["offset"] : entry["offset"] + entry["length"]]
                 examples[entry["message"]].framings.append(
-                    FramingExample(
-                        variant["name"], variant["encoding"], path, entry["offset"], len(data), hex_rows(data)
-                    )
+                    FramingExample(variant.name, variant.encoding, path, entry["offset"], len(data), hex_rows(data))
                 )
     return examples
 

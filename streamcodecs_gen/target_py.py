@@ -34,7 +34,7 @@ def _binary_context(protocol: Protocol) -> dict[str, Any]:
 
     def helper(ref: TypeRef) -> str:
         assert ref.wire and ref.wire.helper
-        return f"bytes_{framing['bytes_length']}" if ref.wire.helper == "bytes" else ref.wire.helper
+        return f"bytes_{framing.bytes_length}" if ref.wire.helper == "bytes" else ref.wire.helper
 
     def item_key(ref: TypeRef) -> str:
         return re.sub(r"[^0-9a-zA-Z]+", "_", ref.text).strip("_").lower()
@@ -53,8 +53,8 @@ def _binary_context(protocol: Protocol) -> dict[str, Any]:
 
     # Register every Struct the templates will ask for before rendering, so the constant table is complete.
     for name in (
-        framing["code_type"],
-        framing["length_type"],
+        framing.code_type,
+        framing.length_type,
         *[s.size_prefix.type for s in protocol.structs if s.size_prefix],
     ):
         lay.constant(order + fixed_code_of(name))
@@ -99,7 +99,7 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
 
     def wire_keys(m: Message) -> list[str]:
         """The JSON keys the current version of a message carries: its tag key, then its fields not removed."""
-        tag = [protocol.framing["tag_key"]] if m.tag is not None else []
+        tag = [protocol.framing.tag_key] if m.tag is not None else []
         return tag + [f.name for f in m.fields if not f.removed]
 
     def tag_directions(p: Protocol) -> str:
@@ -151,12 +151,12 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
         objects = [m for m in messages if m.shape and m.shape.json == "object"]
         plain = [m for m in objects if not m.shape.match]
         base: Message | None = plain[-1] if plain else None
-        needles = {protocol.framing["tag_key"]}
+        needles = {protocol.framing.tag_key}
         if base is not None:
             names = {f.name for f in base.fields}
             required = {f.name for f in base.fields if field_mode(base, f) == "required"}
             if (
-                protocol.framing["tag_key"] in names
+                protocol.framing.tag_key in names
                 or any(f.accept_scalar for f in base.fields)
                 or not set(base.shape.keys) <= required  # an object without a shape key is not this shape
             ):
@@ -202,7 +202,7 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
         "shape_test": shape_test,
         "shape_text": shape_text,
         "typed_path": typed,
-        "variants": [v for v in protocol.framing.get("variants", []) if v["encoding"] == "msgpack"],
+        "variants": [v for v in protocol.framing.variants if v.encoding == "msgpack"],
         "packed_batch": packed_batch,
     }
 
@@ -328,7 +328,7 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
     covered = [p for p in protocols if _manifest.supports(p)]
     released = released_vectors(options)
     for protocol in covered:
-        framings = [(None, PurePosixPath())] + [(v, PurePosixPath(v["name"])) for v in _manifest.variants(protocol)]
+        framings = [(None, PurePosixPath())] + [(v, PurePosixPath(v.name)) for v in _manifest.variants(protocol)]
         for version, (variant, subdir) in ((version, f) for version in protocol.versions for f in framings):
             base = options.binary_dir / protocol.name / version / subdir  # a variant's vectors: <version>/<name>/
             fresh = _manifest.version_files(protocol, version, base, variant)
@@ -381,7 +381,7 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
                         protocol.source,
                         protocol=protocol,
                         reader_suffix=repr(_manifest.READER_SUFFIX.get(protocol.family, b"")),
-                        variants=[v["name"] for v in _manifest.variants(protocol)],
+                        variants=[v.name for v in _manifest.variants(protocol)],
                     ),
                 )
             )

@@ -28,20 +28,20 @@ def event(protocol: Protocol) -> KafkaEvent:
 
 def test_fields_split_into_payload_extra_and_attributes(protocol: Protocol, event: KafkaEvent) -> None:
     assert event.message is protocol.messages[0]
-    assert event.payload.name == protocol.framing["payload"]["field"]
+    assert event.payload.name == protocol.framing.payload.field
     assert event.extra is not None and event.extra.additional
     assert event.payload not in event.attributes and event.extra not in event.attributes
     assert len(event.attributes) == len(event.message.fields) - 2
     assert event.content_type is not None
-    assert event.content_type.name == protocol.framing["payload"]["content_type_attribute"]
+    assert event.content_type.name == protocol.framing.payload.content_type_attribute
     assert event.content_type in event.attributes
 
 
 def test_headers_prefix_names_unless_a_header_of_their_own(protocol: Protocol, event: KafkaEvent) -> None:
-    binary = protocol.framing["binary"]
-    assert binary["attribute_headers"], "the definition names no header of its own: this test checks nothing"
+    binary = protocol.framing.binary
+    assert binary.attribute_headers, "the definition names no header of its own: this test checks nothing"
     for f in event.attributes:
-        expected = binary["attribute_headers"].get(f.name, binary["attribute_prefix"] + f.name)
+        expected = binary.attribute_headers.get(f.name, binary.attribute_prefix + f.name)
         assert event.header(f) == expected
 
 
@@ -72,9 +72,7 @@ def test_wire_types_once_each_in_first_use_order(event: KafkaEvent) -> None:
 
 
 def test_not_extensions(protocol: Protocol, event: KafkaEvent) -> None:
-    json = protocol.framing["json_format"]
+    json = protocol.framing.json_format
     assert event.not_extensions == sorted(set(event.not_extensions))
-    assert {f.name for f in event.attributes} | {json["data_member"], json["data_base64_member"]} <= set(
-        event.not_extensions
-    )
+    assert {f.name for f in event.attributes} | {json.data_member, json.data_base64_member} <= set(event.not_extensions)
     assert event.extra is not None and event.extra.name not in event.not_extensions

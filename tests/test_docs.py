@@ -235,8 +235,8 @@ def test_framing_variant_examples_are_their_vectors(protocols: list[Protocol], d
     for p in protocols:
         for variant in vector_manifest.variants(p):
             doc = docs[f"{p.name}.md"]
-            assert f'serializer="{variant["name"]}"' in section(doc, "## Framing")
-            base = PurePosixPath("vectors") / p.name / p.version / variant["name"]
+            assert f'serializer="{variant.name}"' in section(doc, "## Framing")
+            base = PurePosixPath("vectors") / p.name / p.version / variant.name
             files = vector_manifest.version_files(p, p.version, base, variant)
             manifest = json.loads(files[base / "manifest.json"])
             blob = files[base / "vectors.bin"]

@@ -77,7 +77,7 @@ def fast_path(protocol: Protocol, direction: str) -> FastPath:
     if base is not None and base.shape is not None:
         names = [f.name for f in base.fields]
         required = [f.name for f in base.fields if field_mode(base, f) == "required"]
-        eligible = protocol.framing.get("tag_key") not in names and all(k in required for k in base.shape.keys)
+        eligible = protocol.framing.tag_key not in names and all(k in required for k in base.shape.keys)
         for m in objects[: objects.index(base)]:
             assert m.shape
             keys = [*m.shape.keys, *m.shape.match]

@@ -60,14 +60,12 @@ def kafka_event(protocol: Protocol) -> KafkaEvent:
     """The event model of a Kafka-family protocol (its first message)."""
     framing = protocol.framing
     event = protocol.messages[0]
-    payload = next(f for f in event.fields if f.name == framing["payload"]["field"])
+    payload = next(f for f in event.fields if f.name == framing.payload.field)
     extra = next((f for f in event.fields if f.additional), None)
     attributes = [f for f in event.fields if not f.additional and f.name != payload.name]
-    content_type = next((f for f in attributes if f.name == framing["payload"]["content_type_attribute"]), None)
-    binary = framing["binary"]
-    headers = {
-        f.name: binary["attribute_headers"].get(f.name, binary["attribute_prefix"] + f.name) for f in event.fields
-    }
+    content_type = next((f for f in attributes if f.name == framing.payload.content_type_attribute), None)
+    binary = framing.binary
+    headers = {f.name: binary.attribute_headers.get(f.name, binary.attribute_prefix + f.name) for f in event.fields}
     wire_types: list[WireType] = []
     for ref in [f.type for f in attributes] + ([extra.type.item] if extra and extra.type.item else []):
         assert ref.wire, f"attribute type {ref.text} is not a wire type"
@@ -84,10 +82,10 @@ def kafka_event(protocol: Protocol) -> KafkaEvent:
         wire_types=wire_types,
         not_extensions=sorted(
             {
-                *framing.get("attribute_names", {}).get("reserved", []),
+                *framing.attribute_names.reserved,
                 *(f.name for f in event.fields if not f.additional),
-                framing["json_format"]["data_member"],
-                framing["json_format"]["data_base64_member"],
+                framing.json_format.data_member,
+                framing.json_format.data_base64_member,
             }
         ),
     )

@@ -37,9 +37,9 @@ class BinaryReference:
     def __init__(self, protocol: Protocol) -> None:
         framing = protocol.framing
         self.order = ">"
-        self.count = _FORMATS[framing["list_count"]]
-        self.length = _FORMATS[framing["bytes_length"]]
-        self.header = self.order + _FORMATS[framing["code_type"]] + _FORMATS[framing["length_type"]]
+        self.count = _FORMATS[framing.list_count]
+        self.length = _FORMATS[framing.bytes_length]
+        self.header = self.order + _FORMATS[framing.code_type] + _FORMATS[framing.length_type]
 
     def scalar(self, ref: TypeRef, value: Any) -> bytes:
         if ref.kind == "enum":

@@ -82,8 +82,8 @@ def frame_spans(protocol: Protocol, message: Message, values: dict[str, Any], ve
     walker = SpanWalker(protocol)
     reference = walker.ref
     payload = reference.struct(message, values, version)
-    code_format = reference.order + _FORMATS[protocol.framing["code_type"]]
-    length_format = reference.order + _FORMATS[protocol.framing["length_type"]]
+    code_format = reference.order + _FORMATS[protocol.framing.code_type]
+    length_format = reference.order + _FORMATS[protocol.framing.length_type]
     walker._add(struct.pack(code_format, message.code), "type code", None, message.code, 0)
     walker._add(struct.pack(length_format, len(payload)), "payload length", None, len(payload), 0)
     walker.struct(message, values, version, "", 0)

@@ -28,9 +28,9 @@ def _rfc3339(value: datetime.datetime) -> str:
 class JsonReference:
     def __init__(self, protocol: Protocol) -> None:
         framing = protocol.framing
-        self.tag_key = framing.get("tag_key")
-        self.terminator = "\n" if framing["delimiter"] == "line" else "\nend\n"
-        self.upper_hex = framing.get("escape_hex") == "upper"
+        self.tag_key = framing.tag_key
+        self.terminator = "\n" if framing.delimiter == "line" else "\nend\n"
+        self.upper_hex = framing.escape_hex == "upper"
 
     def value(self, ref: TypeRef, value: Any) -> Any:
         if value is None:

@@ -29,14 +29,14 @@ class KafkaReference:
     def __init__(self, protocol: Protocol) -> None:
         framing = protocol.framing
         self.framing = framing
-        self.payload_field = framing["payload"]["field"]
-        self.content_type_attribute = framing["payload"]["content_type_attribute"]
-        self.prefix = framing["binary"]["attribute_prefix"]
-        self.own_headers = framing["binary"].get("attribute_headers", {})
-        self.data_member = framing["json_format"]["data_member"]
-        self.base64_member = framing["json_format"]["data_base64_member"]
-        self.structured_content_type = framing["structured"]["formats"][0]["content_type"]
-        self.detection_header = framing["detection"]["header"]
+        self.payload_field = framing.payload.field
+        self.content_type_attribute = framing.payload.content_type_attribute
+        self.prefix = framing.binary.attribute_prefix
+        self.own_headers = framing.binary.attribute_headers
+        self.data_member = framing.json_format.data_member
+        self.base64_member = framing.json_format.data_base64_member
+        self.structured_content_type = framing.structured.formats[0].content_type
+        self.detection_header = framing.detection.header
         self.message: Message = protocol.messages[0]
         self.additional = next((f.name for f in self.message.fields if f.additional), None)
 

@@ -11,6 +11,7 @@ import uuid
 from pathlib import PurePosixPath
 from typing import Any
 
+from ..families.framing import FramingVariant
 from ..model import Protocol, Struct, TypeRef
 from ..render import json_text
 from .binary_ref import BinaryReference
@@ -57,20 +58,20 @@ def supports(protocol: Protocol) -> bool:
     return protocol.family in ENCODERS
 
 
-def variants(protocol: Protocol) -> list[dict[str, Any]]:
+def variants(protocol: Protocol) -> list[FramingVariant]:
     """The framing variants that have vectors: each gets a subdirectory of every version, named after it."""
-    return [v for v in protocol.framing.get("variants", []) if v["encoding"] in VARIANT_ENCODERS]
+    return [v for v in getattr(protocol.framing, "variants", []) if v.encoding in VARIANT_ENCODERS]
 
 
 def version_files(
-    protocol: Protocol, version: str, base: PurePosixPath, variant: dict[str, Any] | None = None
+    protocol: Protocol, version: str, base: PurePosixPath, variant: FramingVariant | None = None
 ) -> dict[PurePosixPath, str | bytes]:
     """The vectors of one protocol version: ``vectors.bin`` (all frames back to back) and ``manifest.json``.
 
     For the kafka family the manifest also lists each sample as a Kafka record in every mode (``records``). With
     a framing ``variant`` the same samples are written in that framing, and the manifest names it (``framing``).
     """
-    encoder = (VARIANT_ENCODERS[variant["encoding"]] if variant else ENCODERS[protocol.family])(protocol)
+    encoder = (VARIANT_ENCODERS[variant.encoding] if variant else ENCODERS[protocol.family])(protocol)
     blob = bytearray()
     entries = []
     records = []
@@ -110,7 +111,7 @@ def version_files(
         "protocol": protocol.name,
         "version": version,
         "family": protocol.family,
-        **({"framing": variant["name"], "encoding": variant["encoding"]} if variant else {}),
+        **({"framing": variant.name, "encoding": variant.encoding} if variant else {}),
         "file": "vectors.bin",
         "vectors": entries,
     }

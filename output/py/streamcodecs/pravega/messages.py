@@ -46,6 +46,7 @@ from uuid import UUID as _UUID
 
 from .._runtime import binary as _rt
 from .._runtime import errors as _errors
+from .._runtime import frames as _frames
 
 __all__ = [
     "DIRECTIONS",
@@ -5951,218 +5952,30 @@ _CODES_BY_DIRECTION: dict[str, frozenset[int]] = {
 }
 
 
-def _check_direction(direction: str | None) -> None:
-    if direction is not None and direction not in _CODES_BY_DIRECTION:
-        raise ValueError(f"unknown direction {direction!r}; expected one of {DIRECTIONS}")
-
-
-def _decode_payload(buf: _rt.Buffer, code: int, pos: int, end: int, direction: str | None) -> Message:
-    reader = _READERS.get(code)
-    if reader is None:
-        if code in _INLINE_ONLY:
-            raise DecodeError(
-                f"{_INLINE_ONLY[code]} (type {code}) is never a top-level frame", offset=pos - _HEADER_SIZE
-            )
-        raise DecodeError(f"unknown type code {code}", offset=pos - _HEADER_SIZE)
-    if direction is not None and code not in _CODES_BY_DIRECTION[direction]:
-        raise DecodeError(f"type code {code} is not sent in direction {direction!r}", offset=pos - _HEADER_SIZE)
-    message, _ = reader(buf, pos, end)  # unknown trailing bytes (a newer peer's fields) are skipped
-    return message
-
-
-def _frame_end(length: int, pos: int, max_frame: int) -> int:
-    if length < 0 or length + _HEADER_SIZE > max_frame:
-        raise DecodeError(f"payload length {length} outside 0..{max_frame - _HEADER_SIZE}", offset=pos + 4)
-    return pos + _HEADER_SIZE + length
-
-
-def decode(frame: _rt.Buffer, *, direction: str | None = None, copy: bool = True) -> Message:
-    """Decode exactly one whole frame (header included).
-
-    Payloads are ``bytes`` of their own; with ``copy=False`` they are read-only memoryviews onto ``frame`` instead
-    (no copy: mind the rules in the module's docstring).
-    """
-    size = len(frame)
-    if size < _HEADER_SIZE:
-        _check_direction(direction)
-        raise DecodeError(f"frame of {size} bytes is shorter than the {_HEADER_SIZE}-byte header", offset=0)
-    code, length = _HEADER.unpack_from(frame, 0)
-    reader = _READERS.get(code)
-    if (
-        length + _HEADER_SIZE != size
-        or size > MAX_FRAME
-        or reader is None
-        or direction is not None
-        or type(frame) is memoryview
-    ):
-        # Everything but the common case: a whole frame of a known top-level type, no direction, not a memoryview.
-        _check_direction(direction)
-        end = _frame_end(length, 0, MAX_FRAME)
-        if end > size:
-            raise DecodeError(f"payload length {length} runs past the {size - _HEADER_SIZE} bytes given", offset=4)
-        if end < size:
-            raise DecodeError(f"{size - end} bytes follow the frame", offset=end)
-        if copy:
-            return _owned(_decode_payload(frame, code, _HEADER_SIZE, end, direction), frame)
-        return _decode_payload(_rt.as_view(frame), code, _HEADER_SIZE, end, direction)
-    # Payloads are sliced out of bytes (copies) or out of a memoryview (views).
-    return reader(frame if copy else memoryview(frame), _HEADER_SIZE, size)[0]  # unknown trailing bytes are skipped
-
-
-def _owned(message: Message, source: _rt.Buffer) -> Message:
-    """The message, with payloads copied into bytes where they are views onto ``source`` (a memoryview)."""
-    return _rt.owned(message) if type(source) is memoryview and type(message) in _HOLDS_VIEWS else message
-
-
-def encode(message: Message) -> bytes:
-    """The whole frame, header included, in the newest layout."""
-    writer = _WRITERS.get(type(message))
-    if writer is None:
-        frame = _FRAMES.get(type(message))
-        if frame is not None:
-            return frame(message)
-        if type(message) in _INLINE_WRITERS:
-            raise EncodeError(f"{type(message).__name__} is never sent as a top-level frame")
-        raise EncodeError(f"not a pravega message: {type(message).__name__}")
-    parts: _rt.Parts = [b""]  # the header's place
-    writer(message, parts)
-    length = sum(map(len, parts))
-    if length + _HEADER_SIZE > MAX_FRAME:
-        raise EncodeError(f"frame of {length + _HEADER_SIZE} bytes exceeds MAX_FRAME ({MAX_FRAME})")
-    parts[0] = _HEADER.pack(message.CODE, length)
-    return b"".join(parts)
-
-
-def encode_inline(message: Message) -> bytes:
-    """Encode any message, including those that are never top-level frames (they live inside other data)."""
-    writer = _INLINE_WRITERS.get(type(message))
-    if writer is None:
-        raise EncodeError(f"not a pravega message: {type(message).__name__}")
-    parts: _rt.Parts = []
-    writer(message, parts)
-    return _HEADER.pack(message.CODE, sum(map(len, parts))) + b"".join(parts)
-
-
+_CODEC: _frames.Codec[Message] = _frames.Codec(
+    protocol="pravega",
+    header=_HEADER,
+    max_frame=MAX_FRAME,
+    directions=DIRECTIONS,
+    readers=_READERS,
+    frames=_FRAMES,
+    writers=_WRITERS,
+    inline_writers=_INLINE_WRITERS,
+    holds_views=_HOLDS_VIEWS,
+    inline_only=_INLINE_ONLY,
+    codes_by_direction=_CODES_BY_DIRECTION,
+    decode_error=DecodeError,
+    encode_error=EncodeError,
+)
+"""The frames of this protocol, from the tables above: ``decode``, ``encode`` and ``Reader`` are its."""
+decode = _CODEC.decode
+encode = _CODEC.encode
+encode_inline = _CODEC.encode_inline
 owned = _rt.owned
 """The message with every payload copied into ``bytes``: it no longer references the buffer it was decoded from."""
 
 
-class Reader:
-    """Incremental decoder: ``feed`` any slice of a byte stream, get back the whole frames it completes.
+class Reader(_frames.Reader[Message]):
+    __doc__ = _frames.Reader.__doc__
 
-    A frame that lies whole inside one ``feed`` is decoded straight from the caller's data.  A frame cut across
-    ``feed`` calls is assembled once: as soon as its header is in, the reader allocates one buffer of the frame's
-    size and copies each later byte into it as it arrives (no growing, no second copy), then hands that buffer over
-    with the message and never reuses or changes it (the next cut frame gets a new one).  Payloads are ``bytes`` of
-    their own (one more copy).  With ``copy=False`` they are read-only memoryviews instead, as with :func:`decode`:
-    onto the caller's data for a whole frame (mind the module's rules), onto the assembled buffer for a cut one, so
-    a cut frame's bytes are copied once in all.  A frame with a valid header but a bad payload
-    raises :class:`DecodeError` (with ``decoded`` holding the messages before it) and the next ``feed`` goes on after
-    it; a bad header leaves the stream unreadable, and every later ``feed`` raises.
-    """
-
-    def __init__(self, *, direction: str | None = None, max_frame: int = MAX_FRAME, copy: bool = True) -> None:
-        _check_direction(direction)
-        self.direction = direction
-        self.max_frame = max_frame
-        self.copy = copy
-        """Payloads are ``bytes`` of their own; with ``copy=False``, read-only memoryviews (see the class doc)."""
-        self.offset = 0
-        """Stream offset of the first byte not yet part of a whole frame."""
-        self._head = bytearray()  # the start of a cut frame's header, until all of it is in
-        self._frame: bytearray | None = None  # a cut frame whose header is in: its whole size, filled up to _filled
-        self._filled = 0
-        self._backlog = b""  # bytes after a bad frame, read first by the next feed
-        self._broken: DecodeError | None = None
-
-    @property
-    def buffered(self) -> int:
-        """Bytes received but not yet part of a whole frame."""
-        return len(self._head) + self._filled + len(self._backlog)
-
-    def _break(self, length: int, offset: int, messages: list[Message]) -> DecodeError:
-        self._broken = DecodeError(f"payload length {length} outside 0..{self.max_frame - _HEADER_SIZE}", offset=offset)
-        self._broken.decoded = messages
-        return self._broken
-
-    def _take(self, view: memoryview, messages: list[Message]) -> int:
-        """Copy into the cut frame the bytes it still lacks; return how many were taken from ``view``."""
-        taken = 0
-        frame = self._frame
-        if frame is None:
-            head = self._head
-            taken = min(_HEADER_SIZE - len(head), len(view))
-            head += view[:taken]
-            if len(head) < _HEADER_SIZE:
-                return taken
-            length = _HEADER.unpack_from(head, 0)[1]
-            if length < 0 or length + _HEADER_SIZE > self.max_frame:
-                raise self._break(length, self.offset + 4, messages)
-            frame = self._frame = bytearray(_HEADER_SIZE + length)  # the frame's one buffer, filled in place
-            frame[:_HEADER_SIZE] = head
-            self._filled = _HEADER_SIZE
-            self._head = bytearray()
-        filled = self._filled
-        more = min(len(frame) - filled, len(view) - taken)
-        frame[filled : filled + more] = view[taken : taken + more]
-        self._filled = filled + more
-        return taken + more
-
-    def feed(self, data: _rt.Buffer) -> list[Message]:
-        if self._broken is not None:
-            raise self._broken
-        if self._backlog:
-            data, self._backlog = self._backlog + bytes(data), b""
-        messages: list[Message] = []
-        base = self.offset + len(self._head) + self._filled  # stream offset of data[0]
-        direction = self.direction
-        with memoryview(data) as view:
-            size = len(view)
-            pos = 0
-            if self._head or self._frame is not None:
-                pos = self._take(view, messages)
-                frame = self._frame
-                if frame is None or self._filled < len(frame):
-                    return messages
-                self._frame, self._filled = None, 0  # handed over with the message: never written again
-                start = self.offset
-                self.offset = base + pos
-                try:
-                    code = _HEADER.unpack_from(frame, 0)[0]
-                    whole = frame if self.copy else memoryview(frame)  # copies out of a bytearray, views out of a view
-                    messages.append(_decode_payload(whole, code, _HEADER_SIZE, len(frame), direction))
-                except DecodeError as exc:
-                    self._backlog = bytes(view[pos:])
-                    error = DecodeError(exc.reason, offset=start + (exc.offset or 0), field=exc.field)
-                    error.decoded = messages
-                    raise error from None
-            # Payloads are copies out of the caller's bytes or bytearray, views out of a memoryview; with copy set,
-            # views onto the caller's memoryview are copied (the caller may reuse its buffer).
-            source = data if self.copy and type(data) is not memoryview else view
-            own = self.copy and type(data) is memoryview
-            while size - pos >= _HEADER_SIZE:
-                code, length = _HEADER.unpack_from(source, pos)
-                if length < 0 or length + _HEADER_SIZE > self.max_frame:
-                    self.offset = base + pos
-                    raise self._break(length, base + pos + 4, messages)
-                end = pos + _HEADER_SIZE + length
-                if end > size:
-                    break
-                try:
-                    reader = _READERS.get(code)
-                    if reader is not None and direction is None:
-                        message = reader(source, pos + _HEADER_SIZE, end)[0]
-                    else:
-                        message = _decode_payload(source, code, pos + _HEADER_SIZE, end, direction)
-                    messages.append(_rt.owned(message) if own and type(message) in _HOLDS_VIEWS else message)
-                except DecodeError as exc:
-                    self.offset = base + end  # the frame's end is known: go on after it next time
-                    self._backlog = bytes(view[end:])
-                    error = DecodeError(exc.reason, offset=base + (exc.offset or 0), field=exc.field)
-                    error.decoded = messages
-                    raise error from None
-                pos = end
-            self.offset = base + pos
-            if pos < size:
-                self._take(view[pos:], messages)  # the start of a cut frame: copied once, into its buffer
-        return messages
+    codec = _CODEC

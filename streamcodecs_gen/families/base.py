@@ -1,0 +1,70 @@
+"""What a wire family is to the generator: the one object per family that the stages ask (see ``__init__``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..load import Mapping
+from ..problems import Problem
+from .framing import build
+
+if TYPE_CHECKING:
+    from ..checks import Context
+
+
+class Family:
+    """A wire family. Subclasses set the class attributes and override the hooks their wire needs.
+
+    The shared checks (``checks.py``) and ``--compat`` ask the flags below instead of comparing family names; the
+    hooks add the family's own rules at fixed points of the checks, so problems keep one order.
+    """
+
+    name: ClassVar[str]
+    framing_type: ClassVar[type]
+    """The frozen dataclass of the family's ``framing`` (``framing.py``), built once per protocol by :meth:`framing`."""
+
+    positional: ClassVar[bool] = False
+    """A field's position carries meaning: new fields go after the newer ones, a type read to the end of the frame
+    comes last, and a released field keeps its place."""
+    presence_rules: ClassVar[bool] = False
+    """Fields may carry ``presence``/``when_nonempty``, and a field added later is read only when present."""
+    late_fields_need_default: ClassVar[bool] = True
+    """A field added after its owner needs a default (or nullable/optional/const) for older peers' messages."""
+    plain_keys: ClassVar[bool] = False
+    """Field names are written as JSON keys without escaping, so they cannot hold a quote or a backslash."""
+    open_enums: ClassVar[bool] = False
+    """Enums may be open (``unknown: keep``)."""
+    negative_lengths: ClassVar[bool] = False
+    """bytes and list fields may take ``negative`` (a negative length or count read as empty)."""
+    additional_map: ClassVar[bool] = False
+    """A message may declare one ``additional`` map<string,T> field for the attributes it does not declare."""
+
+    def framing(self, node: Any) -> Any:
+        """The typed framing configuration of a definition whose ``framing`` mapping the schema accepted."""
+        return build(self.framing_type, node)
+
+    # --- The family's semantic checks, each run at its place in checks.CHECKS -----------------------------------
+
+    def discriminators(self, ctx: Context) -> Iterator[Problem]:
+        """How messages are told apart (check_discriminators)."""
+        return iter(())
+
+    def protocol_rules(self, ctx: Context) -> Iterator[Problem]:
+        """Rules on the protocol as a whole (check_family_rules, before the fields)."""
+        return iter(())
+
+    def field_rules(self, ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
+        """Rules on one field of a struct or message (check_family_rules)."""
+        return iter(())
+
+    def owner_rules(self, ctx: Context, owner: Mapping) -> Iterator[Problem]:
+        """Rules on a struct or message, after its fields (check_family_rules)."""
+        return iter(())
+
+    def definition_rules(self, ctx: Context) -> Iterator[Problem]:
+        """Rules run last, once everything else is known to resolve (check_family_definition)."""
+        return iter(())
+
+    def __repr__(self) -> str:
+        return f"<family {self.name}>"

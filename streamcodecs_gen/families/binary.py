@@ -1,0 +1,171 @@
+"""The binary family: big-endian frames of a type code, a payload length and the fields in order (Pravega)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..load import Mapping
+from ..problems import Problem
+from ..resolve import TypeScope
+from ..types import CONTAINERS, INTEGER_TYPES
+from .base import Family
+from .framing import BinaryFraming
+
+if TYPE_CHECKING:
+    from ..checks import Context
+
+
+class Binary(Family):
+    """Fields are read by position: new ones go last with a presence rule, none is ever removed."""
+
+    name = "binary"
+    framing_type = BinaryFraming
+    positional = True
+    presence_rules = True
+    open_enums = True
+    negative_lengths = True
+
+    def discriminators(self, ctx: Context) -> Iterator[Problem]:
+        yield from _binary_codes(ctx)
+
+    def protocol_rules(self, ctx: Context) -> Iterator[Problem]:
+        yield from _binary_code_ranges(ctx)
+
+    def field_rules(self, ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
+        """Binary fields are never removed, take constants of integer and bool types only, and have an encoding."""
+        head = ctx.types.of(f).head
+        if f.get("removed"):
+            yield ctx.problem(
+                f,
+                "removed",
+                f"{owner['name']}.{f['name']}: binary fields are never removed "
+                "(their position carries the fields after them)",
+                "keep the field",
+            )
+        if "const" in f and head not in INTEGER_TYPES + ("bool",):
+            yield ctx.problem(
+                f,
+                "const",
+                f"{owner['name']}.{f['name']}: binary constants are for integer and bool fields",
+                "drop `const` or use an integer type",
+            )
+        yield from _binary_field_type(ctx, owner, f)
+
+    def owner_rules(self, ctx: Context, owner: Mapping) -> Iterator[Problem]:
+        if owner["name"] in ctx.types.structs and _recursive(ctx.types, owner["name"]):
+            yield ctx.problem(
+                owner, "name", f"type {owner['name']} contains itself", "binary structs cannot be recursive"
+            )
+
+
+BINARY = Binary()
+
+
+def _binary_codes(ctx: Context) -> Iterator[Problem]:
+    """Every binary message has a code, unique and (unless --no-id-check) ascending."""
+    codes: dict[int, str] = {}
+    previous_code: int | None = None
+    for message in ctx.data["messages"]:
+        name = message["name"]
+        if {key for key in ("code", "tag", "shape") if key in message} != {"code"}:
+            yield ctx.problem(
+                message,
+                "name",
+                f"binary message {name!r} needs a `code` and no tag/shape",
+                "give its numeric type code",
+            )
+            continue
+        code = message["code"]
+        if code in codes:
+            yield ctx.problem(
+                message,
+                "code",
+                f"code {code} of {name!r} is already used by {codes[code]!r}",
+                "codes must be unique",
+            )
+        codes[code] = name
+        if ctx.id_check and previous_code is not None and code <= previous_code:
+            yield ctx.problem(
+                message,
+                "code",
+                f"code {code} of {name!r} is not above the previous message's code {previous_code}",
+                "list messages in ascending code order (or pass --no-id-check)",
+            )
+        previous_code = code
+
+
+def _binary_code_ranges(ctx: Context) -> Iterator[Problem]:
+    code_type = ctx.framing.code_type
+    bits = {"int8": 8, "int16": 16, "int32": 32}[code_type]
+    for message in ctx.data["messages"]:
+        if not -(1 << (bits - 1)) <= message.get("code", 0) < (1 << (bits - 1)):
+            yield ctx.problem(
+                message,
+                "code",
+                f"code {message['code']} of {message['name']!r} does not fit the framing's {code_type}",
+                "choose a code in range",
+            )
+
+
+def _binary_field_type(ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
+    """A binary field's type has an encoding, and a list's count is bounded by the frame."""
+    expr = ctx.types.of(f)
+    head, args = expr.head, expr.args
+    item = args[0].head if head == "list" and args else None  # a bare `list` is check_types' problem
+    if head == "map" or item in CONTAINERS:
+        yield ctx.problem(
+            f,
+            "type",
+            f"{owner['name']}.{f['name']}: {f['type']} has no binary encoding",
+            "use a list of a struct",
+        )
+    elif item in ctx.types.structs and _zero_size(ctx.types, item, set()):
+        yield ctx.problem(
+            f,
+            "type",
+            f"{owner['name']}.{f['name']}: list items of {args[0].text} can take "
+            "no bytes, so a count could not be bounded by the frame",
+            "give the struct a mandatory field",
+        )
+
+
+def _struct_types(types: TypeScope, name: str) -> list[str]:
+    """Structs a struct's fields name: a field's type or one of its type arguments."""
+    found = []
+    for f in types.structs[name]["fields"]:
+        expr = types.of(f)
+        for inner in (expr.head, *(arg.head for arg in expr.args)):
+            if inner in types.structs:
+                found.append(inner)
+    return found
+
+
+def _recursive(types: TypeScope, start: str) -> bool:
+    seen: set[str] = set()
+    todo = _struct_types(types, start)
+    while todo:
+        name = todo.pop()
+        if name == start:
+            return True
+        if name not in seen:
+            seen.add(name)
+            todo += _struct_types(types, name)
+    return False
+
+
+def _zero_size(types: TypeScope, name: str, seen: set[str]) -> bool:
+    """True when every field of the struct is conditional, or itself a zero-size struct (and no size prefix)."""
+    node = types.structs[name]
+    if node.get("size_prefix") or name in seen:
+        return False
+    for f in node["fields"]:
+        if "presence" in f or "when_nonempty" in f:
+            continue
+        head = types.of(f).head
+        if head in types.structs and _zero_size(types, head, seen | {name}):
+            continue
+        if head == "rest":
+            continue
+        return False
+    return True

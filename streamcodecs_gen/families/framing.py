@@ -1,0 +1,208 @@
+"""Typed framing configurations: a frozen dataclass per wire family, built from the definition's ``framing`` mapping.
+
+The JSON Schema (``schema/protocol-schema.json``, ``framing_<family>``) has accepted the mapping before it is built,
+so building only converts: nested mappings become their dataclasses, lists and maps stay lists and dicts (the
+templates concatenate and iterate them), an optional key left out takes the field's default. A key the dataclass
+does not declare is a programming error (the schema and the dataclass disagree), not a definition problem.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def build(cls: type[T], node: Any) -> T:
+    """An instance of the dataclass ``cls`` from a mapping the schema accepted."""
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls) if f.init}  # type: ignore[arg-type]
+    unknown = set(node) - names
+    if unknown:
+        raise ValueError(f"{cls.__name__} has no field for framing key(s) {sorted(unknown)} (schema and class differ)")
+    kwargs = {key: _value(hints[key], value) for key, value in node.items()}
+    if "yaml" in names:
+        kwargs["yaml"] = node
+    return cls(**kwargs)
+
+
+def _value(hint: Any, value: Any) -> Any:
+    origin = typing.get_origin(hint)
+    if dataclasses.is_dataclass(hint):
+        return build(hint, value)  # type: ignore[arg-type]
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        return [_value(item, v) for v in value]
+    if origin is dict:
+        _, item = typing.get_args(hint)
+        return {k: _value(item, v) for k, v in value.items()}
+    if origin in (typing.Union, types.UnionType):
+        (inner,) = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        return None if value is None else _value(inner, value)
+    return value
+
+
+def _yaml() -> Any:
+    """The mapping as written: its line numbers point problems at the definition; never read for values."""
+    return dataclasses.field(default=None, compare=False, repr=False)
+
+
+# --- binary ---------------------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class BinaryFraming:
+    """A frame is ``code``, ``length`` (of the payload), payload; lists and bytes carry a count or length first."""
+
+    byte_order: str
+    code_type: str
+    length_type: str
+    list_count: str
+    bytes_length: str
+    max_frame: int
+    yaml: Any = _yaml()
+
+
+# --- json -----------------------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class FramingVariant:
+    """Another framing of the same messages (``serializer=`` takes its name); ``encoding`` says how it is written."""
+
+    name: str
+    encoding: str
+    doc: str
+    yaml: Any = _yaml()
+
+
+@dataclasses.dataclass(frozen=True)
+class JsonFraming:
+    delimiter: str
+    tag_key: str
+    max_message: int | None = None
+    escape_hex: str | None = None
+    variants: list[FramingVariant] = dataclasses.field(default_factory=list)
+    yaml: Any = _yaml()
+
+
+# --- kafka ----------------------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class AttributeNames:
+    pattern: str
+    reserved: list[str] = dataclasses.field(default_factory=list)
+    yaml: Any = _yaml()
+
+
+@dataclasses.dataclass(frozen=True)
+class HeaderRules:
+    charset: str
+    value_encoding: str
+    value_escape: str
+    match: str
+    duplicates: str
+    null_value: str
+    other: str
+
+
+@dataclasses.dataclass(frozen=True)
+class KeyMapper:
+    name: str
+    attribute: str
+    encoding: str
+    doc: str = ""
+    yaml: Any = _yaml()
+
+
+@dataclasses.dataclass(frozen=True)
+class KeyRules:
+    encode: str
+    decode: str
+    mappers: list[KeyMapper] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass(frozen=True)
+class Detection:
+    header: str
+    structured_prefix: str
+    otherwise: str
+    unknown_format: str
+    yaml: Any = _yaml()
+
+
+@dataclasses.dataclass(frozen=True)
+class PayloadRules:
+    field: str
+    content_type_attribute: str
+
+
+@dataclasses.dataclass(frozen=True)
+class BinaryMode:
+    attribute_prefix: str
+    attribute_headers: dict[str, str]
+    no_data: str
+    empty_value: str
+    implied_content_type: str
+    text_charsets: list[str]
+    yaml: Any = _yaml()
+
+
+@dataclasses.dataclass(frozen=True)
+class StructuredFormat:
+    name: str
+    media_type: str
+    content_type: str
+    charsets: list[str]
+
+
+@dataclasses.dataclass(frozen=True)
+class StructuredMode:
+    formats: list[StructuredFormat]
+    prefixed_headers: str
+    null_value: str
+
+
+@dataclasses.dataclass(frozen=True)
+class JsonData:
+    subtypes: list[str]
+    suffixes: list[str]
+    implied: str
+
+
+@dataclasses.dataclass(frozen=True)
+class JsonEncode:
+    member_order: str
+    separators: str
+    ascii_only: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class JsonFormat:
+    data_member: str
+    data_base64_member: str
+    json_data: JsonData
+    null_member: str
+    encode: JsonEncode
+    batch: str
+
+
+@dataclasses.dataclass(frozen=True)
+class KafkaFraming:
+    attribute_names: AttributeNames
+    headers: HeaderRules
+    key: KeyRules
+    detection: Detection
+    payload: PayloadRules
+    binary: BinaryMode
+    structured: StructuredMode
+    json_format: JsonFormat
+    max_message: int | None = None
+    yaml: Any = _yaml()
+
+
+Framing = BinaryFraming | JsonFraming | KafkaFraming

@@ -1,0 +1,148 @@
+"""The kafka family: one event per Kafka record, in binary or structured content mode (CloudEvents)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..load import Mapping
+from ..problems import Problem, suggest
+from ..types import WIRE_TYPES
+from .base import Family
+from .framing import KafkaFraming
+
+if TYPE_CHECKING:
+    from ..checks import Context
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class Kafka(Family):
+    """Attributes are told apart by name, not position: a later attribute is simply absent from older events."""
+
+    name = "kafka"
+    framing_type = KafkaFraming
+    late_fields_need_default = False
+    additional_map = True
+
+    def discriminators(self, ctx: Context) -> Iterator[Problem]:
+        for message in ctx.data["messages"]:
+            if any(key in message for key in ("code", "tag", "shape")):
+                yield ctx.problem(
+                    message,
+                    "name",
+                    f"kafka message {message['name']!r} takes no code/tag/shape",
+                    "remove them: records are told apart by their headers",
+                )
+
+    def field_rules(self, ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
+        if not f.get("additional") and not _IDENT.fullmatch(f["name"]):
+            yield ctx.problem(
+                f,
+                "name",
+                f"kafka field name {f['name']!r} must be an identifier",
+                "use letters, digits and underscores",
+            )
+
+    def definition_rules(self, ctx: Context) -> Iterator[Problem]:
+        yield from _event(ctx)
+
+
+KAFKA = Kafka()
+
+
+def _event(ctx: Context) -> Iterator[Problem]:
+    """A kafka definition is one event message whose fields the framing's references name.
+
+    The framing names fields (the payload, its content-type attribute, header-mapped attributes, key mappers);
+    each must exist with the right type, and every field name must be a valid attribute name.
+    """
+    framing = ctx.framing
+    messages = ctx.data["messages"]
+    if len(messages) != 1:
+        yield ctx.problem(
+            ctx.data,
+            "messages",
+            "a kafka protocol defines exactly one message (the event)",
+            "describe one event; attributes it does not declare go to its `additional` map",
+        )
+        return
+    try:
+        pattern = re.compile(framing.attribute_names.pattern)
+    except re.error as exc:
+        yield ctx.problem(
+            framing.attribute_names.yaml,
+            "pattern",
+            f"attribute name pattern is not a regular expression: {exc}",
+            "fix the pattern",
+        )
+        return
+    yield from _kafka_attributes(ctx, messages[0], pattern)
+    yield from _kafka_framing_references(ctx, messages[0])
+
+
+def _kafka_attributes(ctx: Context, message: Mapping, pattern: re.Pattern[str]) -> Iterator[Problem]:
+    """Declared attributes: valid attribute names of wire types, and at most one `additional` map."""
+    reserved = set(ctx.framing.attribute_names.reserved)
+    additional = [f for f in message["fields"] if f.get("additional")]
+    for f in message["fields"]:
+        head = ctx.types.of(f).head
+        if f.get("additional"):
+            continue
+        if not (pattern.fullmatch(f["name"]) and f["name"] not in reserved) and f["type"] != "payload":
+            yield ctx.problem(
+                f,
+                "name",
+                f"{message['name']}.{f['name']}: not a valid attribute name (framing.attribute_names)",
+                "rename it",
+            )
+        if head not in WIRE_TYPES:
+            yield ctx.problem(
+                f,
+                "type",
+                f"{message['name']}.{f['name']}: kafka attributes have wire types",
+                "use a wire type such as string",
+            )
+    if len(additional) > 1:
+        yield ctx.problem(
+            additional[1],
+            "additional",
+            f"{message['name']}: more than one `additional` field",
+            "keep one map for the undeclared attributes",
+        )
+
+
+def _kafka_framing_references(ctx: Context, message: Mapping) -> Iterator[Problem]:
+    """The payload field, the attributes the framing maps to headers and keys, and the detection header exist."""
+    framing = ctx.framing
+    fields = {f["name"]: f for f in message["fields"]}
+    payloads = [f["name"] for f in message["fields"] if f["type"] == "payload"]
+    payload = framing.payload
+    if payloads != [payload.field]:
+        yield ctx.problem(
+            framing.yaml,
+            "payload",
+            f"framing.payload.field {payload.field!r} must name the one "
+            f"field of type payload (found: {', '.join(payloads) or 'none'})",
+            "declare one payload field and name it here",
+        )
+    headers = framing.binary.attribute_headers
+    named = [(framing.yaml["payload"], "content_type_attribute", payload.content_type_attribute)]
+    named += [(framing.binary.yaml["attribute_headers"], key, key) for key in headers]
+    named += [(m.yaml, "attribute", m.attribute) for m in framing.key.mappers]
+    for node, key, name in named:
+        if name not in fields or fields[name]["type"] == "payload" or fields[name].get("additional"):
+            yield ctx.problem(
+                node,
+                key,
+                f"framing names attribute {name!r}, which is not a declared attribute",
+                suggest(name, [n for n in fields if n not in payloads]),
+            )
+    if headers.get(payload.content_type_attribute) != framing.detection.header:
+        yield ctx.problem(
+            framing.detection.yaml,
+            "header",
+            "framing.detection.header must be the binary-mode header of the content-type attribute",
+            "map that attribute to this header in binary.attribute_headers",
+        )

@@ -1,0 +1,44 @@
+"""The family registry and its typed framing configurations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from streamcodecs_gen.families import FAMILIES, family
+from streamcodecs_gen.families.framing import BinaryFraming, JsonFraming, KafkaFraming, build
+from streamcodecs_gen.pipeline import load_protocols
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_schema_family_is_registered() -> None:
+    import json
+
+    schema = json.loads((ROOT / "schema" / "protocol-schema.json").read_text())
+    assert set(FAMILIES) == set(schema["properties"]["family"]["enum"])
+
+
+def test_protocols_carry_typed_framing() -> None:
+    protocols = {p.name: p for p in load_protocols(ROOT / "protocol-definitions", ROOT)}
+    assert isinstance(protocols["pravega"].framing, BinaryFraming)
+    assert protocols["pravega"].framing.code_type == "int32"
+    storm = protocols["storm"].framing
+    assert isinstance(storm, JsonFraming)
+    assert storm.delimiter == "end_line" and [v.encoding for v in storm.variants] == ["msgpack"]
+    cloudevents = protocols["cloudevents"].framing
+    assert isinstance(cloudevents, KafkaFraming)
+    assert cloudevents.structured.formats[0].name == "json"
+    assert [m.attribute for m in cloudevents.key.mappers] == ["partitionkey"]
+
+
+def test_optional_framing_keys_take_defaults() -> None:
+    framing = family("json").framing({"delimiter": "line", "tag_key": "action"})
+    assert framing == JsonFraming("line", "action")
+    assert framing.max_message is None and framing.escape_hex is None and framing.variants == []
+
+
+def test_a_key_the_dataclass_lacks_is_a_programming_error() -> None:
+    with pytest.raises(ValueError, match="delimeter"):
+        build(JsonFraming, {"delimeter": "line", "tag_key": "action"})

@@ -1,0 +1,147 @@
+"""``_runtime/frames.py`` at its source: the binary module contract (decode, encode, encode_inline, Reader) over a
+toy protocol's tables, independent of any generated module. The generated protocols exercise it again through
+their own tests (``tests/test_pravega_*.py``)."""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pytest
+
+from streamcodecs_gen.py_package._runtime import binary, errors, frames
+
+HEADER = struct.Struct(">ii")
+INT = struct.Struct(">i")
+
+
+class ToyDecodeError(errors.DecodeError):
+    protocol = "toy"
+
+
+class ToyEncodeError(errors.EncodeError):
+    protocol = "toy"
+
+
+@dataclass
+class Number:
+    CODE: ClassVar[int] = 1
+    value: int
+
+
+@dataclass
+class Blob:
+    CODE: ClassVar[int] = 2
+    data: Any
+
+
+@dataclass
+class Inner:  # never a top-level frame
+    CODE: ClassVar[int] = 3
+
+
+def read_number(buf: binary.Buffer, pos: int, end: int) -> tuple[Number, int]:
+    if end - pos < 4:
+        raise binary.short(4, pos, end, "Number.value", ToyDecodeError)
+    return Number(INT.unpack_from(buf, pos)[0]), pos + 4
+
+
+def read_blob(buf: binary.Buffer, pos: int, end: int) -> tuple[Blob, int]:
+    return Blob(binary.payload(buf, pos, end)), end
+
+
+def write_blob(value: Blob, parts: binary.Parts) -> None:
+    parts.append(bytes(value.data))
+
+
+CODEC: frames.Codec[Any] = frames.Codec(
+    protocol="toy",
+    header=HEADER,
+    max_frame=64,
+    directions=("up", "down"),
+    readers={1: read_number, 2: read_blob},
+    frames={Number: lambda m: HEADER.pack(1, 4) + INT.pack(m.value)},
+    writers={Blob: write_blob},
+    inline_writers={Blob: write_blob, Inner: lambda m, parts: None, Number: lambda m, p: p.append(INT.pack(m.value))},
+    holds_views=frozenset({Blob}),
+    inline_only={3: "Inner"},
+    codes_by_direction={"up": frozenset({1}), "down": frozenset({2})},
+    decode_error=ToyDecodeError,
+    encode_error=ToyEncodeError,
+)
+
+
+class Reader(frames.Reader[Any]):
+    codec = CODEC
+
+
+def test_round_trip_and_copies() -> None:
+    assert CODEC.decode(CODEC.encode(Number(7))) == Number(7)
+    frame = CODEC.encode(Blob(b"abc"))
+    assert frame == HEADER.pack(2, 3) + b"abc"
+    assert type(CODEC.decode(frame).data) is bytes
+    view = CODEC.decode(frame, copy=False).data
+    assert type(view) is memoryview and view.readonly and bytes(view) == b"abc"
+    assert type(CODEC.decode(memoryview(frame)).data) is bytes  # views onto the caller's memoryview are copied
+    assert CODEC.encode_inline(Inner()) == HEADER.pack(3, 0)
+
+
+@pytest.mark.parametrize(
+    ("frame", "direction", "reason", "offset"),
+    [
+        (b"\x00\x00", None, "frame of 2 bytes is shorter than the 8-byte header", 0),
+        (HEADER.pack(9, 0), None, "unknown type code 9", 0),
+        (HEADER.pack(3, 0), None, "Inner (type 3) is never a top-level frame", 0),
+        (HEADER.pack(1, 4) + INT.pack(1), "down", "type code 1 is not sent in direction 'down'", 0),
+        (HEADER.pack(1, 5) + INT.pack(1), None, "payload length 5 runs past the 4 bytes given", 4),
+        (HEADER.pack(1, 4) + INT.pack(1) + b"x", None, "1 bytes follow the frame", 12),
+        (HEADER.pack(1, 99) + bytes(99), None, "payload length 99 outside 0..56", 4),
+        (HEADER.pack(1, 2) + b"ab", None, None, None),
+    ],
+)
+def test_decode_errors_name_the_problem(frame: bytes, direction: str | None, reason: str | None, offset: int) -> None:
+    with pytest.raises(ToyDecodeError) as caught:
+        CODEC.decode(frame, direction=direction)
+    if reason is not None:
+        assert (caught.value.reason, caught.value.offset) == (reason, offset)
+    else:
+        assert caught.value.field == "Number.value"
+
+
+def test_encode_errors() -> None:
+    with pytest.raises(ToyEncodeError, match="Inner is never sent as a top-level frame"):
+        CODEC.encode(Inner())
+    with pytest.raises(ToyEncodeError, match="not a toy message: str"):
+        CODEC.encode("x")
+    with pytest.raises(ToyEncodeError, match=r"frame of 108 bytes exceeds MAX_FRAME \(64\)"):
+        CODEC.encode(Blob(bytes(100)))
+    with pytest.raises(ValueError, match="unknown direction 'sideways'"):
+        CODEC.decode(b"", direction="sideways")
+
+
+def test_reader_assembles_cut_frames_and_goes_on_after_a_bad_payload() -> None:
+    stream = CODEC.encode(Number(1)) + CODEC.encode(Blob(b"hello")) + HEADER.pack(9, 1) + b"z" + CODEC.encode(Number(2))
+    for cut in range(1, len(stream)):
+        reader = Reader()
+        out: list[Any] = []
+        problems = []
+        for piece in (stream[:cut], stream[cut:], b""):
+            try:
+                out += reader.feed(piece)
+            except ToyDecodeError as exc:
+                problems.append((exc.reason, exc.offset))
+                out += exc.decoded
+        assert problems == [("unknown type code 9", 25)], cut
+        assert out == [Number(1), Blob(b"hello"), Number(2)], cut
+        assert reader.offset == len(stream) and reader.buffered == 0
+
+
+def test_reader_bad_header_breaks_the_stream() -> None:
+    reader = Reader(max_frame=16)
+    with pytest.raises(ToyDecodeError, match=r"payload length 20 outside 0..8") as caught:
+        reader.feed(CODEC.encode(Number(1)) + HEADER.pack(2, 20))
+    assert caught.value.decoded == [Number(1)] and caught.value.offset == 16
+    with pytest.raises(ToyDecodeError):
+        reader.feed(b"")
+    assert Reader().max_frame == 64
