@@ -91,9 +91,6 @@ class Renderer:
             return f"<!-- {header(source, '').strip()} -->\n\n{body}"
         return header(source, comment) + body if comment else body
 
-    def template_exists(self, name: str) -> bool:
-        return (TEMPLATE_DIR / name).is_file()
-
 
 def format_python(files: list[OutputFile], first_party: str = "streamcodecs") -> list[OutputFile]:
     """Run ``ruff format`` over every Python file at once (one process) and return the formatted files."""

@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .families import family
 from .families.framing import FramingVariant
 from .filters import _clean
 from .model import Enum, Field, Message, Protocol, Struct, TypeRef
@@ -312,7 +312,7 @@ def _vectors(
     return (base / manifest["file"]).as_posix(), blob, manifest["vectors"]
 
 
-def _binary_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
+def binary_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
     from .vectors.binary_spans import frame_spans
 
     path, blob, entries = _vectors(protocol, options)
@@ -332,7 +332,7 @@ def _binary_examples(protocol: Protocol, options: Options) -> dict[str, Example]
     return examples
 
 
-def _json_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
+def json_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
     path, blob, entries = _vectors(protocol, options)
     examples = {}
     for entry in entries:
@@ -369,7 +369,7 @@ def _record_text(record: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _kafka_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
+def kafka_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
     path, blob, entries = _vectors(protocol, options)
     base = options.binary_dir / protocol.name / protocol.version
     manifest = json.loads(_manifest.version_files(protocol, protocol.version, base)[base / "manifest.json"])
@@ -388,20 +388,12 @@ def _kafka_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
     return examples
 
 
-EXAMPLES: dict[str, Callable[[Protocol, Options], dict[str, Example]]] = {
-    "binary": _binary_examples,
-    "json": _json_examples,
-    "kafka": _kafka_examples,
-}
-"""Per wire family: how the worked examples are prepared from the vectors.  A family without an entry here (or
-without vectors) gets documents that say so instead of examples."""
-
-
 def examples(protocol: Protocol, options: Options) -> dict[str, Example] | None:
-    """The worked examples of a protocol by message name, or None when its family has no vectors yet."""
-    if protocol.family not in EXAMPLES or not _manifest.supports(protocol):
+    """The worked examples of a protocol by message name (its family object prepares them, ``families/``), or None
+    when its family has no vectors or examples yet: the documents then say so."""
+    if not _manifest.supports(protocol):
         return None
-    return EXAMPLES[protocol.family](protocol, options)
+    return family(protocol.family).examples(protocol, options)
 
 
 # --- The target ---------------------------------------------------------------------------------------------------
@@ -423,14 +415,12 @@ def markdown_target(protocols: list[Protocol], options: Options) -> list[OutputF
     where = options.package_dir
     files = []
     for protocol in protocols:
-        family = f"{MD_DIR}/{protocol.family}/family.md.j2"
-        if not renderer.template_exists(family):
-            family = f"{MD_DIR}/generic/family.md.j2"
+        family_template = family(protocol.family).templates.markdown or f"{MD_DIR}/generic/family.md.j2"
         content = renderer.render(
             f"{MD_DIR}/protocol.md.j2",
             protocol.source,
             protocol=protocol,
-            family_template=family,
+            family_template=family_template,
             history=history(protocol),
             examples=examples(protocol, options),
             used_types=referenced(protocol),

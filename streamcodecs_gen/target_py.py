@@ -1,6 +1,6 @@
 """The ``py`` target: an installable package with one subpackage per protocol, plus Spark modules.
 
-Which template renders a protocol is decided by its wire family (``templates/py/<family>/messages.py.j2``).
+Which templates render a protocol is said by its wire family's object (``families/``, ``templates``).
 Hand-written modules are copied, not rendered: the shared runtime (``py_package/_runtime/*.py``), the Spark
 building blocks (``py_package/spark/__init__.py``, when a protocol has a Spark module) and each declared companion
 (``py_package/<protocol>/<name>.py``; see ``py_package/README.md``). Nothing here names a protocol.
@@ -19,6 +19,7 @@ from . import layout as binary_layout
 from .analysis import spark_json
 from .analysis.json import fast_path, field_mode, omit_defaults, removed_fields, unset_default_fields
 from .analysis.kafka import kafka_event
+from .families import family
 from .filters import pystr
 from .model import Field, Message, Protocol, TypeRef
 from .problems import DefinitionError, Problem
@@ -262,32 +263,19 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
     ]
     if companions:
         raise DefinitionError(companions)
-    missing = [p for p in protocols if not renderer.template_exists(f"py/{p.family}/messages.py.j2")]
-    if missing:
-        raise DefinitionError(
-            [
-                Problem(
-                    p.source,
-                    1,
-                    f"no Python template for the {p.family} family (templates/py/{p.family}/messages.py.j2)",
-                    "add the family's template or use an existing family",
-                )
-                for p in missing
-            ]
-        )
     for protocol in protocols:
+        templates = family(protocol.family).templates
         context = {"protocol": protocol, **FAMILY_CONTEXT.get(protocol.family, lambda p: {})(protocol)}
         where = package / protocol.name
-        add(f"py/{protocol.family}/messages.py.j2", where / "messages.py", protocol.source, **context)
+        add(templates.python, where / "messages.py", protocol.source, **context)
         add("py/package/protocol_init.py.j2", where / "__init__.py", protocol.source, protocol=protocol)
         for companion in protocol.companions:
             module = PY_PACKAGE_DIR / protocol.name / f"{companion}.py"
             files.append(OutputFile(protocol.name, where / module.name, copy_source(module)))
-        spark = f"spark/{protocol.family}.py.j2"
-        if renderer.template_exists(spark):
+        if templates.spark:
             spark_context = SPARK_CONTEXT.get(protocol.family, lambda p: {})(protocol)
-            add(spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context, **spark_context)
-    if any(renderer.template_exists(f"spark/{p.family}.py.j2") for p in protocols):
+            add(templates.spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context, **spark_context)
+    if any(family(p.family).templates.spark for p in protocols):
         module = PY_PACKAGE_DIR / "spark" / "__init__.py"
         files.append(OutputFile(None, package / "spark" / module.name, copy_source(module)))
     if options.binary:
@@ -380,7 +368,7 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
                         "py/tests/test_compat.py.j2",
                         protocol.source,
                         protocol=protocol,
-                        reader_suffix=repr(_manifest.READER_SUFFIX.get(protocol.family, b"")),
+                        reader_suffix=repr(family(protocol.family).reader_suffix),
                         variants=[v.name for v in _manifest.variants(protocol)],
                     ),
                 )

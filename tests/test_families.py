@@ -42,3 +42,20 @@ def test_optional_framing_keys_take_defaults() -> None:
 def test_a_key_the_dataclass_lacks_is_a_programming_error() -> None:
     with pytest.raises(ValueError, match="delimeter"):
         build(JsonFraming, {"delimeter": "line", "tag_key": "action"})
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_a_family_names_templates_and_an_encoder_that_exist(name: str) -> None:
+    wire = family(name)
+    for template in (wire.templates.python, wire.templates.spark, wire.templates.markdown):
+        assert template is None or (ROOT / "templates" / template).is_file(), template
+    encoder = wire.encoder()
+    assert encoder is not None and encoder.__module__ == f"streamcodecs_gen.vectors.{name}_ref"
+
+
+def test_only_kafka_readers_read_a_suffix_and_list_records() -> None:
+    assert {n: (f.reader_suffix, f.record_vectors) for n, f in FAMILIES.items()} == {
+        "binary": (b"", False),
+        "json": (b"", False),
+        "kafka": (b"\n", True),
+    }

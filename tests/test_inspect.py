@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
+from streamcodecs_gen.families import family
 from streamcodecs_gen.pipeline import load_protocols
-from streamcodecs_gen.vectors.manifest import READER_SUFFIX
 
 REPO = Path(__file__).resolve().parent.parent
 GENERATED = REPO / "output" / "py"
@@ -109,7 +109,7 @@ def by_direction(protocol: str) -> dict[str, tuple[bytes, list[dict[str, Any]]]]
                 continue
             frame = blob[entry["offset"] : entry["offset"] + entry["length"]]
             picked.append({**entry, "offset": len(data)})
-            data += frame + READER_SUFFIX.get(family_of(protocol), b"")  # kafka: one JSON event per line
+            data += frame + family(family_of(protocol)).reader_suffix  # kafka: one JSON event per line
         if picked:
             captures[direction] = (bytes(data), picked)
     return captures
@@ -158,7 +158,7 @@ def test_every_vector_decodes_at_its_offset_with_its_fields(protocol: str) -> No
             assert "error" not in item, f"{where}: {item}"
             assert item["message"] == entry["message"], where
             assert item["offset"] == entry["offset"], where
-            suffix = READER_SUFFIX.get(family_of(protocol), b"")  # a kafka event line's newline is part of it
+            suffix = family(family_of(protocol)).reader_suffix  # a kafka event line's newline is part of it
             assert item["length"] == entry["length"] + len(suffix), where
             assert item["protocol"] == protocol
             assert_fields(item["fields"], entry["fields"], where)

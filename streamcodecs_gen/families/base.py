@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..load import Mapping
@@ -11,6 +12,21 @@ from .framing import build
 
 if TYPE_CHECKING:
     from ..checks import Context
+    from ..model import Protocol
+    from ..render import Options
+    from ..target_md import Example
+
+
+@dataclass(frozen=True)
+class Templates:
+    """The family's templates under ``templates/``, per target (a test checks that each exists)."""
+
+    python: str
+    """The protocol's ``messages`` module."""
+    spark: str | None = None
+    """The protocol's Spark module, if the family has one."""
+    markdown: str | None = None
+    """The family's framing, discriminator and example macros (else ``md/generic/family.md.j2``)."""
 
 
 class Family:
@@ -23,6 +39,11 @@ class Family:
     name: ClassVar[str]
     framing_type: ClassVar[type]
     """The frozen dataclass of the family's ``framing`` (``framing.py``), built once per protocol by :meth:`framing`."""
+    templates: ClassVar[Templates]
+    reader_suffix: ClassVar[bytes] = b""
+    """What follows one encoded message in a stream the family's Reader reads (encode() includes the rest)."""
+    record_vectors: ClassVar[bool] = False
+    """The vectors' manifest also lists each sample as a Kafka record in every content mode (``records``)."""
 
     positional: ClassVar[bool] = False
     """A field's position carries meaning: new fields go after the newer ones, a type read to the end of the frame
@@ -65,6 +86,16 @@ class Family:
     def definition_rules(self, ctx: Context) -> Iterator[Problem]:
         """Rules run last, once everything else is known to resolve (check_family_definition)."""
         return iter(())
+
+    # --- Vectors and documents ---------------------------------------------------------------------------------
+
+    def encoder(self) -> type | None:
+        """The family's independent reference encoder (``vectors/<family>_ref.py``), or None: no vectors yet."""
+        return None
+
+    def examples(self, protocol: Protocol, options: Options) -> dict[str, Example] | None:
+        """The worked examples of the reference documents by message name, prepared from the vectors."""
+        return None
 
     def __repr__(self) -> str:
         return f"<family {self.name}>"

@@ -9,11 +9,14 @@ from ..load import Mapping
 from ..problems import Problem
 from ..resolve import TypeScope
 from ..types import CONTAINERS, INTEGER_TYPES
-from .base import Family
+from .base import Family, Templates
 from .framing import BinaryFraming
 
 if TYPE_CHECKING:
     from ..checks import Context
+    from ..model import Protocol
+    from ..render import Options
+    from ..target_md import Example
 
 
 class Binary(Family):
@@ -21,6 +24,7 @@ class Binary(Family):
 
     name = "binary"
     framing_type = BinaryFraming
+    templates = Templates("py/binary/messages.py.j2", "spark/binary.py.j2", "md/binary/family.md.j2")
     positional = True
     presence_rules = True
     open_enums = True
@@ -57,6 +61,16 @@ class Binary(Family):
             yield ctx.problem(
                 owner, "name", f"type {owner['name']} contains itself", "binary structs cannot be recursive"
             )
+
+    def encoder(self) -> type:
+        from ..vectors.binary_ref import BinaryReference
+
+        return BinaryReference
+
+    def examples(self, protocol: Protocol, options: Options) -> dict[str, Example]:
+        from ..target_md import binary_examples
+
+        return binary_examples(protocol, options)
 
 
 BINARY = Binary()

@@ -7,11 +7,14 @@ from typing import TYPE_CHECKING
 
 from ..load import Mapping
 from ..problems import Problem, suggest
-from .base import Family
+from .base import Family, Templates
 from .framing import JsonFraming
 
 if TYPE_CHECKING:
     from ..checks import Context
+    from ..model import Protocol
+    from ..render import Options
+    from ..target_md import Example
 
 
 class Json(Family):
@@ -19,6 +22,7 @@ class Json(Family):
 
     name = "json"
     framing_type = JsonFraming
+    templates = Templates("py/json/messages.py.j2", "spark/json.py.j2", "md/json/family.md.j2")
     plain_keys = True
 
     def discriminators(self, ctx: Context) -> Iterator[Problem]:
@@ -35,6 +39,16 @@ class Json(Family):
                 f"{owner['name']}: field {f['name']!r} is the framing's tag_key",
                 "the tag is written by the codec; remove the field",
             )
+
+    def encoder(self) -> type:
+        from ..vectors.json_ref import JsonReference
+
+        return JsonReference
+
+    def examples(self, protocol: Protocol, options: Options) -> dict[str, Example]:
+        from ..target_md import json_examples
+
+        return json_examples(protocol, options)
 
 
 JSON = Json()

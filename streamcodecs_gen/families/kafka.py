@@ -9,11 +9,14 @@ from typing import TYPE_CHECKING
 from ..load import Mapping
 from ..problems import Problem, suggest
 from ..types import WIRE_TYPES
-from .base import Family
+from .base import Family, Templates
 from .framing import KafkaFraming
 
 if TYPE_CHECKING:
     from ..checks import Context
+    from ..model import Protocol
+    from ..render import Options
+    from ..target_md import Example
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -23,6 +26,9 @@ class Kafka(Family):
 
     name = "kafka"
     framing_type = KafkaFraming
+    templates = Templates("py/kafka/messages.py.j2", "spark/kafka.py.j2", "md/kafka/family.md.j2")
+    reader_suffix = b"\n"  # one JSON event per line
+    record_vectors = True
     late_fields_need_default = False
     additional_map = True
 
@@ -47,6 +53,16 @@ class Kafka(Family):
 
     def definition_rules(self, ctx: Context) -> Iterator[Problem]:
         yield from _event(ctx)
+
+    def encoder(self) -> type:
+        from ..vectors.kafka_ref import KafkaReference
+
+        return KafkaReference
+
+    def examples(self, protocol: Protocol, options: Options) -> dict[str, Example]:
+        from ..target_md import kafka_examples
+
+        return kafka_examples(protocol, options)
 
 
 KAFKA = Kafka()

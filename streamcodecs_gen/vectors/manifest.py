@@ -11,16 +11,13 @@ import uuid
 from pathlib import PurePosixPath
 from typing import Any
 
+from ..families import family
 from ..families.framing import FramingVariant
 from ..model import Protocol, Struct, TypeRef
 from ..render import json_text
-from .binary_ref import BinaryReference
-from .json_ref import JsonReference
-from .kafka_ref import KafkaReference
 from .msgpack_ref import MsgpackReference
 from .values import Sample, samples
 
-ENCODERS: dict[str, Any] = {"binary": BinaryReference, "json": JsonReference, "kafka": KafkaReference}
 VARIANT_ENCODERS: dict[str, Any] = {"msgpack": MsgpackReference}
 """Reference encoders of the framing variants (``framing.variants``), by their ``encoding``."""
 
@@ -50,12 +47,9 @@ def tagged_fields(owner: Struct, values: dict[str, Any]) -> dict[str, Any]:
     return {f.py: tagged(f.type, values[f.name]) for f in owner.fields if f.name in values}
 
 
-READER_SUFFIX = {"kafka": b"\n"}
-"""What follows one encoded message in a stream the family's Reader reads (encode() includes the rest)."""
-
-
 def supports(protocol: Protocol) -> bool:
-    return protocol.family in ENCODERS
+    """Whether the protocol's family has a reference encoder (``families/``), i.e. vectors."""
+    return family(protocol.family).encoder() is not None
 
 
 def variants(protocol: Protocol) -> list[FramingVariant]:
@@ -71,16 +65,20 @@ def version_files(
     For the kafka family the manifest also lists each sample as a Kafka record in every mode (``records``). With
     a framing ``variant`` the same samples are written in that framing, and the manifest names it (``framing``).
     """
-    encoder = (VARIANT_ENCODERS[variant.encoding] if variant else ENCODERS[protocol.family])(protocol)
+    wire = family(protocol.family)
+    encoder_type = VARIANT_ENCODERS[variant.encoding] if variant else wire.encoder()
+    assert encoder_type is not None, f"the {wire.name} family has no reference encoder"
+    encoder = encoder_type(protocol)
+    records_too = wire.record_vectors and variant is None
     blob = bytearray()
     entries = []
     records = []
     sample: Sample
     found = samples(protocol, version)
-    if isinstance(encoder, KafkaReference):
+    if records_too:
         found = encoder.with_payload_variants(found)
     for index, sample in enumerate(found):
-        if isinstance(encoder, KafkaReference):
+        if records_too:
             sample = encoder.adjust(sample, index)
             for record, decoded in (
                 (encoder.binary_record(sample.values), encoder.binary_decoded(sample.values)),
