@@ -17,7 +17,7 @@ from typing import Any
 
 from . import layout as binary_layout
 from .analysis import spark_json
-from .analysis.json import fast_path, field_mode, omit_defaults
+from .analysis.json import fast_path, field_mode, omit_defaults, removed_fields, unset_default_fields
 from .analysis.kafka import kafka_event
 from .families import family
 from .filters import pystr
@@ -194,6 +194,9 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
         "tag_directions": tag_directions,
         "wire_keys": wire_keys,
         "fast_path": lambda direction: fast_path(protocol, direction),
+        "removed_fields": removed_fields(protocol),
+        "unset_default_fields": unset_default_fields,
+        "unset_default_types": lambda owner: {f.py: json_type(f) for f in unset_default_fields(owner)},
         "field_mode": field_mode,
         "json_type": json_type,
         "default_arg": default_arg,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from streamcodecs_gen.analysis.json import fast_path, field_mode, omit_defaults
+from streamcodecs_gen.analysis.json import fast_path, field_mode, omit_defaults, removed_fields, unset_default_fields
 from streamcodecs_gen.model import Field, Origin, Protocol, TypeRef
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.types import WIRE_TYPES
@@ -87,3 +87,18 @@ def test_one_tagged_message_is_left_to_the_general_path(storm: Protocol) -> None
     tagged = [m for m in direction if m.tag]
     only_one = [m for m in storm.messages if m not in tagged[1:]]
     assert fast_path(dataclasses.replace(storm, messages=only_one), "to_component").tagged == []
+
+
+def test_unset_default_fields_in_definition_order() -> None:
+    a = field("a", has_default=True, default="x")
+    b = field("b", optional=True, has_default=True, default="y")
+    c = field("c", optional=True)
+    assert unset_default_fields(Owner([a, c, b])) == [a, b]
+    assert unset_default_fields(Owner([a])) == []  # no omit_defaults: the default is written as any value
+
+
+def test_removed_fields_of_kcl() -> None:
+    (kcl,) = [p for p in load_protocols(REPO / "protocol-definitions", REPO) if p.name == "kcl"]
+    found = removed_fields(kcl)
+    assert found and all(gone == [f for f in m.fields if f.removed] for m, gone in found)
+    assert [m.name for m, _ in found] == [m.name for m in kcl.messages if any(f.removed for f in m.fields)]

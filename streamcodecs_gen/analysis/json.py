@@ -90,3 +90,14 @@ def fast_path(protocol: Protocol, direction: str) -> FastPath:
         if not eligible:
             base, checks = None, []
     return FastPath(tagged if len(tagged) > 1 else [], base, checks, array)
+
+
+def unset_default_fields(owner: Owner) -> list[Field]:
+    """The fields held as UNSET while decoding and given their default by ``__post_init__``."""
+    return [f for f in owner.fields if field_mode(owner, f) == "unset_default"]
+
+
+def removed_fields(protocol: Protocol) -> list[tuple[Message, list[Field]]]:
+    """Each message that has removed fields, with them (decoded from older peers, refused on encode)."""
+    found = [(m, [f for f in m.fields if f.removed]) for m in protocol.messages]
+    return [(m, gone) for m, gone in found if gone]
