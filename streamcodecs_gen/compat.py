@@ -237,8 +237,9 @@ def _versions(base: Protocol, cur: Protocol) -> list[Problem]:
 def _framing(base: Protocol, cur: Protocol) -> list[Problem]:
     """Released framing variants keep their encoding (new ones may be added); every other framing key is fixed."""
     problems = []
-    new_variants = {v.name: v for v in getattr(cur.framing, "variants", [])}
-    for variant in getattr(base.framing, "variants", []):
+    wire = family(cur.family)  # compare() has checked that both are of one family
+    new_variants = {v.name: v for v in wire.variants(cur.framing)}
+    for variant in wire.variants(base.framing):
         kept = new_variants.get(variant.name)
         if kept is None or kept.encoding != variant.encoding:
             problems.append(

@@ -31,6 +31,8 @@ def test_protocols_carry_typed_framing() -> None:
     assert isinstance(cloudevents, KafkaFraming)
     assert cloudevents.structured.formats[0].name == "json"
     assert [m.attribute for m in cloudevents.key.mappers] == ["partitionkey"]
+    assert family("json").variants(storm) == storm.variants
+    assert family("binary").variants(protocols["pravega"].framing) == family("kafka").variants(cloudevents) == []
 
 
 def test_optional_framing_keys_take_defaults() -> None:

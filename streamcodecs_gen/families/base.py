@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..load import Mapping
 from ..problems import Problem
-from .framing import build
+from .framing import FramingVariant, build
 
 if TYPE_CHECKING:
     from ..checks import Context
@@ -64,6 +64,10 @@ class Family:
     def framing(self, node: Any) -> Any:
         """The typed framing configuration of a definition whose ``framing`` mapping the schema accepted."""
         return build(self.framing_type, node)
+
+    def variants(self, framing: Any) -> list[FramingVariant]:
+        """Other framings of the same messages a peer may choose (``framing.variants``); none by default."""
+        return []
 
     # --- The family's semantic checks, each run at its place in checks.CHECKS -----------------------------------
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..load import Mapping
 from ..problems import Problem, suggest
 from .base import Family, Templates
-from .framing import JsonFraming
+from .framing import FramingVariant, JsonFraming
 
 if TYPE_CHECKING:
     from ..checks import Context
@@ -24,6 +24,9 @@ class Json(Family):
     framing_type = JsonFraming
     templates = Templates("py/json/messages.py.j2", "spark/json.py.j2", "md/json/family.md.j2")
     plain_keys = True
+
+    def variants(self, framing: JsonFraming) -> list[FramingVariant]:
+        return framing.variants
 
     def discriminators(self, ctx: Context) -> Iterator[Problem]:
         yield from _json_discriminators(ctx)

@@ -54,7 +54,7 @@ def supports(protocol: Protocol) -> bool:
 
 def variants(protocol: Protocol) -> list[FramingVariant]:
     """The framing variants that have vectors: each gets a subdirectory of every version, named after it."""
-    return [v for v in getattr(protocol.framing, "variants", []) if v.encoding in VARIANT_ENCODERS]
+    return [v for v in family(protocol.family).variants(protocol.framing) if v.encoding in VARIANT_ENCODERS]
 
 
 def version_files(
