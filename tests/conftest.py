@@ -69,7 +69,11 @@ def spark() -> Iterator[object]:
 
     properties = _LOG_DIR / "log4j2.properties"
     properties.write_text(_log4j2_properties(SPARK_LOG), encoding="utf-8")
-    java_options = f"-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dlog4j2.configurationFile={properties.as_uri()}"
+    # A larger code cache: the suite compiles many generated classes, and a full cache turns the JIT off mid-run.
+    java_options = (
+        "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=256m "
+        f"-Dlog4j2.configurationFile={properties.as_uri()}"
+    )
     session = (
         SparkSession.builder.master("local[2]")
         .appName("streamcodecs-tests")
