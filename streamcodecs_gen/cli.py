@@ -129,7 +129,7 @@ class _UsageError(ValueError):
 def _options(args: argparse.Namespace) -> Options:
     """The render options the arguments ask for; raises _UsageError or UnsafePathError for bad arguments."""
     if args.lang not in TARGETS and args.lang != ALL:
-        raise _UsageError(f"unknown language {args.lang!r}; supported: {', '.join(sorted(TARGETS))} (or {ALL})")
+        raise _UsageError(f"unknown language {args.lang!r}; supported: {', '.join([*sorted(TARGETS), ALL])}")
     if args.lang == ALL and args.root_dir:
         raise _UsageError(f"-l {ALL} writes each target to its own default root; -r needs one language")
     if not NAMESPACE.fullmatch(args.namespace) or any(identifier_problem(part) for part in args.namespace.split(".")):

@@ -240,6 +240,11 @@ def test_unknown_language_is_rejected_with_the_supported_ones(tmp_path: Path) ->
     assert result.returncode == 2
     assert "cobol" in result.stderr and "py" in result.stderr
     assert not any(tmp_path.iterdir())
+    # The list is plain names, each one a value -l accepts (scripts read it to run every target).
+    names = result.stderr.strip().split("supported: ", 1)[1].split(", ")
+    assert {"py", "md", "all"} <= set(names)
+    for name in names:
+        assert generate("-l", name, "--check", "-q").returncode == 0, name
 
 
 def test_nothing_is_written_when_a_definition_is_broken(tmp_path: Path) -> None:
