@@ -60,9 +60,14 @@ def _frame(i: int) -> bytes:
     )
 
 
-def _chunks(data: bytes) -> list[bytes]:
+def _read_stream(data: bytes, serializer: str) -> list[storm.Message]:
+    """What a component does with its stdin: read it in chunks and feed each to a Reader."""
+    reader = storm.Reader(direction="to_component", serializer=serializer)
     stream = io.BytesIO(data)
-    return list(iter(lambda: stream.read(CHUNK), b""))
+    messages: list[storm.Message] = []
+    while chunk := stream.read(CHUNK):
+        messages += reader.feed(chunk)
+    return messages
 
 
 def cases() -> list[Case]:
@@ -76,12 +81,7 @@ def cases() -> list[Case]:
     expected = [storm.decode(_frame(i), direction="to_component") for i in range(COUNT)]
 
     def ours_read(data: bytes = data) -> list[storm.Message]:
-        reader = storm.Reader(direction="to_component")
-        stream = io.BytesIO(data)
-        messages: list[storm.Message] = []
-        while chunk := stream.read(CHUNK):
-            messages += reader.feed(chunk)
-        return messages
+        return _read_stream(data, "json")
 
     def bare_read(data: bytes = data) -> list[object]:
         stream = io.BytesIO(data)
@@ -156,12 +156,7 @@ def msgpack_cases(expected: list[storm.Message], emits: list[tuple[list[object],
     lock = threading.RLock()
 
     def ours_read(data: bytes = data) -> list[storm.Message]:
-        reader = storm.Reader(direction="to_component", serializer="msgpack")
-        stream = io.BytesIO(data)
-        messages: list[storm.Message] = []
-        while chunk := stream.read(CHUNK):
-            messages += reader.feed(chunk)
-        return messages
+        return _read_stream(data, "msgpack")
 
     def pystorm_read(data: bytes = data) -> list[object]:
         serializer = MsgpackSerializer(io.BytesIO(data), io.BytesIO(), lock, lock)
