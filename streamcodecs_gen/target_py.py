@@ -17,7 +17,7 @@ from typing import Any
 
 from . import layout as binary_layout
 from .analysis import spark_json
-from .analysis.json import fast_path, field_mode, omit_defaults, removed_fields, unset_default_fields
+from .analysis.json import fast_path, field_mode, omit_defaults, removed_fields, typed_path, unset_default_fields
 from .analysis.kafka import kafka_event
 from .families import family
 from .filters import pystr
@@ -182,13 +182,7 @@ def _json_context(protocol: Protocol) -> dict[str, Any]:
             "needles": [repr(n.encode("utf-8")) for n in sorted(needles)] if base else [],  # as bytes literals
         }
 
-    # The typed path decodes each direction as a msgspec union of tagged Structs. A union of one Struct is that
-    # Struct, whose tag msgspec does not require: a direction of one message takes the general path, which does.
-    typed = (
-        not any(m.shape for m in protocol.messages)
-        and not any(f.accept_scalar for m in protocol.messages for f in m.fields)
-        and all(len(protocol.messages_for(d.name)) > 1 for d in protocol.directions)
-    )
+    typed = typed_path(protocol)
     return {
         "framing": protocol.framing,
         "omit_defaults": omit_defaults,

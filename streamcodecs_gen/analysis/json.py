@@ -101,3 +101,16 @@ def removed_fields(protocol: Protocol) -> list[tuple[Message, list[Field]]]:
     """Each message that has removed fields, with them (decoded from older peers, refused on encode)."""
     found = [(m, [f for f in m.fields if f.removed]) for m in protocol.messages]
     return [(m, gone) for m, gone in found if gone]
+
+
+def typed_path(protocol: Protocol) -> bool:
+    """Whether each direction decodes as a union of its tagged messages (the codec's typed path).
+
+    A union of one tagged message is that message, whose tag msgspec does not require: a direction of one message,
+    a message recognised by its shape or a list that takes a scalar leaves the protocol to the general path.
+    """
+    return (
+        not any(m.shape for m in protocol.messages)
+        and not any(f.accept_scalar for m in protocol.messages for f in m.fields)
+        and all(len(protocol.messages_for(d.name)) > 1 for d in protocol.directions)
+    )

@@ -71,6 +71,10 @@ class Family:
         """Other framings of the same messages a peer may choose (``framing.variants``); none by default."""
         return []
 
+    def java_context(self, protocol: Protocol) -> dict[str, Any]:
+        """Names the family's Java templates read besides ``protocol`` (computed on the model, in analysis/)."""
+        return {}
+
     # --- The family's semantic checks, each run at its place in checks.CHECKS -----------------------------------
 
     def discriminators(self, ctx: Context) -> Iterator[Problem]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..load import Mapping
 from ..problems import Problem, suggest
@@ -22,7 +22,12 @@ class Json(Family):
 
     name = "json"
     framing_type = JsonFraming
-    templates = Templates("py/json/messages.py.j2", "spark/json.py.j2", "md/json/family.md.j2")
+    templates = Templates(
+        "py/json/messages.py.j2",
+        "spark/json.py.j2",
+        "md/json/family.md.j2",
+        java=tuple(f"java/json/{name}.java.j2" for name in ("Messages", "Codec", "Reader", "Decode", "Encode")),
+    )
     plain_keys = True
 
     def variants(self, framing: JsonFraming) -> list[FramingVariant]:
@@ -42,6 +47,11 @@ class Json(Family):
                 f"{owner['name']}: field {f['name']!r} is the framing's tag_key",
                 "the tag is written by the codec; remove the field",
             )
+
+    def java_context(self, protocol: Protocol) -> dict[str, Any]:
+        from ..analysis.java_json import java_context
+
+        return java_context(protocol)
 
     def encoder(self) -> type:
         from ..vectors.json_ref import JsonReference
