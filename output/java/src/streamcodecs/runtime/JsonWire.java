@@ -9,8 +9,11 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -47,7 +50,18 @@ public final class JsonWire {
             .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
             .build();
 
-    /** A value of the current token, as {@code Expected `x`, got `y`} names it. */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final int[] BASE64 = new int[128];
+
+    static {
+        Arrays.fill(BASE64, -1);
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for (int i = 0; i < alphabet.length(); i++) {
+            BASE64[alphabet.charAt(i)] = i;
+        }
+    }
+
+    /** A scanned JSON null. */
     public static final Object NULL = new Object();
     /** A scanned value that is not a scalar. */
     public static final Object OTHER = new Object();
@@ -176,6 +190,10 @@ public final class JsonWire {
         int i = offset;
         int end = offset + length;
         while (i < end) {
+            if (i + 8 <= end && ((long) LONGS.get(data, i) & 0x8080808080808080L) == 0) {
+                i += 8;  // eight ASCII bytes at once
+                continue;
+            }
             int b = data[i];
             if (b >= 0) {
                 i++;
@@ -390,15 +408,44 @@ public final class JsonWire {
         if (p.currentToken() != JsonToken.VALUE_STRING) {
             throw expected(nullable ? "bytes | null" : "bytes", p);
         }
-        String text = p.getText();
-        if (text.length() % 4 != 0) {
+        byte[] bytes = decodeBase64(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+        if (bytes == null) {
             throw new Problem("Invalid base64 encoded string");
         }
-        try {
-            return Base64.getDecoder().decode(text);
-        } catch (IllegalArgumentException e) {
-            throw new Problem("Invalid base64 encoded string");
+        return bytes;
+    }
+
+    /** Standard padded base64 (no line breaks, no whitespace), or null when it is not. */
+    static byte[] decodeBase64(char[] chars, int offset, int length) {
+        if (length % 4 != 0) {
+            return null;
         }
+        int end = offset + length;
+        int padding = length == 0 ? 0 : chars[end - 1] == '=' ? (chars[end - 2] == '=' ? 2 : 1) : 0;
+        byte[] out = new byte[length / 4 * 3 - padding];
+        int at = 0;
+        for (int i = offset; i < end; i += 4) {
+            int quad = 0;
+            for (int k = 0; k < 4; k++) {
+                char c = chars[i + k];
+                int v;
+                if (c < 128 && (v = BASE64[c]) >= 0) {
+                    quad = (quad << 6) | v;
+                } else if (c == '=' && i + 4 == end && k >= 4 - padding) {
+                    quad <<= 6;
+                } else {
+                    return null;
+                }
+            }
+            out[at++] = (byte) (quad >> 16);
+            if (at < out.length) {
+                out[at++] = (byte) (quad >> 8);
+            }
+            if (at < out.length) {
+                out[at++] = (byte) quad;
+            }
+        }
+        return out;
     }
 
     public static byte[] readBase64(JsonParser p) throws IOException, Problem {
