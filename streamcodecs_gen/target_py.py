@@ -34,8 +34,12 @@ def _binary_context(protocol: Protocol) -> dict[str, Any]:
     order = ">"
 
     def helper(ref: TypeRef) -> str:
-        assert ref.wire and ref.wire.helper
-        return f"bytes_{framing.bytes_length}" if ref.wire.helper == "bytes" else ref.wire.helper
+        assert ref.wire
+        return ref.wire.helper_for(framing.bytes_length)
+
+    def writer(ref: TypeRef) -> str:
+        assert ref.wire
+        return ref.wire.writer_for(framing.bytes_length)
 
     def item_key(ref: TypeRef) -> str:
         return re.sub(r"[^0-9a-zA-Z]+", "_", ref.text).strip("_").lower()
@@ -68,6 +72,8 @@ def _binary_context(protocol: Protocol) -> dict[str, Any]:
         "order": order,
         "framing": framing,
         "helper": helper,
+        "writer": writer,
+        "binary_imports": sorted({line for r in protocol.all_types() if r.wire for line in r.wire.binary_imports}),
         "item_reader": lambda ref: f"_read_item_{item_key(ref)}",
         "list_items": list_items,
         "min_size": binary_layout.min_size,

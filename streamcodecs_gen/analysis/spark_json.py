@@ -75,7 +75,7 @@ class SparkJsonPlan:
 def _plain(ref: TypeRef, src: str, plain_structs: list[str]) -> bool:
     if ref.kind == "wire":
         assert ref.wire
-        return not (ref.wire.name == "uuid" or read_ddl(ref) != ddl(ref) or (src == "variant" and ddl(ref) == "binary"))
+        return not (ref.wire.spark_checked or read_ddl(ref) != ddl(ref) or (src == "variant" and ddl(ref) == "binary"))
     if ref.kind == "enum":
         assert ref.enum
         return not (ref.enum.unknown and not ref.enum.is_open) and read_ddl(ref) == ddl(ref)
@@ -89,7 +89,7 @@ def _plain(ref: TypeRef, src: str, plain_structs: list[str]) -> bool:
 def _has_problem(ref: TypeRef, src: str, checked_structs: list[str]) -> bool:
     if ref.kind == "wire":
         assert ref.wire
-        return ref.wire.name == "uuid" or ddl(ref) in ("timestamp", *RANGES) or (src, ddl(ref)) == ("variant", "binary")
+        return ref.wire.spark_checked or ddl(ref) in ("timestamp", *RANGES) or (src, ddl(ref)) == ("variant", "binary")
     if ref.kind == "enum":
         assert ref.enum
         return not ref.enum.unknown and not ref.enum.is_open
