@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import takewhile
+from typing import Any
 
 from ..model import Field, Message, Protocol
 from ..types import JSON_BYTES, WireType
@@ -89,3 +90,8 @@ def kafka_event(protocol: Protocol) -> KafkaEvent:
             }
         ),
     )
+
+
+def python_context(protocol: Protocol) -> dict[str, Any]:
+    """What the Kafka templates read: the event model."""
+    return {"kafka": kafka_event(protocol)}

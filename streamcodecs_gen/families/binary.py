@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..load import Mapping
 from ..problems import Problem
@@ -61,6 +61,11 @@ class Binary(Family):
             yield ctx.problem(
                 owner, "name", f"type {owner['name']} contains itself", "binary structs cannot be recursive"
             )
+
+    def python_context(self, protocol: Protocol) -> dict[str, Any]:
+        from ..analysis.binary import python_context
+
+        return python_context(protocol)
 
     def encoder(self) -> type:
         from ..vectors.binary_ref import BinaryReference

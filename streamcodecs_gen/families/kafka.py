@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..load import Mapping
 from ..problems import Problem, suggest
@@ -53,6 +53,11 @@ class Kafka(Family):
 
     def definition_rules(self, ctx: Context) -> Iterator[Problem]:
         yield from _event(ctx)
+
+    def python_context(self, protocol: Protocol) -> dict[str, Any]:
+        from ..analysis.kafka import python_context
+
+        return python_context(protocol)
 
     def encoder(self) -> type:
         from ..vectors.kafka_ref import KafkaReference
