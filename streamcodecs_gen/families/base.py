@@ -71,10 +71,6 @@ class Family:
         """Other framings of the same messages a peer may choose (``framing.variants``); none by default."""
         return []
 
-    def java_context(self, protocol: Protocol) -> dict[str, Any]:
-        """Names the family's Java templates read besides ``protocol`` (computed on the model, in analysis/)."""
-        return {}
-
     # --- The family's semantic checks, each run at its place in checks.CHECKS -----------------------------------
 
     def discriminators(self, ctx: Context) -> Iterator[Problem]:
@@ -96,6 +92,20 @@ class Family:
     def definition_rules(self, ctx: Context) -> Iterator[Problem]:
         """Rules run last, once everything else is known to resolve (check_family_definition)."""
         return iter(())
+
+    # --- What the family's templates read (analysis/), per target ---------------------------------------------
+
+    def python_context(self, protocol: Protocol) -> dict[str, Any]:
+        """Names the family's Python templates read besides ``protocol`` (computed on the model, in analysis/)."""
+        return {}
+
+    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
+        """Names the family's Spark template reads on top of :meth:`python_context`."""
+        return {}
+
+    def java_context(self, protocol: Protocol) -> dict[str, Any]:
+        """Names the family's Java templates read besides ``protocol`` (computed on the model, in analysis/)."""
+        return {}
 
     # --- Vectors and documents ---------------------------------------------------------------------------------
 

@@ -48,6 +48,16 @@ class Json(Family):
                 "the tag is written by the codec; remove the field",
             )
 
+    def python_context(self, protocol: Protocol) -> dict[str, Any]:
+        from ..analysis.json import python_context
+
+        return python_context(protocol)
+
+    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
+        from ..analysis.spark_json import spark_context
+
+        return spark_context(protocol)
+
     def java_context(self, protocol: Protocol) -> dict[str, Any]:
         from ..analysis.java_json import java_context
 
