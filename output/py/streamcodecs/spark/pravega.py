@@ -2801,7 +2801,10 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
 
     ``direction`` limits the messages to those of one direction (one of ``DIRECTIONS``), as the codec's ``decode``
     does. ``mode`` is ``PERMISSIVE`` (a malformed frame gets a null ``message`` and an ``error``) or ``FAILFAST``
-    (the query fails on the first malformed frame, naming its problem). A null input gives a null row.
+    (the query fails on the first malformed frame, naming its problem). Like Spark's ``from_json`` in ``FAILFAST``
+    mode, this fails where the row is decoded, so a row that a later ``sample`` or join drops can still fail the
+    query; ``streamcodecs.spark.fail_on_error(df)`` called last fails only on rows of the result. A null input gives
+    a null row.
     """
     mode = _sp.check_mode(mode)
     _sp.check_direction(direction, DIRECTIONS)
@@ -2871,6 +2874,9 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     A row whose ``message`` is null gives null ``data`` and no error. A row the codec cannot encode (its
     ``EncodeError``: a number out of range, text that is not a UUID, an unknown message name, a null field) gives
     null ``data`` and an ``error`` naming the field; with ``on_error="FAILFAST"`` it fails the query instead.
+    Like Spark's ``from_json`` in ``FAILFAST`` mode, this fails where the row is encoded, so a row that a later
+    ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
+    only on rows of the result.
     """
     on_error = _sp.check_mode(on_error)
     source = F.col(column) if isinstance(column, str) else column
@@ -3067,6 +3073,9 @@ def split_inline(column: Column | str, *, mode: str = "PERMISSIVE") -> Column:
 
     ``PERMISSIVE``: a bad frame is an element with a null ``message`` and an ``error`` (a bad header ends the
     value's frames; a value ending inside a frame ends with an element saying so); ``FAILFAST``: the query fails.
+    Like Spark's ``from_json`` in ``FAILFAST`` mode, this fails where the row is decoded, so a row that a later
+    ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
+    only on rows of the result.
     A null value gives null. Use ``F.explode`` or ``F.inline`` on the result for one row per frame.
     """
     mode = _sp.check_mode(mode)
@@ -3309,8 +3318,8 @@ def explode_inline(
     ``PERMISSIVE``: a problem is a row with a null ``message`` and an ``error`` (a piece that does not continue the
     previous one, a bad frame, a bad header after which the stream is unreadable, a stream ending inside a frame);
     ``FAILFAST``: the query fails. ``FAILFAST`` fails on every piece this function reads, also one whose rows a later
-    ``filter``, ``sample`` or join drops; to fail only on the rows of the result, keep ``PERMISSIVE`` and call
-    ``streamcodecs.spark.fail_on_error`` last. Each stream is read by one Python worker in a ``mapInArrow`` (Arrow
+    ``limit``, ``filter``, ``sample`` or join drops; ``streamcodecs.spark.fail_on_error(df)`` called last fails only
+    on rows of the result. Each stream is read by one Python worker in a ``mapInArrow`` (Arrow
     batches in and out, the pieces streamed through in order, so memory holds at most one cut frame per worker).
 
     On a streaming DataFrame, the end of a micro-batch is not the end of a stream: the start of a frame cut there is
