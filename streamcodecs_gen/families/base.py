@@ -27,6 +27,8 @@ class Templates:
     """The protocol's Spark module, if the family has one."""
     markdown: str | None = None
     """The family's framing, discriminator and example macros (else ``md/generic/family.md.j2``)."""
+    java: tuple[str, ...] = ()
+    """The protocol's Java sources (``java/<family>/Name.java.j2`` renders ``<namespace>/<protocol>/Name.java``)."""
 
 
 class Family:
@@ -90,6 +92,16 @@ class Family:
     def definition_rules(self, ctx: Context) -> Iterator[Problem]:
         """Rules run last, once everything else is known to resolve (check_family_definition)."""
         return iter(())
+
+    # --- What the family's templates read (analysis/), per target ---------------------------------------------
+
+    def python_context(self, protocol: Protocol) -> dict[str, Any]:
+        """Names the family's Python templates read besides ``protocol`` (computed on the model, in analysis/)."""
+        return {}
+
+    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
+        """Names the family's Spark template reads on top of :meth:`python_context`."""
+        return {}
 
     # --- Vectors and documents ---------------------------------------------------------------------------------
 
