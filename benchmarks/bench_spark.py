@@ -58,13 +58,16 @@ def _session() -> Any:
     path = os.pathsep.join(p for p in (str(HERE.parent / "output" / "py"), os.environ.get("PYTHONPATH")) if p)
     os.environ["PYTHONPATH"] = path
     from pyspark.sql import SparkSession
+    from streamcodecs.spark import configure
 
     session = (
-        SparkSession.builder.master(os.environ.get("BENCH_SPARK_MASTER", "local[2]"))
+        configure(SparkSession.builder)  # the jar: the JVM path of the Spark functions
+        .master(os.environ.get("BENCH_SPARK_MASTER", "local[2]"))
         .appName("streamcodecs-bench")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.host", "127.0.0.1")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.executorEnv.PYTHONPATH", path)
         .getOrCreate()

@@ -16,7 +16,6 @@ Issue target: at least 3x. Before timing, both are checked to give the same rows
 from __future__ import annotations
 
 import os
-import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -50,23 +49,9 @@ def _frames() -> list[bytes]:
 
 
 def _session() -> Any:
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    path = os.pathsep.join(p for p in (str(GENERATED), os.environ.get("PYTHONPATH")) if p)  # for the Python workers
-    os.environ["PYTHONPATH"] = path
-    from pyspark.sql import SparkSession
+    from bench_spark import _session as spark_session  # one session set-up for every Spark benchmark
 
-    session = (
-        SparkSession.builder.master(os.environ.get("BENCH_SPARK_MASTER", "local[2]"))
-        .appName("streamcodecs-bench")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.executorEnv.PYTHONPATH", path)
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    return session
+    return spark_session()
 
 
 def _row_udf() -> Any:

@@ -6,23 +6,19 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
+from .jar import MissingJdk
 from .model import Protocol
 from .naming import identifier_problem
 from .problems import DefinitionError
-from .render import Options, OutputFile
-from .target_md import markdown_target
-from .target_py import python_target, released_vectors
+from .render import Options
+from .target_py import released_vectors
+from .targets import TARGETS
 from .write import UnsafePathError, check_tree, read_manifest, write_tree
 
 REPO = Path(__file__).resolve().parent.parent
-TARGETS: dict[str, Callable[[list[Protocol], Options], list[OutputFile]]] = {
-    "py": python_target,
-    "md": markdown_target,
-}
 NAMESPACE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
@@ -150,9 +146,12 @@ def _plan(
     assert options.root is not None
     root = options.root
     try:
-        files = TARGETS[language](protocols, options)
+        files = TARGETS[language].render(protocols, options)
     except DefinitionError as exc:  # e.g. a definition change that breaks frozen vectors of a released version
         return _refuse(exc, "; nothing was written.")
+    except MissingJdk as exc:
+        print(exc, file=sys.stderr)
+        return 2
     paths = [f.path for f in files]
     if len(set(paths)) != len(paths):  # two definitions or templates that would write the same file
         twice = sorted({str(p) for p in paths if paths.count(p) > 1})

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import sys
 
-REQUIREMENTS = {"yaml": "PyYAML", "jinja2": "Jinja2", "jsonschema": "jsonschema", "ruff": "ruff"}
-"""Import name -> distribution name (pinned in requirements.txt) of every third-party module the generator uses."""
+REQUIREMENTS = {"yaml": "PyYAML", "jinja2": "Jinja2", "jsonschema": "jsonschema", "ruff": "ruff", "pyspark": "pyspark"}
+"""Import name -> distribution name (pinned in requirements.txt) of every third-party module the generator uses
+(pyspark for its jars: the classpath of the Java target's build)."""
 
 EXIT_ENVIRONMENT = 2
 

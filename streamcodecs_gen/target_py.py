@@ -16,9 +16,11 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .families import family
+from .jar import JAR_NAME, jar_for
 from .model import Protocol
 from .problems import DefinitionError, Problem
 from .render import PY_PACKAGE_DIR, Options, OutputFile, Renderer, copy_source, format_python
+from .target_java import java_sources
 from .vectors import manifest as _manifest
 
 
@@ -65,8 +67,11 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
             spark_context = wire_family.spark_context(protocol)
             add(templates.spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context, **spark_context)
     if any(family(p.family).templates.spark for p in protocols):
-        module = PY_PACKAGE_DIR / "spark" / "__init__.py"
-        files.append(OutputFile(None, package / "spark" / module.name, copy_source(module)))
+        for module in sorted((PY_PACKAGE_DIR / "spark").glob("*.py")):
+            files.append(OutputFile(None, package / "spark" / module.name, copy_source(module)))
+        jar = package / "spark" / JAR_NAME  # the JVM path of the Spark functions (target_java.py, jar.py)
+        previous = options.root / jar if options.root else None
+        files.append(OutputFile(None, jar, jar_for(java_sources(protocols, options), previous)))
     if options.binary:
         files += compat_files(protocols, options, renderer)
     return format_python(files, options.namespace.split(".")[0])

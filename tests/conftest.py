@@ -74,14 +74,18 @@ def spark() -> Iterator[object]:
         "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=256m "
         f"-Dlog4j2.configurationFile={properties.as_uri()}"
     )
+    from streamcodecs.spark import configure
+
     session = (
-        SparkSession.builder.master("local[2]")
+        configure(SparkSession.builder)  # the jar of the Java codecs: the JVM path of every Spark function
+        .master("local[2]")
         .appName("streamcodecs-tests")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.default.parallelism", "2")
         .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.host", "127.0.0.1")  # where executors fetch spark.jars from
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.driver.extraJavaOptions", java_options)
         .config("spark.executorEnv.PYTHONPATH", os.environ["PYTHONPATH"])

@@ -27,6 +27,8 @@ class Templates:
     """The protocol's Spark module, if the family has one."""
     markdown: str | None = None
     """The family's framing, discriminator and example macros (else ``md/generic/family.md.j2``)."""
+    java: tuple[str, ...] = ()
+    """The protocol's Java sources (``java/<family>/Name.java.j2`` renders ``<namespace>/<protocol>/Name.java``)."""
 
 
 class Family:

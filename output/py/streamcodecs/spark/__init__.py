@@ -37,8 +37,9 @@ from pyspark.sql import functions as F
 from pyspark.sql.types import BinaryType, DataType, StringType, StructField, StructType
 
 from .. import PROTOCOLS as _PACKAGE_PROTOCOLS
+from ._jvm import JvmPathWarning, configure
 
-__all__ = ["ENCODED", "MODES", "PROTOCOLS", "fail_on_error"]
+__all__ = ["ENCODED", "MODES", "PROTOCOLS", "JvmPathWarning", "configure", "fail_on_error"]
 
 PROTOCOLS: tuple[str, ...] = tuple(
     name for name in _PACKAGE_PROTOCOLS if importlib.util.find_spec(f"{__name__}.{name}") is not None
