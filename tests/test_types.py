@@ -84,3 +84,13 @@ def test_plain_conversions_nest() -> None:
     assert TypeRef("list<bytes>", "list", item=payload).from_plain("x") == "list(x)"
     assert TypeRef("map<string,string>", "map", item=text).to_plain("x") == "dict(x)"
     assert not text.converts_plain and point.converts_plain and closed.converts_plain
+
+
+def test_the_definition_format_lists_every_wire_type() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "definition-format.md").read_text(encoding="utf-8")
+    table = doc[doc.index("## Types") : doc.index("## Enums")]
+    rows = [line.split("|")[1] for line in table.splitlines() if line.startswith("| `")]
+    listed = {name.strip("` ") for row in rows for name in row.split()}
+    assert set(WIRE_TYPES) <= listed, set(WIRE_TYPES) - listed
