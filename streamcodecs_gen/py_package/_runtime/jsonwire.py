@@ -190,32 +190,45 @@ Piece = tuple[int, bytes | DecodeError]
 
 
 def split_lines(
-    buffer: bytearray, line: int, max_message: int, error: type[DecodeError], *, start: int = 0
-) -> tuple[list[Piece], int]:
-    """Take every complete line out of ``buffer``; return the non-blank ones and the new line count.
+    buffer: bytearray,
+    line: int,
+    max_message: int,
+    error: type[DecodeError],
+    *,
+    start: int = 0,
+    skipping: bool = False,
+) -> tuple[list[Piece], int, bool]:
+    """Take every complete line out of ``buffer``; return the non-blank ones, the new line count, and whether the
+    rest of a line already reported as too long is still to be skipped.
 
     ``buffer[:start]`` is known to hold no line end (it was searched before), so a line that arrives in many small
     pieces costs linear time. A line longer than ``max_message`` becomes an error piece and is dropped, so reading
-    resumes after it.
+    resumes after it: when the limit is passed before its end arrives, what came is dropped at once and the rest of
+    the line is dropped as it comes (``skipping``, passed back in by the caller), never read as a line of its own.
     """
     pieces: list[Piece] = []
     pos = 0
     newline = buffer.find(b"\n", start)
     while newline >= 0:
-        text = bytes(buffer[pos:newline])
-        pos = newline + 1
+        begin, pos = pos, newline + 1
         line += 1
-        if len(text) > max_message:
+        if skipping:  # the end of a line reported (at this line number) before its end arrived
+            skipping = False
+        elif newline - begin > max_message:
             pieces.append((line, error(f"line longer than {max_message} bytes", line=line)))
-        elif text.strip():
-            pieces.append((line, text))
+        else:
+            text = bytes(buffer[begin:newline])
+            if text.strip():
+                pieces.append((line, text))
         newline = buffer.find(b"\n", pos)
     del buffer[:pos]
-    if len(buffer) > max_message:
-        # No newline within the limit: drop what we have and report it; the rest of the line is skipped too.
+    if skipping:
+        buffer[:] = b""
+    elif len(buffer) > max_message:
         pieces.append((line + 1, error(f"line longer than {max_message} bytes", line=line + 1)))
         buffer[:] = b""
-    return pieces, line
+        skipping = True
+    return pieces, line, skipping
 
 
 M = TypeVar("M")
@@ -240,6 +253,7 @@ class LineFrames:
         self.line = 0
         """Lines consumed so far."""
         self._buffer = bytearray()
+        self._skipping = False  # inside a line already reported as too long
         self._queue: deque[Piece] = deque()
 
     @property
@@ -256,7 +270,9 @@ class LineFrames:
         searched = len(self._buffer)  # holds no line end: only the new data needs searching
         self._buffer += data
         error_type = self.error
-        pieces, self.line = split_lines(self._buffer, self.line, self.max_message, error_type, start=searched)
+        pieces, self.line, self._skipping = split_lines(
+            self._buffer, self.line, self.max_message, error_type, start=searched, skipping=self._skipping
+        )
         self._queue.extend(pieces)
         messages: list[M] = []
         queue = self._queue
