@@ -45,11 +45,18 @@ _JAVA_KEYWORDS = frozenset(
 )
 
 
+_TAKEN = frozenset(
+    # the generated methods' own variables, and the methods every record has
+    "p t key strict e w m r v o x messageName hashCode toString equals getClass notify notifyAll wait".split()
+)
+
+
 def camel(py_name: str) -> str:
-    """``shard_id`` -> ``shardId`` (a Java keyword gets a trailing underscore)."""
+    """``shard_id`` -> ``shardId``: a record component and its local variable (``Field`` appended to a Java
+    keyword or a name the generated code uses itself)."""
     head, *rest = py_name.split("_")
     name = head + "".join(w[:1].upper() + w[1:] for w in rest)
-    return name + "_" if name in _JAVA_KEYWORDS else name
+    return name + "Field" if name in _JAVA_KEYWORDS or name in _TAKEN else name
 
 
 def java_string(text: str) -> str:
@@ -468,7 +475,7 @@ def java_json_plan(protocol: Protocol) -> JavaJsonPlan:
         tag_key=tag_key,
         end_line=framing.delimiter == "end_line",
         upper_hex=getattr(framing, "escape_hex", None) == "upper",
-        max_message=framing.max_message,
+        max_message=framing.max_message or 16777216,  # the Python codec's default limit too
         typed=typed_path(protocol),
         enums=enums,
         helpers=list(x.helpers.values()),
