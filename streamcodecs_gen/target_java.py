@@ -47,10 +47,13 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
             "protocol": protocol,
             "package": java_package(options, protocol.name),
             "runtime": java_package(options, "runtime"),
+            **family(protocol.family).java_context(protocol),
         }
         for template in templates:
             name = PurePosixPath(template).name.removesuffix(".j2")
             body = renderer.render(template, protocol.source, **context)
+            if not body.strip():
+                continue  # a source this protocol does not need (its template rendered nothing)
             files.append(OutputFile(protocol.name, root / protocol.name / name, header(protocol.source, "//") + body))
     return files
 

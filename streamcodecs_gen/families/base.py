@@ -103,6 +103,10 @@ class Family:
         """Names the family's Spark template reads on top of :meth:`python_context`."""
         return {}
 
+    def java_context(self, protocol: Protocol) -> dict[str, Any]:
+        """Names the family's Java templates read besides ``protocol``, ``package`` and ``runtime``."""
+        return {}
+
     # --- Vectors and documents ---------------------------------------------------------------------------------
 
     def encoder(self) -> type | None:
