@@ -8,7 +8,6 @@ by the context's :class:`~.resolve.TypeScope`, which the model is then built fro
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -19,7 +18,7 @@ from .load import Document, Mapping
 from .naming import RESERVED_ATTRIBUTES, SHADOWING, identifier_problem, snake_case
 from .problems import Problem, suggest
 from .resolve import TypeExpr, TypeScope
-from .types import CONTAINERS, INTEGER_TYPES, WIRE_TYPES
+from .types import CONTAINERS, MAP_KEY, WIRE_TYPES
 from .versions import version_key
 
 
@@ -278,7 +277,7 @@ def _enum_members(ctx: Context, enum: Mapping) -> Iterator[Problem]:
     """Distinct member names and values of the enum's wire type; `unknown` names a member (or is `keep`)."""
     members: set[str] = set()
     values: set[Any] = set()
-    wants_str = enum["type"] == "string"
+    wants_str = WIRE_TYPES[enum["type"]].is_text
     for value in enum["values"]:
         if value["name"] in members or value["value"] in values:
             yield ctx.problem(
@@ -334,7 +333,7 @@ def _resolve(ctx: Context, expr: TypeExpr) -> tuple[str | None, str | None]:
                 f"{head} takes {CONTAINERS[head]} type argument(s), got {len(args)} in {text!r}",
                 "write list<T> or map<string,T>",
             )
-        if head == "map" and args[0].text != "string":
+        if head == "map" and args[0].text != MAP_KEY:
             return f"map keys must be string in {text!r}", "write map<string,T>"
         for arg in args:
             problem, hint = _resolve(ctx, arg)
@@ -444,7 +443,7 @@ def _when_nonempty_problems(ctx: Context, f: Mapping, where: str, earlier_fields
             f"{where}: when_nonempty names {target!r}, not an earlier field",
             suggest(target, [g["name"] for g in earlier_fields]),
         )
-    elif earlier[target]["type"] not in ("bytes", "string", "mutf8"):
+    elif not (earlier[target]["type"] in WIRE_TYPES and WIRE_TYPES[earlier[target]["type"]].sized):
         yield ctx.problem(
             f,
             "when_nonempty",
@@ -463,9 +462,10 @@ def _when_nonempty_problems(ctx: Context, f: Mapping, where: str, earlier_fields
 def _field_option_problems(ctx: Context, kind: str, f: Mapping, where: str, head: str) -> Iterator[Problem]:
     """Options that only some types, owners or families take: negative, min_length, additional, accept_scalar."""
     wire = WIRE_TYPES.get(head)
-    if "negative" in f and (not ctx.wire_family.negative_lengths or (head not in ("bytes", "list"))):
+    takes_negative = head == "list" or (wire is not None and wire.negative_length)
+    if "negative" in f and (not ctx.wire_family.negative_lengths or not takes_negative):
         yield ctx.problem(f, "negative", f"{where}: `negative` is for binary bytes and list fields", "remove it")
-    if "min_length" in f and not (wire and wire.py == "str"):
+    if "min_length" in f and not (wire and wire.is_text):
         yield ctx.problem(f, "min_length", f"{where}: min_length is for text fields", "remove it")
     if f.get("additional") and (head != "map" or kind != "message" or not ctx.wire_family.additional_map):
         yield ctx.problem(
@@ -482,30 +482,11 @@ def _value_problem(ctx: Context, f: Mapping, value: Any) -> str | None:
     head = ctx.types.of(f).head
     if value is None:
         return None if f.get("nullable") or f.get("optional") else "is null but the field is not nullable"
-    if head in INTEGER_TYPES or head == "padding":
-        bits = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}.get(head, 32)
-        if not isinstance(value, int) or isinstance(value, bool):
-            return "is not an integer"
-        if not -(1 << (bits - 1)) <= value < (1 << (bits - 1)):
-            return f"does not fit {head}"
-    elif head == "bool" and not isinstance(value, bool):
-        return "is not true/false"
-    elif head in ("float32", "float64") and (not isinstance(value, int | float) or isinstance(value, bool)):
-        return "is not a number"
-    elif head == "uuid":
-        try:
-            uuid.UUID(str(value))
-        except ValueError:
-            return "is not a UUID"
-        if not isinstance(value, str):
-            return "is not a UUID string"
-    elif head in ("string", "mutf8") and not isinstance(value, str):
-        return "is not a string"
-    elif head in ("bytes", "rest", "base64") and value != "":
-        return 'bytes defaults can only be "" (empty)'
-    elif head == "list" and value != []:
+    if head in WIRE_TYPES:
+        return WIRE_TYPES[head].value_problem(value)
+    if head == "list" and value != []:
         return "list defaults can only be []"
-    elif head in ctx.types.enums:
+    if head in ctx.types.enums:
         enum = ctx.types.enums[head]
         if value not in [v["name"] for v in enum["values"]]:
             return "is not a member name of " + head

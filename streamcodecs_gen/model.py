@@ -44,7 +44,7 @@ class Enum:
 
     @property
     def is_string(self) -> bool:
-        return self.wire == "string"
+        return WIRE_TYPES[self.wire].is_text
 
     @property
     def is_open(self) -> bool:
@@ -57,6 +57,14 @@ class Enum:
 
 @dataclass
 class TypeRef:
+    """A field's type: one of a closed set of classes, one per ``kind`` (wire, list, map, enum, struct).
+
+    ``TypeRef(text, kind, ...)`` builds the class of ``kind``; each class answers the properties the targets need
+    (its Python annotation, Spark type and PySpark class, a Python literal of a value, whether Arrow needs a
+    conversion), so callers ask the node instead of switching on ``kind``. ``kind`` stays readable for the checks
+    and templates that still tell the classes apart.
+    """
+
     text: str
     kind: str  # wire | list | map | enum | struct
     wire: WireType | None = None
@@ -64,40 +72,39 @@ class TypeRef:
     enum: Enum | None = None
     struct: Struct | None = None
 
+    def __new__(cls, text: str, kind: str, *args: Any, **kwargs: Any) -> TypeRef:
+        return super().__new__(_REF_CLASSES[kind] if cls is TypeRef else cls)
+
     @property
     def name(self) -> str:
         return self.text
 
     @property
     def py_annotation(self) -> str:
-        if self.kind == "wire":
-            assert self.wire
-            return self.wire.annotation
-        if self.kind == "list":
-            assert self.item
-            return f"list[{self.item.py_annotation}]"
-        if self.kind == "map":
-            assert self.item
-            return f"dict[str, {self.item.py_annotation}]"
         return self.text
 
     @property
     def spark_type(self) -> str:
-        if self.kind == "wire":
-            assert self.wire
-            return self.wire.spark
-        if self.kind == "list":
-            assert self.item
-            return f"array<{self.item.spark_type}>"
-        if self.kind == "map":
-            assert self.item
-            return f"map<string,{self.item.spark_type}>"
-        if self.kind == "enum":
-            assert self.enum
-            return "string" if self.enum.is_string else WIRE_TYPES[self.enum.wire].spark
-        assert self.struct
-        inner = ",".join(f"{f.py}:{f.type.spark_type}" for f in self.struct.fields)
-        return f"struct<{inner}>"
+        """The Spark SQL type (DDL)."""
+        raise NotImplementedError
+
+    @property
+    def spark_class(self) -> str:
+        """The PySpark class of a scalar's Spark type (wire types and enums)."""
+        raise NotImplementedError(f"{self.kind} types have no scalar Spark class")
+
+    @property
+    def arrow_converts(self) -> bool:
+        """Whether a codec value of the type differs from what Arrow takes (see WireType.to_arrow)."""
+        return False
+
+    def python_literal(self, value: Any) -> str:
+        """Python source for ``value`` (a default or constant) of this type."""
+        if value is None:
+            return "None"
+        if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+            return f'float("{value}")'
+        return repr(value)
 
     def walk(self) -> list[TypeRef]:
         """This type and every type nested in it."""
@@ -105,6 +112,119 @@ class TypeRef:
         if self.item:
             found += self.item.walk()
         return found
+
+
+@dataclass
+class WireRef(TypeRef):
+    """A wire type reference: ``wire`` is set."""
+
+    wire: WireType  # type: ignore[assignment]
+
+    @property
+    def py_annotation(self) -> str:
+        return self.wire.annotation
+
+    @property
+    def spark_type(self) -> str:
+        return self.wire.spark
+
+    @property
+    def spark_class(self) -> str:
+        return self.wire.spark_class
+
+    @property
+    def arrow_converts(self) -> bool:
+        return self.wire.to_arrow is not None
+
+    def python_literal(self, value: Any) -> str:
+        return "b" + repr(value) if value is not None and self.wire.is_bytes else super().python_literal(value)
+
+
+@dataclass
+class ListRef(TypeRef):
+    """A list reference: ``item`` is set."""
+
+    item: TypeRef  # type: ignore[assignment]
+
+    @property
+    def py_annotation(self) -> str:
+        return f"list[{self.item.py_annotation}]"
+
+    @property
+    def spark_type(self) -> str:
+        return f"array<{self.item.spark_type}>"
+
+    @property
+    def arrow_converts(self) -> bool:
+        return self.item.arrow_converts
+
+    def python_literal(self, value: Any) -> str:
+        return "None" if value is None else "[]"
+
+
+@dataclass
+class MapRef(TypeRef):
+    """A map reference: ``item`` is set."""
+
+    item: TypeRef  # type: ignore[assignment]
+
+    @property
+    def py_annotation(self) -> str:
+        return f"dict[str, {self.item.py_annotation}]"
+
+    @property
+    def spark_type(self) -> str:
+        return f"map<string,{self.item.spark_type}>"
+
+    @property
+    def arrow_converts(self) -> bool:
+        return self.item.arrow_converts
+
+    def python_literal(self, value: Any) -> str:
+        return "None" if value is None else "{}"
+
+
+@dataclass
+class EnumRef(TypeRef):
+    """A enum reference: ``enum`` is set."""
+
+    enum: Enum  # type: ignore[assignment]
+
+    @property
+    def spark_type(self) -> str:
+        return WIRE_TYPES[self.enum.wire].spark
+
+    @property
+    def spark_class(self) -> str:
+        return WIRE_TYPES[self.enum.wire].spark_class
+
+    def python_literal(self, value: Any) -> str:
+        return "None" if value is None else f"{self.enum.name}.{value}"
+
+
+@dataclass
+class StructRef(TypeRef):
+    """A struct reference: ``struct`` is set."""
+
+    struct: Struct  # type: ignore[assignment]
+
+    @property
+    def spark_type(self) -> str:
+        inner = ",".join(f"{f.py}:{f.type.spark_type}" for f in self.struct.fields)
+        return f"struct<{inner}>"
+
+    @property
+    def arrow_converts(self) -> bool:
+        return True  # a struct travels as a dict
+
+
+_REF_CLASSES: dict[str, type[TypeRef]] = {
+    "wire": WireRef,
+    "list": ListRef,
+    "map": MapRef,
+    "enum": EnumRef,
+    "struct": StructRef,
+}
 
 
 @dataclass
@@ -140,32 +260,15 @@ class Field:
     @property
     def default_literal(self) -> str:
         """Python source for the default value."""
-        return python_literal(self.default, self.type)
+        return self.type.python_literal(self.default)
 
     @property
     def const_literal(self) -> str:
-        return python_literal(self.const, self.type)
+        return self.type.python_literal(self.const)
 
     @property
     def upper(self) -> str:
         return self.py.upper()
-
-
-def python_literal(value: Any, type_ref: TypeRef) -> str:
-    if value is None:
-        return "None"
-    if type_ref.kind == "enum":
-        assert type_ref.enum
-        return f"{type_ref.enum.name}.{value}"
-    if type_ref.kind == "wire" and type_ref.wire and type_ref.wire.py == "bytes":
-        return "b" + repr(value)
-    if type_ref.kind == "list":
-        return "[]"
-    if type_ref.kind == "map":
-        return "{}"
-    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
-        return f'float("{value}")'
-    return repr(value)
 
 
 @dataclass(frozen=True)

@@ -269,9 +269,7 @@ def _display(ref: TypeRef | None, value: Any) -> str:
         return str(value)
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
-    if ref.wire and ref.wire.name == "padding":
-        return f"{value} zero bytes"
-    return repr(value)
+    return ref.wire.example.format(repr(value)) if ref.wire else repr(value)
 
 
 def hex_dump(data: bytes, spans: list[Any], message: Message) -> list[str]:

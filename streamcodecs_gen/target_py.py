@@ -1,6 +1,7 @@
 """The ``py`` target: an installable package with one subpackage per protocol, plus Spark modules.
 
-Which templates render a protocol is said by its wire family's object (``families/``, ``templates``).
+Which templates render a protocol, and what they read besides the model, is said by its wire family's object
+(``families/``: ``templates``, ``python_context``, ``spark_context``; the contexts are computed in ``analysis/``).
 Hand-written modules are copied, not rendered: the shared runtime (``py_package/_runtime/*.py``), the Spark
 building blocks (``py_package/spark/__init__.py``, when a protocol has a Spark module) and each declared companion
 (``py_package/<protocol>/<name>.py``; see ``py_package/README.md``). Nothing here names a protocol.
@@ -9,231 +10,18 @@ building blocks (``py_package/spark/__init__.py``, when a protocol has a Spark m
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any
 
-from . import layout as binary_layout
-from .analysis import spark_json
-from .analysis.json import fast_path, field_mode, omit_defaults, removed_fields, unset_default_fields
-from .analysis.kafka import kafka_event
 from .families import family
-from .filters import pystr
 from .jar import JAR_NAME, jar_for
-from .model import Field, Message, Protocol, TypeRef
+from .model import Protocol
 from .problems import DefinitionError, Problem
 from .render import PY_PACKAGE_DIR, Options, OutputFile, Renderer, copy_source, format_python
 from .target_java import java_sources
-from .types import WIRE_TYPES
 from .vectors import manifest as _manifest
-
-
-def _binary_context(protocol: Protocol) -> dict[str, Any]:
-    framing = protocol.framing
-    lay = binary_layout.binary_layout(protocol)
-    order = ">"
-
-    def helper(ref: TypeRef) -> str:
-        assert ref.wire and ref.wire.helper
-        return f"bytes_{framing.bytes_length}" if ref.wire.helper == "bytes" else ref.wire.helper
-
-    def item_key(ref: TypeRef) -> str:
-        return re.sub(r"[^0-9a-zA-Z]+", "_", ref.text).strip("_").lower()
-
-    def list_items(p: Protocol) -> list[tuple[str, TypeRef]]:
-        items = {item_key(r.item): r.item for r in p.all_types() if r.kind == "list" and r.item}
-        return sorted(items.items())
-
-    def py_of(wire_name: str, owner: Any) -> str:
-        return next(f.py for f in owner.fields if f.name == wire_name)
-
-    def fixed_code_of(wire_name: str) -> str:
-        code = WIRE_TYPES[wire_name].struct
-        assert code
-        return code
-
-    # Register every Struct the templates will ask for before rendering, so the constant table is complete.
-    for name in (
-        framing.code_type,
-        framing.length_type,
-        *[s.size_prefix.type for s in protocol.structs if s.size_prefix],
-    ):
-        lay.constant(order + fixed_code_of(name))
-    for ref in protocol.all_types():
-        code = binary_layout.fixed_code(ref)
-        if code:
-            lay.constant(order + code)
-    return {
-        "layout": lay,
-        "order": order,
-        "framing": framing,
-        "helper": helper,
-        "item_reader": lambda ref: f"_read_item_{item_key(ref)}",
-        "list_items": list_items,
-        "min_size": binary_layout.min_size,
-        "min_size_of_wire": lambda name: WIRE_TYPES[name].size,
-        "fixed_code": binary_layout.fixed_code,
-        "fixed_code_of": fixed_code_of,
-        "py_of": py_of,
-    }
-
-
-def _json_annotation(ref: TypeRef) -> str:
-    if ref.kind == "wire":
-        assert ref.wire
-        return ref.wire.json_annotation
-    if ref.kind == "list":
-        assert ref.item
-        return f"list[{_json_annotation(ref.item)}]"
-    if ref.kind == "map":
-        assert ref.item
-        return f"dict[str, {_json_annotation(ref.item)}]"
-    return ref.text
-
-
-def _json_context(protocol: Protocol) -> dict[str, Any]:
-    """Decisions the JSON template needs, made here so the template only shows shape."""
-
-    def absent_fields(owner: Any) -> list[str]:
-        """Python names of the fields that hold ``msgspec.UNSET`` when a message lacks them (to_dict omits them)."""
-        return [f.py for f in owner.fields if field_mode(owner, f) == "unset"]
-
-    def wire_keys(m: Message) -> list[str]:
-        """The JSON keys the current version of a message carries: its tag key, then its fields not removed."""
-        tag = [protocol.framing.tag_key] if m.tag is not None else []
-        return tag + [f.name for f in m.fields if not f.removed]
-
-    def tag_directions(p: Protocol) -> str:
-        """A literal: each message tag -> the directions that have a message with it, in direction order."""
-        owners: dict[str, tuple[str, ...]] = {}
-        for d in p.directions:
-            for m in p.messages_for(d.name):
-                if m.tag is not None and d.name not in owners.get(m.tag, ()):
-                    owners[m.tag] = (*owners.get(m.tag, ()), d.name)
-        return repr(owners)
-
-    def json_type(f: Field) -> str:
-        base = _json_annotation(f.type)
-        return f"{base} | None" if f.nullable or (f.optional and f.default is None) else base
-
-    def default_arg(f: Field) -> str:
-        if f.type.kind == "list" and f.default == []:
-            return "default_factory=list"
-        if f.type.kind == "map" and f.default == {}:
-            return "default_factory=dict"
-        return f"default={f.default_literal}"
-
-    def shape_test(m: Message) -> str:
-        assert m.shape
-        if m.shape.json == "array":
-            return "lambda v: isinstance(v, list)"
-        tests = ["isinstance(v, dict)"]
-        tests += [f"{pystr(k)} in v" for k in m.shape.keys]
-        tests += [f"v.get({pystr(k)}) == {pystr(v)}" for k, v in m.shape.match.items()]
-        return "lambda v: " + " and ".join(tests)
-
-    def shape_text(m: Message) -> str:
-        assert m.shape
-        if m.shape.json == "array":
-            return "a JSON array"
-        parts = [f"an object with {', '.join(m.shape.keys)}"] if m.shape.keys else ["an object"]
-        parts += [f"{k} = {v!r}" for k, v in m.shape.match.items()]
-        return ", ".join(parts)
-
-    def packed_batch(direction: str) -> dict[str, Any]:
-        """What a run of MessagePack values of ``direction`` may be decoded as in one pass, exactly as one by one.
-
-        ``tagged``: the tagged messages (a union msgspec tells apart by the tag). ``base``: the shape that takes
-        any object with its keys (the last one without ``match``), or None; ``needles``: strings that occur in the
-        bytes of any object that the general path would not read as ``base`` (the tag key, a key of an earlier
-        shape that ``base`` lacks, a string its ``match`` requires). A run holding none of them is all ``base``.
-        """
-        messages = protocol.messages_for(direction)
-        objects = [m for m in messages if m.shape and m.shape.json == "object"]
-        plain = [m for m in objects if not m.shape.match]
-        base: Message | None = plain[-1] if plain else None
-        needles = {protocol.framing.tag_key}
-        if base is not None:
-            names = {f.name for f in base.fields}
-            required = {f.name for f in base.fields if field_mode(base, f) == "required"}
-            if (
-                protocol.framing.tag_key in names
-                or any(f.accept_scalar for f in base.fields)
-                or not set(base.shape.keys) <= required  # an object without a shape key is not this shape
-            ):
-                base = None
-            for m in objects[: objects.index(base)] if base is not None else []:
-                extra = [k for k in [*m.shape.keys, *m.shape.match] if k not in names]
-                strings = [v for v in m.shape.match.values() if isinstance(v, str)]
-                # Any one of them is required of that shape; the longest is the cheapest to look for (the C
-                # search skips further on a miss), e.g. Storm's `context` rather than `conf`.
-                if extra:
-                    needles.add(max(extra, key=len))
-                elif strings:
-                    needles.add(max(strings, key=len))
-                else:
-                    base = None  # nothing in the bytes tells this shape from the base
-                    break
-        return {
-            "tagged": [m.name for m in messages if m.tag],
-            "base": base.name if base else None,
-            "needles": [repr(n.encode("utf-8")) for n in sorted(needles)] if base else [],  # as bytes literals
-        }
-
-    # The typed path decodes each direction as a msgspec union of tagged Structs. A union of one Struct is that
-    # Struct, whose tag msgspec does not require: a direction of one message takes the general path, which does.
-    typed = (
-        not any(m.shape for m in protocol.messages)
-        and not any(f.accept_scalar for m in protocol.messages for f in m.fields)
-        and all(len(protocol.messages_for(d.name)) > 1 for d in protocol.directions)
-    )
-    return {
-        "framing": protocol.framing,
-        "omit_defaults": omit_defaults,
-        "absent_fields": absent_fields,
-        "tag_directions": tag_directions,
-        "wire_keys": wire_keys,
-        "fast_path": lambda direction: fast_path(protocol, direction),
-        "removed_fields": removed_fields(protocol),
-        "unset_default_fields": unset_default_fields,
-        "unset_default_types": lambda owner: {f.py: json_type(f) for f in unset_default_fields(owner)},
-        "field_mode": field_mode,
-        "json_type": json_type,
-        "default_arg": default_arg,
-        "shape_test": shape_test,
-        "shape_text": shape_text,
-        "typed_path": typed,
-        "variants": [v for v in protocol.framing.variants if v.encoding == "msgpack"],
-        "packed_batch": packed_batch,
-    }
-
-
-def _kafka_context(protocol: Protocol) -> dict[str, Any]:
-    return {"kafka": kafka_event(protocol)}
-
-
-FAMILY_CONTEXT = {"binary": _binary_context, "json": _json_context, "kafka": _kafka_context}
-
-
-def _spark_json_context(protocol: Protocol) -> dict[str, Any]:
-    """What the Spark JSON template reads on top of the JSON context: the plan, and the Spark types of values."""
-    return {
-        "plan": spark_json.spark_json_plan(protocol),
-        "ddl": spark_json.ddl,
-        "read_ddl": spark_json.read_ddl,
-        "is_variant": spark_json.is_variant,
-        "RANGES": spark_json.RANGES,
-        "rule": spark_json.encode_rule,
-        "has_struct": spark_json.has_struct,
-        "wire_plain": spark_json.wire_plain,
-        "passes_omits": spark_json.passes_omits,
-        "drops_nulls": spark_json.drops_nulls,
-    }
-
-
-SPARK_CONTEXT = {"json": _spark_json_context}
 
 
 def python_target(protocols: list[Protocol], options: Options) -> list[OutputFile]:
@@ -266,8 +54,9 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
     if companions:
         raise DefinitionError(companions)
     for protocol in protocols:
-        templates = family(protocol.family).templates
-        context = {"protocol": protocol, **FAMILY_CONTEXT.get(protocol.family, lambda p: {})(protocol)}
+        wire_family = family(protocol.family)
+        templates = wire_family.templates
+        context = {"protocol": protocol, **wire_family.python_context(protocol)}
         where = package / protocol.name
         add(templates.python, where / "messages.py", protocol.source, **context)
         add("py/package/protocol_init.py.j2", where / "__init__.py", protocol.source, protocol=protocol)
@@ -275,7 +64,7 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
             module = PY_PACKAGE_DIR / protocol.name / f"{companion}.py"
             files.append(OutputFile(protocol.name, where / module.name, copy_source(module)))
         if templates.spark:
-            spark_context = SPARK_CONTEXT.get(protocol.family, lambda p: {})(protocol)
+            spark_context = wire_family.spark_context(protocol)
             add(templates.spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context, **spark_context)
     if any(family(p.family).templates.spark for p in protocols):
         for module in sorted((PY_PACKAGE_DIR / "spark").glob("*.py")):

@@ -1,9 +1,11 @@
 """The type registry: every wire type is defined here and nowhere else.
 
 A record says what the type is in each place the generator needs it: the Python annotation, the binary encoding
-(a fixed ``struct`` code or a runtime helper), the JSON annotation used with msgspec, the Spark SQL type, and
-the reference values that compatibility vectors use.  Templates and checks ask this registry; adding a type means
-adding a record here, a runtime helper if it is variable-sized, and nothing else.
+(a fixed ``struct`` code and how the value converts to and from it, or a runtime helper and how it is written), the
+JSON annotation used with msgspec, the Spark SQL type (and its PySpark class, how Arrow carries it), which values a
+default or constant may take, and the reference values that compatibility vectors use.  Checks, analysis and
+templates ask this registry and never compare type names; adding a type means adding a record here, a runtime helper
+if it is variable-sized, and its encoding in the reference encoders (``vectors/<family>_ref.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,42 @@ def _int_refs(bits: int) -> Callable[[int], int]:
         return -min(value, top) if i % 3 == 2 else min(value, top)
 
     return ref
+
+
+# Which values a default or a constant of a type may take: a function of (type, value) giving what is wrong, or None.
+def _any_value(wire: WireType, value: Any) -> str | None:
+    return None
+
+
+def _int_value(wire: WireType, value: Any) -> str | None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        return "is not an integer"
+    low, high = wire.range
+    return None if low <= value <= high else f"does not fit {wire.name}"
+
+
+def _bool_value(wire: WireType, value: Any) -> str | None:
+    return None if isinstance(value, bool) else "is not true/false"
+
+
+def _number_value(wire: WireType, value: Any) -> str | None:
+    return None if isinstance(value, int | float) and not isinstance(value, bool) else "is not a number"
+
+
+def _uuid_value(wire: WireType, value: Any) -> str | None:
+    try:
+        uuid.UUID(str(value))
+    except ValueError:
+        return "is not a UUID"
+    return None if isinstance(value, str) else "is not a UUID string"
+
+
+def _text_value(wire: WireType, value: Any) -> str | None:
+    return None if isinstance(value, str) else "is not a string"
+
+
+def _empty_bytes_value(wire: WireType, value: Any) -> str | None:
+    return None if value == "" else 'bytes defaults can only be "" (empty)'
 
 
 def _text_refs(i: int) -> str:
@@ -59,6 +97,61 @@ class WireType:
     # Spark: the type of the value in the native JSON decoders (from_json) when it is not ``spark``; VARIANT keeps
     # any JSON value exactly, and to_json writes it back unchanged.
     spark_json: str | None = None
+    bits: int | None = None  # a signed integer of this many bits (also the range of a padding count)
+    values: Callable[[WireType, Any], str | None] = _any_value  # what is wrong with a default/const value, or None
+    constant: bool = False  # binary: fields of the type may be a `const`
+    sized: bool = False  # binary: length-prefixed, so `when_nonempty` may test it for emptiness
+    negative_length: bool = False  # binary: a field may take `negative` (a negative length read as empty)
+    framed_length: bool = False  # binary: the length prefix is framing.bytes_length (helper <helper>_<bytes_length>)
+    extends: bool = False  # binary: written by extend_<helper>(parts, ...), which adds the bytes without a copy
+    writer: str | None = None  # binary: the runtime function that writes it, when not write_<helper>
+    from_struct: str = "{}"  # binary: the value of a struct-unpacked ``{}`` (e.g. a UUID from its 16 bytes)
+    to_struct: str = "{}"  # binary: what struct packs for the value ``{}``
+    binary_imports: tuple[str, ...] = ()  # binary: import lines from_struct needs
+    to_arrow: str | None = None  # Spark (Arrow): the value ``{v}`` as Arrow takes it, when not the value itself
+    from_arrow: str | None = None  # Spark (Arrow): the value of Arrow's ``{v}`` (``{path}`` names it in errors)
+    spark_checked: bool = False  # Spark: a value of the Spark type may still be malformed (decode checks it)
+    record_value: bool = False  # kafka: the record value (framing.payload), not an attribute
+    example: str = "{}"  # documents: how a decoded value ``{}`` reads in a worked example
+
+    @property
+    def range(self) -> tuple[int, int]:
+        """The smallest and largest value of an integer type."""
+        assert self.bits
+        return -(1 << (self.bits - 1)), (1 << (self.bits - 1)) - 1
+
+    @property
+    def struct_converts(self) -> bool:
+        """The struct-unpacked value is not yet the field's value (``from_struct`` converts it)."""
+        return self.from_struct != "{}"
+
+    def value_problem(self, value: Any) -> str | None:
+        """What is wrong with ``value`` as a default or constant of the type (None: it fits)."""
+        return self.values(self, value)
+
+    @property
+    def is_text(self) -> bool:
+        """Values are Python ``str`` (enums of the type are string enums; ``min_length`` applies)."""
+        return self.py == "str"
+
+    @property
+    def is_bytes(self) -> bool:
+        """Values are Python ``bytes`` (a default is written as a bytes literal)."""
+        return self.py == "bytes"
+
+    @property
+    def spark_class(self) -> str:
+        """The PySpark class of the Spark type, e.g. ``LongType()``."""
+        return SPARK_CLASSES[self.spark]
+
+    def helper_for(self, bytes_length: str) -> str:
+        """The runtime helper's suffix (``read_<suffix>`` / ``write_<suffix>``) under a framing's bytes_length."""
+        assert self.helper
+        return f"{self.helper}_{bytes_length}" if self.framed_length else self.helper
+
+    def writer_for(self, bytes_length: str) -> str:
+        """The runtime function that writes a value of the type and returns its bytes."""
+        return self.writer or f"write_{self.helper_for(bytes_length)}"
 
     @property
     def size(self) -> int | None:
@@ -76,6 +169,22 @@ class WireType:
         return self.json or self.py
 
 
+SPARK_CLASSES = {
+    "boolean": "BooleanType()",
+    "tinyint": "ByteType()",
+    "smallint": "ShortType()",
+    "int": "IntegerType()",
+    "bigint": "LongType()",
+    "float": "FloatType()",
+    "double": "DoubleType()",
+    "string": "StringType()",
+    "binary": "BinaryType()",
+    "timestamp": "TimestampType()",
+    "variant": "VariantType()",
+}
+"""The PySpark class of each Spark SQL type the registry uses."""
+
+
 WIRE_TYPES: dict[str, WireType] = {
     t.name: t
     for t in (
@@ -88,6 +197,8 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: i % 2 == 0,
             struct="?",
             min_size=1,
+            values=_bool_value,
+            constant=True,
         ),
         WireType(
             "int8",
@@ -99,6 +210,9 @@ WIRE_TYPES: dict[str, WireType] = {
             struct="b",
             json="Int8",
             min_size=1,
+            bits=8,
+            values=_int_value,
+            constant=True,
         ),
         WireType(
             "int16",
@@ -110,6 +224,9 @@ WIRE_TYPES: dict[str, WireType] = {
             struct="h",
             json="Int16",
             min_size=2,
+            bits=16,
+            values=_int_value,
+            constant=True,
         ),
         WireType(
             "int32",
@@ -121,6 +238,9 @@ WIRE_TYPES: dict[str, WireType] = {
             struct="i",
             json="Int32",
             min_size=4,
+            bits=32,
+            values=_int_value,
+            constant=True,
         ),
         WireType(
             "int64",
@@ -132,6 +252,9 @@ WIRE_TYPES: dict[str, WireType] = {
             struct="q",
             json="Int64",
             min_size=8,
+            bits=64,
+            values=_int_value,
+            constant=True,
         ),
         WireType(
             "float32",
@@ -142,6 +265,7 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: 0.5 + i,
             struct="f",
             min_size=4,
+            values=_number_value,
         ),
         WireType(
             "float64",
@@ -152,6 +276,7 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: 1.25 + i,
             struct="d",
             min_size=8,
+            values=_number_value,
         ),
         WireType(
             "uuid",
@@ -163,6 +288,13 @@ WIRE_TYPES: dict[str, WireType] = {
             struct="16s",
             imports=("uuid",),
             min_size=16,
+            values=_uuid_value,
+            from_struct="_UUID(bytes={})",
+            to_struct="{}.bytes",
+            binary_imports=("from uuid import UUID as _UUID",),
+            to_arrow="str({v})",
+            from_arrow="_uuid({v}, {path})",
+            spark_checked=True,
         ),
         WireType(
             "string",
@@ -173,6 +305,8 @@ WIRE_TYPES: dict[str, WireType] = {
             _text_refs,
             helper="string",
             min_size=2,
+            values=_text_value,
+            sized=True,
         ),
         WireType(
             "mutf8",
@@ -184,6 +318,8 @@ WIRE_TYPES: dict[str, WireType] = {
             _mutf8_refs,
             helper="mutf8",
             min_size=2,
+            values=_text_value,
+            sized=True,
         ),
         WireType(
             "bytes",
@@ -195,6 +331,11 @@ WIRE_TYPES: dict[str, WireType] = {
             helper="bytes",
             min_size=4,
             view=True,
+            values=_empty_bytes_value,
+            sized=True,
+            negative_length=True,
+            framed_length=True,
+            extends=True,
         ),
         WireType(
             "rest",
@@ -206,6 +347,8 @@ WIRE_TYPES: dict[str, WireType] = {
             helper="rest",
             trailing=True,
             view=True,
+            values=_empty_bytes_value,
+            writer="payload_part",
         ),
         WireType(
             "padding",
@@ -216,6 +359,9 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: 1 + i % 5,
             helper="padding",
             trailing=True,
+            bits=32,
+            values=_int_value,
+            example="{} zero bytes",
         ),
         WireType(
             "base64",
@@ -224,6 +370,7 @@ WIRE_TYPES: dict[str, WireType] = {
             "bytes",
             "binary",
             lambda i: bytes([i % 256, 0, 255, 10]) + b"\xfe\xff",
+            values=_empty_bytes_value,
         ),
         WireType(
             "timestamp",
@@ -293,11 +440,19 @@ WIRE_TYPES: dict[str, WireType] = {
             "binary",
             lambda i: (bytes([i % 256, 0, 255]), {"k": [i, "v"]}, f"text-{i}-é")[i % 3],
             imports=("typing.Any",),
+            record_value=True,
         ),
     )
 }
 
-INTEGER_TYPES = ("int8", "int16", "int32", "int64")
+INTEGER_TYPES = tuple(t.name for t in WIRE_TYPES.values() if t.bits and t.struct)
+"""The fixed-size integer types (enums and a binary framing's code and length take one)."""
+
+MAP_KEY = "string"
+"""The one key type of ``map<K,V>``."""
+
+JSON_BYTES = "base64"
+"""The wire type JSON carries bytes as (a Kafka event's binary payload in structured mode)."""
 
 
 def parse_type_expr(text: str) -> tuple[str, tuple[str, ...]]:

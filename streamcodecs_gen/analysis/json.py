@@ -9,6 +9,9 @@
 - ``"unset_default"``: held as ``msgspec.UNSET`` while decoding and filled in after, so that the owner's
   ``omit_defaults`` (which drops a value equal to the declared default) still writes it once set.
 - ``"unset"``: a removed field, decoded from older peers and never encoded.
+
+``python_context(protocol)`` gathers these and the rest of what the JSON templates read (shapes, fast paths, the
+MessagePack batch plan) into the names the templates use.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 from typing import Protocol as Interface
 
-from ..model import Field, Message, Protocol
+from ..filters import pystr
+from ..model import Field, Message, Protocol, TypeRef
 
 
 class Owner(Interface):
@@ -101,3 +105,133 @@ def removed_fields(protocol: Protocol) -> list[tuple[Message, list[Field]]]:
     """Each message that has removed fields, with them (decoded from older peers, refused on encode)."""
     found = [(m, [f for f in m.fields if f.removed]) for m in protocol.messages]
     return [(m, gone) for m, gone in found if gone]
+
+
+def _json_annotation(ref: TypeRef) -> str:
+    if ref.kind == "wire":
+        assert ref.wire
+        return ref.wire.json_annotation
+    if ref.kind == "list":
+        assert ref.item
+        return f"list[{_json_annotation(ref.item)}]"
+    if ref.kind == "map":
+        assert ref.item
+        return f"dict[str, {_json_annotation(ref.item)}]"
+    return ref.text
+
+
+def python_context(protocol: Protocol) -> dict[str, Any]:
+    """Decisions the JSON template needs, made here so the template only shows shape."""
+
+    def absent_fields(owner: Any) -> list[str]:
+        """Python names of the fields that hold ``msgspec.UNSET`` when a message lacks them (to_dict omits them)."""
+        return [f.py for f in owner.fields if field_mode(owner, f) == "unset"]
+
+    def wire_keys(m: Message) -> list[str]:
+        """The JSON keys the current version of a message carries: its tag key, then its fields not removed."""
+        tag = [protocol.framing.tag_key] if m.tag is not None else []
+        return tag + [f.name for f in m.fields if not f.removed]
+
+    def tag_directions(p: Protocol) -> str:
+        """A literal: each message tag -> the directions that have a message with it, in direction order."""
+        owners: dict[str, tuple[str, ...]] = {}
+        for d in p.directions:
+            for m in p.messages_for(d.name):
+                if m.tag is not None and d.name not in owners.get(m.tag, ()):
+                    owners[m.tag] = (*owners.get(m.tag, ()), d.name)
+        return repr(owners)
+
+    def json_type(f: Field) -> str:
+        base = _json_annotation(f.type)
+        return f"{base} | None" if f.nullable or (f.optional and f.default is None) else base
+
+    def default_arg(f: Field) -> str:
+        if f.type.kind == "list" and f.default == []:
+            return "default_factory=list"
+        if f.type.kind == "map" and f.default == {}:
+            return "default_factory=dict"
+        return f"default={f.default_literal}"
+
+    def shape_test(m: Message) -> str:
+        assert m.shape
+        if m.shape.json == "array":
+            return "lambda v: isinstance(v, list)"
+        tests = ["isinstance(v, dict)"]
+        tests += [f"{pystr(k)} in v" for k in m.shape.keys]
+        tests += [f"v.get({pystr(k)}) == {pystr(v)}" for k, v in m.shape.match.items()]
+        return "lambda v: " + " and ".join(tests)
+
+    def shape_text(m: Message) -> str:
+        assert m.shape
+        if m.shape.json == "array":
+            return "a JSON array"
+        parts = [f"an object with {', '.join(m.shape.keys)}"] if m.shape.keys else ["an object"]
+        parts += [f"{k} = {v!r}" for k, v in m.shape.match.items()]
+        return ", ".join(parts)
+
+    def packed_batch(direction: str) -> dict[str, Any]:
+        """What a run of MessagePack values of ``direction`` may be decoded as in one pass, exactly as one by one.
+
+        ``tagged``: the tagged messages (a union msgspec tells apart by the tag). ``base``: the shape that takes
+        any object with its keys (the last one without ``match``), or None; ``needles``: strings that occur in the
+        bytes of any object that the general path would not read as ``base`` (the tag key, a key of an earlier
+        shape that ``base`` lacks, a string its ``match`` requires). A run holding none of them is all ``base``.
+        """
+        messages = protocol.messages_for(direction)
+        objects = [m for m in messages if m.shape and m.shape.json == "object"]
+        plain = [m for m in objects if not m.shape.match]
+        base: Message | None = plain[-1] if plain else None
+        needles = {protocol.framing.tag_key}
+        if base is not None:
+            names = {f.name for f in base.fields}
+            required = {f.name for f in base.fields if field_mode(base, f) == "required"}
+            if (
+                protocol.framing.tag_key in names
+                or any(f.accept_scalar for f in base.fields)
+                or not set(base.shape.keys) <= required  # an object without a shape key is not this shape
+            ):
+                base = None
+            for m in objects[: objects.index(base)] if base is not None else []:
+                extra = [k for k in [*m.shape.keys, *m.shape.match] if k not in names]
+                strings = [v for v in m.shape.match.values() if isinstance(v, str)]
+                # Any one of them is required of that shape; the longest is the cheapest to look for (the C
+                # search skips further on a miss), e.g. Storm's `context` rather than `conf`.
+                if extra:
+                    needles.add(max(extra, key=len))
+                elif strings:
+                    needles.add(max(strings, key=len))
+                else:
+                    base = None  # nothing in the bytes tells this shape from the base
+                    break
+        return {
+            "tagged": [m.name for m in messages if m.tag],
+            "base": base.name if base else None,
+            "needles": [repr(n.encode("utf-8")) for n in sorted(needles)] if base else [],  # as bytes literals
+        }
+
+    # The typed path decodes each direction as a msgspec union of tagged Structs. A union of one Struct is that
+    # Struct, whose tag msgspec does not require: a direction of one message takes the general path, which does.
+    typed = (
+        not any(m.shape for m in protocol.messages)
+        and not any(f.accept_scalar for m in protocol.messages for f in m.fields)
+        and all(len(protocol.messages_for(d.name)) > 1 for d in protocol.directions)
+    )
+    return {
+        "framing": protocol.framing,
+        "omit_defaults": omit_defaults,
+        "absent_fields": absent_fields,
+        "tag_directions": tag_directions,
+        "wire_keys": wire_keys,
+        "fast_path": lambda direction: fast_path(protocol, direction),
+        "removed_fields": removed_fields(protocol),
+        "unset_default_fields": unset_default_fields,
+        "unset_default_types": lambda owner: {f.py: json_type(f) for f in unset_default_fields(owner)},
+        "field_mode": field_mode,
+        "json_type": json_type,
+        "default_arg": default_arg,
+        "shape_test": shape_test,
+        "shape_text": shape_text,
+        "typed_path": typed,
+        "variants": [v for v in protocol.framing.variants if v.encoding == "msgpack"],
+        "packed_batch": packed_batch,
+    }

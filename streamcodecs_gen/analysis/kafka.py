@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import takewhile
+from typing import Any
 
 from ..model import Field, Message, Protocol
-from ..types import WireType
+from ..types import JSON_BYTES, WireType
 
 
 @dataclass(frozen=True)
@@ -32,9 +33,9 @@ class KafkaEvent:
 
     @property
     def codec_wire_names(self) -> list[str]:
-        """The wire types whose converters the Python codec imports: those used, plus base64 (the JSON format's
-        binary payload)."""
-        return self.wire_names if "base64" in self.wire_names else [*self.wire_names, "base64"]
+        """The wire types whose converters the Python codec imports: those used, plus the one JSON carries bytes as
+        (the structured format's binary payload)."""
+        return self.wire_names if JSON_BYTES in self.wire_names else [*self.wire_names, JSON_BYTES]
 
     def header(self, f: Field) -> str:
         """The record header of attribute ``f`` in binary mode."""
@@ -52,7 +53,7 @@ def _checked_first(f: Field) -> bool:
         (f.has_const or KafkaEvent.required(f))
         and not f.additional
         and f.type.wire is not None
-        and f.type.wire.name != "payload"
+        and not f.type.wire.record_value
     )
 
 
@@ -89,3 +90,8 @@ def kafka_event(protocol: Protocol) -> KafkaEvent:
             }
         ),
     )
+
+
+def python_context(protocol: Protocol) -> dict[str, Any]:
+    """What the Kafka templates read: the event model."""
+    return {"kafka": kafka_event(protocol)}

@@ -13,6 +13,7 @@ checked through the structs before it only (the model lists a struct after those
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..model import Field, Message, Protocol, Struct, TypeRef
 from .json import field_mode, omit_defaults
@@ -75,7 +76,7 @@ class SparkJsonPlan:
 def _plain(ref: TypeRef, src: str, plain_structs: list[str]) -> bool:
     if ref.kind == "wire":
         assert ref.wire
-        return not (ref.wire.name == "uuid" or read_ddl(ref) != ddl(ref) or (src == "variant" and ddl(ref) == "binary"))
+        return not (ref.wire.spark_checked or read_ddl(ref) != ddl(ref) or (src == "variant" and ddl(ref) == "binary"))
     if ref.kind == "enum":
         assert ref.enum
         return not (ref.enum.unknown and not ref.enum.is_open) and read_ddl(ref) == ddl(ref)
@@ -89,7 +90,7 @@ def _plain(ref: TypeRef, src: str, plain_structs: list[str]) -> bool:
 def _has_problem(ref: TypeRef, src: str, checked_structs: list[str]) -> bool:
     if ref.kind == "wire":
         assert ref.wire
-        return ref.wire.name == "uuid" or ddl(ref) in ("timestamp", *RANGES) or (src, ddl(ref)) == ("variant", "binary")
+        return ref.wire.spark_checked or ddl(ref) in ("timestamp", *RANGES) or (src, ddl(ref)) == ("variant", "binary")
     if ref.kind == "enum":
         assert ref.enum
         return not ref.enum.unknown and not ref.enum.is_open
@@ -248,3 +249,19 @@ def _drops_in(ref: TypeRef, seen: tuple[str, ...]) -> bool:
         and ref.struct.name not in seen
         and drops_nulls(ref.struct, seen)
     )
+
+
+def spark_context(protocol: Protocol) -> dict[str, Any]:
+    """What the Spark JSON template reads on top of the JSON context: the plan, and the Spark types of values."""
+    return {
+        "plan": spark_json_plan(protocol),
+        "ddl": ddl,
+        "read_ddl": read_ddl,
+        "is_variant": is_variant,
+        "RANGES": RANGES,
+        "rule": encode_rule,
+        "has_struct": has_struct,
+        "wire_plain": wire_plain,
+        "passes_omits": passes_omits,
+        "drops_nulls": drops_nulls,
+    }

@@ -93,6 +93,16 @@ class Family:
         """Rules run last, once everything else is known to resolve (check_family_definition)."""
         return iter(())
 
+    # --- What the family's templates read (analysis/), per target ---------------------------------------------
+
+    def python_context(self, protocol: Protocol) -> dict[str, Any]:
+        """Names the family's Python templates read besides ``protocol`` (computed on the model, in analysis/)."""
+        return {}
+
+    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
+        """Names the family's Spark template reads on top of :meth:`python_context`."""
+        return {}
+
     # --- Vectors and documents ---------------------------------------------------------------------------------
 
     def encoder(self) -> type | None:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..load import Mapping
 from ..problems import Problem
 from ..resolve import TypeScope
-from ..types import CONTAINERS, INTEGER_TYPES
+from ..types import CONTAINERS, WIRE_TYPES
 from .base import Family, Templates
 from .framing import BinaryFraming
 
@@ -47,7 +47,7 @@ class Binary(Family):
                 "(their position carries the fields after them)",
                 "keep the field",
             )
-        if "const" in f and head not in INTEGER_TYPES + ("bool",):
+        if "const" in f and not (head in WIRE_TYPES and WIRE_TYPES[head].constant):
             yield ctx.problem(
                 f,
                 "const",
@@ -61,6 +61,11 @@ class Binary(Family):
             yield ctx.problem(
                 owner, "name", f"type {owner['name']} contains itself", "binary structs cannot be recursive"
             )
+
+    def python_context(self, protocol: Protocol) -> dict[str, Any]:
+        from ..analysis.binary import python_context
+
+        return python_context(protocol)
 
     def encoder(self) -> type:
         from ..vectors.binary_ref import BinaryReference
@@ -111,9 +116,9 @@ def _binary_codes(ctx: Context) -> Iterator[Problem]:
 
 def _binary_code_ranges(ctx: Context) -> Iterator[Problem]:
     code_type = ctx.framing.code_type
-    bits = {"int8": 8, "int16": 16, "int32": 32}[code_type]
+    low, high = WIRE_TYPES[code_type].range
     for message in ctx.data["messages"]:
-        if not -(1 << (bits - 1)) <= message.get("code", 0) < (1 << (bits - 1)):
+        if not low <= message.get("code", 0) <= high:
             yield ctx.problem(
                 message,
                 "code",
@@ -179,7 +184,7 @@ def _zero_size(types: TypeScope, name: str, seen: set[str]) -> bool:
         head = types.of(f).head
         if head in types.structs and _zero_size(types, head, seen | {name}):
             continue
-        if head == "rest":
+        if head in WIRE_TYPES and WIRE_TYPES[head].min_size == 0:  # rest, padding: nothing left, nothing read
             continue
         return False
     return True

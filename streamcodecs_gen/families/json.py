@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..load import Mapping
 from ..problems import Problem, suggest
@@ -42,6 +42,16 @@ class Json(Family):
                 f"{owner['name']}: field {f['name']!r} is the framing's tag_key",
                 "the tag is written by the codec; remove the field",
             )
+
+    def python_context(self, protocol: Protocol) -> dict[str, Any]:
+        from ..analysis.json import python_context
+
+        return python_context(protocol)
+
+    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
+        from ..analysis.spark_json import spark_context
+
+        return spark_context(protocol)
 
     def encoder(self) -> type:
         from ..vectors.json_ref import JsonReference

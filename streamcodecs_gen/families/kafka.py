@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..load import Mapping
 from ..problems import Problem, suggest
@@ -54,6 +54,11 @@ class Kafka(Family):
     def definition_rules(self, ctx: Context) -> Iterator[Problem]:
         yield from _event(ctx)
 
+    def python_context(self, protocol: Protocol) -> dict[str, Any]:
+        from ..analysis.kafka import python_context
+
+        return python_context(protocol)
+
     def encoder(self) -> type:
         from ..vectors.kafka_ref import KafkaReference
 
@@ -98,6 +103,12 @@ def _event(ctx: Context) -> Iterator[Problem]:
     yield from _kafka_framing_references(ctx, messages[0])
 
 
+def _record_value(f: Mapping) -> bool:
+    """Whether field ``f`` is of the type that carries the record value (the payload), not an attribute."""
+    wire = WIRE_TYPES.get(f["type"])
+    return wire is not None and wire.record_value
+
+
 def _kafka_attributes(ctx: Context, message: Mapping, pattern: re.Pattern[str]) -> Iterator[Problem]:
     """Declared attributes: valid attribute names of wire types, and at most one `additional` map."""
     reserved = set(ctx.framing.attribute_names.reserved)
@@ -106,7 +117,7 @@ def _kafka_attributes(ctx: Context, message: Mapping, pattern: re.Pattern[str]) 
         head = ctx.types.of(f).head
         if f.get("additional"):
             continue
-        if not (pattern.fullmatch(f["name"]) and f["name"] not in reserved) and f["type"] != "payload":
+        if not (pattern.fullmatch(f["name"]) and f["name"] not in reserved) and not _record_value(f):
             yield ctx.problem(
                 f,
                 "name",
@@ -133,7 +144,7 @@ def _kafka_framing_references(ctx: Context, message: Mapping) -> Iterator[Proble
     """The payload field, the attributes the framing maps to headers and keys, and the detection header exist."""
     framing = ctx.framing
     fields = {f["name"]: f for f in message["fields"]}
-    payloads = [f["name"] for f in message["fields"] if f["type"] == "payload"]
+    payloads = [f["name"] for f in message["fields"] if _record_value(f)]
     payload = framing.payload
     if payloads != [payload.field]:
         yield ctx.problem(
@@ -148,7 +159,7 @@ def _kafka_framing_references(ctx: Context, message: Mapping) -> Iterator[Proble
     named += [(framing.binary.yaml["attribute_headers"], key, key) for key in headers]
     named += [(m.yaml, "attribute", m.attribute) for m in framing.key.mappers]
     for node, key, name in named:
-        if name not in fields or fields[name]["type"] == "payload" or fields[name].get("additional"):
+        if name not in fields or _record_value(fields[name]) or fields[name].get("additional"):
             yield ctx.problem(
                 node,
                 key,

@@ -1,0 +1,64 @@
+"""The wire-type registry answers what callers used to hard-code, and TypeRef is one class per kind."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from streamcodecs_gen.model import EnumRef, ListRef, MapRef, StructRef, TypeRef, WireRef
+from streamcodecs_gen.types import INTEGER_TYPES, SPARK_CLASSES, WIRE_TYPES
+
+
+@pytest.mark.parametrize("name", INTEGER_TYPES)
+def test_integer_ranges_match_their_struct_code(name: str) -> None:
+    wire = WIRE_TYPES[name]
+    low, high = wire.range
+    code = ">" + (wire.struct or "")
+    assert struct.unpack(code, struct.pack(code, low))[0] == low
+    assert struct.unpack(code, struct.pack(code, high))[0] == high
+    for outside in (low - 1, high + 1):
+        with pytest.raises(struct.error):
+            struct.pack(code, outside)
+        assert wire.value_problem(outside) == f"does not fit {name}"
+    assert wire.value_problem(high) is None
+    assert wire.value_problem(True) == "is not an integer"
+
+
+def test_every_type_has_a_spark_class_and_a_value_rule() -> None:
+    for wire in WIRE_TYPES.values():
+        assert wire.spark_class in SPARK_CLASSES.values()
+        if wire.spark_json:
+            assert wire.spark_json in SPARK_CLASSES
+        # Arrow conversions come in pairs; a struct conversion has an inverse.
+        assert (wire.to_arrow is None) == (wire.from_arrow is None), wire.name
+        assert wire.struct_converts == (wire.to_struct != "{}"), wire.name
+        if wire.struct_converts:
+            assert wire.struct and wire.binary_imports, wire.name
+
+
+def test_default_rules() -> None:
+    assert WIRE_TYPES["uuid"].value_problem("not-a-uuid") == "is not a UUID"
+    assert WIRE_TYPES["uuid"].value_problem("12345678-1234-5678-1234-567812345678") is None
+    assert WIRE_TYPES["bytes"].value_problem("x") == 'bytes defaults can only be "" (empty)'
+    assert WIRE_TYPES["float64"].value_problem(False) == "is not a number"
+    assert WIRE_TYPES["timestamp"].value_problem("anything") is None  # checked by the JSON schema's format
+
+
+def test_binary_helpers_follow_the_framing() -> None:
+    assert WIRE_TYPES["bytes"].helper_for("int32") == "bytes_int32"
+    assert WIRE_TYPES["string"].helper_for("int32") == "string"
+    assert WIRE_TYPES["rest"].writer_for("int32") == "payload_part"
+    assert WIRE_TYPES["mutf8"].writer_for("int32") == "write_mutf8"
+
+
+def test_typeref_builds_the_class_of_its_kind() -> None:
+    uuid_ref = TypeRef("uuid", "wire", wire=WIRE_TYPES["uuid"])
+    assert type(uuid_ref) is WireRef and uuid_ref.arrow_converts
+    listed = TypeRef("list<uuid>", "list", item=uuid_ref)
+    assert type(listed) is ListRef and listed.arrow_converts and listed.spark_type == "array<string>"
+    mapped = TypeRef("map<string,bytes>", "map", item=TypeRef("bytes", "wire", wire=WIRE_TYPES["bytes"]))
+    assert type(mapped) is MapRef and not mapped.arrow_converts
+    assert mapped.item and mapped.item.python_literal("") == "b''"
+    assert listed.python_literal([]) == "[]" and listed.python_literal(None) == "None"
+    assert {EnumRef, StructRef} <= set(TypeRef.__subclasses__())
