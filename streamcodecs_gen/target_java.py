@@ -42,11 +42,15 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
         origin = f"streamcodecs_gen/java_runtime/{relative}"
         files.append(OutputFile(None, root / relative.relative_to("streamcodecs"), _copied(origin) + text))
     for protocol in protocols:
-        templates = family(protocol.family).templates.java
+        wire_family = family(protocol.family)
+        templates = wire_family.templates.java
+        if not templates:
+            continue
         context: dict[str, Any] = {
             "protocol": protocol,
             "package": java_package(options, protocol.name),
             "runtime": java_package(options, "runtime"),
+            **wire_family.java_context(protocol),
         }
         for template in templates:
             name = PurePosixPath(template).name.removesuffix(".j2")

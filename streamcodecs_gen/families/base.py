@@ -99,6 +99,10 @@ class Family:
         """Names the family's Python templates read besides ``protocol`` (computed on the model, in analysis/)."""
         return {}
 
+    def java_context(self, protocol: Protocol) -> dict[str, Any]:
+        """Names the family's Java templates read besides ``protocol``, ``package`` and ``runtime``."""
+        return {}
+
     def spark_context(self, protocol: Protocol) -> dict[str, Any]:
         """Names the family's Spark template reads on top of :meth:`python_context`."""
         return {}
