@@ -18,8 +18,16 @@ from run import Case
 from streamcodecs import PROTOCOLS
 from streamcodecs._runtime import inspect
 
-VECTORS = Path(__file__).resolve().parent.parent / "output" / "py" / "vectors"
+from streamcodecs_gen.families import family
+from streamcodecs_gen.pipeline import load_protocols
+
+REPO = Path(__file__).resolve().parent.parent
+VECTORS = REPO / "output" / "py" / "vectors"
 SIZE = 1 << 20
+
+
+def family_of(name: str) -> str:
+    return next(p.family for p in load_protocols(REPO / "protocol-definitions", REPO) if p.name == name)
 
 
 def _capture(name: str) -> tuple[bytes, str | None, int] | None:
@@ -30,8 +38,9 @@ def _capture(name: str) -> tuple[bytes, str | None, int] | None:
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     blob = (manifest_path.parent / manifest["file"]).read_bytes()
     direction = module.DIRECTIONS[0]
+    suffix = family(family_of(name)).reader_suffix  # a Kafka-family vector is one event; its stream puts one per line
     frames = [
-        blob[v["offset"] : v["offset"] + v["length"]]
+        blob[v["offset"] : v["offset"] + v["length"]] + suffix
         for v in manifest["vectors"]
         if direction in module.MESSAGES[v["message"]].DIRECTIONS
     ]

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # the generator (streamcodecs_gen), for facts such as a family's stream suffix
 sys.path.insert(0, str(HERE.parent / "output" / "py"))
 sys.path.insert(0, str(HERE))
 

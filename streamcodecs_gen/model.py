@@ -98,6 +98,19 @@ class TypeRef:
         """Whether a codec value of the type differs from what Arrow takes (see WireType.to_arrow)."""
         return False
 
+    def to_plain(self, expr: str) -> str:
+        """Python source turning the value ``expr`` into plain data (what ``to_dict`` gives)."""
+        return expr
+
+    def from_plain(self, expr: str) -> str:
+        """Python source turning plain data ``expr`` back into a value of the type (what ``from_dict`` takes)."""
+        return expr
+
+    @property
+    def converts_plain(self) -> bool:
+        """Whether plain data of the type needs converting back (``from_plain`` is not the value itself)."""
+        return self.from_plain("x") != "x"
+
     def python_literal(self, value: Any) -> str:
         """Python source for ``value`` (a default or constant) of this type."""
         if value is None:
@@ -136,6 +149,9 @@ class WireRef(TypeRef):
     def arrow_converts(self) -> bool:
         return self.wire.to_arrow is not None
 
+    def to_plain(self, expr: str) -> str:
+        return f"bytes({expr})" if self.wire.view else expr
+
     def python_literal(self, value: Any) -> str:
         return "b" + repr(value) if value is not None and self.wire.is_bytes else super().python_literal(value)
 
@@ -157,6 +173,14 @@ class ListRef(TypeRef):
     @property
     def arrow_converts(self) -> bool:
         return self.item.arrow_converts
+
+    def to_plain(self, expr: str) -> str:
+        item = self.item.to_plain("v")
+        return f"[{item} for v in {expr}]" if item != "v" else f"list({expr})"
+
+    def from_plain(self, expr: str) -> str:
+        item = self.item.from_plain("v")
+        return f"[{item} for v in {expr}]" if item != "v" else f"list({expr})"
 
     def python_literal(self, value: Any) -> str:
         return "None" if value is None else "[]"
@@ -180,6 +204,14 @@ class MapRef(TypeRef):
     def arrow_converts(self) -> bool:
         return self.item.arrow_converts
 
+    def to_plain(self, expr: str) -> str:
+        item = self.item.to_plain("v")
+        return f"{{k: {item} for k, v in {expr}.items()}}" if item != "v" else f"dict({expr})"
+
+    def from_plain(self, expr: str) -> str:
+        item = self.item.from_plain("v")
+        return f"{{k: {item} for k, v in {expr}.items()}}" if item != "v" else f"dict({expr})"
+
     def python_literal(self, value: Any) -> str:
         return "None" if value is None else "{}"
 
@@ -197,6 +229,14 @@ class EnumRef(TypeRef):
     @property
     def spark_class(self) -> str:
         return WIRE_TYPES[self.enum.wire].spark_class
+
+    def to_plain(self, expr: str) -> str:
+        return f"{'str' if self.enum.is_string else 'int'}({expr})"
+
+    def from_plain(self, expr: str) -> str:
+        if self.enum.is_open:  # an unknown value stays a plain value
+            return f"{self.enum.name}._value2member_map_.get({expr}, {expr})"
+        return f"{self.enum.name}({expr})"
 
     def python_literal(self, value: Any) -> str:
         return "None" if value is None else f"{self.enum.name}.{value}"
@@ -216,6 +256,12 @@ class StructRef(TypeRef):
     @property
     def arrow_converts(self) -> bool:
         return True  # a struct travels as a dict
+
+    def to_plain(self, expr: str) -> str:
+        return f"{expr}.to_dict()"
+
+    def from_plain(self, expr: str) -> str:
+        return f"{self.struct.name}.from_dict({expr})"
 
 
 _REF_CLASSES: dict[str, type[TypeRef]] = {

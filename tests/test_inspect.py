@@ -392,3 +392,15 @@ def test_usage_errors_and_empty_input() -> None:
     assert listed.returncode == 0
     assert [line.split(":")[0] for line in listed.stdout.decode().splitlines()] == protocols()
     assert inspect("-p", protocols()[0], "-d", "no_such_direction", data=b"{}\n").returncode == 2
+
+
+def test_when_no_protocol_decodes_each_says_why() -> None:
+    """One bad KCL line: every protocol's first refusal is listed, KCL's naming the field, so the user sees which
+    protocol came closest instead of only being told to choose one."""
+    result = inspect(data=b'{"action":"bogus"}\n')
+    assert result.returncode == 2
+    reasons = dict(
+        line.strip().split(": ", 1) for line in result.stderr.decode().splitlines()[1:] if line.startswith("  ")
+    )
+    assert sorted(reasons) == protocols()
+    assert "field action" in reasons["kcl"] and "bogus" in reasons["kcl"]

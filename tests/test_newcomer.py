@@ -35,7 +35,7 @@ NOT_COPIED = shutil.ignore_patterns(
 # The smallest protocols the schema allows, one per wire family (json in both framings), each with fewer messages
 # in a direction than the tests that sample vectors used to assume.
 TINY = {
-    # JSON lines, one tagged message per direction.
+    # JSON lines, one tagged message per direction, and a MessagePack variant.
     "tinylines": """
         protocol: tinylines
         title: Tiny JSON-lines protocol
@@ -44,7 +44,10 @@ TINY = {
         directions:
           - {name: up}
           - {name: down}
-        framing: {delimiter: line, tag_key: op}
+        framing:
+          delimiter: line
+          tag_key: op
+          variants: [{name: msgpack, encoding: msgpack, doc: The same messages as MessagePack values.}]
         messages:
           - name: Ask
             tag: ask
@@ -224,6 +227,18 @@ def test_a_direction_of_one_message_still_requires_its_tag(tree: Path) -> None:
             except tinylines.DecodeError:
                 continue
             raise AssertionError(line)
+        import msgspec
+        for value in ({}, {"n": 1}, {"op": "ask", "n": 1}):  # the same in MessagePack, one value and a run of them
+            packed = msgspec.msgpack.encode(value)
+            for decode in (
+                lambda: tinylines.decode(packed, direction="down", serializer="msgpack"),
+                lambda: tinylines.Reader(direction="down", serializer="msgpack").feed(packed * 3),
+            ):
+                try:
+                    decode()
+                except tinylines.DecodeError:
+                    continue
+                raise AssertionError(value)
         """
     )
     result = run(tree / "output" / "py", sys.executable, "-c", probe)

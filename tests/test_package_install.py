@@ -31,6 +31,9 @@ def test_pip_install_of_the_generated_package(tmp_path: Path) -> None:
     )
     assert install.returncode == 0, install.stderr[-2000:]
     assert (target / "streamcodecs" / "py.typed").is_file()
+    # the JVM path of the Spark functions travels with the package: a user needs a Java runtime, not a JDK
+    shipped = target / "streamcodecs" / "spark" / "streamcodecs-spark.jar"
+    assert shipped.read_bytes() == (REPO / "output" / "py" / "streamcodecs" / "spark" / shipped.name).read_bytes()
     probe = (
         "import streamcodecs, importlib\n"
         "assert streamcodecs.__file__.startswith(TARGET), streamcodecs.__file__\n"

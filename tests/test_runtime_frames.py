@@ -159,12 +159,14 @@ def test_json_lines_reader_at_source() -> None:
         return int(text)
 
     stream = b"1\n\n22\nx\n" + b"9" * 20 + b"\n333\n"
-    long_line = range(stream.index(b"9") + 1, stream.index(b"\n3"))
-    for cut in (c for c in range(len(stream) + 1) if c not in long_line):  # cut inside it: see split_lines
+    cuts = [(c,) for c in range(len(stream) + 1)]
+    cuts += [(c, c + 5) for c in range(stream.index(b"9") - 2, stream.index(b"\n3"))]  # the long line in 3 pieces
+    for cut in cuts:  # cut anywhere, the long line too: its tail is never read as a line of its own
         reader = jsonwire.LineReader(decode, ToyDecodeError, max_message=10)
         out: list[int] = []
         problems = []
-        for piece in (stream[:cut], stream[cut:], b"", b""):
+        bounds = [0, *cut, len(stream)]
+        for piece in [stream[a:b] for a, b in zip(bounds, bounds[1:], strict=False)] + [b"", b""]:
             try:
                 out += reader.feed(piece)
             except ToyDecodeError as exc:

@@ -62,3 +62,35 @@ def test_typeref_builds_the_class_of_its_kind() -> None:
     assert mapped.item and mapped.item.python_literal("") == "b''"
     assert listed.python_literal([]) == "[]" and listed.python_literal(None) == "None"
     assert {EnumRef, StructRef} <= set(TypeRef.__subclasses__())
+
+
+def test_plain_conversions_nest() -> None:
+    from streamcodecs_gen.model import Enum, EnumValue, Origin, Struct
+
+    values = [EnumValue("A", 1, "")]
+    closed = TypeRef("E", "enum", enum=Enum("E", "int8", values, None, "", Origin("p.yaml", 1)))
+    opened = TypeRef("O", "enum", enum=Enum("O", "string", values, "keep", "", Origin("p.yaml", 1)))
+    point = TypeRef("Point", "struct", struct=Struct("Point", "1.0", "", [], Origin("p.yaml", 1)))
+    payload = TypeRef("bytes", "wire", wire=WIRE_TYPES["bytes"])
+    text = TypeRef("string", "wire", wire=WIRE_TYPES["string"])
+    assert TypeRef("list<E>", "list", item=closed).to_plain("x") == "[int(v) for v in x]"
+    assert TypeRef("list<E>", "list", item=closed).from_plain("x") == "[E(v) for v in x]"
+    assert opened.to_plain("x") == "str(x)" and opened.from_plain("x") == "O._value2member_map_.get(x, x)"
+    assert (
+        TypeRef("map<string,Point>", "map", item=point).from_plain("x")
+        == "{k: Point.from_dict(v) for k, v in x.items()}"
+    )
+    assert TypeRef("list<bytes>", "list", item=payload).to_plain("x") == "[bytes(v) for v in x]"
+    assert TypeRef("list<bytes>", "list", item=payload).from_plain("x") == "list(x)"
+    assert TypeRef("map<string,string>", "map", item=text).to_plain("x") == "dict(x)"
+    assert not text.converts_plain and point.converts_plain and closed.converts_plain
+
+
+def test_the_definition_format_lists_every_wire_type() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "definition-format.md").read_text(encoding="utf-8")
+    table = doc[doc.index("## Types") : doc.index("## Enums")]
+    rows = [line.split("|")[1] for line in table.splitlines() if line.startswith("| `")]
+    listed = {name.strip("` ") for row in rows for name in row.split()}
+    assert set(WIRE_TYPES) <= listed, set(WIRE_TYPES) - listed

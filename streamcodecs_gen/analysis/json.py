@@ -203,8 +203,11 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
                 else:
                     base = None  # nothing in the bytes tells this shape from the base
                     break
+        tagged = [m.name for m in messages if m.tag]
         return {
-            "tagged": [m.name for m in messages if m.tag],
+            # A union of one tagged Struct is that Struct, whose tag msgspec does not require (as in fast_path):
+            # a lone tagged message takes the general path, which does.
+            "tagged": tagged if len(tagged) > 1 else [],
             "base": base.name if base else None,
             "needles": [repr(n.encode("utf-8")) for n in sorted(needles)] if base else [],  # as bytes literals
         }

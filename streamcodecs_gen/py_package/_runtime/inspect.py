@@ -539,20 +539,36 @@ def chunks(stream: IO[bytes]) -> Iterator[bytes]:
 # --- choosing the protocol ------------------------------------------------------------------------------------------
 
 
-def _verdict(items: list[Item]) -> bool | None:
-    """Did decoding yield a message before any error? None: no verdict yet."""
-    for item in items:
-        return not item.bad
-    return None
+def _verdict(items: list[Item]) -> Item | None:
+    """The first message or error decoding yielded; None: no verdict yet."""
+    return items[0] if items else None
+
+
+def _refusal(item: Item) -> str:
+    where = [f"line {item.line}"] if item.line is not None else [f"offset {item.offset}"] if item.offset else []
+    where += [f"field {item.field}"] if item.field else []
+    return f"{item.error}" + (f" ({', '.join(where)})" if where else "")
 
 
 DETECT_STEP = 4096
 """Auto-detection feeds each candidate this much at a time and stops at its first message or error."""
 
 
-def detect(sample: bytes, final: bool, direction: str | None, records: bool) -> tuple[list[str], list[str]]:
-    """(protocols that decode the start of ``sample`` into a message before any error, protocols undecided)."""
-    yes, undecided = [], []
+@dataclasses.dataclass
+class Detection:
+    """What auto-detection found in the sample, protocol by protocol."""
+
+    decodes: list[str] = dataclasses.field(default_factory=list)
+    """Protocols that decode the start of the sample into a message before any error."""
+    undecided: list[str] = dataclasses.field(default_factory=list)
+    """Protocols that need more input to say."""
+    refused: dict[str, str] = dataclasses.field(default_factory=dict)
+    """Protocol -> why it does not decode the start (its first error)."""
+
+
+def detect(sample: bytes, final: bool, direction: str | None, records: bool) -> Detection:
+    """Which protocols decode the start of ``sample``, which cannot say yet, and why the others refuse it."""
+    found = Detection()
     for name in protocols():
         module = load(name)
         if direction is not None and direction not in module.DIRECTIONS:
@@ -560,23 +576,25 @@ def detect(sample: bytes, final: bool, direction: str | None, records: bool) -> 
         if records and not carries_records(module):
             continue
         d = decoder(module, direction, records, resync=False)
-        verdict: bool | None = None
+        first: Item | None = None
         try:
             for start in range(0, len(sample), DETECT_STEP):
-                verdict = _verdict(d.feed(sample[start : start + DETECT_STEP]))
-                if verdict is None and getattr(d, "broken", None) is not None:
-                    verdict = False  # the first frame's header is unreadable
-                if verdict is not None:
+                first = _verdict(d.feed(sample[start : start + DETECT_STEP]))
+                if first is None and getattr(d, "broken", None) is not None:
+                    first = Item(error="the first frame's header is unreadable")
+                if first is not None:
                     break
-            if verdict is None and final:
-                verdict = _verdict(d.finish()) or False
-        except Exception:  # a reader failing in any other way: not this protocol
-            verdict = False
-        if verdict:
-            yes.append(name)
-        elif verdict is None:
-            undecided.append(name)
-    return yes, undecided
+            if first is None and final:
+                first = _verdict(d.finish()) or Item(error="the input ends before a whole message")
+        except Exception as exc:  # a reader failing in any other way: not this protocol
+            first = Item(error=str(exc) or type(exc).__name__)
+        if first is None:
+            found.undecided.append(name)
+        elif first.bad:
+            found.refused[name] = _refusal(first)
+        else:
+            found.decodes.append(name)
+    return found
 
 
 # --- output -------------------------------------------------------------------------------------------------------
@@ -729,14 +747,15 @@ def _choose(args: argparse.Namespace, sample: bytes, final: bool, records: bool)
     """The protocol to decode with, or None when the sample does not decide yet."""
     if args.protocol:
         return str(args.protocol)
-    yes, undecided = detect(sample, final, args.direction, records)
-    if undecided and not final and len(sample) < SAMPLE_LIMIT:
+    found = detect(sample, final, args.direction, records)
+    if found.undecided and not final and len(sample) < SAMPLE_LIMIT:
         return None
-    if len(yes) == 1:
-        return yes[0]
-    if yes:
-        raise Usage(f"the input decodes as {', '.join(yes)}; choose one with --protocol")
-    raise Usage("no protocol decodes the start of the input; choose one with --protocol (see --list)")
+    if len(found.decodes) == 1:
+        return found.decodes[0]
+    if found.decodes:
+        raise Usage(f"the input decodes as {', '.join(found.decodes)}; choose one with --protocol")
+    why = "".join(f"\n  {name}: {reason}" for name, reason in found.refused.items())
+    raise Usage(f"no protocol decodes the start of the input; choose one with --protocol (see --list){why}")
 
 
 def _input_mode(sample: bytes, final: bool) -> str | None:

@@ -14,6 +14,7 @@ import types
 import typing
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any, Generic, TypeVar
 
 import msgspec
@@ -31,7 +32,11 @@ __all__ = [
     "as_bytes",
     "decode_error",
     "upper_hex_escapes",
+    "LineFrames",
     "LineReader",
+    "Reader",
+    "Fast",
+    "one_by_one",
     "Piece",
     "EndFrames",
     "split_lines",
@@ -186,35 +191,107 @@ Piece = tuple[int, bytes | DecodeError]
 
 
 def split_lines(
-    buffer: bytearray, line: int, max_message: int, error: type[DecodeError], *, start: int = 0
-) -> tuple[list[Piece], int]:
-    """Take every complete line out of ``buffer``; return the non-blank ones and the new line count.
+    buffer: bytearray,
+    line: int,
+    max_message: int,
+    error: type[DecodeError],
+    *,
+    start: int = 0,
+    skipping: bool = False,
+) -> tuple[list[Piece], int, bool]:
+    """Take every complete line out of ``buffer``; return the non-blank ones, the new line count, and whether the
+    rest of a line already reported as too long is still to be skipped.
 
     ``buffer[:start]`` is known to hold no line end (it was searched before), so a line that arrives in many small
     pieces costs linear time. A line longer than ``max_message`` becomes an error piece and is dropped, so reading
-    resumes after it.
+    resumes after it: when the limit is passed before its end arrives, what came is dropped at once and the rest of
+    the line is dropped as it comes (``skipping``, passed back in by the caller), never read as a line of its own.
     """
     pieces: list[Piece] = []
     pos = 0
     newline = buffer.find(b"\n", start)
     while newline >= 0:
-        text = bytes(buffer[pos:newline])
-        pos = newline + 1
+        begin, pos = pos, newline + 1
         line += 1
-        if len(text) > max_message:
+        if skipping:  # the end of a line reported (at this line number) before its end arrived
+            skipping = False
+        elif newline - begin > max_message:
             pieces.append((line, error(f"line longer than {max_message} bytes", line=line)))
-        elif text.strip():
-            pieces.append((line, text))
+        else:
+            text = bytes(buffer[begin:newline])
+            if text.strip():
+                pieces.append((line, text))
         newline = buffer.find(b"\n", pos)
     del buffer[:pos]
-    if len(buffer) > max_message:
-        # No newline within the limit: drop what we have and report it; the rest of the line is skipped too.
+    if skipping:
+        buffer[:] = b""
+    elif len(buffer) > max_message:
         pieces.append((line + 1, error(f"line longer than {max_message} bytes", line=line + 1)))
         buffer[:] = b""
-    return pieces, line
+        skipping = True
+    return pieces, line, skipping
 
 
 M = TypeVar("M")
+
+
+Fast = Callable[[list[Any], int, list[Any], bool], tuple[int, bool]]
+"""A fast path: ``fast(items, index, out, hint)`` decodes items onto ``out`` from ``index`` and returns where it
+stopped and a hint for its next call (see :meth:`EndFrames.decode`)."""
+
+
+def one_by_one(items: list[Any], index: int, out: list[Any], hint: bool) -> tuple[int, bool]:
+    """The fast path of a protocol without one: every item takes the general path."""
+    return index, hint
+
+
+class LineFrames:
+    """Reads a byte stream of JSON Lines: one message per line, blank lines skipped (see :func:`split_lines`)."""
+
+    def __init__(self, max_message: int, error: type[DecodeError]) -> None:
+        self.max_message = max_message
+        self.error = error
+        self.line = 0
+        """Lines consumed so far."""
+        self._buffer = bytearray()
+        self._skipping = False  # inside a line already reported as too long
+        self._queue: deque[Piece] = deque()
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet part of a whole line."""
+        return len(self._buffer)
+
+    def decode(self, data: bytes | bytearray | memoryview, general: Callable[[bytes, int], M]) -> list[M]:
+        """Every message ``data`` completes, each line decoded by ``general(text, line)``.
+
+        A bad line raises the error (given the line when it names none) with ``decoded`` holding the messages
+        before it; the next call goes on after it.
+        """
+        searched = len(self._buffer)  # holds no line end: only the new data needs searching
+        self._buffer += data
+        error_type = self.error
+        pieces, self.line, self._skipping = split_lines(
+            self._buffer, self.line, self.max_message, error_type, start=searched, skipping=self._skipping
+        )
+        self._queue.extend(pieces)
+        messages: list[M] = []
+        queue = self._queue
+        while queue:
+            line, text = queue.popleft()
+            try:
+                if not isinstance(text, bytes):  # a line too long to read, reported in its place
+                    raise text
+                messages.append(general(text, line))
+            except error_type as exc:
+                error = (
+                    exc
+                    if exc.line is not None
+                    else error_type(exc.reason, offset=exc.offset, field=exc.field, line=line)
+                )
+                error.decoded = messages
+                raise error from None
+        return messages
 
 
 class LineReader(Generic[M]):
@@ -228,42 +305,77 @@ class LineReader(Generic[M]):
 
     def __init__(self, decode: Callable[[bytes], M], error: type[DecodeError], max_message: int) -> None:
         self.max_message = max_message
-        self.line = 0
+        self._frames = LineFrames(max_message, error)
+        self._general: Callable[[bytes, int], M] = lambda text, line: decode(text)
+
+    @property
+    def line(self) -> int:
         """Lines consumed so far."""
-        self._decode = decode
-        self._error = error
-        self._buffer = bytearray()
-        self._queue: deque[Piece] = deque()
+        return self._frames.line
 
     @property
     def buffered(self) -> int:
         """Bytes received but not yet part of a whole line."""
-        return len(self._buffer)
+        return self._frames.buffered
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[M]:
-        searched = len(self._buffer)  # holds no line end: only the new data needs searching
-        self._buffer += data
-        error_type = self._error
-        pieces, self.line = split_lines(self._buffer, self.line, self.max_message, error_type, start=searched)
-        self._queue.extend(pieces)
-        decode = self._decode
-        messages: list[M] = []
-        queue = self._queue
-        while queue:
-            line, text = queue.popleft()
-            try:
-                if not isinstance(text, bytes):  # a line too long to read, reported in its place
-                    raise text
-                messages.append(decode(text))
-            except error_type as exc:
-                error = (
-                    exc
-                    if exc.line is not None
-                    else error_type(exc.reason, offset=exc.offset, field=exc.field, line=line)
-                )
-                error.decoded = messages
-                raise error from None
-        return messages
+        return self._frames.decode(data, self._general)
+
+
+class Reader(Generic[M]):
+    """The base of a JSON-family protocol's ``Reader``: ``feed`` any slice of the byte stream, get back the messages
+    it completes.
+
+    ``frames`` cuts the JSON stream (:class:`LineFrames` or :class:`EndFrames`); each message takes ``fast`` (end
+    frames only), else ``decode_text(direction, text, line)``. With a MessagePack serializer, ``packed`` (a
+    :class:`PackedFrames`) cuts the stream instead and each value takes ``packed_fast``, else
+    ``decode_packed(direction, value, offset)``. A bad message raises the protocol's DecodeError with ``decoded``
+    holding the messages before it in the same call; the next ``feed`` (``feed(b"")`` to drain) goes on after it.
+    """
+
+    def __init__(
+        self,
+        frames: LineFrames | EndFrames,
+        decode_text: Callable[[str | None, bytes, int], M],
+        *,
+        direction: str | None,
+        max_message: int,
+        serializer: str,
+        fast: Fast = one_by_one,
+        packed: PackedFrames | None = None,
+        packed_fast: Fast = one_by_one,
+        decode_packed: Callable[[str | None, Any, int], M] | None = None,
+    ) -> None:
+        self.direction = direction
+        self.max_message = max_message
+        self.serializer = serializer
+        """The framing read: one of the protocol's ``SERIALIZERS``."""
+        self._frames = frames
+        self._general: Callable[[bytes, int], M] = partial(decode_text, direction)  # in C: no Python frame
+        self._fast = fast
+        self._packed = packed
+        self._packed_fast = packed_fast
+        if decode_packed is not None:
+            self._packed_general: Callable[[Any, int], M] = partial(decode_packed, direction)
+
+    @property
+    def line(self) -> int:
+        """Lines consumed so far."""
+        return self._frames.line
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet part of a whole message."""
+        if self._packed is not None:
+            return self._packed.buffered
+        return self._frames.buffered
+
+    def feed(self, data: bytes | bytearray | memoryview) -> list[M]:
+        if self._packed is not None:
+            return self._packed.decode(data, self._packed_fast, self._packed_general)
+        if isinstance(self._frames, LineFrames):
+            return self._frames.decode(data, self._general)
+        return self._frames.decode(data, self._fast, self._general)
 
 
 class EndFrames:

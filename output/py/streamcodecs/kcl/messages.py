@@ -45,7 +45,6 @@ Decoding accepts any key order and validates every field; encoding writes keys i
 from __future__ import annotations
 
 import enum
-from collections import deque
 from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 import msgspec
@@ -519,7 +518,7 @@ _TAG_DIRECTIONS: dict[str, tuple[str, ...]] = {
 """Each tag -> the directions with a message of that tag (the error without a direction is that direction's)."""
 
 
-def _decode_text(text: bytes, direction: str | None, line: int | None) -> Message:
+def _decode_text(direction: str | None, text: bytes, line: int | None) -> Message:
     if direction is not None:
         try:
             return _DECODERS[direction].decode(text)
@@ -553,7 +552,7 @@ def decode(frame: bytes | str, *, direction: str | None = None, serializer: str 
     if serializer != "json":
         _check_serializer(serializer)
     text = _jw.as_bytes(frame, DecodeError)
-    return _decode_text(text, direction, None)
+    return _decode_text(direction, text, None)
 
 
 def encode(message: Message, *, serializer: str = "json") -> bytes:
@@ -587,7 +586,7 @@ _REMOVED: dict[type, tuple[tuple[str, str], ...]] = {  # message class -> (field
 }
 
 
-class Reader:
+class Reader(_jw.Reader[Message]):
     """Incremental decoder: ``feed`` any slice of the byte stream, get back the messages it completes.
 
     Blank lines are skipped.
@@ -600,34 +599,10 @@ class Reader:
     ) -> None:
         _check_direction(direction)
         _check_serializer(serializer)
-        self.direction = direction
-        self.max_message = max_message
-        self.serializer = serializer
-        """The framing read: one of :data:`SERIALIZERS`."""
-        self.line = 0
-        """Lines consumed so far."""
-        self._buffer = bytearray()
-        self._queue: deque[_jw.Piece] = deque()
-
-    @property
-    def buffered(self) -> int:
-        """Bytes received but not yet part of a whole message."""
-        return len(self._buffer)
-
-    def feed(self, data: bytes | bytearray | memoryview) -> list[Message]:
-        searched = len(self._buffer)  # holds no line end: only the new data needs searching
-        self._buffer += data
-        pieces, self.line = _jw.split_lines(self._buffer, self.line, self.max_message, DecodeError, start=searched)
-        self._queue.extend(pieces)
-        messages: list[Message] = []
-        queue = self._queue
-        while queue:
-            line, text = queue.popleft()
-            try:
-                if not isinstance(text, bytes):  # a line too long to read, reported in its place
-                    raise text
-                messages.append(_decode_text(text, self.direction, line))
-            except DecodeError as exc:
-                exc.decoded = messages
-                raise
-        return messages
+        super().__init__(
+            _jw.LineFrames(max_message, DecodeError),
+            _decode_text,
+            direction=direction,
+            max_message=max_message,
+            serializer=serializer,
+        )

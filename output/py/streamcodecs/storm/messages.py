@@ -955,7 +955,7 @@ def _convert(value: Any, cls: type[Message], line: int | None) -> Message:
         raise _jw.decode_error(exc, DecodeError, line=line) from None
 
 
-def _decode_general(text: bytes, direction: str | None, line: int | None) -> Message:
+def _decode_general(direction: str | None, text: bytes, line: int | None) -> Message:
     """Any message: parse, recognise (by tag, else by shape in declaration order), then validate."""
     try:
         value = msgspec.json.decode(text)
@@ -1128,12 +1128,12 @@ _FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[int, bool
 }
 
 
-def _decode_text(text: bytes, direction: str | None, line: int | None) -> Message:
+def _decode_text(direction: str | None, text: bytes, line: int | None) -> Message:
     out: list[Message] = []
     tagged_first = text.find(b'"command"') >= 0  # only a guess, saving a miss
     if _FAST[direction or DIRECTIONS[0]]([text], 0, out, tagged_first)[0]:  # no direction: the first, as below
         return out[0]
-    return _decode_general(text, direction, line)
+    return _decode_general(direction, text, line)
 
 
 # MessagePack framing: the same messages as MessagePack values, back to back ('msgpack').
@@ -1211,7 +1211,7 @@ _PACKED_FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[in
 }
 
 
-def _decode_packed(data: Any, direction: str | None, at: int | None) -> Message:
+def _decode_packed(direction: str | None, data: Any, at: int | None) -> Message:
     """One MessagePack value as a message (the fast path, else parse, recognise, validate); ``at`` is its offset in
     the stream, when read from one."""
     out: list[Message] = []
@@ -1260,9 +1260,9 @@ def decode(frame: bytes | str, *, direction: str | None = None, serializer: str 
     _check_direction(direction)
     if serializer != "json":
         _check_serializer(serializer)
-        return _decode_packed(_jw.as_bytes(frame, DecodeError), direction, None)
+        return _decode_packed(direction, _jw.as_bytes(frame, DecodeError), None)
     text = _jw.strip_end_line(frame, DecodeError)
-    return _decode_text(text, direction, None)
+    return _decode_text(direction, text, None)
 
 
 def encode(message: Message, *, serializer: str = "json") -> bytes:
@@ -1290,7 +1290,7 @@ def encode(message: Message, *, serializer: str = "json") -> bytes:
 _TYPES = frozenset(MESSAGES.values())
 
 
-class Reader:
+class Reader(_jw.Reader[Message]):
     """Incremental decoder: ``feed`` any slice of the byte stream, get back the messages it completes.
 
     JSON may span lines; blank lines are tolerated.
@@ -1307,35 +1307,18 @@ class Reader:
     ) -> None:
         _check_direction(direction)
         _check_serializer(serializer)
-        self.direction = direction
-        self.max_message = max_message
-        self.serializer = serializer
-        """The framing read: one of :data:`SERIALIZERS`."""
-        run = _PACKED_RUNS[direction or DIRECTIONS[0]]
-        self._packed = _jw.PackedFrames(max_message, DecodeError, run) if serializer != "json" else None
-        self._packed_fast = _PACKED_FAST[direction or DIRECTIONS[0]]
-        self._frames = _jw.EndFrames(max_message, DecodeError)
-        self._fast = _FAST[direction or DIRECTIONS[0]]
-
-    @property
-    def line(self) -> int:
-        """Lines consumed so far."""
-        return self._frames.line
-
-    @property
-    def buffered(self) -> int:
-        """Bytes received but not yet part of a whole message."""
-        if self._packed is not None:
-            return self._packed.buffered
-        return self._frames.buffered
-
-    def feed(self, data: bytes | bytearray | memoryview) -> list[Message]:
-        if self._packed is not None:
-            return self._packed.decode(data, self._packed_fast, self._packed_general)
-        return self._frames.decode(data, self._fast, self._general)
-
-    def _general(self, text: bytes, line: int) -> Message:
-        return _decode_general(text, self.direction, line)
-
-    def _packed_general(self, data: Any, offset: int) -> Message:
-        return _decode_packed(data, self.direction, offset)
+        super().__init__(
+            _jw.EndFrames(max_message, DecodeError),
+            _decode_general,
+            direction=direction,
+            max_message=max_message,
+            serializer=serializer,
+            fast=_FAST[direction or DIRECTIONS[0]],
+            packed=(
+                _jw.PackedFrames(max_message, DecodeError, _PACKED_RUNS[direction or DIRECTIONS[0]])
+                if serializer != "json"
+                else None
+            ),
+            packed_fast=_PACKED_FAST[direction or DIRECTIONS[0]],
+            decode_packed=_decode_packed,
+        )
