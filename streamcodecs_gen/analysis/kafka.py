@@ -100,8 +100,23 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
 
 # --- the Java target ------------------------------------------------------------------------------------------
 
-_JAVA_TYPES = {"timestamp": "OffsetDateTime"}
-"""The Java type of a decoded attribute, by wire type (the rest are text: ``String``)."""
+_JAVA_TYPES = {
+    "string": "String",
+    "uri": "String",
+    "uri_reference": "String",
+    "media_type": "String",
+    "timestamp": "OffsetDateTime",
+    "bool": "Boolean",
+    "int8": "Byte",
+    "int16": "Short",
+    "int32": "Integer",
+    "int64": "Long",
+}
+"""The Java type of a decoded attribute, by the wire types the Java target carries (the runtime's KafkaWire has
+their rules). A protocol with an attribute of another type has no Java target: its Spark functions take the
+Python path."""
+_JAVA_TEXT = {"String"}
+"""Java types that are text: their minimum length is checked, and the JSON format writes them as strings."""
 
 
 def java_string(text: str) -> str:
@@ -142,6 +157,16 @@ class JavaAttribute:
     def timestamp(self) -> bool:
         return self.type == "OffsetDateTime"
 
+    @property
+    def text(self) -> bool:
+        """A text attribute (else a boolean, number or time): its length is checked; JSON writes a string."""
+        return self.type in _JAVA_TEXT
+
+    @property
+    def json_raw(self) -> bool:
+        """Written in the JSON format as a bare JSON value (a boolean or number), not as a string."""
+        return not self.text and not self.timestamp
+
 
 @dataclass(frozen=True)
 class JavaKafka:
@@ -150,7 +175,7 @@ class JavaKafka:
     event: KafkaEvent
     attributes: list[JavaAttribute]  # declared attributes, in field order
     extensions_at: int  # how many declared attributes precede the extensions in field order
-    extensions: str | None  # the Java name of the map of undeclared attributes
+    extensions: str  # the Java name of the map of undeclared attributes
     content_type_at: int  # index of the content-type attribute in ``attributes``
     patterns: dict[str, list[str]]  # KafkaWire constructor arguments: the Python runtime's patterns, as Java
     # string literals of at most 96 characters each (to be joined with +)
@@ -169,11 +194,21 @@ def _java_pattern(match: Any) -> list[str]:
     return [java_string(piece) for piece in pieces]
 
 
-def java_kafka(protocol: Protocol) -> JavaKafka:
-    """The Java view of a Kafka-family protocol, with the wire types' patterns taken from the Python runtime."""
+def java_kafka(protocol: Protocol) -> JavaKafka | None:
+    """The Java view of a Kafka-family protocol, with the wire types' patterns taken from the Python runtime; None
+    when an attribute has a wire type the Java target does not carry (see ``_JAVA_TYPES``)."""
     from ..py_package._runtime import kafkawire as kw
 
     event = kafka_event(protocol)
+    if event.extra is None or event.content_type is None:
+        return None  # the Java codec keeps undeclared attributes in a map and reads data by its content type
+    if any(f.type.wire is None or f.type.wire.name not in _JAVA_TYPES for f in event.attributes):
+        return None
+    if any(f.has_const and _JAVA_TYPES[f.type.wire.name] not in _JAVA_TEXT for f in event.attributes if f.type.wire):
+        return None
+    times = [f for f in event.attributes if f.type.wire and f.type.wire.name == "timestamp"]
+    if len(times) > 1:
+        return None
     framing = protocol.framing
     attributes = []
     for f in event.attributes:
@@ -187,7 +222,7 @@ def java_kafka(protocol: Protocol) -> JavaKafka:
                 field=f,
                 name=f.name,
                 java=_java_name(f.py),
-                type=_JAVA_TYPES.get(wire.name, "String"),
+                type=_JAVA_TYPES[wire.name],
                 wire=_java_name(wire.name),
                 header=event.header(f),
                 required=KafkaEvent.required(f),
@@ -196,8 +231,6 @@ def java_kafka(protocol: Protocol) -> JavaKafka:
                 content_type=f is event.content_type,
             )
         )
-    times = [a for a in attributes if a.timestamp]
-    assert len(times) <= 1, "the Java target takes at most one timestamp attribute"
     fields = [f for f in event.message.fields if f is not event.payload]
     extensions_at = fields.index(event.extra) if event.extra else len(fields)
     json_data = framing.json_format.json_data
@@ -210,7 +243,7 @@ def java_kafka(protocol: Protocol) -> JavaKafka:
         event=event,
         attributes=attributes,
         extensions_at=extensions_at,
-        extensions=_java_name(event.extra.py) if event.extra else None,
+        extensions=_java_name(event.extra.py),
         content_type_at=next((i for i, a in enumerate(attributes) if a.content_type), -1),
         patterns={
             "forbidden": _java_pattern(kw._FORBIDDEN),
@@ -228,15 +261,19 @@ def java_kafka(protocol: Protocol) -> JavaKafka:
         + (f" and not be one of {', '.join(reserved)}" if reserved else "")
         + " or a declared attribute",
         json_implied=json_implied,
-        time_field=times[0].field.py if times else None,
+        time_field=times[0].py if times else None,
     )
 
 
-def java_context(protocol: Protocol) -> dict[str, Any]:
-    """What the Kafka family's Java templates read."""
+def java_context(protocol: Protocol) -> dict[str, Any] | None:
+    """What the Kafka family's Java templates read; None when the protocol has no Java target."""
+    java = java_kafka(protocol)
+    if java is None:
+        return None
     return {
         "kafka": kafka_event(protocol),
-        "java": java_kafka(protocol),
+        "java": java,
+        "java_names": {"Event": java.event.message.name},  # the event class's file is named after it
         "jstr": java_string,
         "jlist": lambda items: ", ".join(java_string(item) for item in items),
     }

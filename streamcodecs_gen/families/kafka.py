@@ -33,7 +33,7 @@ class Kafka(Family):
         java=tuple(
             f"java/kafka/{name}.java.j2"
             for name in (
-                "CloudEvent",
+                "Event",
                 "Codec",
                 "SparkRows",
                 "FromKafka",
@@ -79,9 +79,9 @@ class Kafka(Family):
     def spark_context(self, protocol: Protocol) -> dict[str, Any]:
         from ..analysis.kafka import java_kafka
 
-        return {"java": java_kafka(protocol)}
+        return {"java": java_kafka(protocol)}  # None: no Java target, the Spark functions take their Python path
 
-    def java_context(self, protocol: Protocol) -> dict[str, Any]:
+    def java_context(self, protocol: Protocol) -> dict[str, Any] | None:
         from ..analysis.kafka import java_context
 
         return java_context(protocol)

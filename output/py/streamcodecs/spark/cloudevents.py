@@ -950,7 +950,7 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     mode = _sp.check_mode(mode)
     _sp.check_direction(direction, DIRECTIONS)
     source = F.col(column) if isinstance(column, str) else column
-    udf = _jvm.java_udf(_PROTOCOL, "Decode", DECODED)
+    udf = _java_udf("Decode", DECODED)
     if udf is not None:
         return _sp.finish(F.call_udf(udf, source.cast("binary")), mode, _PROTOCOL, source)
     content = F.struct(
@@ -977,7 +977,7 @@ def from_kafka(df: DataFrame, *, mode: str = "PERMISSIVE", value: str = "value",
     """
     mode = _sp.check_mode(mode)
     kept = [_quoted(c) for c in df.columns if c not in (value, headers)]
-    udf = _jvm.java_udf(_PROTOCOL, "FromKafka", _FROM_KAFKA_ROW)
+    udf = _java_udf("FromKafka", _FROM_KAFKA_ROW)
     if udf is not None:
         # The UDF's row in a projection of its own, computed once (the next one reads five of its fields).
         staged = df.select(*kept, F.call_udf(udf, _quoted(value), _quoted(headers)).alias(_STAGE.format("row")))
@@ -1143,6 +1143,11 @@ def _binary_headers(event: Column) -> Column:
     return F.concat(declared[0], F.coalesce(undeclared, F.array().cast(HEADERS)), declared[1]).cast(HEADERS)
 
 
+def _java_udf(java_class: str, return_type: StructType) -> str | None:
+    """The Java UDF to call for a function, or None for its Python path (the session cannot run the jar's UDFs)."""
+    return _jvm.java_udf(_PROTOCOL, java_class, return_type)
+
+
 def _jvm_event_extras(event: Column) -> list[Column]:
     """What the Java UDFs take besides an event row: its time in microseconds (Spark hands a UDF a
     ``java.sql.Timestamp`` in the hybrid Julian calendar) and its extensions as ordered entries (Spark
@@ -1164,7 +1169,7 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     on_error = _sp.check_mode(on_error)
     row = F.col(column) if isinstance(column, str) else column
     event = row["cloud_event"]
-    udf = _jvm.java_udf(_PROTOCOL, "Encode", ENCODED)
+    udf = _java_udf("Encode", ENCODED)
     if udf is not None:
         written = F.call_udf(udf, row, *_jvm_event_extras(event))
         return _sp.encoded(written["data"], written["error"], on_error, _PROTOCOL)
@@ -1208,7 +1213,7 @@ def to_kafka(
     else:
         key = F.lit(None).cast(BinaryType())
     routing = [c for c in ("topic", "partition") if c in df.columns]
-    udf = _jvm.java_udf(_PROTOCOL, "ToKafkaBinary" if mode == "binary" else "ToKafkaStructured", _TO_KAFKA_ROW)
+    udf = _java_udf("ToKafkaBinary" if mode == "binary" else "ToKafkaStructured", _TO_KAFKA_ROW)
     if udf is not None:
         written = F.call_udf(udf, e, *_jvm_event_extras(e))
         staged = df.select(

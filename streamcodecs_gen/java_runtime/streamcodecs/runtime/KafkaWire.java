@@ -477,6 +477,109 @@ public final class KafkaWire {
         out.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
     }
 
+    // --- booleans and integers (canonical strings in headers, JSON booleans and integers in the format) --------
+
+    public Boolean boolFromText(String text) throws Invalid {
+        if (text.equals("true")) {
+            return Boolean.TRUE;
+        }
+        if (text.equals("false")) {
+            return Boolean.FALSE;
+        }
+        throw new Invalid("is not a boolean (true or false, lower case): " + repr(text));
+    }
+
+    public Boolean boolFromJson(Json value) throws Invalid {
+        if (value.kind != TRUE && value.kind != FALSE) {
+            throw new Invalid("must be a JSON boolean, not " + kindWords(value.kind));
+        }
+        return value.kind == TRUE;
+    }
+
+    public String boolToText(Boolean value) {
+        return value ? "true" : "false";
+    }
+
+    private static long integer(String text, int bits) throws Invalid {
+        int n = text.length();
+        int start = n > 0 && text.charAt(0) == '-' ? 1 : 0;
+        boolean canonical = n > start && (text.charAt(start) != '0' || n == start + 1);
+        for (int i = start; i < n && canonical; i++) {
+            canonical = text.charAt(i) >= '0' && text.charAt(i) <= '9';
+        }
+        if (!canonical) {
+            throw new Invalid(
+                "is not an integer in canonical form (-?digits, no leading zeros or +): " + repr(text)
+            );
+        }
+        return inRange(new java.math.BigInteger(text), bits);
+    }
+
+    private static long inRange(java.math.BigInteger value, int bits) throws Invalid {
+        if (value.bitLength() > bits - 1) {
+            long high = (1L << (bits - 1)) - 1;
+            throw new Invalid(
+                value + " is out of range for a " + bits + "-bit integer (" + (-high - 1) + ".." + high + ")"
+            );
+        }
+        return value.longValue();
+    }
+
+    private static long jsonInteger(Json value, int bits) throws Invalid {
+        if (value.kind != INTEGER) {
+            throw new Invalid("must be a JSON integer, not " + kindWords(value.kind));
+        }
+        return inRange(new java.math.BigInteger(value.text), bits);
+    }
+
+    public Byte int8FromText(String text) throws Invalid {
+        return (byte) integer(text, 8);
+    }
+
+    public Byte int8FromJson(Json value) throws Invalid {
+        return (byte) jsonInteger(value, 8);
+    }
+
+    public String int8ToText(Byte value) {
+        return value.toString();
+    }
+
+    public Short int16FromText(String text) throws Invalid {
+        return (short) integer(text, 16);
+    }
+
+    public Short int16FromJson(Json value) throws Invalid {
+        return (short) jsonInteger(value, 16);
+    }
+
+    public String int16ToText(Short value) {
+        return value.toString();
+    }
+
+    public Integer int32FromText(String text) throws Invalid {
+        return (int) integer(text, 32);
+    }
+
+    public Integer int32FromJson(Json value) throws Invalid {
+        return (int) jsonInteger(value, 32);
+    }
+
+    public String int32ToText(Integer value) {
+        return value.toString();
+    }
+
+    public Long int64FromText(String text) throws Invalid {
+        return integer(text, 64);
+    }
+
+    public Long int64FromJson(Json value) throws Invalid {
+        return jsonInteger(value, 64);
+    }
+
+    public String int64ToText(Long value) {
+        return value.toString();
+    }
+
     // --- base64, attribute values -----------------------------------------------------------------------------
 
     /** RFC 4648 section 4, padded; other characters, missing padding or whitespace are errors. */
