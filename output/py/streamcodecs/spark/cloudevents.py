@@ -946,6 +946,9 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     The column is STRING or BINARY (UTF-8), one event per row. ``direction`` is one of ``DIRECTIONS`` or None.
     ``mode`` is ``PERMISSIVE`` (a bad row gets a null ``message`` and event, and an ``error``) or ``FAILFAST``
     (the query fails on the first bad row). A null input gives a null row.
+    Like Spark's ``from_json`` in ``FAILFAST`` mode, this fails where the row is decoded, so a row that a later
+    ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
+    only on rows of the result.
     """
     mode = _sp.check_mode(mode)
     _sp.check_direction(direction, DIRECTIONS)
@@ -974,6 +977,9 @@ def from_kafka(df: DataFrame, *, mode: str = "PERMISSIVE", value: str = "value",
     a bad row), ``data_text`` (:func:`data_text`) and ``error`` (the first problem of a bad row, naming the
     attribute). In ``FAILFAST`` mode a bad row fails the query with its problem and its topic, partition and
     offset. ``value`` and ``headers`` name the record's columns when they are called otherwise.
+    Like Spark's ``from_json`` in ``FAILFAST`` mode, this fails where the row is decoded, so a row that a later
+    ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
+    only on rows of the result.
     """
     mode = _sp.check_mode(mode)
     kept = [_quoted(c) for c in df.columns if c not in (value, headers)]
@@ -1165,6 +1171,9 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     A row whose ``message`` is null gives null ``data`` and no error. An event the codec would refuse (a required
     attribute missing, an empty one, a bad URI, media type or name ...) gives null ``data`` and an ``error`` naming
     the attribute; with ``on_error="FAILFAST"`` it fails the query instead.
+    Like Spark's ``from_json`` in ``FAILFAST`` mode, this fails where the row is encoded, so a row that a later
+    ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
+    only on rows of the result.
     """
     on_error = _sp.check_mode(on_error)
     row = F.col(column) if isinstance(column, str) else column
@@ -1196,8 +1205,10 @@ def to_kafka(
     ('partitionkey') taken from the event. The last column, ``error``, is null for an event written, else the
     reason the codec would refuse it (a null event, a required attribute missing, a bad URI ..., naming the
     attribute); such a row has a null ``value`` and ``headers``. With ``on_error="FAILFAST"`` such a row fails
-    the query instead, when it reaches the query's result. Before a Kafka sink keep ``error IS NULL`` and drop
-    the column (a null value is a tombstone to Kafka).
+    the query instead. Like Spark's ``from_json`` in ``FAILFAST`` mode, this fails where the row is encoded, so
+    a row that a later ``sample`` or join drops can still fail the query;
+    ``streamcodecs.spark.fail_on_error(df)`` called last fails only on rows of the result. Before a Kafka sink
+    keep ``error IS NULL`` and drop the column (a null value is a tombstone to Kafka).
     """
     if mode not in CONTENT_MODES:
         raise ValueError(f"unknown mode {mode!r}; expected one of {CONTENT_MODES}")
