@@ -42,15 +42,21 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
         origin = f"streamcodecs_gen/java_runtime/{relative}"
         files.append(OutputFile(None, root / relative.relative_to("streamcodecs"), _copied(origin) + text))
     for protocol in protocols:
-        templates = family(protocol.family).templates.java
+        wire_family = family(protocol.family)
+        templates = wire_family.templates.java
+        extra = wire_family.java_context(protocol) if templates else None
+        if extra is None:
+            continue
         context: dict[str, Any] = {
             "protocol": protocol,
             "package": java_package(options, protocol.name),
             "runtime": java_package(options, "runtime"),
-            **family(protocol.family).java_context(protocol),
+            **extra,
         }
+        names: dict[str, str] = extra.get("java_names", {})
         for template in templates:
-            name = PurePosixPath(template).name.removesuffix(".j2")
+            stem = PurePosixPath(template).name.removesuffix(".java.j2")
+            name = names.get(stem, stem) + ".java"
             body = renderer.render(template, protocol.source, **context)
             if not body.strip():
                 continue  # a source this protocol does not need (its template rendered nothing)

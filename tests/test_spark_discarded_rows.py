@@ -1,4 +1,4 @@
-"""No function fails a query because of a row that a later ``limit``, ``filter`` or ``sample`` removes.
+"""No function fails a query because of a row that a later ``limit``, ``filter``, ``sample`` or join removes.
 
 By default every function reports a row's problem as a column (``error``; ``encode`` and ``to_kafka`` included),
 so nothing fails at all; these tests run the strict modes, which must fail for a bad row that reaches the result
@@ -67,10 +67,12 @@ def _seed_keeping_only_good(frame: Any) -> int:
 
 def _removals(frame: Any) -> dict[str, Callable[[Any], Any]]:
     seed = _seed_keeping_only_good(frame)
+    good = frame.sparkSession.range(GOOD)  # the ids of the good rows, column ``id``
     return {
         "limit": lambda df: df.limit(2),
         "filter": lambda df: df.where(F.col("id") < GOOD),
         "sample": lambda df: df.sample(fraction=0.5, seed=seed),
+        "join": lambda df: df.join(good, "id"),
     }
 
 
@@ -102,7 +104,8 @@ def test_from_kafka_failfast_fails_only_for_rows_that_reach_the_result(spark: An
 
 @pytest.mark.parametrize("protocol", ["kcl", "storm", "pravega"])
 def test_decode_failfast_fails_only_for_rows_that_reach_the_result(spark: Any, protocol: str) -> None:
-    """``mode="FAILFAST"`` under a later limit or filter; ``fail_on_error`` last under limit, filter and sample."""
+    """``mode="FAILFAST"`` under a later limit or filter; ``fail_on_error`` last under limit, filter, sample and a
+    join."""
     frame, decode = _frames(spark, protocol)
     removals = _removals(frame)
     for name in ("limit", "filter"):
@@ -131,7 +134,7 @@ def _bogus_after_good(message: Any) -> Any:
 @pytest.mark.parametrize("protocol", ["kcl", "storm", "pravega", "cloudevents"])
 def test_encode_fails_only_for_rows_that_reach_the_result(spark: Any, protocol: str) -> None:
     """By default a row ``encode`` cannot encode is an error in the column; ``on_error="FAILFAST"`` under a later
-    limit or filter, and ``fail_on_error`` last under limit, filter and sample, fail only for rows kept."""
+    limit or filter, and ``fail_on_error`` last under limit, filter, sample and a join, fail only for rows kept."""
     if protocol == "cloudevents":
         frame, module = cloudevents.from_kafka(_kafka_records(spark)), cloudevents
         row = F.struct(_bogus_after_good(F.col("message")).alias("message"), F.col("cloud_event"))

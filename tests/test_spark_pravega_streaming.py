@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import datetime
 import json
+import os
 import random
 import time
 from pathlib import Path
@@ -59,8 +60,9 @@ def _start(spark: Any, source: Path, sink: Path, checkpoint: Path, trigger: str 
     return query.option("checkpointLocation", str(checkpoint)).outputMode("append").start()
 
 
-def _wait_for(query: Any, done: Any, seconds: float = 120) -> None:
-    """Until ``done()`` (a query with a timeout runs a micro-batch at every trigger, so it is never idle)."""
+def _wait_for(query: Any, done: Any, seconds: float = 600) -> None:
+    """Until ``done()`` (a query with a timeout runs a micro-batch at every trigger, so it is never idle); the
+    deadline only ends a test that would otherwise hang, nothing is asserted about how long it takes."""
     deadline = time.monotonic() + seconds
     while not done():
         assert query.exception() is None
@@ -132,7 +134,7 @@ def test_events_cut_across_micro_batches_come_out_once_whole_after_a_restart(spa
     assert sorted(map(repr, batch)) == sorted(map(repr, rows))  # a batch over the same pieces agrees
 
 
-def test_a_piece_that_does_not_continue_the_stream_is_a_problem_row_or_fails(spark: Any, tmp_path: Path) -> None:
+def test_a_piece_before_where_the_stream_stopped_is_a_problem_row_or_fails(spark: Any, tmp_path: Path) -> None:
     blob = b"".join(pv.encode_inline(pv.Event(data=p)) for p in (b"one", b"two", b"three"))
     source, sink = tmp_path / "in", tmp_path / "out"
     source.mkdir()
@@ -140,7 +142,7 @@ def test_a_piece_that_does_not_continue_the_stream_is_a_problem_row_or_fails(spa
     query = _start(spark, source, sink, tmp_path / "checkpoint")
     try:
         query.processAllAvailable()
-        _drop(source, 1, [_line("a", 22, blob[22:])])  # skips the rest of the 2nd event
+        _drop(source, 1, [_line("a", 11, blob[11:])])  # read again from the start of the 2nd event
         query.processAllAvailable()
         assert query.exception() is None
     finally:
@@ -148,7 +150,8 @@ def test_a_piece_that_does_not_continue_the_stream_is_a_problem_row_or_fails(spa
     got = [(r["at"], r["message"], r["error"]) for r in _rows(spark, sink)]
     assert got == [
         (0, "Event", None),
-        (22, None, "data for offset 22, expected 13, losing the 2 bytes of a cut frame"),
+        (11, None, "data for offset 11, expected 13, losing the 2 bytes of a cut frame"),
+        (11, "Event", None),  # the stream starts over where the piece starts
         (22, "Event", None),
     ]
     strict_source = tmp_path / "strict"
@@ -157,18 +160,105 @@ def test_a_piece_that_does_not_continue_the_stream_is_a_problem_row_or_fails(spa
     strict = _start(spark, strict_source, tmp_path / "out2", tmp_path / "checkpoint2", mode="FAILFAST")
     try:
         strict.processAllAvailable()
-        _drop(strict_source, 1, [_line("a", 22, blob[22:])])
-        with pytest.raises(Exception, match="data for offset 22, expected 13"):
+        _drop(strict_source, 1, [_line("a", 11, blob[11:])])
+        with pytest.raises(Exception, match="data for offset 11, expected 13"):
             strict.processAllAvailable()
     finally:
         strict.stop()
 
 
-def test_a_quiet_stream_is_closed_after_the_timeout(spark: Any, tmp_path: Path) -> None:
+def _drop_in_order(directory: Path, files: list[list[str]], order: list[int]) -> None:
+    """``files`` dropped at once, the file source to read them in ``order`` (of their indexes): it takes files by
+    modification time, and files written within one millisecond in the directory's listing order."""
+    for index, lines in enumerate(files):
+        _drop(directory, index, lines)
+    for rank, index in enumerate(order):
+        os.utime(directory / f"part-{index:03d}.json", ns=(0, (1_700_000_000 + rank) * 1_000_000_000))
+
+
+def test_pieces_read_out_of_order_wait_for_the_missing_one(spark: Any, tmp_path: Path) -> None:
+    """Both pieces of an event already in the directory when the query starts, the later piece read in the first
+    micro-batch: it waits in the state store, and the event comes out whole once the earlier piece arrives (this
+    came out as ``data for offset 0, expected 22`` before: the first piece seen started the stream)."""
     blob = b"".join(pv.encode_inline(pv.Event(data=p)) for p in (b"one", b"two"))
     source, sink = tmp_path / "in", tmp_path / "out"
     source.mkdir()
-    _drop(source, 0, [_line("quiet", 0, blob[:15]), _line("busy", 0, blob[:11])])
+    _drop_in_order(source, [[_line("a", 0, blob[:15])], [_line("a", 15, blob[15:])]], order=[1, 0])
+    query = _start(spark, source, sink, tmp_path / "checkpoint", start=0)
+    try:
+        query.processAllAvailable()
+        assert query.exception() is None
+        batches_run = [p for p in query.recentProgress if p["numInputRows"] > 0]
+    finally:
+        query.stop()
+    assert len(batches_run) == 2  # the piece at 15 alone first, then the one at 0
+    rows = _rows(spark, sink)
+    assert [(r["at"], bytes(r["event"]["data"]), r["error"]) for r in rows] == [(0, b"one", None), (11, b"two", None)]
+
+
+def test_every_event_comes_out_once_whole_however_the_pieces_are_spread(spark: Any, tmp_path: Path) -> None:
+    """Three streams cut at random bytes, the pieces shuffled over six files read one per micro-batch in a random
+    order: each event once, whole, in order, as a batch over the same pieces gives them."""
+    rng = random.Random(1414)
+    events = {name: _events(rng, 10, name) for name in ("a", "b", "c")}
+    pieces: list[str] = []
+    for name, found in events.items():
+        blob = b"".join(pv.encode_inline(pv.Event(data=e)) for e in found)
+        cuts = sorted(rng.sample(range(1, len(blob)), 7))
+        pieces += [_line(name, at, piece) for at, piece in _pieces(blob, cuts)]
+    rng.shuffle(pieces)
+    files = [pieces[i::6] for i in range(6)]
+    order = list(range(6))
+    rng.shuffle(order)
+    source, sink = tmp_path / "in", tmp_path / "out"
+    source.mkdir()
+    _drop_in_order(source, files, order)
+    query = _start(spark, source, sink, tmp_path / "checkpoint", start=0)
+    try:
+        query.processAllAvailable()
+        assert query.exception() is None
+        assert len([p for p in query.recentProgress if p["numInputRows"] > 0]) == 6
+    finally:
+        query.stop()
+    rows = _rows(spark, sink)
+    assert [r for r in rows if r["error"] is not None] == []
+    for name, found in events.items():
+        assert [bytes(r["event"]["data"]) for r in rows if r["s"] == name] == found
+    batch = _exploded(spark.read.schema(SCHEMA).json(str(source)), start=0).collect()
+    assert sorted(map(repr, batch)) == sorted(map(repr, rows))
+
+
+def test_pieces_wait_for_a_gap_up_to_max_frame_bytes() -> None:
+    """The bound on what waits per stream: beyond ``MAX_FRAME`` bytes behind a gap, the gap is a problem."""
+    blob = b"".join(pv.encode_inline(pv.Event(data=p)) for p in (b"one", b"two", b"three"))
+    stream = spv._Stream(start=0)
+    assert stream.take([(22, blob[22:])], wait=True) == ([], [(22, blob[22:])])
+    filler = pv.encode_inline(pv.Event(data=bytes(spv._MAX_FRAME - 8 - len(blob) + 22)))
+    found, waiting = stream.take([(22, blob[22:]), (len(blob), filler)], wait=True)
+    assert (found, len(filler) + len(blob) - 22) == ([], spv._MAX_FRAME)  # exactly MAX_FRAME bytes wait
+    found, waiting = stream.take([*waiting, (len(blob) + len(filler), b"\0")], wait=True)  # one byte more
+    assert [(at, error) for at, _, error in found] == [
+        (22, "data for offset 22, expected 0"),
+        (22, None),
+        (len(blob), None),
+    ]
+    assert waiting == [] and stream.pending == b"\0"
+
+
+def test_a_quiet_stream_is_closed_after_the_timeout(spark: Any, tmp_path: Path) -> None:
+    """What comes out does not depend on when the timeout fires: the test waits for each outcome, however long
+    the machine takes, and the streams are cut so that closing one earlier or later changes nothing."""
+    blob = b"".join(pv.encode_inline(pv.Event(data=p)) for p in (b"one", b"two"))
+    gapped = b"".join(pv.encode_inline(pv.Event(data=p)) for p in (b"one", b"two", b"three"))
+    source, sink = tmp_path / "in", tmp_path / "out"
+    source.mkdir()
+    first = [
+        _line("quiet", 0, blob[:15]),  # ends inside the 2nd event: its close is a problem
+        _line("calm", 0, blob[:11]),  # ends at a frame: its close loses nothing
+        _line("gap", 0, gapped[:13]),  # the 2nd event cut, the rest of it never comes ...
+        _line("gap", 22, gapped[22:]),  # ... so the 3rd waits behind the gap until the close
+    ]
+    _drop(source, 0, first)
     timeout = datetime.timedelta(seconds=1)
     query = _start(spark, source, sink, tmp_path / "checkpoint", trigger="500 milliseconds", timeout=timeout)
 
@@ -179,11 +269,10 @@ def test_a_quiet_stream_is_closed_after_the_timeout(spark: Any, tmp_path: Path) 
         return sum(r["error"] is not None for r in rows) if errors else len(rows)
 
     try:
-        _wait_for(query, lambda: count("busy") == 1 and count("quiet") == 1)
-        _drop(source, 1, [_line("busy", 11, blob[11:])])  # busy continues; quiet gets nothing more
-        _wait_for(query, lambda: count("busy") == 2 and count("quiet", errors=True) == 1)  # closed by the timeout
-        _drop(source, 2, [_line("quiet", 0, blob[11:])])  # after the close, a piece starting at a frame
-        _wait_for(query, lambda: count("quiet") == 3)
+        _wait_for(query, lambda: count("quiet", errors=True) == 1 and count("gap", errors=True) == 1)  # closed
+        # After the close, a piece starting at a frame starts "quiet" anew; "calm" goes on (closed or not).
+        _drop(source, 1, [_line("quiet", 0, blob[11:]), _line("calm", 11, blob[11:])])
+        _wait_for(query, lambda: count("quiet") == 3 and count("calm") == 2)
     finally:
         query.stop()
     rows = _rows(spark, sink)
@@ -196,8 +285,17 @@ def test_a_quiet_stream_is_closed_after_the_timeout(spark: Any, tmp_path: Path) 
         ],
         key=repr,
     )
-    busy = [bytes(r["event"]["data"]) for r in rows if r["s"] == "busy"]
-    assert busy == [b"one", b"two"]
+    calm = [(r["at"], bytes(r["event"]["data"])) for r in rows if r["s"] == "calm"]
+    assert calm == [(0, b"one"), (11, b"two")]
+    gap = [(r["at"], r["event"] and bytes(r["event"]["data"]), r["error"]) for r in rows if r["s"] == "gap"]
+    assert sorted(gap, key=repr) == sorted(
+        [
+            (0, b"one", None),
+            (22, None, "data for offset 22, expected 13, losing the 2 bytes of a cut frame"),  # at the close
+            (22, b"three", None),
+        ],
+        key=repr,
+    )
 
 
 def test_timeout_must_be_positive(spark: Any) -> None:

@@ -5,17 +5,18 @@ One module per protocol, generated from the same definitions as the codecs: ``<p
 ``<package>.<protocol>`` (e.g. ``streamcodecs.spark.kcl`` for ``streamcodecs.kcl``); ``PROTOCOLS`` names them.
 
 Each has ``SCHEMAS`` (a ``StructType`` per message), ``DECODED`` (the decoded row: ``message``, one nullable column
-per message kind, ``error``), ``decode(column, *, direction=None, mode="PERMISSIVE")`` and
-``encode(struct, *, on_error="PERMISSIVE")``, which gives ``ENCODED`` (``data``: the bytes on the wire, ``error``).
-JSON protocols decode with native Spark SQL (``from_json``; no Python worker runs); binary protocols decode with
-vectorised Arrow UDFs that call the generated codec; the Kafka family works on the Kafka source's columns
-natively. In ``PERMISSIVE`` mode (the default) a malformed row gives a null message and an ``error`` naming the
-problem, and a row that cannot be encoded gives null ``data`` and an ``error`` naming the field; in ``FAILFAST``
-mode the query fails with that row's problem where the row is decoded or encoded. Spark evaluates that on every
-row reaching it: a later ``filter`` or ``limit`` keeps a bad row from failing the query, but a later ``sample`` or
-join does not (Spark never moves a projection past them). For a strict query that fails only for rows reaching its
-result, stay ``PERMISSIVE`` and call :func:`fail_on_error` last. Every function works on streaming DataFrames as on
-batch ones.
+per message kind, ``error``), ``decode(column, *, direction=None, mode="PERMISSIVE")`` and ``encode(struct, *,
+on_error="PERMISSIVE")``, which gives ``ENCODED`` (``data``: the bytes on the wire, ``error``). JSON protocols
+decode with native Spark SQL (``from_json``; no Python worker runs); binary protocols decode with vectorised Arrow
+UDFs that call the generated codec; the Kafka family works on the Kafka source's columns natively. In ``PERMISSIVE``
+mode (the default) a malformed row gives a null message and an ``error`` naming the problem, and a row that cannot
+be encoded gives null ``data`` and an ``error`` naming the field; in ``FAILFAST`` mode the query fails with that
+row's problem where the row is decoded or encoded, as Spark's own ``from_json`` does in ``FAILFAST`` mode. Spark
+evaluates that on every row reaching it: a later ``filter`` or ``limit`` keeps a bad row from failing the query, but
+a later ``sample`` or join does not (Spark never moves a projection past them), nor, for Pravega's
+``explode_inline`` (a ``mapInArrow``), a later ``filter`` or ``limit``. For a strict query that fails only for rows
+reaching its result, stay ``PERMISSIVE`` and call :func:`fail_on_error` last. Every function works on streaming
+DataFrames as on batch ones.
 
 The package is pure Python: ship it to a cluster with ``pip install`` or ``SparkContext.addPyFile`` (a zip of
 the package). The native paths need nothing on the executors; the Arrow paths need pyspark, pyarrow and this

@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime
 import functools
 import operator
+import struct
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
@@ -2805,7 +2806,10 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
 
     ``direction`` limits the messages to those of one direction (one of ``DIRECTIONS``), as the codec's ``decode``
     does. ``mode`` is ``PERMISSIVE`` (a malformed frame gets a null ``message`` and an ``error``) or ``FAILFAST``
-    (the query fails on the first malformed frame, naming its problem). A null input gives a null row.
+    (the query fails on the first malformed frame, naming its problem). Like Spark's ``from_json`` in ``FAILFAST``
+    mode, this fails where the row is decoded, so a row that a later ``sample`` or join drops can still fail the
+    query; ``streamcodecs.spark.fail_on_error(df)`` called last fails only on rows of the result. A null input gives
+    a null row.
     """
     mode = _sp.check_mode(mode)
     _sp.check_direction(direction, DIRECTIONS)
@@ -2878,6 +2882,9 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     A row whose ``message`` is null gives null ``data`` and no error. A row the codec cannot encode (its
     ``EncodeError``: a number out of range, text that is not a UUID, an unknown message name, a null field) gives
     null ``data`` and an ``error`` naming the field; with ``on_error="FAILFAST"`` it fails the query instead.
+    Like Spark's ``from_json`` in ``FAILFAST`` mode, this fails where the row is encoded, so a row that a later
+    ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
+    only on rows of the result.
     """
     on_error = _sp.check_mode(on_error)
     source = F.col(column) if isinstance(column, str) else column
@@ -2915,10 +2922,11 @@ class _Stream:
     """Inline frames out of consecutive pieces of one stream: ``feed`` each piece with its stream offset; frames
     come out with their offset, or a problem. A frame cut across pieces is gathered as its bytes arrive; a bad
     header makes the rest of the stream unreadable (each later piece gets one problem), a piece that does not
-    continue where the last stopped starts over there."""
+    continue where the last stopped starts over there. A stream made with a ``start`` offset begins there; without
+    one, at its first piece."""
 
-    def __init__(self) -> None:
-        self.offset: int | None = None  # stream offset of the next frame's first byte
+    def __init__(self, start: int | None = None) -> None:
+        self.offset: int | None = start  # stream offset of the next frame's first byte
         self.pending = bytearray()  # the start of a frame cut at the end of the last piece
         self.need = _HEADER.size  # the pending frame's whole size, once its header is in
         self.broken: str | None = None  # why the stream cannot be read any further
@@ -2946,6 +2954,23 @@ class _Stream:
         self.need = _HEADER.size
         if len(self.pending) >= _HEADER.size:
             self.need += _HEADER.unpack_from(self.pending, 0)[1]
+
+    def take(
+        self, pieces: list[tuple[int, bytes]], *, wait: bool
+    ) -> tuple[list[tuple[int, Any, str | None]], list[tuple[int, bytes]]]:
+        """``feed`` these pieces in offset order; with ``wait``, the pieces after a gap (the first starts beyond
+        where the stream stopped) are not fed but returned, to wait for the missing piece in a later micro-batch,
+        unless more than ``MAX_FRAME`` bytes would wait: then the gap is a problem, as without ``wait``."""
+        out: list[tuple[int, Any, str | None]] = []
+        pieces = sorted(pieces, key=lambda piece: piece[0])
+        waiting = sum(len(data) for _, data in pieces)
+        for i, (offset, data) in enumerate(pieces):
+            ahead = self.offset is not None and offset > self.offset + len(self.pending)
+            if wait and ahead and waiting <= _MAX_FRAME:
+                return out, pieces[i:]
+            out += self.feed(offset, data)
+            waiting -= len(data)
+        return out, []
 
     def feed(self, offset: int, data: bytes) -> list[tuple[int, Any, str | None]]:
         out: list[tuple[int, Any, str | None]] = []
@@ -3062,6 +3087,9 @@ def split_inline(column: Column | str, *, mode: str = "PERMISSIVE") -> Column:
 
     ``PERMISSIVE``: a bad frame is an element with a null ``message`` and an ``error`` (a bad header ends the
     value's frames; a value ending inside a frame ends with an element saying so); ``FAILFAST``: the query fails.
+    Like Spark's ``from_json`` in ``FAILFAST`` mode, this fails where the row is decoded, so a row that a later
+    ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
+    only on rows of the result.
     A null value gives null. Use ``F.explode`` or ``F.inline`` on the result for one row per frame.
     """
     mode = _sp.check_mode(mode)
@@ -3078,7 +3106,7 @@ def split_inline(column: Column | str, *, mode: str = "PERMISSIVE") -> Column:
 
 
 def _explode_batches(
-    batches: Iterable[pa.RecordBatch], keyed: bool, failfast: bool, schema: pa.Schema
+    batches: Iterable[pa.RecordBatch], keyed: bool, failfast: bool, schema: pa.Schema, start: int | None
 ) -> Iterator[pa.RecordBatch]:
     """Rows (stream key, offset, data), ordered by key then offset -> one row per inline frame."""
     stream: _Stream | None = None
@@ -3103,7 +3131,7 @@ def _explode_batches(
             row_key, offset, data = row if keyed else (None, *row)
             if stream is None or row_key != key:
                 ended()
-                stream, key = _Stream(), row_key
+                stream, key = _Stream(start), row_key
             if data is None:
                 continue
             found: list[tuple[int, Any, str | None]]
@@ -3130,39 +3158,82 @@ class _Gathering(_Stream):
 
 
 _STATE = StructType(
-    [StructField("offset", LongType()), StructField("pending", BinaryType()), StructField("broken", StringType())]
+    [
+        StructField("offset", LongType()),
+        StructField("pending", BinaryType()),
+        StructField("broken", StringType()),
+        StructField("waiting", BinaryType()),
+    ]
 )
 """What the state store keeps per stream between micro-batches: the stream offset of the next frame, the start of a
-frame cut at the end of the last piece (fewer than ``MAX_FRAME`` bytes), and why the stream is unreadable."""
+frame cut at the end of the last piece (fewer than ``MAX_FRAME`` bytes), why the stream is unreadable, and the
+pieces that came after a gap, waiting for the missing piece (at most ``MAX_FRAME`` bytes; ``_WAITING`` each: a
+binary column, as PySpark 4.3's workers cannot read a state schema holding an array)."""
+_WAITING = struct.Struct(">qI")
+"""A waiting piece in the state's ``waiting``: its stream offset and size, then its bytes."""
+
+
+def _packed(pieces: list[tuple[int, bytes]]) -> bytes:
+    return b"".join(_WAITING.pack(at, len(value)) + value for at, value in pieces)
+
+
+def _unpacked(packed: bytes | None) -> list[tuple[int, bytes]]:
+    pieces, pos = [], 0
+    while packed and pos < len(packed):
+        at, size = _WAITING.unpack_from(packed, pos)
+        pos += _WAITING.size
+        pieces.append((at, bytes(packed[pos : pos + size])))
+        pos += size
+    return pieces
+
+
 _GATHERED = ("__streamcodecs_offset", "__streamcodecs_frame", "__streamcodecs_problem", "__streamcodecs_no_offset")
 """The columns between the stateful step and the decoding one: stream offset, whole frame (or null), problem; and
 the flag of an input row without an offset."""
 
 
 def _gather(
-    key: tuple[Any, ...], pieces: Iterator[Any], state: Any, *, data: str, key_name: str, timeout: int | None
+    key: tuple[Any, ...],
+    pieces: Iterator[Any],
+    state: Any,
+    *,
+    data: str,
+    key_name: str,
+    timeout: int | None,
+    start: int | None,
 ) -> Iterator[Any]:
     """One stream's pieces of one micro-batch (pandas DataFrames of offset, data and the no-offset flag) -> its
-    whole frames (or problems), continuing from and saving to its ``state``; on a timeout, the end of the stream."""
+    whole frames (or problems), continuing from and saving to its ``state``; pieces after a gap wait there for the
+    missing one. On a timeout, the end of the stream (a gap still open then is a problem)."""
     import pandas as pd  # type: ignore[import-untyped]
 
     offset, no_offset = _GATHERED[0], _GATHERED[3]
-    stream = _Gathering()
+    stream = _Gathering(start)
+    waiting: list[tuple[int, bytes]] = []
     if state.exists:
-        stream.restore(state.get)
+        saved = state.get
+        stream.restore(saved)
+        waiting = _unpacked(saved[3])
     found: list[tuple[int, Any, str | None]] = []
     if state.hasTimedOut:
-        found = stream.finish()
+        found, _ = stream.take(waiting, wait=False)
+        found += stream.finish()
         state.remove()
     else:
+        new: list[tuple[int, bytes]] = []
         chunks = [chunk for chunk in pieces if len(chunk)]
         if chunks:
-            rows = pd.concat(chunks, ignore_index=True).sort_values([no_offset, offset], kind="stable")
+            rows = pd.concat(chunks, ignore_index=True)
             for at, value, missing in zip(rows[offset], rows[data], rows[no_offset], strict=True):
                 if value is None:
                     continue
-                found += [(0, None, "no offset")] if missing else stream.feed(int(at), value)
-        state.update(stream.saved())
+                if missing:
+                    found.append((0, None, "no offset"))
+                else:
+                    new.append((int(at), value))
+        taken, waiting = stream.take(waiting + new, wait=True)
+        found = taken + found
+        state.update((*stream.saved(), _packed(waiting)))
         if timeout is not None:
             state.setTimeoutDuration(timeout)
     if found:
@@ -3194,7 +3265,13 @@ def _decode_gathered(
 
 
 def _explode_stream(
-    frame: DataFrame, data: str, offset: str, stream: str | None, failfast: bool, timeout: datetime.timedelta | None
+    frame: DataFrame,
+    data: str,
+    offset: str,
+    stream: str | None,
+    failfast: bool,
+    timeout: datetime.timedelta | None,
+    start: int | None,
 ) -> DataFrame:
     """:func:`explode_inline` on a streaming DataFrame: the pieces of each stream gathered into whole frames by
     ``applyInPandasWithState`` (grouped by the stream), then each frame decoded in a ``mapInArrow``."""
@@ -3217,7 +3294,7 @@ def _explode_stream(
         ]
     )
     milliseconds = None if timeout is None else max(1, int(timeout.total_seconds() * 1000))
-    gather = functools.partial(_gather, data=data, key_name=key, timeout=milliseconds)
+    gather = functools.partial(_gather, data=data, key_name=key, timeout=milliseconds, start=start)
     gathered = pieces.groupBy(key).applyInPandasWithState(
         gather,
         gathered_schema,
@@ -3243,27 +3320,36 @@ def explode_inline(
     stream: str | None = None,
     mode: str = "PERMISSIVE",
     timeout: datetime.timedelta | None = None,
+    start: int | None = None,
 ) -> DataFrame:
     """One row per inline frame in the ``data`` column of ``frame``, read as consecutive pieces of streams.
 
     ``stream`` names the column telling streams apart (none: all rows are one stream) and ``offset`` the column
     giving the stream offset of each piece's first byte; within a stream the pieces are taken in offset order,
-    each continuing where the previous one stopped, so a frame cut across pieces is gathered whole. The first
-    piece of each stream must start at a frame. The result has the ``stream`` column, ``offset`` (the stream
-    offset where the frame starts; the column keeps its name) and the fields of ``INLINE`` after it.
+    each continuing where the previous one stopped, so a frame cut across pieces is gathered whole. Each stream
+    starts at ``start`` (say 0, a segment read from its beginning) or, without it, at its first piece (in a batch
+    the lowest offset; on a stream the lowest of the first micro-batch with a piece of it), which must start at a
+    frame. The result has the ``stream`` column, ``offset`` (the stream offset where the frame starts; the column
+    keeps its name) and the fields of ``INLINE`` after it.
 
     ``PERMISSIVE``: a problem is a row with a null ``message`` and an ``error`` (a piece that does not continue the
     previous one, a bad frame, a bad header after which the stream is unreadable, a stream ending inside a frame);
-    ``FAILFAST``: the query fails. Each stream is read by one Python worker in a ``mapInArrow`` (Arrow batches in
-    and out, the pieces streamed through in order, so memory holds at most one cut frame per worker).
+    ``FAILFAST``: the query fails. ``FAILFAST`` fails on every piece this function reads, also one whose rows a later
+    ``limit``, ``filter``, ``sample`` or join drops; ``streamcodecs.spark.fail_on_error(df)`` called last fails only
+    on rows of the result. Each stream is read by one Python worker in a ``mapInArrow`` (Arrow
+    batches in and out, the pieces streamed through in order, so memory holds at most one cut frame per worker).
 
-    On a streaming DataFrame, the end of a micro-batch is not the end of a stream: the start of a frame cut there
-    is kept in Spark's state store (per stream, at most ``MAX_FRAME`` bytes, with where the stream stopped) and the
+    On a streaming DataFrame, the end of a micro-batch is not the end of a stream: the start of a frame cut there is
+    kept in Spark's state store (per stream, at most ``MAX_FRAME`` bytes, with where the stream stopped) and the
     frame comes out whole when the rest arrives, in a later micro-batch or after a restart from the query's
-    checkpoint. The pieces of one micro-batch are taken in offset order; a piece that does not continue where the
-    stream stopped (an earlier micro-batch's, say) is a problem row, as in a batch. A stream's state is dropped when
-    no piece has come for ``timeout`` (a ``timedelta`` of processing time), ending the stream there: a frame still
-    cut then is a problem row, and a later piece must start at a frame; without a ``timeout``, the state of every
+    checkpoint. Pieces need not arrive in order (a file source takes files of the same modification time in any
+    order, a topic's partitions interleave): the pieces of a micro-batch are taken in offset order, and pieces
+    beyond a gap where the stream stopped wait in the state store (up to ``MAX_FRAME`` bytes per stream) for the
+    missing piece, so every frame comes out once, whole, however the pieces are spread over micro-batches. A gap is
+    a problem row when more than ``MAX_FRAME`` bytes wait behind it or when the stream times out; a piece before
+    where the stream stopped is one at once, as in a batch. A stream's state is dropped when no piece has come for
+    ``timeout`` (a ``timedelta`` of processing time), ending the stream there: a frame still cut then is a problem
+    row, and a later piece starts the stream anew (at ``start`` if given); without a ``timeout``, the state of every
     stream is kept. With a ``timeout`` Spark runs a micro-batch at every trigger, new data or not, to find the
     streams that timed out: give the query a processing-time trigger (``trigger(processingTime=...)``). The output
     mode is ``append``. Uses ``applyInPandasWithState`` (the default state store works), so the executors need
@@ -3274,7 +3360,7 @@ def explode_inline(
     if timeout is not None and timeout.total_seconds() <= 0:
         raise ValueError(f"timeout must be positive, not {timeout}")
     if frame.isStreaming:
-        return _explode_stream(frame, data, offset, stream, failfast, timeout)
+        return _explode_stream(frame, data, offset, stream, failfast, timeout, start)
     keyed = stream is not None
     names = [stream] if stream is not None else []
     pieces = frame.select(*names, F.col(offset).cast("bigint").alias(offset), F.col(data).cast("binary").alias(data))
@@ -3286,5 +3372,5 @@ def explode_inline(
     fields += [StructField(offset, LongType()), *INLINE.fields[1:]]
     schema = StructType(fields)
     arrow_schema = pa.schema([pa.field(f.name, to_arrow_type(f.dataType)) for f in schema.fields])
-    run = functools.partial(_explode_batches, keyed=keyed, failfast=failfast, schema=arrow_schema)
+    run = functools.partial(_explode_batches, keyed=keyed, failfast=failfast, schema=arrow_schema, start=start)
     return pieces.mapInArrow(run, schema)

@@ -1125,7 +1125,9 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     ``direction`` limits the messages to those of one direction (one of ``DIRECTIONS``); without it every
     direction is tried in order, as the codec does. ``mode`` is ``PERMISSIVE`` (a malformed row gets a null
     ``message`` and an ``error``) or ``FAILFAST`` (the query fails on the first malformed row). A null input gives a
-    null row.
+    null row. Like Spark's ``from_json`` in ``FAILFAST`` mode, this fails where the row is decoded, so a row that a
+    later ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last
+    fails only on rows of the result.
     """
     mode = _sp.check_mode(mode)
     _sp.check_direction(direction, DIRECTIONS)
@@ -1178,6 +1180,9 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     null gives null ``data`` and no error. A row the codec would refuse (an unknown message name, a message whose
     column is null, a value in a field the protocol has removed: the codec's ``EncodeError``) gives null ``data`` and
     an ``error`` naming the field; with ``on_error="FAILFAST"`` it fails the query instead.
+    Like Spark's ``from_json`` in ``FAILFAST`` mode, this fails where the row is encoded, so a row that a later
+    ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
+    only on rows of the result.
     """
     on_error = _sp.check_mode(on_error)
     return _sp.bind(F.col(column) if isinstance(column, str) else column, lambda row: _encode_row(row, on_error))
