@@ -44,17 +44,22 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
     for protocol in protocols:
         wire_family = family(protocol.family)
         templates = wire_family.templates.java
-        if not templates:
+        extra = wire_family.java_context(protocol) if templates else None
+        if extra is None:
             continue
         context: dict[str, Any] = {
             "protocol": protocol,
             "package": java_package(options, protocol.name),
             "runtime": java_package(options, "runtime"),
-            **wire_family.java_context(protocol),
+            **extra,
         }
+        names: dict[str, str] = extra.get("java_names", {})
         for template in templates:
-            name = PurePosixPath(template).name.removesuffix(".j2")
+            stem = PurePosixPath(template).name.removesuffix(".java.j2")
+            name = names.get(stem, stem) + ".java"
             body = renderer.render(template, protocol.source, **context)
+            if not body.strip():
+                continue  # a source this protocol does not need (its template rendered nothing)
             files.append(OutputFile(protocol.name, root / protocol.name / name, header(protocol.source, "//") + body))
     return files
 

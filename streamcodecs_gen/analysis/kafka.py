@@ -7,6 +7,7 @@ record header carries each attribute. :func:`kafka_event` derives that once from
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import takewhile
 from typing import Any
@@ -95,3 +96,184 @@ def kafka_event(protocol: Protocol) -> KafkaEvent:
 def python_context(protocol: Protocol) -> dict[str, Any]:
     """What the Kafka templates read: the event model."""
     return {"kafka": kafka_event(protocol)}
+
+
+# --- the Java target ------------------------------------------------------------------------------------------
+
+_JAVA_TYPES = {
+    "string": "String",
+    "uri": "String",
+    "uri_reference": "String",
+    "media_type": "String",
+    "timestamp": "OffsetDateTime",
+    "bool": "Boolean",
+    "int8": "Byte",
+    "int16": "Short",
+    "int32": "Integer",
+    "int64": "Long",
+}
+"""The Java type of a decoded attribute, by the wire types the Java target carries (the runtime's KafkaWire has
+their rules). A protocol with an attribute of another type has no Java target: its Spark functions take the
+Python path."""
+_JAVA_TEXT = {"String"}
+"""Java types that are text: their minimum length is checked, and the JSON format writes them as strings."""
+
+
+def java_string(text: str) -> str:
+    """A Java string literal of ``text``: ASCII only (every other character, and control characters, escaped as
+    ``\\uXXXX`` UTF-16 units), so the source reads the same in any editor."""
+    out = ['"']
+    for unit in text.encode("utf-16-be").hex(" ", 2).split():
+        c = chr(int(unit, 16)) if int(unit, 16) < 0x80 else None
+        if c == "\\" or c == '"':
+            out.append("\\" + c)
+        elif c is not None and c.isprintable():
+            out.append(c)
+        else:
+            out.append(f"\\u{unit}")
+    out.append('"')
+    return "".join(out)
+
+
+def _java_name(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+@dataclass(frozen=True)
+class JavaAttribute:
+    field: Field
+    name: str  # the attribute name (JSON member, problems)
+    java: str  # the Java name of the component and its local variables
+    type: str  # the Java type of the decoded value
+    wire: str  # the KafkaWire method stem (``uriReference``: uriReferenceFromText, ...)
+    header: str  # its header in binary mode (lower case)
+    required: bool
+    const: str | None  # the only value allowed, as text
+    min_length: int
+    content_type: bool  # the attribute naming the payload's media type
+
+    @property
+    def timestamp(self) -> bool:
+        return self.type == "OffsetDateTime"
+
+    @property
+    def text(self) -> bool:
+        """A text attribute (else a boolean, number or time): its length is checked; JSON writes a string."""
+        return self.type in _JAVA_TEXT
+
+    @property
+    def json_raw(self) -> bool:
+        """Written in the JSON format as a bare JSON value (a boolean or number), not as a string."""
+        return not self.text and not self.timestamp
+
+
+@dataclass(frozen=True)
+class JavaKafka:
+    """What the Java templates of the kafka family read: the event model in Java terms and the runtime's rules."""
+
+    event: KafkaEvent
+    attributes: list[JavaAttribute]  # declared attributes, in field order
+    extensions_at: int  # how many declared attributes precede the extensions in field order
+    extensions: str  # the Java name of the map of undeclared attributes
+    content_type_at: int  # index of the content-type attribute in ``attributes``
+    patterns: dict[str, list[str]]  # KafkaWire constructor arguments: the Python runtime's patterns, as Java
+    # string literals of at most 96 characters each (to be joined with +)
+    name_pattern: str  # attribute names (Java literal)
+    name_rule: str  # the rule on names, as problems say it
+    json_implied: bool  # an absent content type means JSON data
+    time_field: str | None  # the one timestamp attribute's field (Spark passes its microseconds to the UDFs)
+
+
+def _java_pattern(match: Any) -> list[str]:
+    """A Python runtime pattern (compiled, or its ``fullmatch``) as a Java regular expression: string literals
+    whose concatenation is the pattern (in pieces, so that no source line is long)."""
+    pattern: str = (match if isinstance(match, re.Pattern) else match.__self__).pattern
+    pattern = re.sub(r"\\U([0-9A-Fa-f]{8})", lambda m: "\\x{" + format(int(m.group(1), 16), "X") + "}", pattern)
+    pieces = [pattern[i : i + 80] for i in range(0, len(pattern), 80)] or [""]
+    return [java_string(piece) for piece in pieces]
+
+
+def java_kafka(protocol: Protocol) -> JavaKafka | None:
+    """The Java view of a Kafka-family protocol, with the wire types' patterns taken from the Python runtime; None
+    when an attribute has a wire type the Java target does not carry (see ``_JAVA_TYPES``)."""
+    from ..py_package._runtime import kafkawire as kw
+
+    event = kafka_event(protocol)
+    if event.extra is None or event.content_type is None:
+        return None  # the Java codec keeps undeclared attributes in a map and reads data by its content type
+    if any(f.type.wire is None or f.type.wire.name not in _JAVA_TYPES for f in event.attributes):
+        return None
+    if any(f.has_const and _JAVA_TYPES[f.type.wire.name] not in _JAVA_TEXT for f in event.attributes if f.type.wire):
+        return None
+    times = [f for f in event.attributes if f.type.wire and f.type.wire.name == "timestamp"]
+    if len(times) > 1:
+        return None
+    framing = protocol.framing
+    attributes = []
+    for f in event.attributes:
+        wire = f.type.wire
+        assert wire is not None
+        const = None
+        if f.has_const:
+            const = "true" if f.const is True else "false" if f.const is False else str(f.const)
+        attributes.append(
+            JavaAttribute(
+                field=f,
+                name=f.name,
+                java=_java_name(f.py),
+                type=_JAVA_TYPES[wire.name],
+                wire=_java_name(wire.name),
+                header=event.header(f),
+                required=KafkaEvent.required(f),
+                const=const,
+                min_length=f.min_length or 0,
+                content_type=f is event.content_type,
+            )
+        )
+    fields = [f for f in event.message.fields if f is not event.payload]
+    extensions_at = fields.index(event.extra) if event.extra else len(fields)
+    json_data = framing.json_format.json_data
+    subtype = json_data.implied.partition(";")[0].strip().lower().partition("/")[2]
+    json_implied = subtype in json_data.subtypes or any(
+        subtype.endswith(s) and len(subtype) > len(s) for s in json_data.suffixes
+    )
+    reserved = framing.attribute_names.reserved
+    return JavaKafka(
+        event=event,
+        attributes=attributes,
+        extensions_at=extensions_at,
+        extensions=_java_name(event.extra.py),
+        content_type_at=next((i for i, a in enumerate(attributes) if a.content_type), -1),
+        patterns={
+            "forbidden": _java_pattern(kw._FORBIDDEN),
+            "simpleUri": _java_pattern(kw._SIMPLE_URI),
+            "uri": _java_pattern(kw._URI_MATCH),
+            "simpleReference": _java_pattern(kw._SIMPLE_REFERENCE),
+            "uriReference": _java_pattern(kw._URI_REFERENCE_MATCH),
+            "mediaType": _java_pattern(kw._MEDIA_TYPE_MATCH),
+            "parameter": _java_pattern(kw._PARAMETER),
+            "timestamp": _java_pattern(kw._TIMESTAMP_MATCH),
+            "base64": _java_pattern(kw._BASE64_MATCH),
+        },
+        name_pattern=java_string(framing.attribute_names.pattern),
+        name_rule=f"must match {framing.attribute_names.pattern}"
+        + (f" and not be one of {', '.join(reserved)}" if reserved else "")
+        + " or a declared attribute",
+        json_implied=json_implied,
+        time_field=times[0].py if times else None,
+    )
+
+
+def java_context(protocol: Protocol) -> dict[str, Any] | None:
+    """What the Kafka family's Java templates read; None when the protocol has no Java target."""
+    java = java_kafka(protocol)
+    if java is None:
+        return None
+    return {
+        "kafka": kafka_event(protocol),
+        "java": java,
+        "java_names": {"Event": java.event.message.name},  # the event class's file is named after it
+        "jstr": java_string,
+        "jlist": lambda items: ", ".join(java_string(item) for item in items),
+    }

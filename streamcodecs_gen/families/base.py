@@ -99,12 +99,14 @@ class Family:
         """Names the family's Python templates read besides ``protocol`` (computed on the model, in analysis/)."""
         return {}
 
-    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        """Names the family's Spark template reads on top of :meth:`python_context`."""
+    def java_context(self, protocol: Protocol) -> dict[str, Any] | None:
+        """Names the family's Java templates read besides ``protocol``, ``package`` and ``runtime``; None when the
+        protocol has no Java target (its Spark functions take their Python path). ``java_names`` may map a template's
+        name (``Event``) to the name of the file and class it renders."""
         return {}
 
-    def java_context(self, protocol: Protocol) -> dict[str, Any]:
-        """Names the family's Java templates read besides ``protocol`` (computed on the model, in analysis/)."""
+    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
+        """Names the family's Spark template reads on top of :meth:`python_context`."""
         return {}
 
     # --- Vectors and documents ---------------------------------------------------------------------------------

@@ -26,7 +26,24 @@ class Kafka(Family):
 
     name = "kafka"
     framing_type = KafkaFraming
-    templates = Templates("py/kafka/messages.py.j2", "spark/kafka.py.j2", "md/kafka/family.md.j2")
+    templates = Templates(
+        "py/kafka/messages.py.j2",
+        "spark/kafka.py.j2",
+        "md/kafka/family.md.j2",
+        java=tuple(
+            f"java/kafka/{name}.java.j2"
+            for name in (
+                "Event",
+                "Codec",
+                "SparkRows",
+                "FromKafka",
+                "Decode",
+                "Encode",
+                "ToKafkaBinary",
+                "ToKafkaStructured",
+            )
+        ),
+    )
     reader_suffix = b"\n"  # one JSON event per line
     record_vectors = True
     late_fields_need_default = False
@@ -58,6 +75,16 @@ class Kafka(Family):
         from ..analysis.kafka import python_context
 
         return python_context(protocol)
+
+    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
+        from ..analysis.kafka import java_kafka
+
+        return {"java": java_kafka(protocol)}  # None: no Java target, the Spark functions take their Python path
+
+    def java_context(self, protocol: Protocol) -> dict[str, Any] | None:
+        from ..analysis.kafka import java_context
+
+        return java_context(protocol)
 
     def encoder(self) -> type:
         from ..vectors.kafka_ref import KafkaReference

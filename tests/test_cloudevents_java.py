@@ -1,0 +1,94 @@
+"""The Java codec of CloudEvents (the ``java`` target, in the jar the Spark functions run) against the Python codec.
+
+Called directly through the Spark session's py4j gateway: every Kafka record of the compatibility vectors (every
+version), every conformance case and every malformed record of the Spark suite, and every JSON-format vector. Each
+decodes as the Python codec decodes it, or is refused naming the same field (with the same reason, where the reason
+does not quote a JSON parser), and re-encodes, in both content modes, to the bytes the Python codec writes for its
+own event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from spark_checks import manifest_records, vectors
+from streamcodecs import cloudevents as ce
+from test_cloudevents_conformance import CASES, record_of
+from test_spark_cloudevents import MALFORMED, _vector_record
+
+pytestmark = pytest.mark.spark
+
+JSON_PARSER_REASONS = ("malformed JSON", "JSON text is not UTF-8")
+"""Problems whose reason quotes the JSON parser (msgspec in Python, Jackson on the JVM): only the field is compared."""
+
+
+def _records() -> list[tuple[str, bytes | None, list[tuple[str, bytes | None]]]]:
+    found = [(f"case {c['name']}", r.value, list(r.headers)) for c in CASES for r in [record_of(c)]]
+    for r in manifest_records("cloudevents"):
+        _, headers, value = _vector_record(r)
+        found.append((f"vector {r['version']} {r['mode']} {r['variant']}", value, headers))
+    found += [(f"malformed {name}", value, list(headers or [])) for name, headers, value, _ in MALFORMED]
+    return found
+
+
+RECORDS = _records()
+
+
+@pytest.fixture(scope="module")
+def codec(spark: Any) -> Any:
+    return spark._jvm.streamcodecs.cloudevents.Codec
+
+
+def _java(call: Any) -> tuple[Any, Any]:
+    """(result, None) or (None, the Java exception) of a call into the JVM."""
+    from py4j.protocol import Py4JJavaError
+
+    try:
+        return call(), None
+    except Py4JJavaError as exc:
+        return None, exc.java_exception
+
+
+def _record(java_record: Any) -> tuple[list[tuple[str, bytes | None]], bytes | None]:
+    names = list(java_record.names())
+    values = [None if v is None else bytes(v) for v in java_record.values()]
+    value = java_record.value()
+    return list(zip(names, values, strict=True)), None if value is None else bytes(value)
+
+
+def _reason(problem: ce.DecodeError | ce.EncodeError) -> str:
+    return str(problem.args[0]) if problem.args else str(problem)
+
+
+@pytest.mark.parametrize("label", [r[0] for r in RECORDS])
+def test_every_record_decodes_and_reencodes_as_the_python_codec(codec: Any, label: str) -> None:
+    _, value, headers = next(r for r in RECORDS if r[0] == label)
+    names, values = [n for n, _ in headers], [v for _, v in headers]
+    event, problem = _java(lambda: codec.fromKafka(value, names, values))
+    assert codec.contentMode(names, values) == ce.content_mode(ce.KafkaRecord(None, value, headers)), label
+    try:
+        python = ce.from_kafka(ce.KafkaRecord(None, value, headers))
+    except ce.DecodeError as exc:
+        assert event is None, label
+        assert problem.field() == exc.field, (label, problem.reason(), str(exc))
+        if not problem.reason().startswith(JSON_PARSER_REASONS):
+            assert problem.reason() == exc.reason, label
+        assert str(problem.getMessage()).startswith("cloudevents: ")
+        return
+    assert problem is None, (label, problem and problem.getMessage())
+    for structured, mode in ((False, "binary"), (True, "structured")):
+        wanted = ce.to_kafka(python, mode)
+        written, refused = _java(lambda s=structured: codec.toKafka(event, s))
+        assert refused is None, (label, mode, refused and refused.getMessage())
+        assert _record(written) == (wanted.headers, wanted.value), (label, mode)
+
+
+def test_every_json_vector_decodes_and_reencodes_as_the_python_codec(codec: Any) -> None:
+    found = vectors("cloudevents")
+    assert found
+    for vector in found:
+        data = vector["data"]
+        event, problem = _java(lambda d=data: codec.decode(d))
+        assert problem is None, (vector["variant"], problem and problem.getMessage())
+        assert bytes(codec.encode(event)) == ce.encode(ce.decode(data)), vector["variant"]
