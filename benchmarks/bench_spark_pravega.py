@@ -131,4 +131,42 @@ def cases() -> list[Case]:
         Case(group, FALLBACK, lambda: run(fallback), ROWS, None, "rows"),
         Case(group, BASELINE, lambda: run(theirs), ROWS, None, "rows"),
         Case(group, CEILING, lambda: run(ceiling), ROWS, None, "rows"),
+        *_explode_cases(spark, run),
+    ]
+
+
+def _explode_cases(spark: Any, run: Any) -> list[Case]:
+    """``explode_inline`` (batch) of segment reads: 64 segments, each the same events (20 to 59 bytes) read in
+    pieces of 1,000 bytes (so most pieces cut an event), about ``ROWS`` events in all; the JVM path (Python gathers
+    each event's bytes, Java decodes them) against the Python fallback (Python does both)."""
+    from streamcodecs.spark import _jvm
+    from streamcodecs.spark import pravega as spv
+
+    blob = b"".join(pv.encode_inline(pv.Event(data=b"e" * (20 + i % 40))) for i in range(2000))
+    events_per_segment = 2000
+    segments = max(1, ROWS // events_per_segment)
+    pieces = [(blob[at : at + 1000], at) for at in range(0, len(blob), 1000)]
+    table = spark.createDataFrame(
+        [(f"scope/stream/{s}", at, data) for s in range(segments) for data, at in pieces],
+        "segment string, offset long, data binary",
+    )
+    rows = table.repartition(2).cache()
+    rows.count()
+    events = segments * events_per_segment
+
+    def explode() -> Any:
+        return spv.explode_inline(rows, data="data", offset="offset", stream="segment")
+
+    ours = explode()
+    spark.conf.set(_jvm.CONF, "false")
+    try:
+        fallback = explode()
+    finally:
+        spark.conf.set(_jvm.CONF, "true")
+    assert ours.where("error IS NOT NULL").count() == 0 and ours.count() == events
+    assert sorted(ours.limit(0).columns) == sorted(fallback.limit(0).columns)
+    group = f"spark pravega explode_inline {events:,} events"
+    return [
+        Case(group, OURS, lambda: run(ours), events, None, "events"),
+        Case(group, FALLBACK, lambda: run(fallback), events, None, "events"),
     ]
