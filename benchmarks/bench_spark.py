@@ -16,7 +16,8 @@ Three groups, ``BENCH_SPARK_ROWS`` rows each (default 1,000,000), every call wri
   each record to the CloudEvents SDK 2.2.0 (``cloudevents.core.bindings.kafka.from_kafka_event``) and returns the
   attributes and data. Issue target: at least 10x.
 
-Each group also times a ceiling, ``native, no checks``: the fewest Spark expressions that extract the same values
+Each group times the scan alone (``scan only``: the rows read and written, nothing decoded), and a ceiling,
+``native, no checks``: the fewest Spark expressions that extract the same values
 (``from_json`` with the message schema; for CloudEvents, the attribute headers looked up and the structured values
 read by ``from_json``), checking nothing. It is not a decoder (it accepts anything); it shows how far native Spark
 can get at all against the row UDF on the machine at hand.
@@ -59,6 +60,7 @@ KCL_BASELINE = "row UDF json.loads"
 STORM_BASELINE = "row UDF json.loads"
 CE_BASELINE = "row UDF CloudEvents SDK"
 CEILING = "native, no checks"
+SCAN = "scan only"
 
 
 def _session() -> Any:
@@ -163,6 +165,7 @@ def kcl_cases(spark: Any, rows: int) -> list[Case]:
         Case(group, FALLBACK, lambda: _run(fallback), rows, None, "rows"),
         Case(group, KCL_BASELINE, lambda: _run(theirs), rows, None, "rows"),
         Case(group, CEILING, lambda: _run(ceiling), rows, (KCL_BASELINE, 5.0), "rows"),
+        Case(group, SCAN, lambda: _run(data.select("line")), rows, (KCL_BASELINE, 5.0), "rows"),
     ]
 
 
@@ -252,6 +255,7 @@ def storm_cases(spark: Any, rows: int) -> list[Case]:
         Case(group, FALLBACK, lambda: _run(fallback), rows, None, "rows"),
         Case(group, STORM_BASELINE, lambda: _run(theirs), rows, None, "rows"),
         Case(group, CEILING, lambda: _run(ceiling), rows, (STORM_BASELINE, 5.0), "rows"),
+        Case(group, SCAN, lambda: _run(data.select("frame")), rows, (STORM_BASELINE, 5.0), "rows"),
     ]
 
 
