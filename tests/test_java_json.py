@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,9 @@ from test_spark_json import MALFORMED
 pytestmark = pytest.mark.spark
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "fuzz"))
+
+import fuzz  # noqa: E402
 
 PROTOCOLS = ["kcl", "storm"]
 
@@ -215,3 +219,47 @@ def test_the_fixture_protocols_java_codec_round_trips_its_vectors(spark: Any, tm
                 assert wire == codec.encode(codec.decode(data, direction=direction)) == data, data[:200]
                 written += 1
     assert checked >= 20 and written >= 10
+
+
+def _duplicate_keys(data: bytes) -> bool:
+    """Whether some object of the JSON text repeats a key (which JSON leaves to the reader)."""
+    repeated = False
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal repeated
+        repeated = repeated or len({k for k, _ in items}) < len(items)
+        return dict(items)
+
+    json.loads(codec_text(data), object_pairs_hook=pairs)
+    return repeated
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_fuzzed_frames_decode_as_the_python_codec_decodes_them(spark: Any, protocol: str) -> None:
+    """The project fuzzer's mutations of the vectors: the same message or the same error (bad syntax may be worded
+    otherwise). Two documented deviations: invalid UTF-8 is refused anywhere in the text (msgspec skips the keys it
+    ignores unread), and of a repeated key only the last counts on the general path (Python reads it into a dict
+    first), where the Java codec checks every occurrence."""
+    codec, java = _codecs(spark, protocol)
+    seeds = [v["data"] for v in vectors(protocol)]
+    rng = random.Random(16)
+    compared = 0
+    for _ in range(1000):
+        data = fuzz.mutations(rng, rng.choice(seeds), "json")()
+        python = python_decode(codec, data, None)
+        name, error = _java_decode(java, data, None)
+        if python[0] is not None and name is None:
+            if "not valid UTF-8" in str(error):
+                with pytest.raises(UnicodeDecodeError):
+                    data.decode("utf-8")
+                continue
+            assert _duplicate_keys(data), (data[:300], error)
+            continue
+        if python[0] is not None:
+            assert name == python[0], data[:300]
+        elif f"{protocol}: malformed JSON" in python[2] or f"{protocol}: malformed JSON" in str(error):
+            assert error is not None, data[:300]
+        else:
+            assert error == python[2], data[:300]
+        compared += 1
+    assert compared > 800

@@ -17,12 +17,15 @@ as Parquet cannot store empty structs) and ``error`` (what is wrong with a malfo
 follow the codec: base64 fields are BINARY, free-form JSON values VARIANT, enums their wire values. Every
 field is nullable in the schemas, as Spark computes them; the definitions say which may really be null.
 
-Where the native path and the Python codec differ (malformed input only; the JVM path agrees with the codec):
-Spark, like Jackson, reads a number or boolean
-where a string is declared as its text; a JSON null where a field with a default is expected reads as the
-default, and in a key that recognises a message by its shape it reads as absent; a second JSON value after
-the first goes unnoticed when the text still ends in a bracket; inside nested objects a missing nullable field
-reads as null.
+The JVM path differs from the Python codec on malformed input only: it words bad syntax as Jackson finds it,
+refuses invalid UTF-8 anywhere (the codec skips keys it ignores unread) and checks every occurrence of a
+repeated key.
+
+Where the native path and the Python codec differ (malformed input only): Spark, like Jackson, reads a number
+or boolean where a string is declared as its text; a JSON null where a field with a default is expected reads
+as the default, and in a key that recognises a message by its shape it reads as absent; a second JSON value
+after the first goes unnoticed when the text still ends in a bracket; inside nested objects a missing nullable
+field reads as null.
 """
 
 from __future__ import annotations

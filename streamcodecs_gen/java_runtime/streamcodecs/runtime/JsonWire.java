@@ -44,9 +44,12 @@ public final class JsonWire {
     private JsonWire() {
     }
 
-    /** Strict JSON (no NaN, comments or single quotes); strings as long as a message may be. */
+    /** Strict JSON (no NaN, comments or single quotes); strings and keys as long as a message may be. */
     public static final JsonFactory FACTORY = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .maxNameLength(Integer.MAX_VALUE)
+                    .build())
             .build();
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
