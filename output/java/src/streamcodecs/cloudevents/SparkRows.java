@@ -130,22 +130,22 @@ final class SparkRows {
         return rows;
     }
 
-    /** Spark's headers of a record ({@code null}: none). */
-    static KafkaWire.Headers headers(Seq<Row> headers) {
+    /** Spark's headers of a record, as their names and their values ({@code null}: none). */
+    static KafkaWire.Headers headers(Seq<String> names, Seq<byte[]> values) {
         return new KafkaWire.Headers() {
             @Override
             public int size() {
-                return headers == null ? 0 : headers.size();
+                return names == null ? 0 : names.size();
             }
 
             @Override
             public String name(int i) {
-                return headers.apply(i).getString(0);
+                return names.apply(i);
             }
 
             @Override
             public byte[] value(int i) {
-                return (byte[]) headers.apply(i).get(1);
+                return values.apply(i);
             }
         };
     }
