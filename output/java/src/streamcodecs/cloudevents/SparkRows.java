@@ -55,13 +55,13 @@ final class SparkRows {
     }
 
     /** The event of a row of the event schema; {@code micros} is its time (microseconds since the epoch, or
-     * null) and {@code entries} its undeclared attributes in order (Spark passes maps to UDFs unordered). */
-    static CloudEvent event(Row row, Long micros, Seq<Row> entries) {
+     * null), {@code names} and {@code values} its undeclared attributes in order (Spark passes maps to UDFs
+     * unordered). */
+    static CloudEvent event(Row row, Long micros, Seq<String> names, Seq<String> values) {
         Map<String, Object> undeclared = new LinkedHashMap<>();
-        if (entries != null) {
-            for (int i = 0, n = entries.size(); i < n; i++) {
-                Row entry = entries.apply(i);
-                undeclared.put(entry.getString(0), entry.get(1));
+        if (names != null) {
+            for (int i = 0, n = names.size(); i < n; i++) {
+                undeclared.put(names.apply(i), values.apply(i));
             }
         }
         OffsetDateTime time = micros == null ? null : Instant.ofEpochSecond(
