@@ -1,12 +1,16 @@
 """The native Spark paths against what a PySpark user would write without streamcodecs, on the same rows.
 
-Two groups, ``BENCH_SPARK_ROWS`` rows each (default 1,000,000), every call writing the decoded rows to Spark's
+Three groups, ``BENCH_SPARK_ROWS`` rows each (default 1,000,000), every call writing the decoded rows to Spark's
 ``noop`` sink so that every row is decoded and handed back to the JVM:
 
-- KCL ``processRecords`` lines (``BENCH_SPARK_KCL_RECORDS`` records of 100 bytes each, default 4):
-  ``streamcodecs.spark.kcl.decode`` (native: ``from_json``, checks in SQL, base64 by the JSON reader) against a
-  pickled row UDF doing ``json.loads`` and ``base64.b64decode`` and returning the same ``DECODED`` row. Issue
-  target: at least 5x.
+- KCL ``processRecords`` lines (``BENCH_SPARK_KCL_RECORDS`` records of 100 bytes each, default 4, real 56-digit
+  sequence numbers): ``streamcodecs.spark.kcl.decode`` on the JVM path (the generated Java codec, a Java UDF) and
+  on its native fallback (``spark.streamcodecs.jvm=false``: ``from_json``, checks in SQL) against a pickled row UDF
+  doing ``json.loads`` and ``base64.b64decode`` and returning the same ``DECODED`` row. Issue target: at least 5x.
+- Storm bolt tuples (``{"id","comp","stream","task","tuple"}`` then the ``end`` line, three values per tuple: a
+  sentence, a count, a ratio): ``streamcodecs.spark.storm.decode`` on both paths against a pickled row UDF doing
+  ``json.loads`` and returning the ``DECODED`` row with each value as its JSON text (a row UDF cannot build a
+  VARIANT cheaply, so the baseline does a little less work than ours). Issue target: at least 5x.
 - CloudEvents on Kafka records, half binary and half structured mode (six attributes and a ``traceparent``
   extension, as tracing adds to most records; a small JSON order as data): ``streamcodecs.spark.cloudevents.
   from_kafka`` on the JVM path (the Java codec as a Java UDF) and on its fallback (native Spark SQL,
@@ -15,8 +19,8 @@ Two groups, ``BENCH_SPARK_ROWS`` rows each (default 1,000,000), every call writi
   10x. Then ``to_kafka`` in each mode, from event rows (the same events), on both paths against a pickled row UDF
   calling the SDK's ``to_binary_event``/``to_structured_event``. Issue target: at least 10x.
 
-Each group also times the scan ceiling, ``scan``: reading the input columns and nothing else. The decode groups
-time a second ceiling, ``native, no checks``: the fewest Spark expressions that extract the same values
+The CloudEvents groups also time the scan ceiling, ``scan``: reading the input columns and nothing else. The
+decode groups time a second ceiling, ``native, no checks``: the fewest Spark expressions that extract the same values
 (``from_json`` with the message schema; for CloudEvents, the attribute headers looked up and the structured values
 read by ``from_json``), checking nothing. It is not a decoder (it accepts anything); it shows how far native Spark
 can get at all against the row UDF on the machine at hand.
@@ -37,6 +41,8 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -52,11 +58,12 @@ ROWS = int(os.environ.get("BENCH_SPARK_ROWS", "1000000"))
 KCL_RECORDS = int(os.environ.get("BENCH_SPARK_KCL_RECORDS", "4"))
 DISTINCT = 1000
 OURS = "streamcodecs"
+FALLBACK = "streamcodecs native fallback"
 KCL_BASELINE = "row UDF json.loads"
+STORM_BASELINE = "row UDF json.loads"
 CE_BASELINE = "row UDF CloudEvents SDK"
 CEILING = "native, no checks"
 SCAN = "scan"
-FALLBACK = "fallback (native SQL)"
 
 
 def _session() -> Any:
@@ -148,12 +155,17 @@ def kcl_cases(spark: Any, rows: int) -> list[Case]:
     table = spark.createDataFrame(list(enumerate(_kcl_lines())), "k long, line binary")
     data = _rows(spark, table, rows)
     ours = data.select(skcl.decode("line", direction="to_child").alias("d"))
+    with _native(spark):
+        fallback = data.select(skcl.decode("line", direction="to_child").alias("d"))
+    _on_jvm(ours, fallback)
     theirs = data.select(_kcl_udf()("line").alias("d"))
     _same(ours, theirs, "d.process_records")
+    _same(fallback, theirs, "d.process_records")
     ceiling = data.select(F.from_json(F.col("line").cast("string"), _KCL_WIRE_SCHEMA).alias("d"))
     group = f"spark kcl decode {rows:,} lines of {KCL_RECORDS} records"
     return [
         Case(group, OURS, lambda: _run(ours), rows, (KCL_BASELINE, 5.0), "rows"),
+        Case(group, FALLBACK, lambda: _run(fallback), rows, None, "rows"),
         Case(group, KCL_BASELINE, lambda: _run(theirs), rows, None, "rows"),
         Case(group, CEILING, lambda: _run(ceiling), rows, (KCL_BASELINE, 5.0), "rows"),
     ]
@@ -163,6 +175,92 @@ _KCL_WIRE_SCHEMA = (
     "action string, millisBehindLatest long, records array<struct<data: binary, partitionKey: string, "
     "sequenceNumber: string, approximateArrivalTimestamp: long, subSequenceNumber: long>>"
 )
+
+
+# ---------------------------------------------------------------- Storm
+
+
+_WORDS = "the cow jumped over the moon an apple a day keeps the doctor away four score and seven years ago".split()
+
+
+def _storm_frames() -> list[bytes]:
+    """Bolt tuples as ShellBolt writes them (HashMap key order, ``/`` escaped), then the end line."""
+    frames = []
+    for i in range(DISTINCT):
+        sentence = " ".join(_WORDS[(i + j) % len(_WORDS)] for j in range(3 + i % 6))
+        text = json.dumps(
+            {
+                "tuple": [sentence, i, 0.5 + i % 40],
+                "task": 3 + i % 8,
+                "id": str(-6955786537413359385 + i * 7919),
+                "comp": "split-sentence",
+                "stream": "default",
+            },
+            separators=(",", ":"),
+        )
+        frames.append(text.encode() + b"\nend\n")
+    return frames
+
+
+def _storm_udf() -> Any:
+    """The baseline: json.loads per row, returned as the DECODED row (each tuple value as its JSON text)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import ArrayType, StringType, StructField, StructType
+    from streamcodecs.spark import storm as sstorm
+
+    bolt = StructType([*sstorm.BOLT_TUPLE_SCHEMA.fields[:-1], StructField("values", ArrayType(StringType()))])
+    schema = StructType(
+        [StructField("message", StringType()), StructField("bolt_tuple", bolt), StructField("error", StringType())]
+    )
+
+    def decode_frame(frame: bytes | None) -> dict[str, Any] | None:
+        if frame is None:
+            return None
+        try:
+            text = frame.rstrip(b"\r\n").removesuffix(b"\nend")
+            value = json.loads(text)
+            if not isinstance(value, dict) or "command" in value or not isinstance(value.get("task"), int):
+                return {"message": None, "error": "not a bolt tuple"}
+            row = {
+                "id": value["id"],
+                "comp": value["comp"],
+                "stream": value["stream"],
+                "task": value["task"],
+                "values": [json.dumps(v) for v in value["tuple"]],
+            }
+            return {"message": "BoltTuple", "bolt_tuple": row, "error": None}
+        except (ValueError, KeyError, TypeError) as exc:
+            return {"message": None, "error": str(exc)}
+
+    return F.udf(decode_frame, schema, useArrow=False)
+
+
+def storm_cases(spark: Any, rows: int) -> list[Case]:
+    from pyspark.sql import functions as F
+    from streamcodecs.spark import storm as sstorm
+
+    table = spark.createDataFrame(list(enumerate(_storm_frames())), "k long, frame binary")
+    data = _rows(spark, table, rows)
+    ours = data.select(sstorm.decode("frame", direction="to_component").alias("d"))
+    with _native(spark):
+        fallback = data.select(sstorm.decode("frame", direction="to_component").alias("d"))
+    _on_jvm(ours, fallback)
+    theirs = data.select(_storm_udf()("frame").alias("d"))
+    as_json = F.to_json("d.bolt_tuple").alias("j")  # VARIANTs compare as their JSON
+    _same(ours.select(as_json), fallback.select(as_json), "j")
+    _same(ours.select(F.col("d.bolt_tuple.id").alias("id")), theirs.select(F.col("d.bolt_tuple.id").alias("id")), "id")
+    text = F.substring_index(F.col("frame").cast("string"), "\nend", 1)
+    ceiling = data.select(F.from_json(text, _STORM_WIRE_SCHEMA).alias("d"))
+    group = f"spark storm decode {rows:,} bolt tuples"
+    return [
+        Case(group, OURS, lambda: _run(ours), rows, (STORM_BASELINE, 5.0), "rows"),
+        Case(group, FALLBACK, lambda: _run(fallback), rows, None, "rows"),
+        Case(group, STORM_BASELINE, lambda: _run(theirs), rows, None, "rows"),
+        Case(group, CEILING, lambda: _run(ceiling), rows, (STORM_BASELINE, 5.0), "rows"),
+    ]
+
+
+_STORM_WIRE_SCHEMA = "id string, comp string, stream string, task int, tuple array<variant>"
 
 
 # ---------------------------------------------------------------- CloudEvents
@@ -269,17 +367,6 @@ def _ce_sdk_writer(mode: str) -> Any:
     return F.udf(encode_event, schema, useArrow=False)
 
 
-def _python_path(spark: Any, build: Any) -> Any:
-    """What ``build()`` returns when the session runs the Python path of the Spark functions (the fallback)."""
-    from streamcodecs.spark import _jvm
-
-    spark.conf.set(_jvm.CONF, "false")
-    try:
-        return build()
-    finally:
-        spark.conf.set(_jvm.CONF, "true")
-
-
 def ce_cases(spark: Any, rows: int) -> list[Case]:
     from pyspark.sql import functions as F
     from streamcodecs.spark import _jvm
@@ -290,7 +377,8 @@ def ce_cases(spark: Any, rows: int) -> list[Case]:
     table = spark.createDataFrame(_ce_records(), schema)
     data = _rows(spark, table, rows)
     ours = sce.from_kafka(data)
-    fallback = _python_path(spark, lambda: sce.from_kafka(data))
+    with _native(spark):
+        fallback = sce.from_kafka(data)
     theirs = data.select("topic", "partition", "offset", _ce_udf()("key", "value", "headers").alias("event"))
     for frame in (ours, fallback):
         sample = frame.limit(DISTINCT).where("error IS NULL").count()
@@ -310,7 +398,8 @@ def ce_cases(spark: Any, rows: int) -> list[Case]:
     events = _rows(spark, spark.createDataFrame(_ce_event_rows(), event_schema), rows)
     for mode in sce.CONTENT_MODES:
         written = sce.to_kafka(events, mode)
-        written_fallback = _python_path(spark, lambda m=mode: sce.to_kafka(events, m))
+        with _native(spark):
+            written_fallback = sce.to_kafka(events, mode)
         sdk_written = events.select(_ce_sdk_writer(mode)("cloud_event").alias("record"))
         for frame in (written, written_fallback):
             assert frame.limit(DISTINCT).where("error IS NULL").count() == DISTINCT
@@ -362,6 +451,22 @@ def _run(frame: Any) -> None:
     frame.write.format("noop").mode("overwrite").save()
 
 
+@contextmanager
+def _native(spark: Any) -> Iterator[None]:
+    """Spark functions called inside build their native fallback (``spark.streamcodecs.jvm=false``)."""
+    spark.conf.set("spark.streamcodecs.jvm", "false")
+    try:
+        yield
+    finally:
+        spark.conf.set("spark.streamcodecs.jvm", "true")
+
+
+def _on_jvm(ours: Any, fallback: Any) -> None:
+    """``ours`` runs the Java UDF and ``fallback`` the native path (so each case times what it says)."""
+    assert "from_json" not in ours._jdf.queryExecution().executedPlan().toString()
+    assert "from_json" in fallback._jdf.queryExecution().executedPlan().toString()
+
+
 def _same(ours: Any, theirs: Any, column: str) -> None:
     """Both sides give the same values on a sample (so the comparison is of equal work)."""
     mine = [r[0] for r in ours.select(column).limit(50).collect()]
@@ -371,19 +476,20 @@ def _same(ours: Any, theirs: Any, column: str) -> None:
 
 def cases() -> list[Case]:
     spark = _session()
-    return [*kcl_cases(spark, ROWS), *ce_cases(spark, ROWS)]
+    return [*kcl_cases(spark, ROWS), *storm_cases(spark, ROWS), *ce_cases(spark, ROWS)]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, default=ROWS, help=f"rows per case (default {ROWS:,})")
     parser.add_argument("--repeats", type=int, default=2, help="timed runs per case after a warm-up (best counts)")
-    parser.add_argument("groups", nargs="*", help="kcl and/or cloudevents (default: both)")
+    parser.add_argument("groups", nargs="*", help="kcl, storm and/or cloudevents (default: all)")
     args = parser.parse_args(argv)
     spark = _session()
-    chosen = args.groups or ["kcl", "cloudevents"]
+    chosen = args.groups or ["kcl", "storm", "cloudevents"]
     all_cases = [
         *(kcl_cases(spark, args.rows) if "kcl" in chosen else []),
+        *(storm_cases(spark, args.rows) if "storm" in chosen else []),
         *(ce_cases(spark, args.rows) if "cloudevents" in chosen else []),
     ]
     seconds: dict[tuple[str, str], float] = {}

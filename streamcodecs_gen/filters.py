@@ -68,6 +68,135 @@ def md_cell(text: str) -> str:
     return one_line(text).replace("|", "\\|")
 
 
+def javadoc(text: str, indent: int = 0, width: int = 120) -> str:
+    """The lines of a Javadoc comment body, each starting `` * `` (``*/`` and backslashes made harmless)."""
+    text = _clean(text).replace("\\", "&#92;").replace("*/", "*&#47;").replace("@", "&#64;")
+    pad = " " * indent
+    lines = []
+    for para in text.split("\n\n"):
+        if lines:
+            lines.append(pad + " *")
+        wrapped = textwrap.wrap(" ".join(para.split()), width=width - indent - 3, break_on_hyphens=False)
+        lines += [pad + " * " + line for line in wrapped]
+    return "\n".join(lines)
+
+
+def javastr(value: Any) -> str:
+    """A Java string literal (no ``\\u`` escape of a line terminator, which javac would read as a real one)."""
+    out = []
+    for c in str(value):
+        if c in '"\\':
+            out.append("\\" + c)
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\r":
+            out.append("\\r")
+        elif c == "\t":
+            out.append("\\t")
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out.append(f"\\{ord(c):03o}")
+        elif ord(c) < 0x7F:
+            out.append(c)
+        elif ord(c) > 0xFFFF:
+            high, low = divmod(ord(c) - 0x10000, 0x400)
+            out.append(f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}")
+        else:
+            out.append(f"\\u{ord(c):04x}")
+    return '"' + "".join(out) + '"'
+
+
+def _matching(code: str, start: int) -> int:
+    """The index of the bracket closing the one at ``start`` (string and char literals skipped), or -1."""
+    depth, i, quote = 0, start, ""
+    while i < len(code):
+        c = code[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def _arguments(inner: str) -> list[str]:
+    """``inner`` split at its top-level commas."""
+    parts, depth, quote, current = [], 0, "", []
+    i = 0
+    while i < len(inner):
+        c = inner[i]
+        if quote:
+            if c == "\\":
+                current.append(c)
+                i += 1
+                c = inner[i]
+            elif c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+            i += 1
+            continue
+        current.append(c)
+        i += 1
+    parts.append("".join(current).strip())
+    return parts
+
+
+def _wrap_java(code: str, indent: int, width: int) -> str:
+    """One Java statement at ``indent``, its outermost call's arguments one per line when it is too long."""
+    if indent + len(code) <= width:
+        return code
+    best = None  # the call whose closing bracket comes last on the line (its arguments get the lines)
+    start = code.find("(")
+    while start >= 0:
+        close = _matching(code, start)
+        if close < 0:
+            start = code.find("(", start + 1)  # an unclosed bracket (a call the line continues): look inside
+            continue
+        if best is None or close > best[1]:
+            best = (start, close)
+        start = code.find("(", close + 1)
+    if best is not None and code[best[0] + 1 : best[1]].strip():
+        start, last = best
+        args = _arguments(code[start + 1 : last])
+        if len(args) > 1 or args[0].endswith(")"):
+            pad = " " * (indent + 4)
+            tail = len(code) - last  # the last argument's line ends with the rest of the statement
+            lines = [
+                pad + _wrap_java(a, indent + 4, width - (tail if i == len(args) - 1 else 1)) for i, a in enumerate(args)
+            ]
+            return code[: start + 1] + "\n" + ",\n".join(lines) + code[last:]
+    return code
+
+
+def java_lines(text: str, width: int = 120) -> str:
+    """Generated Java with trailing spaces removed and every statement longer than ``width`` wrapped at its
+    outermost call's arguments (comments are left as they are)."""
+    out = []
+    for line in text.split("\n"):
+        line = line.rstrip()
+        body = line.lstrip()
+        if len(line) > width and not body.startswith(("//", "*", "/*")):
+            line = line[: len(line) - len(body)] + _wrap_java(body, len(line) - len(body), width)
+        out.append(line)
+    return "\n".join(out)
+
+
 def register(env: jinja2.Environment) -> None:
     env.filters.update(
         docstring=docstring,
@@ -76,5 +205,8 @@ def register(env: jinja2.Environment) -> None:
         tomlstr=tomlstr,
         one_line=one_line,
         md_cell=md_cell,
+        javadoc=javadoc,
+        javastr=javastr,
+        java_lines=java_lines,
         tojson=lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True),
     )

@@ -58,6 +58,8 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
             stem = PurePosixPath(template).name.removesuffix(".java.j2")
             name = names.get(stem, stem) + ".java"
             body = renderer.render(template, protocol.source, **context)
+            if not body.strip():
+                continue  # a source this protocol does not need (its template rendered nothing)
             files.append(OutputFile(protocol.name, root / protocol.name / name, header(protocol.source, "//") + body))
     return files
 

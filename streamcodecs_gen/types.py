@@ -140,6 +140,11 @@ class WireType:
         return self.py == "bytes"
 
     @property
+    def java(self) -> str:
+        """The Java type of a decoded value in the binary family's Java codec ("" where it has none)."""
+        return BINARY_JAVA_TYPES.get(self.name, "")
+
+    @property
     def spark_class(self) -> str:
         """The PySpark class of the Spark type, e.g. ``LongType()``."""
         return SPARK_CLASSES[self.spark]
@@ -183,6 +188,23 @@ SPARK_CLASSES = {
     "variant": "VariantType()",
 }
 """The PySpark class of each Spark SQL type the registry uses."""
+
+BINARY_JAVA_TYPES = {
+    "bool": "boolean",
+    "int8": "byte",
+    "int16": "short",
+    "int32": "int",
+    "int64": "long",
+    "float32": "float",
+    "float64": "double",
+    "uuid": "UUID",
+    "string": "String",
+    "mutf8": "String",
+    "bytes": "byte[]",
+    "rest": "byte[]",
+    "padding": "int",
+}
+"""The Java type of each binary wire type's value in the Java codec (``java.util.UUID`` for a UUID)."""
 
 
 WIRE_TYPES: dict[str, WireType] = {

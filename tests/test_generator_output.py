@@ -203,7 +203,7 @@ def test_output_is_deterministic_across_runs_and_hash_seeds(tmp_path: Path) -> N
         trees.append(tree(root))
     assert trees[0] == trees[1]
     for name, content in trees[0].items():
-        assert b"\r\n" not in content, name
+        assert name.endswith(".jar") or b"\r\n" not in content, name  # a jar's compressed bytes may hold any pair
         assert str(REPO).encode() not in content and str(tmp_path).encode() not in content, name
 
 

@@ -1,8 +1,10 @@
-"""Pravega (binary family) in Spark: Arrow decode and encode against the Python codec, and inline frames (events).
+"""Pravega (binary family) in Spark: decode and encode against the Python codec, and inline frames (events).
 
-One DataFrame holds every compatibility vector of every version, hand-made malformed frames and seeded fuzzed frames;
-one query decodes it with no direction and with each direction, encodes, and decodes again, and every row is compared
-with the codec. A second DataFrame holds SegmentRead replies of several segments, cut at random bytes and shuffled;
+Each comparison runs on both paths: the JVM path (the Java codec's UDFs, the default in a session with the jar) and
+the Python fallback (Arrow UDFs calling the Python codec, ``spark.streamcodecs.jvm`` = ``"false"``). One DataFrame
+holds every compatibility vector of every version, hand-made malformed frames and seeded fuzzed frames; one query
+decodes it with no direction and with each direction, encodes, and decodes again, and every row is compared with
+the codec. A second DataFrame holds SegmentRead replies of several segments, cut at random bytes and shuffled;
 one query decodes them and reassembles the events, compared with the codec's own EventReader.
 """
 
@@ -16,8 +18,9 @@ from typing import Any
 
 import pytest
 from pyspark.sql import functions as F
-from spark_checks import plain, plan_text, python_decode, spark_decoded, vectors
+from spark_checks import PYTHON_NODES, plain, plan_nodes, plan_text, python_decode, spark_decoded, vectors
 from streamcodecs import pravega as pv
+from streamcodecs.spark import _jvm
 from streamcodecs.spark import pravega as spv
 
 pytestmark = pytest.mark.spark
@@ -107,10 +110,35 @@ def _same_as_codec(row: Any, data: bytes, direction: str | None) -> None:
         assert [row[kind.column] for kind in spv._KINDS.values()] == [None] * len(spv._KINDS)
 
 
-@pytest.fixture(scope="module")
-def decoded(spark: Any) -> dict[str, Any]:
+PATHS = ["jvm", "python"]
+
+
+def _choose(spark: Any, path: str) -> None:
+    spark.conf.set(_jvm.CONF, "true" if path == "jvm" else "false")
+
+
+@pytest.fixture(params=PATHS)
+def path(spark: Any, request: pytest.FixtureRequest) -> Any:
+    """The test builds its query on this path (the JVM, or the Python fallback)."""
+    _choose(spark, request.param)
+    try:
+        yield request.param
+    finally:
+        _choose(spark, "jvm")
+
+
+@pytest.fixture(scope="module", params=PATHS)
+def decoded(spark: Any, request: pytest.FixtureRequest) -> dict[str, Any]:
     """Every vector, the malformed frames and the fuzzed ones, decoded (no direction and each direction), encoded
-    and decoded again in one query."""
+    and decoded again in one query, on one path."""
+    _choose(spark, request.param)
+    try:
+        return _decoded(spark) | {"path": request.param}
+    finally:
+        _choose(spark, "jvm")
+
+
+def _decoded(spark: Any) -> dict[str, Any]:
     rows: list[tuple[str, str | None, bytes | None]] = [
         ("vector", v["direction"], v["data"]) for v in vectors("pravega")
     ]
@@ -197,6 +225,14 @@ def test_a_null_frame_gives_a_null_row(decoded: dict[str, Any]) -> None:
 
 
 def test_failfast_fails_with_the_rows_problem(spark: Any, decoded: dict[str, Any]) -> None:
+    _choose(spark, decoded["path"])
+    try:
+        _failfast(spark, decoded)
+    finally:
+        _choose(spark, "jvm")
+
+
+def _failfast(spark: Any, decoded: dict[str, Any]) -> None:
     frame = decoded["frame"]
     good = frame.where("kind = 'vector'")
     assert good.select(spv.decode("data", mode="FAILFAST").alias("d")).where("d.error IS NOT NULL").count() == 0
@@ -222,13 +258,17 @@ def test_decoded_rows_have_the_declared_schema(decoded: dict[str, Any]) -> None:
     assert "Event" in spv.SCHEMAS and "Event" not in spv._KINDS  # inline only: never a decoded frame
 
 
-def test_the_plan_is_vectorised(decoded: dict[str, Any]) -> None:
+def test_the_plan_runs_the_java_udfs_or_is_vectorised(decoded: dict[str, Any]) -> None:
     plan = plan_text(decoded["query"])
-    assert "ArrowEvalPython" in plan
-    assert "BatchEvalPython" not in plan  # no pickled row UDF
+    if decoded["path"] == "jvm":
+        assert not set(plan_nodes(decoded["query"])) & set(PYTHON_NODES)  # no Python worker at all
+        assert "streamcodecs_pravega_decode(" in plan and "streamcodecs_pravega_encode(" in plan
+    else:
+        assert "ArrowEvalPython" in plan
+        assert "BatchEvalPython" not in plan  # no pickled row UDF
 
 
-def test_encode_refuses_what_the_codec_refuses(spark: Any) -> None:
+def test_encode_refuses_what_the_codec_refuses(spark: Any, path: str) -> None:
     """Null data and an error naming the field by default; with on_error=FAILFAST the query fails."""
     row = spark.createDataFrame([(SETUP,)], "data binary").select(spv.decode("data").alias("d"))
     cases = [
@@ -322,7 +362,8 @@ def test_explode_schema_and_plan(segments: dict[str, Any]) -> None:
     assert exploded.columns == ["segment", "offset", *[f.name for f in spv.INLINE.fields[1:]]]
     assert exploded.schema["event"].dataType == spv.EVENT_SCHEMA
     plan = plan_text(exploded)
-    assert "MapInArrow" in plan and "ArrowEvalPython" in plan
+    assert "MapInArrow" in plan  # the stream's state machine, in Python
+    assert "streamcodecs_pravega_decode(" in plan  # the replies decoded on the JVM
     assert "BatchEvalPython" not in plan
 
 
@@ -361,7 +402,7 @@ def test_explode_reports_broken_streams(spark: Any) -> None:
         spv.explode_inline(frame.where("s = 'gap'"), data="bytes", offset="at", stream="s", mode="FAILFAST").collect()
 
 
-def test_split_matches_the_codec_split(spark: Any) -> None:
+def test_split_matches_the_codec_split(spark: Any, path: str) -> None:
     rng = random.Random(5)
     blob = _blob(*_events(rng, 30))
     values = [blob, blob[: len(blob) // 2], b"", _frame(3, b"x") + blob, None]

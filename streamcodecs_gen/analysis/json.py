@@ -212,13 +212,7 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
             "needles": [repr(n.encode("utf-8")) for n in sorted(needles)] if base else [],  # as bytes literals
         }
 
-    # The typed path decodes each direction as a msgspec union of tagged Structs. A union of one Struct is that
-    # Struct, whose tag msgspec does not require: a direction of one message takes the general path, which does.
-    typed = (
-        not any(m.shape for m in protocol.messages)
-        and not any(f.accept_scalar for m in protocol.messages for f in m.fields)
-        and all(len(protocol.messages_for(d.name)) > 1 for d in protocol.directions)
-    )
+    typed = typed_path(protocol)
     return {
         "framing": protocol.framing,
         "omit_defaults": omit_defaults,
@@ -238,3 +232,16 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
         "variants": [v for v in protocol.framing.variants if v.encoding == "msgpack"],
         "packed_batch": packed_batch,
     }
+
+
+def typed_path(protocol: Protocol) -> bool:
+    """Whether each direction decodes as a union of its tagged messages (the codec's typed path).
+
+    A union of one tagged message is that message, whose tag msgspec does not require: a direction of one message,
+    a message recognised by its shape or a list that takes a scalar leaves the protocol to the general path.
+    """
+    return (
+        not any(m.shape for m in protocol.messages)
+        and not any(f.accept_scalar for m in protocol.messages for f in m.fields)
+        and all(len(protocol.messages_for(d.name)) > 1 for d in protocol.directions)
+    )

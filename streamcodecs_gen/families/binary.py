@@ -24,7 +24,20 @@ class Binary(Family):
 
     name = "binary"
     framing_type = BinaryFraming
-    templates = Templates("py/binary/messages.py.j2", "spark/binary.py.j2", "md/binary/family.md.j2")
+    templates = Templates(
+        "py/binary/messages.py.j2",
+        "spark/binary.py.j2",
+        "md/binary/family.md.j2",
+        java=(
+            "java/binary/Messages.java.j2",
+            "java/binary/Codec.java.j2",
+            "java/binary/Reader.java.j2",
+            "java/binary/SparkRows.java.j2",
+            "java/binary/Decode.java.j2",
+            "java/binary/Encode.java.j2",
+            "java/binary/SplitInline.java.j2",
+        ),
+    )
     positional = True
     presence_rules = True
     open_enums = True
@@ -66,6 +79,11 @@ class Binary(Family):
         from ..analysis.binary import python_context
 
         return python_context(protocol)
+
+    def java_context(self, protocol: Protocol) -> dict[str, Any]:
+        from ..analysis.java_binary import java_context
+
+        return java_context(protocol)
 
     def encoder(self) -> type:
         from ..vectors.binary_ref import BinaryReference

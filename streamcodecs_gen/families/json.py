@@ -22,7 +22,12 @@ class Json(Family):
 
     name = "json"
     framing_type = JsonFraming
-    templates = Templates("py/json/messages.py.j2", "spark/json.py.j2", "md/json/family.md.j2")
+    templates = Templates(
+        "py/json/messages.py.j2",
+        "spark/json.py.j2",
+        "md/json/family.md.j2",
+        java=tuple(f"java/json/{name}.java.j2" for name in ("Messages", "Codec", "Reader", "Decode", "Encode")),
+    )
     plain_keys = True
 
     def variants(self, framing: JsonFraming) -> list[FramingVariant]:
@@ -52,6 +57,11 @@ class Json(Family):
         from ..analysis.spark_json import spark_context
 
         return spark_context(protocol)
+
+    def java_context(self, protocol: Protocol) -> dict[str, Any]:
+        from ..analysis.java_json import java_context
+
+        return java_context(protocol)
 
     def encoder(self) -> type:
         from ..vectors.json_ref import JsonReference

@@ -2,10 +2,13 @@
 """PySpark functions for the Amazon Kinesis Client Library MultiLang protocol (MultiLangDaemon and a record
 processor child over stdio)
 
-Native Spark SQL only: :func:`decode` parses with ``from_json`` against a schema generated from the protocol
-definition, recognises each message (by its ``action``), checks required fields and
-values in SQL and decodes base64 natively; :func:`encode` writes with ``to_json``. No Python worker runs, so
-nothing needs to be installed on the executors.
+When the session has this package's jar (``streamcodecs.spark.configure(SparkSession.builder)``),
+:func:`decode` and :func:`encode` run the protocol's Java codec, generated from the same definition, as Java UDFs
+(one pass of Jackson's streaming parser per row): same messages, same checks and the same error texts as the
+Python codec. Otherwise they run native Spark SQL: :func:`decode` parses with ``from_json`` against a schema
+generated from the protocol definition, recognises each message (by its ``action``), checks
+required fields and values in SQL and decodes base64 natively; :func:`encode` writes with ``to_json``. Neither
+path runs a Python worker, so nothing needs to be installed on the executors.
 
 ``DECODED`` is the decoded row: ``message`` (the message name, null for a malformed row), one nullable column
 per message kind (named after the message in snake case, ``_msg`` appended where that would be ``message`` or
@@ -14,7 +17,8 @@ as Parquet cannot store empty structs) and ``error`` (what is wrong with a malfo
 follow the codec: base64 fields are BINARY, free-form JSON values VARIANT, enums their wire values. Every
 field is nullable in the schemas, as Spark computes them; the definitions say which may really be null.
 
-Where Spark and the Python codec differ (malformed input only): Spark, like Jackson, reads a number or boolean
+Where the native path and the Python codec differ (malformed input only; the JVM path agrees with the codec):
+Spark, like Jackson, reads a number or boolean
 where a string is declared as its text; a JSON null where a field with a default is expected reads as the
 default, and in a key that recognises a message by its shape it reads as absent; a second JSON value after
 the first goes unnoticed when the text still ends in a bracket; inside nested objects a missing nullable field
@@ -43,6 +47,7 @@ from pyspark.sql.types import (
 )
 
 from .. import spark as _sp
+from . import _jvm
 
 __all__ = [
     "DECODED",
@@ -611,6 +616,10 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     mode = _sp.check_mode(mode)
     _sp.check_direction(direction, DIRECTIONS)
     source = F.col(column) if isinstance(column, str) else column
+    java = _jvm.java_udf("kcl", "Decode", DECODED)
+    if java is not None:
+        row = F.call_udf(java, source.cast("binary"), F.lit(direction).cast(StringType()))
+        return _sp.finish(row, mode, "kcl", source)
     names = list(dict.fromkeys(n for d in (DIRECTIONS if direction is None else (direction,)) for n in _CANDIDATES[d]))
     text = _text(source)
     parsed = F.struct(F.from_json(text, _READ, _OPTIONS).alias("j"), text.alias("t"))
@@ -647,7 +656,14 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     only on rows of the result.
     """
     on_error = _sp.check_mode(on_error)
-    return _sp.bind(F.col(column) if isinstance(column, str) else column, lambda row: _encode_row(row, on_error))
+    source = F.col(column) if isinstance(column, str) else column
+    java = _jvm.java_udf("kcl", "Encode", ENCODED)
+    if java is not None:
+        result = F.call_udf(java, source)
+        if on_error == "PERMISSIVE":
+            return result
+        return _sp.bind(result, lambda r: _sp.encoded(r["data"], r["error"], on_error, "kcl"))
+    return _sp.bind(source, lambda row: _encode_row(row, on_error))
 
 
 def _encode_problem(row: Column) -> Column:

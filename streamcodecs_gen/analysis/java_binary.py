@@ -1,0 +1,394 @@
+"""The binary family's Java-target context: Java names, types and the expressions each field reads and writes with.
+
+The Java codec follows the same layout as the Python one (``layout.py``): a fixed run of fields is one bounds check
+(``in.need(size, field)``) and unchecked reads; guarded trailing fields are read at once when all are there; a
+failure names the same offset and field, with the same reason text.  Everything the templates print about a field
+(its Java type, the expression that reads it, the statement that writes it, how it becomes a Spark value and back)
+is computed here, so the templates only lay the steps out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..filters import javastr as java_string
+from ..layout import Layout, Step, binary_layout, min_size
+from ..model import Field, Message, Protocol, Struct, TypeRef
+from ..types import WIRE_TYPES
+
+_KEYWORDS = frozenset(
+    """abstract assert boolean break byte case catch char class const continue default do double else enum extends
+    final finally float for goto if implements import instanceof int interface long native new package private
+    protected public return short static strictfp super switch synchronized this throw throws transient try void
+    volatile while true false null var record yield sealed permits
+    equals hashCode toString getClass notify notifyAll wait clone finalize wireCode wireName""".split()
+)
+"""Java keywords, and names a record component may not take (Object's methods, the Message interface's)."""
+
+_LOCALS = frozenset({"in", "out", "at", "size", "left", "outerEnd", "sizeAt", "value", "item", "items", "count", "i"})
+"""Names the generated read and write methods use for themselves."""
+
+_BOXED = {
+    "boolean": "Boolean",
+    "byte": "Byte",
+    "short": "Short",
+    "int": "Integer",
+    "long": "Long",
+    "float": "Float",
+    "double": "Double",
+}
+
+
+def java_identifier(name: str) -> str:
+    return name + "_" if name in _KEYWORDS else name
+
+
+@dataclass
+class JavaBinary:
+    """Names and expressions of the Java codec of one binary protocol (the templates call these)."""
+
+    protocol: Protocol
+    layout: Layout
+
+    # ------------------------------------------------------------------ names and types
+
+    def name(self, f: Field) -> str:
+        return java_identifier(f.name)
+
+    def local(self, f: Field) -> str:
+        """The field's local variable in a read method (renamed where it would be one of the method's own)."""
+        name = self.name(f)
+        return name + "_" if name in _LOCALS else name
+
+    def locals(self, owner: Struct) -> list[str]:
+        return [self.local(f) for f in owner.fields]
+
+    @staticmethod
+    def wire_size(name: str) -> int:
+        size = WIRE_TYPES[name].size
+        assert size
+        return size
+
+    def enum_java(self, enum: Any) -> str:
+        return str(WIRE_TYPES[enum.wire].java)
+
+    def enum_member(self, enum: Any, name: str) -> str:
+        return self._number(self.enum_java(enum), next(v.value for v in enum.values if v.name == name))
+
+    def truthy_named(self, owner: Struct, accessor: str) -> str:
+        f = next(f for f in owner.fields if self.name(f) == accessor)
+        return self.truthy(f.type, f"value.{accessor}()")
+
+    @property
+    def header_size(self) -> int:
+        framing = self.protocol.framing
+        return sum(WIRE_TYPES[t].size or 0 for t in (framing.code_type, framing.length_type))
+
+    def path(self, owner: Struct, f: Field) -> str:
+        """The field as the Python codec names it in errors (``SetupAppend.request_id``)."""
+        return f"{owner.name}.{f.py}"
+
+    def type(self, ref: TypeRef) -> str:
+        if ref.kind == "list":
+            assert ref.item
+            return f"List<{self.boxed(ref.item)}>"
+        if ref.kind == "struct":
+            assert ref.struct
+            return ref.struct.name
+        return self.wire(ref).java
+
+    def boxed(self, ref: TypeRef) -> str:
+        java = self.type(ref)
+        return _BOXED.get(java, java)
+
+    def wire(self, ref: TypeRef) -> Any:
+        """The wire type of a scalar (an enum's integer type)."""
+        if ref.kind == "enum":
+            assert ref.enum
+            return WIRE_TYPES[ref.enum.wire]
+        assert ref.wire
+        return ref.wire
+
+    def fixed(self, ref: TypeRef) -> bool:
+        return ref.kind in ("wire", "enum") and self.wire(ref).struct is not None
+
+    def literal(self, ref: TypeRef, value: Any) -> str:
+        """Java source of a default or constant value of the type."""
+        if ref.kind == "list":
+            return "List.of()"
+        if ref.kind == "enum":
+            assert ref.enum
+            if isinstance(value, str):
+                value = next(v.value for v in ref.enum.values if v.name == value)
+            return self._number(self.wire(ref).java, value)
+        wire = self.wire(ref)
+        if wire.java == "String":
+            return java_string(value)
+        if wire.java == "byte[]":
+            return "BinaryWire.EMPTY" if not value else "new byte[] {" + ", ".join(map(str, value)) + "}"
+        if wire.java == "UUID":
+            return f"UUID.fromString({java_string(str(value))})"
+        if wire.java == "boolean":
+            return "true" if value else "false"
+        return self._number(wire.java, value)
+
+    @staticmethod
+    def _number(java: str, value: Any) -> str:
+        if java in ("float", "double"):
+            suffix = "f" if java == "float" else ""
+            box = _BOXED[java]
+            if value != value:
+                return f"{box}.NaN"
+            if value in (float("inf"), float("-inf")):
+                return f"{box}.{'POSITIVE' if value > 0 else 'NEGATIVE'}_INFINITY"
+            return repr(float(value)) + suffix
+        if java == "long":
+            return f"{int(value)}L"
+        if java in ("byte", "short"):
+            return f"({java}) {int(value)}"
+        return str(int(value))
+
+    def default(self, f: Field) -> str:
+        return self.literal(f.type, f.default)
+
+    def const(self, f: Field) -> str:
+        return self.literal(f.type, f.const)
+
+    def const_repr(self, f: Field) -> str:
+        """The constant as Python's ``repr`` shows it in the error text."""
+        return repr(f.const)
+
+    def constant(self, value: Any) -> tuple[str, str]:
+        """(Java type, literal) of a protocol constant."""
+        if isinstance(value, bool):
+            return "boolean", "true" if value else "false"
+        if isinstance(value, int):
+            return ("int", str(value)) if -(2**31) <= value < 2**31 else ("long", f"{value}L")
+        if isinstance(value, float):
+            return "double", self._number("double", value)
+        return "String", java_string(str(value))
+
+    def components(self, owner: Struct, indent: int) -> str:
+        """A record's components, on one line or one per line when that would pass 120 characters."""
+        parts = [f"{self.type(f.type)} {self.name(f)}" for f in owner.fields]
+        line = ", ".join(parts)
+        if indent + len(owner.name) + len(line) + 40 <= 120:
+            return line
+        pad = " " * (indent + 4)
+        return "\n" + ",\n".join(pad + p for p in parts) + "\n" + " " * indent
+
+    def arguments(self, values: list[str], indent: int, lead: int) -> str:
+        """Call arguments on the line, or one per line (``indent`` of the call, ``lead`` characters before)."""
+        line = ", ".join(values)
+        if indent + lead + len(line) + 3 <= 120:
+            return line
+        pad = " " * (indent + 4)
+        return "\n" + ",\n".join(pad + v for v in values)
+
+    # ------------------------------------------------------------------ decode
+
+    def read_fixed(self, ref: TypeRef) -> str:
+        """The unchecked read of a fixed-size value (its bytes are known to be there); enums mapped at ``at``."""
+        read = f"in.{self.wire(ref).name}()"
+        if ref.kind == "enum":
+            assert ref.enum
+            return f"to{ref.enum.name}(in, {read}, at)"
+        return read
+
+    def step_needs_at(self, step: Step) -> bool:
+        """The step reads an enum or checks a constant, whose failure names the step's first byte."""
+        fields = [f for s in [step, *step.guarded] for f in s.fields]
+        return any(f.type.kind == "enum" or f.has_const for f in fields)
+
+    def owner_needs_at(self, owner: Struct) -> bool:
+        return any(self.step_needs_at(step) for step in self.layout.steps[owner.name])
+
+    def read(self, owner: Struct, f: Field) -> str:
+        """The read of a variable-size value (a struct, a list, text or a payload)."""
+        ref = f.type
+        path = java_string(self.path(owner, f))
+        if ref.kind == "struct":
+            assert ref.struct
+            return f"read{ref.struct.name}(in)"
+        if ref.kind == "list":
+            return f"{self.list_method(ref)}(in, {path}, {'true' if f.negative_empty else 'false'})"
+        wire = self.wire(ref)
+        if wire.name == "bytes":
+            return f"in.bytes({path}, {'true' if f.negative_empty else 'false'})"
+        if wire.name in ("rest", "padding"):
+            return f"in.{wire.name}()"
+        return f"in.{wire.name}({path})"
+
+    def read_item(self, ref: TypeRef) -> str:
+        """The read of one list item (its bounds checked)."""
+        if ref.kind == "struct":
+            assert ref.struct
+            return f"read{ref.struct.name}(in)"
+        wire = self.wire(ref)
+        if wire.name == "bytes":
+            return 'in.bytes("list item", false)'
+        if wire.struct:
+            return self.read_fixed(ref)
+        return f'in.{wire.name}("list item")'
+
+    def list_method(self, ref: TypeRef) -> str:
+        assert ref.item
+        return "readListOf" + "".join(part[:1].upper() + part[1:] for part in _words(self.boxed(ref.item)))
+
+    def lists(self) -> list[TypeRef]:
+        """One list type per distinct item type, for its reader method."""
+        found: dict[str, TypeRef] = {}
+        for ref in self.protocol.all_types():
+            if ref.kind == "list":
+                found.setdefault(self.list_method(ref), ref)
+        return [found[k] for k in sorted(found)]
+
+    def item_size(self, ref: TypeRef) -> int:
+        return min_size(ref)
+
+    def truthy(self, ref: TypeRef, expr: str) -> str:
+        """Python's truth of a value: a non-empty payload, text or list, a non-zero number."""
+        java = self.type(ref)
+        if java == "byte[]":
+            return f"{expr}.length > 0"
+        if java in ("String",) or ref.kind == "list":
+            return f"!{expr}.isEmpty()"
+        if java == "boolean":
+            return expr
+        if ref.kind == "struct" or java == "UUID":
+            return "true"
+        return f"{expr} != 0"
+
+    def nonempty_field(self, owner: Struct, wire_name: str) -> Field:
+        return next(f for f in owner.fields if f.name == wire_name)
+
+    # ------------------------------------------------------------------ encode
+
+    def write(self, ref: TypeRef, expr: str, where: str) -> str:
+        """The statement writing ``expr``; ``where`` names the field in an EncodeException."""
+        place = java_string(where)
+        if ref.kind == "struct":
+            assert ref.struct
+            return f"write{ref.struct.name}({expr}, out);"
+        if ref.kind == "list":
+            assert ref.item
+            item = self.write(ref.item, "item", "list item")
+            return f"out.count({expr}, {place});\nfor ({self.boxed(ref.item)} item : {expr}) {{\n    {item}\n}}"
+        wire = self.wire(ref)
+        if wire.struct and wire.name != "uuid":
+            return f"out.{wire.name}({expr});"
+        return f"out.{wire.name}({expr}, {place});"
+
+    def counts_absent(self, owner: Struct) -> list[tuple[str, int]]:
+        """(condition field's accessor, bytes) of the fields a size prefix counts even when they are not written."""
+        return [
+            (self.name(self.nonempty_field(owner, f.when_nonempty)), min_size(f.type))
+            for f in owner.fields
+            if f.when_nonempty and self.fixed(f.type)
+        ]
+
+    # ------------------------------------------------------------------ Spark values
+
+    def to_spark(self, ref: TypeRef, expr: str, place: str, depth: int = 0) -> str:
+        """``expr`` as Spark's external type (UUIDs as text, structs as Rows, lists as arrays); text Spark cannot
+        hold fails with ``BinarySpark.Unfit`` naming the Java string ``place`` (the message's field, as the Python
+        path names it)."""
+        if ref.kind == "struct":
+            assert ref.struct
+            return f"row({expr}, {place})"
+        if ref.kind == "list":
+            assert ref.item
+            x = f"x{depth}"
+            inner = self.to_spark(ref.item, x, place, depth + 1)
+            if inner == x:
+                return f"{expr}.toArray()"
+            return f"BinarySpark.array({expr}, {x} -> {inner})"
+        wire = self.wire(ref)
+        if wire.name == "uuid":
+            return f"{expr}.toString()"
+        if wire.java == "String":
+            return f"BinarySpark.text({expr}, {place})"
+        return expr
+
+    def from_spark(self, owner: Struct, f: Field) -> str:
+        """The codec value of the field out of the Spark ``row`` of its owner, failing as the Python path does: the
+        field's path names text that is not a UUID, the codec's ``where`` (the first field of its run) a value it
+        cannot pack, ``owner`` (the message) a missing field or a struct value that is not one."""
+        value = f"row.get(BinarySpark.field(row, {java_string(f.py)}, owner))"
+        return self._from_value(f.type, value, self.path(owner, f), self.where(owner)[f.name], 0)
+
+    def _from_value(self, ref: TypeRef, value: str, path: str, where: str, depth: int) -> str:
+        place, at = java_string(path), java_string(where)
+        if ref.kind == "struct":
+            assert ref.struct
+            return f"to{ref.struct.name}(BinarySpark.struct({value}, owner), owner)"
+        if ref.kind == "list":
+            assert ref.item
+            x = f"x{depth}"
+            item = self._from_value(ref.item, x, path + "[]", "list item", depth + 1)
+            converts = ref.item.kind == "struct" or self.wire_name(ref.item) == "uuid"
+            flag, named = ("true", "owner") if converts else ("false", at)
+            return f"BinarySpark.list({value}, {flag}, {named}, {x} -> {item})"
+        wire = self.wire(ref)
+        if wire.name == "uuid":
+            return f"BinarySpark.uuid({value}, {place}, {at})"
+        if wire.java == "String":
+            return f"BinarySpark.text({value}, {at})"
+        if wire.java == "byte[]":
+            return f"BinarySpark.bytes({value}, {at})"
+        if wire.name == "padding":
+            return f"BinarySpark.padding({value}, {at})"
+        return f"BinarySpark.{wire.java}Of({value}, {at})"
+
+    def struct_values(self, s: Struct) -> list[str]:
+        return [self.to_spark(f.type, f"v.{self.name(f)}()", "path") for f in s.fields]
+
+    def message_values(self, m: Message) -> list[str]:
+        return [self.to_spark(f.type, f"v.{self.name(f)}()", java_string(self.path(m, f))) for f in m.fields]
+
+    @staticmethod
+    def row_values(values: list[str]) -> list[str]:
+        """``RowFactory.create``'s arguments: one value is cast to Object, so that an array is not taken as the
+        varargs array itself."""
+        return [f"(Object) {values[0]}"] if len(values) == 1 else values
+
+    def from_values(self, owner: Struct) -> list[str]:
+        return [self.from_spark(owner, f) for f in owner.fields]
+
+    def wire_name(self, ref: TypeRef) -> str | None:
+        return self.wire(ref).name if ref.kind in ("wire", "enum") else None
+
+    def where(self, owner: Struct) -> dict[str, str]:
+        """Per field, what the Python encoder names when the value cannot be packed: the first field of its run."""
+        found = {}
+        for step in self.layout.write_steps[owner.name]:
+            first = self.path(owner, step.fields[0])
+            for f in step.fields:
+                found[f.name] = first if step.fixed and not step.guard_nonempty else self.path(owner, f)
+        return found
+
+    # ------------------------------------------------------------------ messages
+
+    def top(self) -> list[Message]:
+        return [m for m in self.protocol.messages if not m.inline_only]
+
+    def inline(self) -> list[Message]:
+        return [m for m in self.protocol.messages if m.inline_only]
+
+    def column(self, m: Message) -> str:
+        """The message's column in DECODED/INLINE (as the Spark module names it)."""
+        return m.snake + ("_msg" if m.snake in ("message", "error", "offset") else "")
+
+    def direction_mask(self, m: Message) -> int:
+        names = [d.name for d in self.protocol.directions]
+        return sum(1 << names.index(d) for d in m.directions)
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in "".join(c if c.isalnum() else " " for c in text).split() if w]
+
+
+def java_context(protocol: Protocol) -> dict[str, Any]:
+    layout = binary_layout(protocol)
+    return {"layout": layout, "j": JavaBinary(protocol, layout), "framing": protocol.framing}

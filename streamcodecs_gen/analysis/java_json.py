@@ -1,0 +1,503 @@
+"""The Java codec of a JSON-family protocol: what its templates render, decided here once.
+
+Every value of the model becomes a Java expression built from the runtime's helpers (``JsonWire``): a reader of
+the parser's current value (``JsonWire.str(p)``, ``Codec.readRecord(p)``, ``JsonWire.list(p, JsonWire::str)``), a
+writer of a component's value, and the conversions to and from Spark's external row values. The templates only
+lay these out; the rules they follow are the Python codec's (``analysis/json.py``: field modes, the fast path,
+the typed union path) and the Spark module's (``analysis/spark_json.py``: which fields encode writes).
+
+Free-form JSON (``any``) is held as Spark's ``VariantVal``: the Java codec exists for Spark, and a VARIANT is
+what the Spark functions return for it, so no second tree of Java values is built and converted.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import Field, Message, Protocol, Struct, TypeRef
+from .json import fast_path, field_mode, typed_path
+from .spark_json import encode_rule
+
+# The Java type of each JSON-family wire type, and the runtime helper suffix that reads and writes it.
+_WIRE: dict[str, tuple[str, str]] = {
+    "bool": ("Boolean", "Bool"),
+    "int8": ("Byte", "Int8"),
+    "int16": ("Short", "Int16"),
+    "int32": ("Integer", "Int32"),
+    "int64": ("Long", "Int64"),
+    "float32": ("Float", "Float32"),
+    "float64": ("Double", "Float64"),
+    "uuid": ("UUID", "Uuid"),
+    "string": ("String", "Str"),
+    "base64": ("byte[]", "Base64"),
+    "timestamp": ("OffsetDateTime", "Timestamp"),
+    "any": ("VariantVal", "Any"),
+}
+_SPARK_CONVERTS = {"uuid": "JsonWire.uuidText", "timestamp": "JsonWire.sqlTimestamp"}
+"""Wire types whose Java value is not already Spark's external value: the helper converting it."""
+_JAVA_KEYWORDS = frozenset(
+    "abstract assert boolean break byte case catch char class const continue default do double else enum extends "
+    "final finally float for goto if implements import instanceof int interface long native new package private "
+    "protected public return short static strictfp super switch synchronized this throw throws transient try void "
+    "volatile while record yield var sealed permits".split()
+)
+
+
+_TAKEN = frozenset(
+    # the generated methods' own variables, and the methods every record has
+    "p t key strict e w m r v o x messageName hashCode toString equals getClass notify notifyAll wait".split()
+)
+
+
+def camel(py_name: str) -> str:
+    """``shard_id`` -> ``shardId``: a record component and its local variable (``Field`` appended to a Java
+    keyword or a name the generated code uses itself)."""
+    head, *rest = py_name.split("_")
+    name = head + "".join(w[:1].upper() + w[1:] for w in rest)
+    return name + "Field" if name in _JAVA_KEYWORDS or name in _TAKEN else name
+
+
+def java_string(text: str) -> str:
+    """A Java string literal."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ord(ch) < 0x20 or ord(ch) > 0x7E:
+            out.extend(f"\\u{unit:04x}" for unit in _utf16(ch))
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _utf16(ch: str) -> list[int]:
+    data = ch.encode("utf-16-be")
+    return [int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data), 2)]
+
+
+def java_type(ref: TypeRef) -> str:
+    """The Java type of a decoded value (boxed: a component may be null)."""
+    if ref.kind == "wire":
+        assert ref.wire
+        return _WIRE[ref.wire.name][0]
+    if ref.kind == "enum":
+        assert ref.enum
+        return f"Messages.{ref.enum.name}"
+    if ref.kind == "struct":
+        assert ref.struct
+        return f"Messages.{ref.struct.name}"
+    assert ref.item
+    if ref.kind == "list":
+        return f"List<{java_type(ref.item)}>"
+    return f"Map<String, {java_type(ref.item)}>"
+
+
+def _null(nullable: bool) -> str:
+    return "OrNull" if nullable else ""
+
+
+def _name(ref: TypeRef) -> str:
+    """A Java name part for a type: ``ListOfStr``, ``MapOfListOfStr``, ``Grouping``."""
+    if ref.kind == "wire":
+        assert ref.wire
+        return _WIRE[ref.wire.name][1]
+    if ref.kind in ("enum", "struct"):
+        return ref.enum.name if ref.enum else ref.struct.name  # type: ignore[union-attr]
+    assert ref.item
+    return ("ListOf" if ref.kind == "list" else "MapOf") + _name(ref.item)
+
+
+def _any(ref: TypeRef) -> bool:
+    return ref.kind == "wire" and ref.wire is not None and ref.wire.name == "any"
+
+
+@dataclass(frozen=True)
+class JavaHelper:
+    """The codec's methods for a list or map that is itself an item of a list or map (no nested lambdas)."""
+
+    name: str  # ListOfStr
+    type: str  # its Java type
+    read: str  # Java reading it at parser p
+    write: str  # Java writing v with writer w
+    to_spark: str  # Java giving Spark's value of v
+    from_spark: str  # Java giving it from Spark's value o
+
+
+class Expressions:
+    """Builds the Java expressions of a protocol's values, collecting the helpers nested lists and maps need."""
+
+    def __init__(self) -> None:
+        self.helpers: dict[str, JavaHelper] = {}
+
+    def _helper(self, ref: TypeRef) -> str:
+        name = _name(ref)
+        if name not in self.helpers:
+            self.helpers[name] = JavaHelper(
+                name=name,
+                type=java_type(ref),
+                read=self.read(ref, False, "p"),
+                write=self.write(ref, False, "w", "v"),
+                to_spark=self.to_spark(ref, "v"),
+                from_spark=self.from_spark(ref, "o"),
+            )
+        return name
+
+    def read(self, ref: TypeRef, nullable: bool, p: str, scalar: bool = False) -> str:
+        """Java reading the value at parser ``p`` (``scalar``: a list that also takes one item alone)."""
+        if ref.kind == "wire":
+            assert ref.wire
+            return f"JsonWire.read{_WIRE[ref.wire.name][1]}{_null(nullable)}({p})"
+        if ref.kind == "enum":
+            assert ref.enum
+            return f"Messages.{ref.enum.name}.read{_null(nullable)}({p})"
+        if ref.kind == "struct":
+            assert ref.struct
+            return f"Codec.read{ref.struct.name}{_null(nullable)}({p})"
+        assert ref.item
+        kind = ("List" if ref.kind == "list" else "Map") + ("OrItem" if scalar else "")
+        return f"JsonWire.read{kind}{_null(nullable)}({p}, {self.read_ref(ref.item)})"
+
+    def read_ref(self, ref: TypeRef) -> str:
+        """A ``JsonWire.Read`` of an item: a method reference."""
+        if ref.kind in ("list", "map"):
+            return f"Codec::read{self._helper(ref)}"
+        return _method(self.read(ref, _any(ref), "X"))
+
+    def write(self, ref: TypeRef, nullable: bool, w: str, v: str) -> str:
+        """Java writing the value ``v`` with writer ``w`` (a ``Problem`` when it is null but may not be)."""
+        if ref.kind == "wire":
+            assert ref.wire
+            return f"JsonWire.write{_WIRE[ref.wire.name][1]}{_null(nullable)}({w}, {v})"
+        if ref.kind == "enum":
+            assert ref.enum
+            return f"Messages.{ref.enum.name}.write{_null(nullable)}({w}, {v})"
+        if ref.kind == "struct":
+            assert ref.struct
+            return f"Codec.write{ref.struct.name}{_null(nullable)}({w}, {v})"
+        assert ref.item
+        kind = "List" if ref.kind == "list" else "Map"
+        return f"JsonWire.write{kind}{_null(nullable)}({w}, {v}, {self.write_ref(ref.item)})"
+
+    def write_ref(self, ref: TypeRef) -> str:
+        if ref.kind in ("list", "map"):
+            return f"Codec::write{self._helper(ref)}"
+        return _method(self.write(ref, _any(ref), "W", "X").replace("(W, X)", "(X)"))
+
+    def to_spark(self, ref: TypeRef, v: str) -> str:
+        """Java turning the value ``v`` into Spark's external value (null stays null)."""
+        if ref.kind == "wire":
+            assert ref.wire
+            helper = _SPARK_CONVERTS.get(ref.wire.name)
+            return f"{helper}({v})" if helper else v
+        if ref.kind == "enum":
+            assert ref.enum
+            return f"Messages.{ref.enum.name}.wire({v})"
+        if ref.kind == "struct":
+            return f"Codec.row({v})"
+        assert ref.item
+        kind = "List" if ref.kind == "list" else "Map"
+        item = ref.item
+        if item.kind == "wire" and item.wire and item.wire.name not in _SPARK_CONVERTS:
+            return f"JsonWire.spark{kind}({v})"
+        if item.kind in ("list", "map"):
+            return f"JsonWire.spark{kind}({v}, Codec::spark{self._helper(item)})"
+        return f"JsonWire.spark{kind}({v}, x -> {self.to_spark(item, 'x')})"
+
+    def from_spark(self, ref: TypeRef, o: str) -> str:
+        """Java turning Spark's external value ``o`` (an Object) into the Java value (a ``Problem`` if it cannot)."""
+        if ref.kind == "wire":
+            assert ref.wire
+            name = ref.wire.name
+            if name in _SPARK_CONVERTS:
+                return f"JsonWire.from{_WIRE[name][1]}({o})"
+            return f"({java_type(ref)}) {o}"
+        if ref.kind == "enum":
+            assert ref.enum
+            return f"Messages.{ref.enum.name}.fromWire({o})"
+        if ref.kind == "struct":
+            assert ref.struct
+            return f"Codec.from{ref.struct.name}((Row) {o})"
+        assert ref.item
+        kind = "List" if ref.kind == "list" else "Map"
+        if ref.item.kind in ("list", "map"):
+            return f"JsonWire.from{kind}({o}, Codec::from{self._helper(ref.item)})"
+        return f"JsonWire.from{kind}({o}, x -> {self.from_spark(ref.item, 'x')})"
+
+
+def _method(call: str) -> str:
+    """``Owner.name(X)`` as the method reference ``Owner::name``."""
+    owner, _, name = call.removesuffix("(X)").rpartition(".")
+    return f"{owner}::{name}"
+
+
+def java_literal(value: Any, ref: TypeRef) -> str:
+    """A Java expression for a default or constant value of type ``ref``."""
+    if value is None:
+        return "null"
+    if ref.kind == "enum":
+        assert ref.enum
+        member = next(v for v in ref.enum.values if value in (v.name, v.value))
+        return f"Messages.{ref.enum.name}.{member.name}"
+    if ref.kind == "list":
+        assert not value, "only empty list defaults"
+        return "List.of()"
+    if ref.kind == "map":
+        assert not value, "only empty map defaults"
+        return "Map.of()"
+    assert ref.kind == "wire" and ref.wire
+    java = _WIRE[ref.wire.name][0]
+    if java == "String":
+        return java_string(str(value))
+    if java == "Boolean":
+        return "Boolean.TRUE" if value else "Boolean.FALSE"
+    if java in ("Byte", "Short"):
+        return f"{java}.valueOf(({java.lower()}) {int(value)})"
+    if java == "Integer":
+        return f"Integer.valueOf({int(value)})"
+    if java == "Long":
+        return f"Long.valueOf({int(value)}L)"
+    if java in ("Float", "Double"):
+        return f"{java}.valueOf({float(value)!r}{'f' if java == 'Float' else ''})"
+    raise ValueError(f"no Java literal for a default of type {ref.text}")
+
+
+@dataclass(frozen=True)
+class JavaField:
+    key: str  # the JSON key
+    name: str  # the record component
+    type: str  # its Java type
+    mode: str  # field_mode
+    removed: str | None  # the version that removed it (held as JsonWire.Sent, never encoded)
+    read: str  # Java reading it at parser p
+    absent: str | None  # its value when the key is absent (None: the key is required)
+    write: str | None  # Java writing m.<name>() with writer w (None: never written)
+    if_set: bool  # written only when not null
+    to_spark: str  # Java giving Spark's value of it from the record v
+    from_spark: str  # Java giving it from Spark's row r
+
+
+@dataclass(frozen=True)
+class JavaStruct:
+    name: str
+    doc: str
+    fields: list[JavaField]
+    message: bool
+    tag: str | None
+    array: bool  # a message that is a bare JSON array (its one field)
+    column: str | None  # its column in DECODED (messages)
+    empty: bool  # a message without fields (its DECODED column is a boolean)
+    index: int  # its place among the messages (DECODED column = index + 1)
+
+
+@dataclass(frozen=True)
+class JavaEnum:
+    name: str
+    doc: str
+    string: bool
+    members: list[tuple[str, str]]  # Java constant, Java literal of its wire value
+    unknown: str | None  # the member any other integer decodes as
+
+
+@dataclass(frozen=True)
+class JavaCheck:
+    accessor: str  # the base message's component holding a match key
+    literal: str  # the value it holds in the other message
+
+
+@dataclass(frozen=True)
+class JavaDirection:
+    name: str
+    index: int
+    tagged: list[tuple[str, str]]  # (tag, message) of the direction, in declaration order
+    shapes: list[tuple[str, list[int], list[tuple[int, str]]]]  # (message, key indexes, (key index, literal))
+    array: str | None  # the message that is a bare JSON array
+    base: str | None  # the catch-all object message the fast path tries
+    checks: list[list[JavaCheck]]  # values of the base that make it another message (each all of a list)
+
+
+@dataclass(frozen=True)
+class JavaJsonPlan:
+    protocol: str
+    tag_key: str
+    end_line: bool  # messages end with an ``end`` line (else one per line)
+    upper_hex: bool  # \u00XX escapes with upper-case hex digits
+    max_message: int
+    typed: bool  # directions decode as unions of tagged messages (else recognised by tag, then by shape)
+    enums: list[JavaEnum]
+    helpers: list[JavaHelper]  # nested lists and maps, each with methods of its own
+    structs: list[JavaStruct]  # types, then messages
+    messages: list[JavaStruct]
+    directions: list[JavaDirection]
+    shape_keys: list[str]  # the keys the general path looks at (shape keys and matched keys)
+    tag_owners: list[tuple[str, list[int]]]  # each tag -> the indexes of the directions that have it
+    columns: int  # DECODED's width
+
+
+def _field(owner: Struct, f: Field, index: int, x: Expressions) -> JavaField:
+    mode = field_mode(owner, f)
+    ref = f.type
+    name = camel(f.py)
+    nullable = f.nullable or (f.optional and f.default is None)
+    if f.has_const:
+        kind = "Str" if java_type(ref) == "String" else "Int"
+        read = f"JsonWire.readConst{kind}(p, {java_literal(f.const, ref)})"
+    else:
+        read = x.read(ref, nullable, "p", scalar=f.accept_scalar)
+    jtype = java_type(ref)
+    if f.removed:
+        read = f"new JsonWire.Sent<>({read})"
+        jtype = f"JsonWire.Sent<{jtype}>"
+    absent: str | None = None
+    if mode == "const":
+        absent = java_literal(f.const, ref)
+    elif mode == "unset":
+        absent = "null"
+    elif mode != "required":
+        absent = java_literal(f.default, ref)
+    rule = encode_rule(owner, f)
+    write: str | None = None
+    if rule != "skip" and not f.removed:
+        value = f"m.{name}()"
+        if f.has_const:
+            kind = "Str" if java_type(ref) == "String" else "Int"
+            write = f"JsonWire.writeConst{kind}(w, {value}, {java_literal(f.const, ref)})"
+        else:
+            write = x.write(ref, nullable and rule != "if_set", "w", value)
+    value = f"v.{name}()"
+    spark = x.to_spark(ref, f"{value}.value()" if f.removed else value)
+    o = f"r.get({index})"
+    back = x.from_spark(ref, o)
+    if f.removed:
+        # Spark cannot tell a removed key sent as null from an absent one: a null column is an absent key
+        spark = f"{value} == null ? null : {spark}"
+        back = f"{o} == null ? null : new JsonWire.Sent<>({back})"
+    return JavaField(
+        key=f.name,
+        name=name,
+        type=jtype,
+        mode=mode,
+        removed=f.removed,
+        read=read,
+        absent=absent,
+        write=write,
+        if_set=rule == "if_set",
+        to_spark=spark,
+        from_spark=back,
+    )
+
+
+def _struct(s: Struct, index: int, x: Expressions) -> JavaStruct:
+    is_message = isinstance(s, Message)
+    column = None
+    if is_message:
+        column = s.snake + ("_msg" if s.snake in ("message", "error") else "")
+    return JavaStruct(
+        name=s.name,
+        doc=s.doc,
+        fields=[_field(s, f, i, x) for i, f in enumerate(s.fields)],
+        message=is_message,
+        tag=s.tag if isinstance(s, Message) else None,
+        array=isinstance(s, Message) and s.shape is not None and s.shape.json == "array",
+        column=column,
+        empty=not s.fields,
+        index=index,
+    )
+
+
+def _enum_literal(value: Any) -> str:
+    return java_string(value) if isinstance(value, str) else f"Integer.valueOf({int(value)})"
+
+
+def _match_literal(value: Any) -> str:
+    return java_string(value) if isinstance(value, str) else f"{int(value)}L"
+
+
+def java_json_plan(protocol: Protocol) -> JavaJsonPlan:
+    """Everything the JSON family's Java templates render for ``protocol``."""
+    framing = protocol.framing
+    tag_key = framing.tag_key or ""
+    enums = [
+        JavaEnum(
+            name=e.name,
+            doc=e.doc,
+            string=e.is_string,
+            members=[(v.name, _enum_literal(v.value)) for v in e.values],
+            unknown=e.unknown if e.unknown and not e.is_open else None,
+        )
+        for e in protocol.enums
+    ]
+    x = Expressions()
+    structs = [_struct(s, -1, x) for s in protocol.structs]
+    messages = [_struct(m, i, x) for i, m in enumerate(protocol.messages)]
+    shape_keys: list[str] = []
+    for m in protocol.messages:
+        if m.shape:
+            for key in [*m.shape.keys, *m.shape.match]:
+                if key not in shape_keys:
+                    shape_keys.append(key)
+    directions = []
+    for index, d in enumerate(protocol.directions):
+        found = protocol.messages_for(d.name)
+        fast = fast_path(protocol, d.name)
+        shapes = []
+        for m in found:
+            if m.shape and m.shape.json == "object":
+                keys = [shape_keys.index(k) for k in m.shape.keys]
+                match = [(shape_keys.index(k), _match_literal(v)) for k, v in m.shape.match.items()]
+                shapes.append((m.name, keys, match))
+        checks = []
+        if fast.base is not None:
+            fields = {f.name: camel(f.py) for f in fast.base.fields}
+            for _, match in fast.checks:
+                checks.append([JavaCheck(f"{fields[k]}()", _match_literal(v)) for k, v in match.items()])
+        directions.append(
+            JavaDirection(
+                name=d.name,
+                index=index,
+                tagged=[(m.tag, m.name) for m in found if m.tag is not None],
+                shapes=shapes,
+                array=fast.array.name if fast.array else None,
+                base=fast.base.name if fast.base else None,
+                checks=checks,
+            )
+        )
+    owners: dict[str, list[int]] = {}
+    for i, d in enumerate(protocol.directions):
+        for m in protocol.messages_for(d.name):
+            if m.tag is not None and i not in owners.setdefault(m.tag, []):
+                owners[m.tag].append(i)
+    return JavaJsonPlan(
+        protocol=protocol.name,
+        tag_key=tag_key,
+        end_line=framing.delimiter == "end_line",
+        upper_hex=getattr(framing, "escape_hex", None) == "upper",
+        max_message=framing.max_message or 16777216,  # the Python codec's default limit too
+        typed=typed_path(protocol),
+        enums=enums,
+        helpers=list(x.helpers.values()),
+        structs=structs,
+        messages=messages,
+        directions=directions,
+        shape_keys=shape_keys,
+        tag_owners=list(owners.items()),
+        columns=len(protocol.messages) + 2,
+    )
+
+
+def javadoc(text: str, indent: int = 0) -> str:
+    """The lines of a Javadoc comment (``/** ... */``) holding ``text``, wrapped to fit 120 columns."""
+    words = " ".join(str(text).split()).replace("*/", "*&#47;").replace("\\", "&#92;")
+    pad = " " * indent
+    lines = textwrap.wrap(words, width=114 - indent, break_on_hyphens=False, break_long_words=False)
+    if len(lines) <= 1 and len(words) <= 110 - indent:
+        return f"{pad}/** {words} */"
+    return "\n".join([f"{pad}/**", *[f"{pad} * {line}" for line in lines], f"{pad} */"])
+
+
+def java_context(protocol: Protocol) -> dict[str, Any]:
+    """The names the JSON family's Java templates read."""
+    return {"plan": java_json_plan(protocol), "javadoc": javadoc, "java_string": java_string}

@@ -1,0 +1,246 @@
+package streamcodecs.runtime;
+
+import java.util.List;
+import java.util.UUID;
+import org.apache.spark.sql.Row;
+
+/**
+ * Values of the binary family's Java codecs to and from Spark's external types (the Spark UDFs' side), failing as
+ * the Python (Arrow) path fails: text Spark cannot hold is an {@link Unfit} naming the field, and a row that cannot
+ * be encoded an {@link EncodeException} with the Python codec's reason and field (its protocol is left out: the
+ * UDF shows {@code `field`: reason}).
+ */
+public final class BinarySpark {
+    private BinarySpark() {
+    }
+
+    /** A decoded value Spark cannot hold (text with an unpaired surrogate): the row's error. Stackless. */
+    public static final class Unfit extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public Unfit(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** A value converted to Spark's external type. */
+    @FunctionalInterface
+    public interface ToSpark<T> {
+        Object apply(T value);
+    }
+
+    /** A Spark value converted to the codec's. */
+    @FunctionalInterface
+    public interface FromSpark<T> {
+        T apply(Object value) throws EncodeException;
+    }
+
+    // ---------------------------------------------------------------- codec values -> Spark
+
+    public static String text(String value, String path) {
+        String why = BinaryWire.unfit(value);
+        if (why != null) {
+            throw new Unfit("`" + path + "`: not representable in Spark (" + why + ")");
+        }
+        return value;
+    }
+
+    public static <T> Object[] array(List<T> items, ToSpark<T> convert) {
+        Object[] out = new Object[items.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = convert.apply(items.get(i));
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- Spark -> codec values
+
+    private static EncodeException fail(String reason, String field) {
+        return new EncodeException(null, reason, field);
+    }
+
+    /** Python's name of a value's type, as its error messages show it. */
+    public static String pyType(Object value) {
+        if (value == null) {
+            return "NoneType";
+        }
+        if (value instanceof String) {
+            return "str";
+        }
+        if (value instanceof byte[]) {
+            return "bytes";
+        }
+        if (value instanceof Boolean) {
+            return "bool";
+        }
+        if (value instanceof Float || value instanceof Double) {
+            return "float";
+        }
+        if (value instanceof Number) {
+            return "int";
+        }
+        if (value instanceof Row) {
+            return "dict";
+        }
+        if (value instanceof List || value instanceof scala.collection.Seq) {
+            return "list";
+        }
+        return value.getClass().getSimpleName();
+    }
+
+    /** The index of a struct field by name; a missing one fails as Python's KeyError does. */
+    public static int field(Row row, String name, String owner) throws EncodeException {
+        try {
+            return row.fieldIndex(name);
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            throw fail(BinaryWire.repr(name), owner);
+        }
+    }
+
+    public static Row struct(Object value, String owner) throws EncodeException {
+        if (value instanceof Row) {
+            return (Row) value;
+        }
+        throw fail("'" + pyType(value) + "' object is not subscriptable", owner);
+    }
+
+    /** A list of converted items; null fails where the Python path fails (converting, or in the codec). */
+    public static <T> List<T> list(Object value, boolean converts, String where, FromSpark<T> convert)
+        throws EncodeException {
+        List<?> items;
+        if (value instanceof scala.collection.Seq) {
+            items = scala.jdk.javaapi.CollectionConverters.asJava((scala.collection.Seq<?>) value);
+        } else if (value instanceof List) {
+            items = (List<?>) value;
+        } else if (value == null) {
+            String why = converts ? "'NoneType' object is not iterable" : "object of type 'NoneType' has no len()";
+            throw fail(why, where);
+        } else {
+            throw fail("expected a list, got " + pyType(value), where);
+        }
+        java.util.ArrayList<T> out = new java.util.ArrayList<>(items.size());
+        for (Object item : items) {
+            out.add(convert.apply(item));
+        }
+        return out;
+    }
+
+    private static long integer(Object value, String where) throws EncodeException {
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return ((Number) value).longValue();
+        }
+        if (value instanceof Boolean) {
+            return (Boolean) value ? 1 : 0;
+        }
+        throw fail("required argument is not an integer", where);
+    }
+
+    public static long longOf(Object value, String where) throws EncodeException {
+        return integer(value, where);
+    }
+
+    public static int intOf(Object value, String where) throws EncodeException {
+        long v = integer(value, where);
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw fail("'i' format requires -2147483648 <= number <= 2147483647", where);
+        }
+        return (int) v;
+    }
+
+    public static short shortOf(Object value, String where) throws EncodeException {
+        long v = integer(value, where);
+        if (v < Short.MIN_VALUE || v > Short.MAX_VALUE) {
+            throw fail("'h' format requires -32768 <= number <= 32767", where);
+        }
+        return (short) v;
+    }
+
+    public static byte byteOf(Object value, String where) throws EncodeException {
+        long v = integer(value, where);
+        if (v < Byte.MIN_VALUE || v > Byte.MAX_VALUE) {
+            throw fail("byte format requires -128 <= number <= 127", where);
+        }
+        return (byte) v;
+    }
+
+    /** Python's truth of the value, as struct packs a bool (null is false). */
+    public static boolean booleanOf(Object value, String where) {
+        if (value == null) {
+            return false;
+        }
+        if (value instanceof Boolean) {
+            return (Boolean) value;
+        }
+        if (value instanceof Number) {
+            return ((Number) value).doubleValue() != 0;
+        }
+        if (value instanceof String) {
+            return !((String) value).isEmpty();
+        }
+        if (value instanceof byte[]) {
+            return ((byte[]) value).length > 0;
+        }
+        return true;
+    }
+
+    public static double doubleOf(Object value, String where) throws EncodeException {
+        if (value instanceof Number) {
+            return ((Number) value).doubleValue();
+        }
+        if (value instanceof Boolean) {
+            return (Boolean) value ? 1 : 0;
+        }
+        throw fail("required argument is not a float", where);
+    }
+
+    public static float floatOf(Object value, String where) throws EncodeException {
+        double v = doubleOf(value, where);
+        if (!Double.isInfinite(v) && Math.abs(v) > Float.MAX_VALUE) {
+            throw fail("float too large to pack with f format", where);
+        }
+        return (float) v;
+    }
+
+    /** A UUID from its text ({@code path} names it when the text is not one; {@code where} names a null). */
+    public static UUID uuid(Object value, String path, String where) throws EncodeException {
+        if (value instanceof String) {
+            UUID parsed = BinaryWire.parseUuid((String) value);
+            if (parsed == null) {
+                throw fail("not a UUID: " + BinaryWire.repr((String) value), path);
+            }
+            return parsed;
+        }
+        throw fail("'" + pyType(value) + "' object has no attribute 'bytes'", where);
+    }
+
+    public static String text(Object value, String where) throws EncodeException {
+        if (value instanceof String) {
+            return (String) value;
+        }
+        throw fail("expected str, got " + pyType(value), where);
+    }
+
+    public static byte[] bytes(Object value, String where) throws EncodeException {
+        if (value instanceof byte[]) {
+            return (byte[]) value;
+        }
+        throw fail("expected bytes, got " + pyType(value), where);
+    }
+
+    public static int padding(Object value, String where) throws EncodeException {
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+            long count = ((Number) value).longValue();
+            if (count >= 0 && count <= Integer.MAX_VALUE) {
+                return (int) count;
+            }
+        }
+        String shown = value == null ? "None" : value instanceof String ? BinaryWire.repr((String) value)
+            : String.valueOf(value);
+        throw fail("padding must be a non-negative int, got " + shown, where);
+    }
+
+    /** The row's {@code `field`: reason} text of an EncodeException (the reason alone without a field). */
+    public static String problem(EncodeException e) {
+        return e.field() == null || e.field().isEmpty() ? e.reason() : "`" + e.field() + "`: " + e.reason();
+    }
+}

@@ -1,0 +1,165 @@
+"""The JSON family's Java codec (KCL, Storm), called directly through py4j: every compatibility vector of every
+version decodes as the Python codec decodes it, the current version re-encodes byte for byte, malformed messages
+fail with the Python codec's words, and the Reader cuts a stream as the Python Reader does.
+
+(Storm's MessagePack framing is not a Spark function: it stays with the Python codec.)
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+import pytest
+from py4j.protocol import Py4JJavaError
+from spark_checks import python_decode, vectors
+from test_spark_json import MALFORMED
+
+pytestmark = pytest.mark.spark
+
+PROTOCOLS = ["kcl", "storm"]
+
+# More malformed messages: the Java codec must word each as the Python codec does.
+WORDED: dict[str, list[bytes]] = {
+    "kcl": [
+        b'{"action":"initialize","shardId":5}',
+        b'{"action":"initialize","shardId":"s","subSequenceNumber":1.5}',
+        b'{"action":"initialize","shardId":"s","subSequenceNumber":99999999999999999999}',
+        b'{"action":"initialize","shardId":"s","subSequenceNumber":-99999999999999999999}',
+        b'{"shardId":"s"}',
+        b'{"action":5}',
+        b'{"action":null}',
+        b'{"action":"processRecords","records":{}}',
+        b'{"action":"processRecords","records":[{"data":"QQ","partitionKey":"p","sequenceNumber":"1"}]}',
+        b'{"action":"processRecords","records":[{"data":"QQ==\\n","partitionKey":"p","sequenceNumber":"1"}]}',
+        b'{"action":"processRecords","records":[{"data":5,"partitionKey":"p","sequenceNumber":"1"}]}',
+        b'{"action":"shutdown"}',
+        b'{"action":"checkpoint","sequenceNumber":1}',
+        b'{"action":"status","responseFor":true}',
+        b"[1]",
+        b'"x"',
+    ],
+    "storm": [
+        b'{"command":"emit","tuple":[1],"anchors":5}\nend\n',
+        b'{"command":"emit","tuple":[1],"need_task_ids":null}\nend\n',
+        b'{"command":"bogus"}\nend\n',
+        b'{"command":null,"x":1}\nend\n',
+        b'"str"\nend\n',
+        b"5\nend\n",
+        b"[1.5]\nend\n",
+        b'{"id":"1","comp":"__system","stream":"__tick","task":3,"tuple":[]}\nend\n',
+        b'{"id":"1","comp":"c","stream":"__heartbeat","task":-1,"tuple":[]}\nend\n',
+        b'{"conf":{},"pidDir":"/tmp","context":{"task->component":{"1":2}}}\nend\n',
+        b'{"conf":[],"pidDir":"/tmp","context":{"task->component":{}}}\nend\n',
+        b'{"command":"log","msg":"x","level":99999999999}\nend\n',
+    ],
+}
+
+
+def _codecs(spark: Any, protocol: str) -> tuple[Any, Any]:
+    return importlib.import_module(f"streamcodecs.{protocol}"), getattr(spark._jvm.streamcodecs, protocol)
+
+
+def codec_text(data: bytes) -> str:
+    """The JSON text of a frame (its end line cut)."""
+    text = data.decode("utf-8").rstrip("\r\n")
+    return text.removesuffix("\nend") if text != "end" else ""
+
+
+def _java_decode(java: Any, data: bytes, direction: str | None) -> tuple[str | None, str | None]:
+    """(message name, None) or (None, the error's message)."""
+    try:
+        return java.Codec.decode(bytearray(data), direction).messageName(), None
+    except Py4JJavaError as exc:
+        return None, str(exc.java_exception.getMessage())
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_every_vector_decodes_and_the_current_version_reencodes_byte_for_byte(spark: Any, protocol: str) -> None:
+    codec, java = _codecs(spark, protocol)
+    same = 0
+    for vector in vectors(protocol):
+        data, direction = vector["data"], vector["direction"]
+        for given in (direction, None):
+            name, error = _java_decode(java, data, given)
+            assert error is None, (vector["version"], data[:200], error)
+            assert name == python_decode(codec, data, given)[0], (vector["version"], given, data[:200])
+        assert name == vector["message"] or direction is not None
+        if vector["version"] != codec.VERSION:
+            continue
+        message = java.Codec.decode(bytearray(data), direction)
+        assert bytes(java.Codec.encode(message)) == codec.encode(codec.decode(data, direction=direction)) == data
+        same += 1
+    assert same >= 10
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_malformed_messages_fail_in_the_codecs_words(spark: Any, protocol: str) -> None:
+    codec, java = _codecs(spark, protocol)
+    cases = [data for data, _ in MALFORMED[protocol]] + WORDED[protocol]
+    for data in cases:
+        for direction in (None, *codec.DIRECTIONS):
+            wanted = python_decode(codec, data, direction)[2]
+            name, error = _java_decode(java, data, direction)
+            if wanted is None:  # valid in this direction (an unknown tag of the other one, say)
+                assert name == python_decode(codec, data, direction)[0], data
+                continue
+            assert error is not None, (data, direction, name)
+            if f"{protocol}: malformed JSON" in wanted:  # Jackson and msgspec word bad syntax differently
+                assert error.startswith(f"{protocol}: malformed JSON"), (data, error)
+            elif f"{protocol}: malformed JSON" in error:  # msgspec may stop at a bad tag before the bad syntax
+                with pytest.raises(ValueError):
+                    json.loads(codec_text(data))
+            elif b"\xff" not in data:  # msgspec reports this one as the other direction's unknown tag
+                assert error == wanted, (data, direction)
+
+
+def test_a_removed_field_is_decoded_but_never_encoded(spark: Any) -> None:
+    codec, java = _codecs(spark, "kcl")
+    old = bytearray(b'{"action":"checkpoint","checkpoint":null,"error":null}\n')
+    message = java.Codec.decode(old, "to_child")
+    assert message.checkpoint() is not None and message.checkpoint().value() is None  # sent, as null
+    with pytest.raises(Py4JJavaError) as refused:
+        java.Codec.encode(message)
+    with pytest.raises(codec.EncodeError) as python:
+        codec.encode(codec.decode(bytes(old), direction="to_child"))
+    assert str(refused.value.java_exception.getMessage()) == str(python.value)
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_the_reader_cuts_a_stream_as_the_python_reader_does(spark: Any, protocol: str) -> None:
+    codec, java = _codecs(spark, protocol)
+    current = [v for v in vectors(protocol) if v["version"] == codec.VERSION]
+    direction = current[0]["direction"]
+    bad = b'{"no":"message"}\nend\n' if protocol == "storm" else b'{"no":"message"}\n'
+    chunks = [v["data"] for v in current if v["direction"] == direction]
+    stream = b"".join(chunks[:3]) + bad + (b"\n\n" if protocol == "kcl" else b"") + b"".join(chunks[3:])
+    python = codec.Reader(direction=direction)
+    wanted: list[Any] = []
+    errors = []
+    for data in (stream, b""):
+        while True:
+            try:
+                wanted += [type(m).__name__ for m in python.feed(data)]
+                break
+            except codec.DecodeError as exc:
+                wanted += [type(m).__name__ for m in exc.decoded]
+                errors.append(str(exc))
+                data = b""
+    reader = java.Reader(direction)
+    for at in range(0, len(stream), 97):
+        reader.feed(bytearray(stream[at : at + 97]))
+    found, failures = [], []
+    while True:
+        try:
+            message = reader.next()
+        except Py4JJavaError as exc:
+            failures.append(str(exc.java_exception.getMessage()))
+            continue
+        if message is None:
+            break
+        found.append(message.messageName())
+    assert found == wanted and len(found) == len(chunks)
+    assert failures == errors and len(failures) == 1
+    assert reader.line() == python.line
