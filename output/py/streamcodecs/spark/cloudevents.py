@@ -1166,8 +1166,8 @@ def _for_java(event: Column) -> Column:
 
 def _jvm_event_extras(event: Column) -> list[Column]:
     """What the Java UDFs take besides an event row: its time in microseconds (Spark hands a UDF a
-    ``java.sql.Timestamp`` in the hybrid Julian calendar) and its extensions as its names and values in order (Spark
-    hands a UDF a map without its order); the event itself goes without those (:func:`_for_java`)."""
+    ``java.sql.Timestamp`` in the hybrid Julian calendar) and the names and values of its undeclared attributes in
+    order (Spark hands a UDF a map without its order); the event itself goes without those (:func:`_for_java`)."""
     return [
         F.unix_micros(event["time"]),
         F.map_keys(event["extensions"]),
