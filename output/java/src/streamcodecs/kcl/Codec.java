@@ -404,13 +404,14 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.data(),
-                v.partitionKey(),
-                v.sequenceNumber(),
-                v.approximateArrivalTimestamp(),
-                v.subSequenceNumber(),
-                v.action());
+        return RowFactory.create(new Object[] {
+            v.data(),
+            v.partitionKey(),
+            v.sequenceNumber(),
+            v.approximateArrivalTimestamp(),
+            v.subSequenceNumber(),
+            v.action()
+        });
     }
 
     /** A Record from Spark's Row of its fields. */
@@ -518,10 +519,11 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.shardId(),
-                v.sequenceNumber(),
-                v.subSequenceNumber());
+        return RowFactory.create(new Object[] {
+            v.shardId(),
+            v.sequenceNumber(),
+            v.subSequenceNumber()
+        });
     }
 
     /** A Initialize from Spark's Row of its fields. */
@@ -619,9 +621,10 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                JsonWire.sparkList(v.records(), x -> Codec.row(x)),
-                v.millisBehindLatest());
+        return RowFactory.create(new Object[] {
+            JsonWire.sparkList(v.records(), x -> Codec.row(x)),
+            v.millisBehindLatest()
+        });
     }
 
     /** A ProcessRecords from Spark's Row of its fields. */
@@ -888,8 +891,9 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                Messages.ShutdownReason.wire(v.reason()));
+        return RowFactory.create(new Object[] {
+            Messages.ShutdownReason.wire(v.reason())
+        });
     }
 
     /** A Shutdown from Spark's Row of its fields. */
@@ -1003,11 +1007,12 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.checkpoint() == null ? null : v.checkpoint().value(),
-                v.sequenceNumber(),
-                v.subSequenceNumber(),
-                v.error());
+        return RowFactory.create(new Object[] {
+            v.checkpoint() == null ? null : v.checkpoint().value(),
+            v.sequenceNumber(),
+            v.subSequenceNumber(),
+            v.error()
+        });
     }
 
     /** A CheckpointReply from Spark's Row of its fields. */
@@ -1099,8 +1104,9 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.responseFor());
+        return RowFactory.create(new Object[] {
+            v.responseFor()
+        });
     }
 
     /** A Status from Spark's Row of its fields. */
@@ -1211,11 +1217,12 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.checkpoint() == null ? null : v.checkpoint().value(),
-                v.sequenceNumber(),
-                v.subSequenceNumber(),
-                v.error());
+        return RowFactory.create(new Object[] {
+            v.checkpoint() == null ? null : v.checkpoint().value(),
+            v.sequenceNumber(),
+            v.subSequenceNumber(),
+            v.error()
+        });
     }
 
     /** A Checkpoint from Spark's Row of its fields. */

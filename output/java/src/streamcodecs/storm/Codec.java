@@ -453,9 +453,10 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                Messages.GroupingType.wire(v.groupingType()),
-                JsonWire.sparkList(v.fields()));
+        return RowFactory.create(new Object[] {
+            Messages.GroupingType.wire(v.groupingType()),
+            JsonWire.sparkList(v.fields())
+        });
     }
 
     /** A Grouping from Spark's Row of its fields. */
@@ -598,15 +599,16 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                JsonWire.sparkMap(v.taskToComponent()),
-                v.taskId(),
-                v.componentId(),
-                JsonWire.sparkList(v.streams()),
-                JsonWire.sparkMap(v.streamToOutputFields(), Codec::sparkListOfStr),
-                JsonWire.sparkMap(v.streamToTargetToGrouping(), Codec::sparkMapOfGrouping),
-                JsonWire.sparkMap(v.sourceToStreamToGrouping(), Codec::sparkMapOfGrouping),
-                JsonWire.sparkMap(v.sourceToStreamToFields(), Codec::sparkMapOfListOfStr));
+        return RowFactory.create(new Object[] {
+            JsonWire.sparkMap(v.taskToComponent()),
+            v.taskId(),
+            v.componentId(),
+            JsonWire.sparkList(v.streams()),
+            JsonWire.sparkMap(v.streamToOutputFields(), Codec::sparkListOfStr),
+            JsonWire.sparkMap(v.streamToTargetToGrouping(), Codec::sparkMapOfGrouping),
+            JsonWire.sparkMap(v.sourceToStreamToGrouping(), Codec::sparkMapOfGrouping),
+            JsonWire.sparkMap(v.sourceToStreamToFields(), Codec::sparkMapOfListOfStr)
+        });
     }
 
     /** A TopologyContext from Spark's Row of its fields. */
@@ -722,10 +724,11 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                JsonWire.sparkMap(v.conf()),
-                v.pidDir(),
-                Codec.row(v.context()));
+        return RowFactory.create(new Object[] {
+            JsonWire.sparkMap(v.conf()),
+            v.pidDir(),
+            Codec.row(v.context())
+        });
     }
 
     /** A Handshake from Spark's Row of its fields. */
@@ -855,12 +858,13 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.id(),
-                v.comp(),
-                v.stream(),
-                v.task(),
-                JsonWire.sparkList(v.values()));
+        return RowFactory.create(new Object[] {
+            v.id(),
+            v.comp(),
+            v.stream(),
+            v.task(),
+            JsonWire.sparkList(v.values())
+        });
     }
 
     /** A Heartbeat from Spark's Row of its fields. */
@@ -987,12 +991,13 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.id(),
-                v.comp(),
-                v.stream(),
-                v.task(),
-                JsonWire.sparkList(v.values()));
+        return RowFactory.create(new Object[] {
+            v.id(),
+            v.comp(),
+            v.stream(),
+            v.task(),
+            JsonWire.sparkList(v.values())
+        });
     }
 
     /** A Tick from Spark's Row of its fields. */
@@ -1134,12 +1139,13 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.id(),
-                v.comp(),
-                v.stream(),
-                v.task(),
-                JsonWire.sparkList(v.values()));
+        return RowFactory.create(new Object[] {
+            v.id(),
+            v.comp(),
+            v.stream(),
+            v.task(),
+            JsonWire.sparkList(v.values())
+        });
     }
 
     /** A BoltTuple from Spark's Row of its fields. */
@@ -1187,8 +1193,9 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                JsonWire.sparkList(v.taskIds()));
+        return RowFactory.create(new Object[] {
+            JsonWire.sparkList(v.taskIds())
+        });
     }
 
     /** A TaskIds from Spark's Row of its fields. */
@@ -1272,8 +1279,9 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.id());
+        return RowFactory.create(new Object[] {
+            v.id()
+        });
     }
 
     /** A Next from Spark's Row of its fields. */
@@ -1362,8 +1370,9 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.id());
+        return RowFactory.create(new Object[] {
+            v.id()
+        });
     }
 
     /** A SpoutAck from Spark's Row of its fields. */
@@ -1452,8 +1461,9 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.id());
+        return RowFactory.create(new Object[] {
+            v.id()
+        });
     }
 
     /** A SpoutFail from Spark's Row of its fields. */
@@ -1537,8 +1547,9 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.id());
+        return RowFactory.create(new Object[] {
+            v.id()
+        });
     }
 
     /** A Activate from Spark's Row of its fields. */
@@ -1622,8 +1633,9 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.id());
+        return RowFactory.create(new Object[] {
+            v.id()
+        });
     }
 
     /** A Deactivate from Spark's Row of its fields. */
@@ -1708,8 +1720,9 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.pid());
+        return RowFactory.create(new Object[] {
+            v.pid()
+        });
     }
 
     /** A PidReply from Spark's Row of its fields. */
@@ -1847,13 +1860,14 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                JsonWire.sparkList(v.values()),
-                JsonWire.sparkList(v.anchors()),
-                v.id(),
-                v.stream(),
-                v.task(),
-                v.needTaskIds());
+        return RowFactory.create(new Object[] {
+            JsonWire.sparkList(v.values()),
+            JsonWire.sparkList(v.anchors()),
+            v.id(),
+            v.stream(),
+            v.task(),
+            v.needTaskIds()
+        });
     }
 
     /** A Emit from Spark's Row of its fields. */
@@ -1947,8 +1961,9 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.id());
+        return RowFactory.create(new Object[] {
+            v.id()
+        });
     }
 
     /** A Ack from Spark's Row of its fields. */
@@ -2037,8 +2052,9 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.id());
+        return RowFactory.create(new Object[] {
+            v.id()
+        });
     }
 
     /** A Fail from Spark's Row of its fields. */
@@ -2134,9 +2150,10 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.msg(),
-                Messages.LogLevel.wire(v.level()));
+        return RowFactory.create(new Object[] {
+            v.msg(),
+            Messages.LogLevel.wire(v.level())
+        });
     }
 
     /** A Log from Spark's Row of its fields. */
@@ -2226,8 +2243,9 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.msg());
+        return RowFactory.create(new Object[] {
+            v.msg()
+        });
     }
 
     /** A Error from Spark's Row of its fields. */
@@ -2328,9 +2346,10 @@ public final class Codec {
         if (v == null) {
             return null;
         }
-        return RowFactory.create(
-                v.name(),
-                v.params());
+        return RowFactory.create(new Object[] {
+            v.name(),
+            v.params()
+        });
     }
 
     /** A Metrics from Spark's Row of its fields. */
