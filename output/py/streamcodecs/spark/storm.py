@@ -1139,7 +1139,8 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     source = F.col(column) if isinstance(column, str) else column
     java = _jvm.java_udf("storm", "Decode", DECODED)
     if java is not None:
-        row = F.call_udf(java, source.cast("binary"), F.lit(direction).cast(StringType()))
+        index = -1 if direction is None else DIRECTIONS.index(direction)  # -1: every direction, in order
+        row = F.call_udf(java, source.cast("binary"), F.lit(index))
         return _sp.finish(row, mode, "storm", source)
     names = list(dict.fromkeys(n for d in (DIRECTIONS if direction is None else (direction,)) for n in _CANDIDATES[d]))
     text = _text(source)

@@ -6,20 +6,20 @@ import org.apache.spark.sql.api.java.UDF2;
 import streamcodecs.runtime.DecodeException;
 
 /**
- * The Spark function {@code decode} of kcl: one message per row (its bytes, the direction or null)
- * to a DECODED row, exactly the schema of the Python module's {@code DECODED}; a malformed message gives the
- * error alone, worded as the Python codec words it.
+ * The Spark function {@code decode} of kcl: one message per row (its bytes, and the index of its
+ * direction in {@link Codec#DIRECTIONS} or -1 for every direction) to a DECODED row, exactly the schema of the
+ * Python module's {@code DECODED}; a malformed message gives the error alone, worded as the Python codec words it.
  */
-public final class Decode implements UDF2<byte[], String, Row> {
+public final class Decode implements UDF2<byte[], Integer, Row> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public Row call(byte[] data, String direction) {
+    public Row call(byte[] data, Integer direction) {
         if (data == null) {
             return null;
         }
         try {
-            return Codec.decodedRow(Codec.decode(data, 0, data.length, Codec.direction(direction), -1));
+            return Codec.decodedRow(Codec.decode(data, 0, data.length, direction, -1));
         } catch (DecodeException e) {
             return Codec.errorRow(Codec.reason(e));
         }

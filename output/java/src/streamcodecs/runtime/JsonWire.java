@@ -577,9 +577,18 @@ public final class JsonWire {
     }
 
     public static String readConstStr(JsonParser p, String value) throws IOException, Problem {
-        String text = readStr(p);
-        if (!value.equals(text)) {
-            throw new Problem("Invalid enum value " + repr(text));
+        if (p.currentToken() != JsonToken.VALUE_STRING) {
+            throw expected("str", p);
+        }
+        char[] chars = p.getTextCharacters();  // compared in place: no String for the common case
+        int offset = p.getTextOffset();
+        int length = p.getTextLength();
+        boolean same = length == value.length();
+        for (int i = 0; same && i < length; i++) {
+            same = chars[offset + i] == value.charAt(i);
+        }
+        if (!same) {
+            throw new Problem("Invalid enum value " + repr(p.getText()));
         }
         return value;
     }
