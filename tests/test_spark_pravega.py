@@ -324,9 +324,17 @@ def _reads(segment: str, blob: bytes, rng: random.Random, pieces: int) -> list[p
     ]
 
 
-@pytest.fixture(scope="module")
-def segments(spark: Any) -> dict[str, Any]:
+@pytest.fixture(scope="module", params=PATHS)
+def segments(spark: Any, request: pytest.FixtureRequest) -> dict[str, Any]:
     """Three good segments; their replies shuffled among control frames; events reassembled in one query."""
+    _choose(spark, request.param)
+    try:
+        return _segments(spark) | {"path": request.param}
+    finally:
+        _choose(spark, "jvm")
+
+
+def _segments(spark: Any) -> dict[str, Any]:
     rng = random.Random(11)
     events = {name: _events(rng, 60) for name in BASE}
     reads = {
@@ -363,7 +371,11 @@ def test_explode_schema_and_plan(segments: dict[str, Any]) -> None:
     assert exploded.schema["event"].dataType == spv.EVENT_SCHEMA
     plan = plan_text(exploded)
     assert "MapInArrow" in plan  # the stream's state machine, in Python
-    assert "streamcodecs_pravega_decode(" in plan  # the replies decoded on the JVM
+    if segments["path"] == "jvm":
+        assert "streamcodecs_pravega_decode(" in plan and "streamcodecs_pravega_splitinline(" in plan
+        assert "ArrowEvalPython" not in plan  # the replies and the events decoded on the JVM
+    else:
+        assert "ArrowEvalPython" in plan
     assert "BatchEvalPython" not in plan
 
 
@@ -371,7 +383,7 @@ def _blob(*payloads: bytes) -> bytes:
     return b"".join(pv.encode_inline(pv.Event(data=p)) for p in payloads)
 
 
-def test_explode_reports_broken_streams(spark: Any) -> None:
+def test_explode_reports_broken_streams(spark: Any, path: str) -> None:
     good = _blob(b"one", b"two", b"three")
     pieces = [
         ("gap", 0, good[:13]),  # event "one" whole, then 2 bytes of the next header

@@ -8,7 +8,9 @@ Python worker runs. Otherwise (no jar, another version of it, or ``spark.streamc
 they are Arrow UDFs (``arrow_udf``: a batch of rows goes to Python as one Arrow array and comes back as one) that
 call the generated Python codec, ``streamcodecs.pravega``; the executors then need pyspark, pyarrow and this
 package (pure Python: ``pip install`` it, or ship a zip with ``SparkContext.addPyFile``).
-:func:`explode_inline` keeps state across rows, so it always runs the Python codec (``mapInArrow``).
+:func:`explode_inline` reads the pieces of each stream in order in Python (``mapInArrow``); on the JVM path that
+step only gathers each frame's bytes and the Java codec decodes them, and on a streaming DataFrame (state kept
+between micro-batches) the Python codec decodes them.
 
 ``DECODED`` is the decoded row: ``message`` (the message name, null for a malformed frame), one nullable column
 per message kind (named after the message in snake case, ``_msg`` appended where that would be ``message``,
@@ -3097,7 +3099,7 @@ def split_inline(column: Column | str, *, mode: str = "PERMISSIVE") -> Column:
     failfast = mode == "FAILFAST"
     java = _jvm.java_udf("pravega", "SplitInline", ArrayType(INLINE))
     if java is not None:
-        return F.call_udf(java, source.cast("binary"), F.lit(failfast))
+        return F.call_udf(java, source.cast("binary"), F.lit(0).cast("bigint"), F.lit(failfast))
 
     def split_values(values: pa.Array) -> pa.Array:
         return _split_batch(values, failfast)
@@ -3106,9 +3108,15 @@ def split_inline(column: Column | str, *, mode: str = "PERMISSIVE") -> Column:
 
 
 def _explode_batches(
-    batches: Iterable[pa.RecordBatch], keyed: bool, failfast: bool, schema: pa.Schema, start: int | None
+    batches: Iterable[pa.RecordBatch],
+    keyed: bool,
+    failfast: bool,
+    schema: pa.Schema,
+    start: int | None,
+    gather: bool = False,
 ) -> Iterator[pa.RecordBatch]:
-    """Rows (stream key, offset, data), ordered by key then offset -> one row per inline frame."""
+    """Rows (stream key, offset, data), ordered by key then offset -> one row per inline frame; with ``gather``,
+    the frame's bytes whole (or null and a problem), for the JVM to decode."""
     stream: _Stream | None = None
     key: Any = None
     keys: list[Any] = []
@@ -3123,6 +3131,13 @@ def _explode_batches(
 
     def batch() -> pa.RecordBatch:
         columns = [pa.array(keys, schema.field(0).type)] if keyed else []
+        if gather:
+            columns += [
+                pa.array([f[0] for f in frames], pa.int64()),
+                pa.array([f[1] for f in frames], pa.binary()),
+                pa.array([f[2] for f in frames], pa.string()),
+            ]
+            return pa.RecordBatch.from_arrays(columns, schema=schema)
         return pa.RecordBatch.from_arrays([*columns, *_inline_children(frames, failfast)], schema=schema)
 
     for part in batches:
@@ -3131,7 +3146,7 @@ def _explode_batches(
             row_key, offset, data = row if keyed else (None, *row)
             if stream is None or row_key != key:
                 ended()
-                stream, key = _Stream(start), row_key
+                stream, key = (_Gathering if gather else _Stream)(start), row_key
             if data is None:
                 continue
             found: list[tuple[int, Any, str | None]]
@@ -3369,8 +3384,39 @@ def explode_inline(
     else:
         pieces = pieces.repartition(1).sortWithinPartitions(offset)
     fields = [pieces.schema[stream]] if stream is not None else []
+    java = _jvm.java_udf("pravega", "SplitInline", ArrayType(INLINE))
+    if java is not None:
+        return _explode_on_jvm(pieces, java, names, fields, offset, failfast, start)
     fields += [StructField(offset, LongType()), *INLINE.fields[1:]]
     schema = StructType(fields)
     arrow_schema = pa.schema([pa.field(f.name, to_arrow_type(f.dataType)) for f in schema.fields])
     run = functools.partial(_explode_batches, keyed=keyed, failfast=failfast, schema=arrow_schema, start=start)
     return pieces.mapInArrow(run, schema)
+
+
+def _explode_on_jvm(
+    pieces: DataFrame,
+    java: str,
+    names: list[str],
+    fields: list[StructField],
+    offset: str,
+    failfast: bool,
+    start: int | None,
+) -> DataFrame:
+    """:func:`explode_inline`'s batch path with the Java codec: the Python step (``mapInArrow``, the pieces of each
+    stream in order) only gathers each frame's bytes whole, and the Java ``split_inline`` decodes them."""
+    frame, problem = _GATHERED[1], _GATHERED[2]
+    schema = StructType(
+        [*fields, StructField(offset, LongType()), StructField(frame, BinaryType()), StructField(problem, StringType())]
+    )
+    arrow_schema = pa.schema([pa.field(f.name, to_arrow_type(f.dataType)) for f in schema.fields])
+    run = functools.partial(
+        _explode_batches, keyed=bool(names), failfast=failfast, schema=arrow_schema, start=start, gather=True
+    )
+    gathered = pieces.mapInArrow(run, schema)
+    at = F.col(offset)
+    nothing = [F.lit(None).cast(f.dataType).alias(f.name) for f in INLINE.fields[1:-1]]
+    alone = F.array(F.struct(at.alias(INLINE.fields[0].name), *nothing, F.col(problem).alias("error")))
+    split = F.call_udf(java, F.col(frame), at, F.lit(failfast))
+    frames = gathered.select(*names, F.inline(F.when(F.col(frame).isNull(), alone).otherwise(split)))
+    return frames.select(*names, F.col(INLINE.fields[0].name).alias(offset), *INLINE.names[1:])

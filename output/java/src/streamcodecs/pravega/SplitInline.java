@@ -10,23 +10,26 @@ import streamcodecs.runtime.BinaryWire.In;
 import streamcodecs.runtime.DecodeException;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.api.java.UDF2;
+import org.apache.spark.sql.api.java.UDF3;
 
 /**
- * The Spark UDF of split_inline(value, failfast): one binary value of back-to-back inline frames (Event), starting at a
- * frame, to an array of INLINE rows: offset (where the frame starts in the value), message, one column per inline
- * message, error. A bad frame is an element with an error; a bad header ends the value's frames; a value ending inside
- * a frame ends with an element saying so. With failfast the query fails instead.
+ * The Spark UDF of split_inline(value, base, failfast): one binary value of back-to-back inline frames (Event),
+ * starting at a frame, to an array of INLINE rows: offset (where the frame starts: base, the stream offset of the
+ * value's first byte, or 0 for null, plus its place in the value), message, one column per inline message, error
+ * (offsets in it are stream offsets too). A bad frame is an element with an error; a bad header ends the value's
+ * frames; a value ending inside a frame ends with an element saying so. With failfast the query fails instead.
+ * explode_inline's batch path calls it on each whole frame its Python step gathered, with that frame's stream offset.
  */
-public final class SplitInline implements UDF2<byte[], Boolean, Row[]> {
+public final class SplitInline implements UDF3<byte[], Long, Boolean, Row[]> {
     private static final long serialVersionUID = 1L;
     private static final String NAMES = "Event";
 
     @Override
-    public Row[] call(byte[] value, Boolean failfast) {
+    public Row[] call(byte[] value, Long base, Boolean failfast) {
         if (value == null) {
             return null;
         }
+        long at = base == null ? 0 : base;
         List<Row> out = new ArrayList<>();
         boolean strict = Boolean.TRUE.equals(failfast);
         int size = value.length;
@@ -39,13 +42,13 @@ public final class SplitInline implements UDF2<byte[], Boolean, Row[]> {
             int length = in.int32();
             String problem = null;
             if (!Codec.isInline(code)) {
-                problem = "type code " + code + " is not an inline frame (" + NAMES + ") (offset " + pos + ")";
+                problem = "type code " + code + " is not an inline frame (" + NAMES + ") (offset " + (at + pos) + ")";
             } else if (length < 0 || length > Codec.MAX_FRAME - Codec.HEADER_SIZE) {
                 problem = "payload length " + length + " outside 0.." + (Codec.MAX_FRAME - Codec.HEADER_SIZE)
-                    + " (offset " + (pos + Codec.HEADER_SIZE - 4) + ")";
+                    + " (offset " + (at + pos + Codec.HEADER_SIZE - 4) + ")";
             }
             if (problem != null) {
-                out.add(problem(pos, problem, strict, value));
+                out.add(problem(at + pos, problem, strict, value));
                 return out.toArray(new Row[0]);
             }
             int end = pos + Codec.HEADER_SIZE + length;
@@ -53,7 +56,7 @@ public final class SplitInline implements UDF2<byte[], Boolean, Row[]> {
                 break;
             }
             in.end = end;
-            out.add(frame(in, code, pos, strict, value));
+            out.add(frame(in, code, at, pos, strict, value));
             pos = end;
         }
         if (pos < size) {
@@ -62,25 +65,27 @@ public final class SplitInline implements UDF2<byte[], Boolean, Row[]> {
                 in.pos = pos + Codec.HEADER_SIZE - 4;
                 need += in.int32();
             }
-            String problem = "the data ends inside a frame (" + (size - pos) + " of " + need + " bytes) (offset " + pos
-                + ")";
-            out.add(problem(pos, problem, strict, value));
+            String problem = "the data ends inside a frame (" + (size - pos) + " of " + need + " bytes) (offset "
+                + (at + pos) + ")";
+            out.add(problem(at + pos, problem, strict, value));
         }
         return out.toArray(new Row[0]);
     }
 
-    private static Row frame(In in, int code, int start, boolean strict, byte[] value) {
+    private static Row frame(In in, int code, long at, int start, boolean strict, byte[] value) {
         Object[] values = new Object[SparkRows.INLINE_COLUMNS];
-        values[0] = (long) start;
+        values[0] = at + start;
         try {
             Message message = Codec.inline(in, code);
             values[SparkRows.column(message)] = SparkRows.value(message);
             values[1] = message.wireName();
             return RowFactory.create(values);
         } catch (DecodeException e) {
-            return problem(start, BinaryWire.reason(e), strict, value);
+            long offset = at + (e.offset() < 0 ? start : e.offset()); // a stream offset, as the Python path gives
+            String problem = BinaryWire.reason(new DecodeException(null, e.reason(), -1, offset, e.field()));
+            return problem(at + start, problem, strict, value);
         } catch (BinarySpark.Unfit e) {
-            return problem(start, e.getMessage(), strict, value);
+            return problem(at + start, e.getMessage(), strict, value);
         }
     }
 

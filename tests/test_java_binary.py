@@ -1,0 +1,183 @@
+"""The binary family's Java target beyond Pravega: the generated Java reads like hand-written Java, and another
+binary protocol (UTF-8 text, floats, a 16-bit open enum, a list of structs) compiles and decodes and encodes as its
+Python codec does, error texts included (the Java codec run by a small program on the JVM, no Spark)."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import random
+import shutil
+import subprocess
+import sys
+import uuid
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from streamcodecs_gen import jar
+from streamcodecs_gen.cli import main as generate
+from streamcodecs_gen.filters import java_lines, javastr
+from streamcodecs_gen.pipeline import load_protocols
+from streamcodecs_gen.render import Options
+from streamcodecs_gen.target_java import java_sources
+
+REPO = Path(__file__).resolve().parent.parent
+
+SIBLING = """\
+protocol: blip
+title: Blip
+family: binary
+versions: ["1"]
+directions: [{name: up}, {name: down}]
+framing:
+  {byte_order: big, code_type: int32, length_type: int32, list_count: int32, bytes_length: int32, max_frame: 4096}
+enums:
+  - name: Mood
+    type: int16
+    values: [{name: CALM, value: 0}, {name: LOUD, value: 7}]
+    unknown: keep
+  - name: Level
+    type: int8
+    values: [{name: LOW, value: 1}, {name: HIGH, value: 2}]
+types:
+  - name: Tag
+    fields:
+      - {name: id, type: uuid}
+      - {name: weight, type: float64}
+messages:
+  - name: Note
+    code: 5
+    directions: [up]
+    fields:
+      - {name: who, type: uuid}
+      - {name: mood, type: Mood}
+      - {name: tags, type: list<Tag>}
+      - {name: text, type: string}
+      - {name: ratio, type: float32}
+      - {name: level, type: Level}
+  - name: Ping
+    code: 6
+    directions: [up, down]
+    fields: []
+  - name: Chunk
+    code: 9
+    directions: [down]
+    inline_only: true
+    fields:
+      - {name: seq, type: int16}
+      - {name: body, type: rest}
+"""
+
+HARNESS = """\
+import blip_codecs.blip.Codec;
+import blip_codecs.runtime.DecodeException;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.util.HexFormat;
+
+public class Harness {
+    public static void main(String[] args) throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        String line;
+        while ((line = in.readLine()) != null) {
+            try {
+                byte[] frame = Codec.encode(Codec.decode(HexFormat.of().parseHex(line)));
+                System.out.println("ok " + HexFormat.of().formatHex(frame));
+            } catch (DecodeException e) {
+                System.out.println("error " + e.getMessage());
+            }
+        }
+    }
+}
+"""
+
+
+def test_the_generated_java_reads_like_hand_written_java() -> None:
+    protocols = [p for p in load_protocols(REPO / "protocol-definitions", REPO) if p.family == "binary"]
+    files = [f for f in java_sources(protocols, Options()) if f.owner is not None]
+    assert {f.path.name for f in files} >= {"Codec.java", "Decode.java", "Encode.java", "SplitInline.java"}
+    for f in files:
+        assert isinstance(f.content, str)
+        for number, line in enumerate(f.content.splitlines()[1:], start=2):  # after the generated-file header
+            assert len(line) <= 120 and line == line.rstrip() and "\t" not in line, (f.path, number, line)
+            assert (len(line) - len(line.lstrip())) % 4 == 0 or line.lstrip().startswith("*"), (f.path, number)
+
+
+def test_long_statements_wrap_at_their_outermost_call() -> None:
+    line = "        return new Thing(" + ", ".join(f'call{i}(row, "field_{i}")' for i in range(8)) + ");"
+    wrapped = java_lines(line)
+    assert wrapped.splitlines()[0] == "        return new Thing("
+    assert all(len(part) <= 120 for part in wrapped.splitlines())
+    assert "".join(wrapped.split()) == "".join(line.split())  # the same statement, only the lines differ
+    assert java_lines('    String s = "(, not a call" + x;   ') == '    String s = "(, not a call" + x;'
+    assert javastr('a"\\\n\x00é😀') == '"a\\"\\\\\\n\\000\\u00e9\\ud83d\\ude00"'
+
+
+@pytest.fixture(scope="module")
+def sibling(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    if shutil.which("javac") is None or shutil.which("java") is None:
+        pytest.skip("needs a JDK (javac, java)")
+    root = tmp_path_factory.mktemp("blip-java")
+    (root / "defs").mkdir()
+    (root / "defs" / "blip.yaml").write_text(SIBLING, encoding="utf-8")
+    out = root / "out"
+    assert generate(["-p", str(root / "defs"), "-r", str(out), "-n", "blip_codecs", "--no-binary", "-q"]) == 0
+    sources = java_sources(load_protocols(root / "defs", root), Options(namespace="blip_codecs"))
+    classes = root / "classes"
+    with zipfile.ZipFile(io.BytesIO(jar.build(sources, "test"))) as z:
+        z.extractall(classes)
+    sys.path.insert(0, str(out))
+    try:
+        yield importlib.import_module("blip_codecs.blip"), classes
+    finally:
+        sys.path.remove(str(out))
+
+
+def _java(classes: Path, frames: list[bytes], tmp_path: Path) -> list[str]:
+    harness = tmp_path / "Harness.java"
+    harness.write_text(HARNESS, encoding="utf-8")
+    classpath = ":".join([str(classes), *map(str, jar.classpath())])
+    result = subprocess.run(
+        ["java", "-cp", classpath, str(harness)],
+        input="\n".join(f.hex() for f in frames) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return result.stdout.splitlines()
+
+
+def test_another_binary_protocol_decodes_and_encodes_as_its_python_codec(sibling: Any, tmp_path: Path) -> None:
+    codec, classes = sibling
+    tag = codec.Tag(id=uuid.UUID(int=5), weight=0.5)
+    good = [
+        codec.encode(codec.Note(who=tag.id, mood=7, tags=[tag, tag], text="hé😀", ratio=1.5, level=2)),
+        codec.encode(codec.Note(who=tag.id, mood=3, tags=[], text="", ratio=-0.0, level=1)),  # open enum: kept
+        codec.encode(codec.Ping()),
+    ]
+    rng = random.Random(9)
+    frames = list(good)
+    text_at = len(good[0]) - 1 - 4 - len("hé😀".encode())  # the text's first byte
+    for bad in (b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xe0\x80\x80", b"\xf4\x90\x80\x80", b"\xc3\x28"):
+        frame = bytearray(good[0])
+        frame[text_at : text_at + len(bad)] = bad
+        frames.append(bytes(frame))
+    for _ in range(400):
+        frame = bytearray(rng.choice(good))
+        for _ in range(rng.randint(1, 3)):
+            frame[rng.randrange(len(frame))] = rng.randrange(256)
+        frames.append(bytes(frame[: rng.randint(len(frame) - 3, len(frame))]))
+    frames.append(b"\x00\x00\x00\x09\x00\x00\x00\x00")
+    refused = 0
+    for data, line in zip(frames, _java(classes, frames, tmp_path), strict=True):
+        try:
+            expected = "ok " + codec.encode(codec.decode(data)).hex()
+        except codec.DecodeError as exc:
+            expected = f"error {exc}"
+            refused += 1
+        assert line == expected, data.hex()
+    assert 50 < refused < len(frames)
