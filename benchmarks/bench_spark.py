@@ -11,10 +11,13 @@ Three groups, ``BENCH_SPARK_ROWS`` rows each (default 1,000,000), every call wri
   sentence, a count, a ratio): ``streamcodecs.spark.storm.decode`` on both paths against a pickled row UDF doing
   ``json.loads`` and returning the ``DECODED`` row with each value as its JSON text (a row UDF cannot build a
   VARIANT cheaply, so the baseline does a little less work than ours). Issue target: at least 5x.
-- CloudEvents on Kafka records, half binary and half structured mode (six attributes and an extension, a small
-  JSON order as data): ``streamcodecs.spark.cloudevents.from_kafka`` (native) against a pickled row UDF that hands
-  each record to the CloudEvents SDK 2.2.0 (``cloudevents.core.bindings.kafka.from_kafka_event``) and returns the
-  attributes and data. Issue target: at least 10x.
+- CloudEvents on Kafka records, half binary and half structured mode (six attributes and a ``traceparent``
+  extension, as tracing adds to most records; a small JSON order as data): ``streamcodecs.spark.cloudevents.
+  from_kafka`` on the JVM path (the Java codec as a Java UDF) and on its fallback (native Spark SQL,
+  ``spark.streamcodecs.jvm=false``) against a pickled row UDF that hands each record to the CloudEvents SDK 2.2.0
+  (``cloudevents.core.bindings.kafka.from_kafka_event``) and returns the attributes and data. Issue target: at least
+  10x. Then ``to_kafka`` in each mode, from event rows (the same events), on both paths against a pickled row UDF
+  calling the SDK's ``to_binary_event``/``to_structured_event``. Issue target: at least 10x.
 
 Each group times the scan alone (``scan only``: the rows read and written, nothing decoded), and a ceiling,
 ``native, no checks``: the fewest Spark expressions that extract the same values
@@ -265,11 +268,15 @@ _STORM_WIRE_SCHEMA = "id string, comp string, stream string, task int, tuple arr
 # ---------------------------------------------------------------- CloudEvents
 
 
-def _ce_records() -> list[tuple[Any, ...]]:
+TRACEPARENT = "00-{:032x}-{:016x}-01"
+"""The W3C trace context of a record (what tracing adds to most records), as the ``traceparent`` extension."""
+TRACE_ID, SPAN_ID = 0x4BF92F3577B34DA6A3CE929D0E0E4736, 0x00F067AA0BA902B7
+
+
+def _ce_events() -> list[ce.CloudEvent]:
     start = datetime.datetime(2026, 1, 5, 9, 0, tzinfo=datetime.UTC)
-    out = []
-    for i in range(DISTINCT):
-        event = ce.CloudEvent(
+    return [
+        ce.CloudEvent(
             id=f"order-{i}",
             source=f"/shops/{i % 7}",
             type="com.example.order.created",
@@ -277,11 +284,31 @@ def _ce_records() -> list[tuple[Any, ...]]:
             subject=f"sku-{i % 50}",
             datacontenttype="application/json",
             data={"order": i, "qty": 1 + i % 9, "price": 0.5 + i % 40},
-            extensions={"region": ("eu", "us")[i % 2]},
+            extensions={
+                "traceparent": TRACEPARENT.format(0x4BF92F3577B34DA6A3CE929D0E0E4736 + i, 0x00F067AA0BA902B7 + i)
+            },
         )
+        for i in range(DISTINCT)
+    ]
+
+
+def _ce_records() -> list[tuple[Any, ...]]:
+    start = datetime.datetime(2026, 1, 5, 9, 0, tzinfo=datetime.UTC)
+    out = []
+    for i, event in enumerate(_ce_events()):
         record = ce.to_kafka(event, ("binary", "structured")[i % 2], key=f"shop-{i % 7}")
         headers = [(k, v) for k, v in record.headers]
         out.append((i, record.key, record.value, "orders", i % 4, i, start, 0, headers))
+    return out
+
+
+def _ce_event_rows() -> list[tuple[Any, ...]]:
+    """The same events as rows of ``CLOUD_EVENT_SCHEMA`` (data as the bytes Spark holds), for ``to_kafka``."""
+    out = []
+    for i, event in enumerate(_ce_events()):
+        fields = event.to_dict()
+        fields["data"] = ce.to_kafka(event).value  # the JSON data's bytes
+        out.append((i, tuple(fields.values())))
     return out
 
 
@@ -314,32 +341,83 @@ def _ce_udf() -> Any:
     return F.udf(decode_record, schema, useArrow=False)
 
 
+def _ce_sdk_writer(mode: str) -> Any:
+    """The ``to_kafka`` baseline: one CloudEvents SDK call per event row (``to_binary_event`` or
+    ``to_structured_event``), returning the record's key, value and headers."""
+    from cloudevents.core.bindings import kafka as sdk
+    from cloudevents.core.v1.event import CloudEvent as SdkEvent
+    from pyspark.sql import functions as F
+
+    schema = "key binary, value binary, headers array<struct<key:string,value:binary>>, error string"
+    write = sdk.to_binary_event if mode == "binary" else sdk.to_structured_event
+    declared = ("specversion", "id", "source", "type", "datacontenttype", "dataschema", "subject", "partitionkey")
+
+    def encode_event(event: Any) -> dict[str, Any]:
+        try:
+            attributes = {name: event[name] for name in declared if event[name] is not None}
+            if event["time"] is not None:
+                attributes["time"] = event["time"].astimezone(datetime.UTC)
+            attributes.update(event["extensions"] or {})
+            data = event["data"]
+            message = write(SdkEvent(attributes, None if data is None else bytes(data)))
+            key = message.key.encode() if isinstance(message.key, str) else message.key
+            headers = [{"key": k, "value": v} for k, v in message.headers.items()]
+            return {"key": key, "value": message.value, "headers": headers, "error": None}
+        except Exception as exc:  # the SDK raises several unrelated types
+            return {"error": str(exc)}
+
+    return F.udf(encode_event, schema, useArrow=False)
+
+
 def ce_cases(spark: Any, rows: int) -> list[Case]:
+    from pyspark.sql import functions as F
+    from streamcodecs.spark import _jvm
     from streamcodecs.spark import cloudevents as sce
 
+    assert _jvm.available(spark), "the session has no streamcodecs jar: nothing to measure on the JVM path"
     schema = "k long, " + ", ".join(f"{f.name} {f.dataType.simpleString()}" for f in sce.KAFKA_SOURCE_SCHEMA.fields)
     table = spark.createDataFrame(_ce_records(), schema)
     data = _rows(spark, table, rows)
     ours = sce.from_kafka(data)
+    with _native(spark):
+        fallback = sce.from_kafka(data)
     theirs = data.select("topic", "partition", "offset", _ce_udf()("key", "value", "headers").alias("event"))
-    sample = ours.limit(DISTINCT).where("error IS NULL").count()
-    assert sample == DISTINCT, sample  # every record is a valid event for streamcodecs...
+    for frame in (ours, fallback):
+        sample = frame.limit(DISTINCT).where("error IS NULL").count()
+        assert sample == DISTINCT, sample  # every record is a valid event for streamcodecs...
     assert theirs.limit(DISTINCT).where("event.error IS NULL").count() == DISTINCT  # ... and for the SDK
-    assert "BatchEvalPython" not in ours._jdf.queryExecution().executedPlan().toString()
-    ceiling = _ce_ceiling(data)
+    for frame in (ours, fallback):
+        assert "BatchEvalPython" not in frame._jdf.queryExecution().executedPlan().toString()
     group = f"spark cloudevents from_kafka {rows:,} records"
-    back = f"spark cloudevents from_kafka + to_kafka {rows:,} records"
-    binary, structured = (sce.to_kafka(ours, mode) for mode in sce.CONTENT_MODES)
-    return [
+    cases = [
         Case(group, OURS, lambda: _run(ours), rows, (CE_BASELINE, 10.0), "rows"),
+        Case(group, FALLBACK, lambda: _run(fallback), rows, None, "rows"),
         Case(group, CE_BASELINE, lambda: _run(theirs), rows, None, "rows"),
-        Case(group, CEILING, lambda: _run(ceiling), rows, (CE_BASELINE, 10.0), "rows"),
-        Case(back, "to_kafka binary", lambda: _run(binary), rows, None, "rows"),
-        Case(back, "to_kafka structured", lambda: _run(structured), rows, None, "rows"),
+        Case(group, CEILING, lambda: _run(_ce_ceiling(data)), rows, None, "rows"),
+        Case(group, SCAN, lambda: _run(data.select("value", "headers")), rows, None, "rows"),
     ]
+    event_schema = f"k long, cloud_event {sce.CLOUD_EVENT_SCHEMA.simpleString()}"
+    events = _rows(spark, spark.createDataFrame(_ce_event_rows(), event_schema), rows)
+    for mode in sce.CONTENT_MODES:
+        written = sce.to_kafka(events, mode)
+        with _native(spark):
+            written_fallback = sce.to_kafka(events, mode)
+        sdk_written = events.select(_ce_sdk_writer(mode)("cloud_event").alias("record"))
+        for frame in (written, written_fallback):
+            assert frame.limit(DISTINCT).where("error IS NULL").count() == DISTINCT
+        assert sdk_written.limit(DISTINCT).where("record.error IS NULL").count() == DISTINCT
+        baseline = f"row UDF SDK to_{mode}_event"
+        group = f"spark cloudevents to_kafka {mode} {rows:,} events"
+        cases += [
+            Case(group, OURS, lambda w=written: _run(w), rows, (baseline, 10.0), "rows"),
+            Case(group, FALLBACK, lambda w=written_fallback: _run(w), rows, None, "rows"),
+            Case(group, baseline, lambda w=sdk_written: _run(w), rows, None, "rows"),
+            Case(group, SCAN, lambda: _run(events.select(F.col("cloud_event"))), rows, None, "rows"),
+        ]
+    return cases
 
 
-_CE_ATTRIBUTES = ("specversion", "id", "source", "type", "time", "subject", "region")
+_CE_ATTRIBUTES = ("specversion", "id", "source", "type", "time", "subject", "traceparent")
 
 
 def _ce_ceiling(data: Any) -> Any:

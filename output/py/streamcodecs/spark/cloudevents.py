@@ -986,7 +986,9 @@ def from_kafka(df: DataFrame, *, mode: str = "PERMISSIVE", value: str = "value",
     udf = _java_udf("FromKafka", _FROM_KAFKA_ROW)
     if udf is not None:
         # The UDF's row in a projection of its own, computed once (the next one reads five of its fields).
-        staged = df.select(*kept, F.call_udf(udf, _quoted(value), _quoted(headers)).alias(_STAGE.format("row")))
+        # The headers as two arrays, names and values: Spark hands those to a Java UDF faster than structs.
+        record = [_quoted(value), _quoted(headers)["key"], _quoted(headers)["value"]]
+        staged = df.select(*kept, F.call_udf(udf, *record).alias(_STAGE.format("row")))
         row = F.col(_STAGE.format("row"))
         error = row["error"]
         if mode == "FAILFAST":
@@ -1154,13 +1156,22 @@ def _java_udf(java_class: str, return_type: StructType) -> str | None:
     return _jvm.java_udf(_PROTOCOL, java_class, return_type)
 
 
+def _for_java(event: Column) -> Column:
+    """The event without what :func:`_jvm_event_extras` passes on its own (nulls: Spark would convert those fields
+    to Java for nothing)."""
+    return event.withField("extensions", F.lit(None).cast(MapType(StringType(), StringType()))).withField(
+        "time", F.lit(None).cast(TimestampType())
+    )
+
+
 def _jvm_event_extras(event: Column) -> list[Column]:
     """What the Java UDFs take besides an event row: its time in microseconds (Spark hands a UDF a
-    ``java.sql.Timestamp`` in the hybrid Julian calendar) and its extensions as ordered entries (Spark
-    hands a UDF a map without its order)."""
+    ``java.sql.Timestamp`` in the hybrid Julian calendar) and the names and values of its undeclared attributes in
+    order (Spark hands a UDF a map without its order); the event itself goes without those (:func:`_for_java`)."""
     return [
         F.unix_micros(event["time"]),
-        F.map_entries(event["extensions"]),
+        F.map_keys(event["extensions"]),
+        F.map_values(event["extensions"]),
     ]
 
 
@@ -1180,7 +1191,7 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     event = row["cloud_event"]
     udf = _java_udf("Encode", ENCODED)
     if udf is not None:
-        written = F.call_udf(udf, row, *_jvm_event_extras(event))
+        written = F.call_udf(udf, row.withField("cloud_event", _for_java(event)), *_jvm_event_extras(event))
         return _sp.encoded(written["data"], written["error"], on_error, _PROTOCOL)
     known = F.when(row["message"] != _MESSAGE, F.concat(F.lit("unknown message "), row["message"]))
     problem = F.when(row["message"].isNotNull(), F.coalesce(known, _encode_problem(event), _data_problem(event)))
@@ -1226,7 +1237,7 @@ def to_kafka(
     routing = [c for c in ("topic", "partition") if c in df.columns]
     udf = _java_udf("ToKafkaBinary" if mode == "binary" else "ToKafkaStructured", _TO_KAFKA_ROW)
     if udf is not None:
-        written = F.call_udf(udf, e, *_jvm_event_extras(e))
+        written = F.call_udf(udf, _for_java(e), *_jvm_event_extras(e))
         staged = df.select(
             key.alias(_STAGE.format("key")), written.alias(_STAGE.format("written")), *[_quoted(c) for c in routing]
         )

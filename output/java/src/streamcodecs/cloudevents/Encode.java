@@ -4,19 +4,19 @@ package streamcodecs.cloudevents;
 import streamcodecs.runtime.EncodeException;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.api.java.UDF3;
+import org.apache.spark.sql.api.java.UDF4;
 import scala.collection.Seq;
 
 /**
  * The Spark UDF of {@code encode}: a {@code DECODED} row (with its event's time in microseconds and its undeclared
- * attributes as ordered entries) to {@code ENCODED}: the JSON event format, or the problem.
+ * attributes' names and values in order) to {@code ENCODED}: the JSON event format, or the problem.
  */
-public final class Encode implements UDF3<Row, Long, Seq<Row>, Row> {
+public final class Encode implements UDF4<Row, Long, Seq<String>, Seq<String>, Row> {
     private static final long serialVersionUID = 1L;
     private static final String MESSAGE = "CloudEvent";
 
     @Override
-    public Row call(Row decoded, Long micros, Seq<Row> entries) {
+    public Row call(Row decoded, Long micros, Seq<String> names, Seq<String> values) {
         if (decoded == null || decoded.isNullAt(0)) {
             return RowFactory.create(null, null);
         }
@@ -29,7 +29,7 @@ public final class Encode implements UDF3<Row, Long, Seq<Row>, Row> {
             return RowFactory.create(null, "no event (the row is null)");
         }
         try {
-            return RowFactory.create(Codec.encode(SparkRows.event(event, micros, entries)), null);
+            return RowFactory.create(Codec.encode(SparkRows.event(event, micros, names, values)), null);
         } catch (EncodeException e) {
             return RowFactory.create(null, SparkRows.error(e));
         }

@@ -5,21 +5,22 @@ import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.KafkaWire;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.api.java.UDF2;
+import org.apache.spark.sql.api.java.UDF3;
 import scala.collection.Seq;
 
 /**
- * The Spark UDF of {@code from_kafka}: a record's value and headers to {@code (content_mode, message, event,
+ * The Spark UDF of {@code from_kafka}: a record's value and headers (their names and their values: two arrays
+ * convert to Java faster than one array of structs) to {@code (content_mode, message, event,
  * ...)}: the content mode, the message name, the event row, the data as text when it is text, and the problem of
  * a bad record ({@code null} otherwise).
  */
-public final class FromKafka implements UDF2<byte[], Seq<Row>, Row> {
+public final class FromKafka implements UDF3<byte[], Seq<String>, Seq<byte[]>, Row> {
     private static final long serialVersionUID = 1L;
     private static final String MESSAGE = "CloudEvent";
 
     @Override
-    public Row call(byte[] value, Seq<Row> headers) {
-        KafkaWire.Headers read = SparkRows.headers(headers);
+    public Row call(byte[] value, Seq<String> names, Seq<byte[]> values) {
+        KafkaWire.Headers read = SparkRows.headers(names, values);
         String mode = Codec.contentMode(read);
         try {
             Row event = SparkRows.row(Codec.fromKafka(value, read));

@@ -55,13 +55,13 @@ final class SparkRows {
     }
 
     /** The event of a row of the event schema; {@code micros} is its time (microseconds since the epoch, or
-     * null) and {@code entries} its undeclared attributes in order (Spark passes maps to UDFs unordered). */
-    static CloudEvent event(Row row, Long micros, Seq<Row> entries) {
+     * null), {@code names} and {@code values} its undeclared attributes in order (Spark passes maps to UDFs
+     * unordered). */
+    static CloudEvent event(Row row, Long micros, Seq<String> names, Seq<String> values) {
         Map<String, Object> undeclared = new LinkedHashMap<>();
-        if (entries != null) {
-            for (int i = 0, n = entries.size(); i < n; i++) {
-                Row entry = entries.apply(i);
-                undeclared.put(entry.getString(0), entry.get(1));
+        if (names != null) {
+            for (int i = 0, n = names.size(); i < n; i++) {
+                undeclared.put(names.apply(i), values.apply(i));
             }
         }
         OffsetDateTime time = micros == null ? null : Instant.ofEpochSecond(
@@ -130,22 +130,22 @@ final class SparkRows {
         return rows;
     }
 
-    /** Spark's headers of a record ({@code null}: none). */
-    static KafkaWire.Headers headers(Seq<Row> headers) {
+    /** Spark's headers of a record, as their names and their values ({@code null}: none). */
+    static KafkaWire.Headers headers(Seq<String> names, Seq<byte[]> values) {
         return new KafkaWire.Headers() {
             @Override
             public int size() {
-                return headers == null ? 0 : headers.size();
+                return names == null ? 0 : names.size();
             }
 
             @Override
             public String name(int i) {
-                return headers.apply(i).getString(0);
+                return names.apply(i);
             }
 
             @Override
             public byte[] value(int i) {
-                return (byte[]) headers.apply(i).get(1);
+                return values.apply(i);
             }
         };
     }

@@ -5,24 +5,24 @@ import streamcodecs.runtime.EncodeException;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.api.java.UDF3;
+import org.apache.spark.sql.api.java.UDF4;
 import scala.collection.Seq;
 
 /**
  * The Spark UDF of {@code to_kafka} in structured content mode: an event row (with its time in microseconds and its
- * undeclared attributes as ordered entries) to {@code (value, headers, error)}: the record's value and headers, or
+ * undeclared attributes' names and values in order) to {@code (value, headers, error)}: the record's value and headers, or
  * the problem.
  */
-public final class ToKafkaStructured implements UDF3<Row, Long, Seq<Row>, Row> {
+public final class ToKafkaStructured implements UDF4<Row, Long, Seq<String>, Seq<String>, Row> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public Row call(Row event, Long micros, Seq<Row> entries) {
+    public Row call(Row event, Long micros, Seq<String> names, Seq<String> values) {
         if (event == null) {
             return RowFactory.create(null, null, "no event (the row is null)");
         }
         try {
-            byte[] value = Codec.toJson(SparkRows.event(event, micros, entries));
+            byte[] value = Codec.toJson(SparkRows.event(event, micros, names, values));
             return RowFactory.create(value, List.of(SparkRows.STRUCTURED_HEADER), null);
         } catch (EncodeException e) {
             return RowFactory.create(null, null, SparkRows.error(e));

@@ -852,7 +852,15 @@ public final class KafkaWire {
     }
 
     private static void finite(JsonParser p) throws IOException, Invalid {
-        if (Double.isInfinite(p.getDoubleValue())) {
+        // Without an exponent a number needs more than 308 digits to pass a double's range: parse only then.
+        char[] chars = p.getTextCharacters();
+        int start = p.getTextOffset();
+        int length = p.getTextLength();
+        boolean exponent = false;
+        for (int i = start; i < start + length && !exponent; i++) {
+            exponent = chars[i] == 'e' || chars[i] == 'E';
+        }
+        if ((exponent || length > 300) && Double.isInfinite(p.getDoubleValue())) {
             throw new Invalid("malformed JSON: number out of range", p.currentTokenLocation().getByteOffset());
         }
     }
