@@ -475,7 +475,7 @@ def java_json_plan(protocol: Protocol) -> JavaJsonPlan:
         tag_key=tag_key,
         end_line=framing.delimiter == "end_line",
         upper_hex=getattr(framing, "escape_hex", None) == "upper",
-        max_message=framing.max_message or 16777216,  # the Python codec's default limit too
+        max_message=framing.message_limit,
         typed=typed_path(protocol),
         enums=enums,
         helpers=list(x.helpers.values()),

@@ -79,6 +79,10 @@ class FramingVariant:
     yaml: Any = _yaml()
 
 
+DEFAULT_MAX_MESSAGE = 16 * 1024 * 1024
+"""A text family's Reader limit in bytes when the definition sets no ``max_message`` (every target's codec)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class JsonFraming:
     delimiter: str
@@ -87,6 +91,11 @@ class JsonFraming:
     escape_hex: str | None = None
     variants: list[FramingVariant] = dataclasses.field(default_factory=list)
     yaml: Any = _yaml()
+
+    @property
+    def message_limit(self) -> int:
+        """The Reader's limit: ``max_message``, else :data:`DEFAULT_MAX_MESSAGE`."""
+        return self.max_message or DEFAULT_MAX_MESSAGE
 
 
 # --- kafka ----------------------------------------------------------------------------------------------------------
@@ -203,6 +212,11 @@ class KafkaFraming:
     json_format: JsonFormat
     max_message: int | None = None
     yaml: Any = _yaml()
+
+    @property
+    def message_limit(self) -> int:
+        """The Reader's limit: ``max_message``, else :data:`DEFAULT_MAX_MESSAGE`."""
+        return self.max_message or DEFAULT_MAX_MESSAGE
 
 
 Framing = BinaryFraming | JsonFraming | KafkaFraming
