@@ -93,7 +93,7 @@ public final class BinarySpark {
         try {
             return row.fieldIndex(name);
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            throw fail(BinaryWire.repr(name), owner);
+            throw fail(PythonText.repr(name), owner);
         }
     }
 
@@ -206,7 +206,7 @@ public final class BinarySpark {
         if (value instanceof String) {
             UUID parsed = BinaryWire.parseUuid((String) value);
             if (parsed == null) {
-                throw fail("not a UUID: " + BinaryWire.repr((String) value), path);
+                throw fail("not a UUID: " + PythonText.repr((String) value), path);
             }
             return parsed;
         }
@@ -234,7 +234,7 @@ public final class BinarySpark {
                 return (int) count;
             }
         }
-        String shown = value == null ? "None" : value instanceof String ? BinaryWire.repr((String) value)
+        String shown = value == null ? "None" : value instanceof String ? PythonText.repr((String) value)
             : String.valueOf(value);
         throw fail("padding must be a non-negative int, got " + shown, where);
     }

@@ -254,7 +254,7 @@ public final class KafkaWire {
         }
         if (!simpleUri.matcher(text).matches() && !uri.matcher(text).matches()) {
             throw new Invalid(
-                "is not an absolute URI (RFC 3986: a scheme, then an optional fragment): " + repr(text)
+                "is not an absolute URI (RFC 3986: a scheme, then an optional fragment): " + PythonText.repr(text)
             );
         }
         return remember(validUri, text);
@@ -287,7 +287,7 @@ public final class KafkaWire {
             return text;
         }
         if (!simpleReference.matcher(text).matches() && !uriReference.matcher(text).matches()) {
-            throw new Invalid("is not a URI-reference (RFC 3986 section 4.1): " + repr(text));
+            throw new Invalid("is not a URI-reference (RFC 3986 section 4.1): " + PythonText.repr(text));
         }
         return remember(validReference, text);
     }
@@ -305,7 +305,7 @@ public final class KafkaWire {
             return text;
         }
         if (!mediaType.matcher(text).matches()) {
-            throw new Invalid("is not a media type (type/subtype, then ;name=value parameters): " + repr(text));
+            throw new Invalid("is not a media type (type/subtype, then ;name=value parameters): " + PythonText.repr(text));
         }
         return remember(validMediaType, text);
     }
@@ -395,7 +395,7 @@ public final class KafkaWire {
     /** A date-time with its offset; {@code t}/{@code z} in either case; digits beyond microseconds dropped. */
     public OffsetDateTime timestampFromText(String text) throws Invalid {
         if (!timestamp.matcher(text).matches()) {
-            throw new Invalid(TIMESTAMP_RULE + ": " + repr(text));
+            throw new Invalid(TIMESTAMP_RULE + ": " + PythonText.repr(text));
         }
         int year = digits(text, 0, 4);
         int month = digits(text, 5, 7);
@@ -420,7 +420,7 @@ public final class KafkaWire {
             offset = ZoneOffset.ofTotalSeconds((zone == '-' ? -minutes : minutes) * 60);
         }
         if (year == 0) {
-            throw new Invalid("is not a valid date-time (year 0 is out of range): " + repr(text));
+            throw new Invalid("is not a valid date-time (year 0 is out of range): " + PythonText.repr(text));
         }
         try {
             return OffsetDateTime.of(
@@ -428,7 +428,7 @@ public final class KafkaWire {
                 offset
             );
         } catch (DateTimeException e) {
-            throw new Invalid("is not a valid date-time (day is out of range for month): " + repr(text));
+            throw new Invalid("is not a valid date-time (day is out of range for month): " + PythonText.repr(text));
         }
     }
 
@@ -486,7 +486,7 @@ public final class KafkaWire {
         if (text.equals("false")) {
             return Boolean.FALSE;
         }
-        throw new Invalid("is not a boolean (true or false, lower case): " + repr(text));
+        throw new Invalid("is not a boolean (true or false, lower case): " + PythonText.repr(text));
     }
 
     public Boolean boolFromJson(Json value) throws Invalid {
@@ -509,7 +509,7 @@ public final class KafkaWire {
         }
         if (!canonical) {
             throw new Invalid(
-                "is not an integer in canonical form (-?digits, no leading zeros or +): " + repr(text)
+                "is not an integer in canonical form (-?digits, no leading zeros or +): " + PythonText.repr(text)
             );
         }
         return inRange(new java.math.BigInteger(text), bits);
@@ -659,38 +659,9 @@ public final class KafkaWire {
         if (i == n) {
             return new String(raw, StandardCharsets.ISO_8859_1);
         }
-        while (i < n) {
-            int b = raw[i] & 0xff;
-            if (b < 0x80) {
-                i++;
-                continue;
-            }
-            int need;
-            int low = 0x80;
-            int high = 0xbf;
-            if (b >= 0xc2 && b <= 0xdf) {
-                need = 1;
-            } else if (b >= 0xe0 && b <= 0xef) {
-                need = 2;
-                low = b == 0xe0 ? 0xa0 : 0x80;
-                high = b == 0xed ? 0x9f : 0xbf;
-            } else if (b >= 0xf0 && b <= 0xf4) {
-                need = 3;
-                low = b == 0xf0 ? 0x90 : 0x80;
-                high = b == 0xf4 ? 0x8f : 0xbf;
-            } else {
-                throw new Invalid("invalid start byte at byte " + i, i);
-            }
-            for (int k = 1; k <= need; k++) {
-                if (i + k >= n) {
-                    throw new Invalid("unexpected end of data at byte " + i, i);
-                }
-                int c = raw[i + k] & 0xff;
-                if (c < (k == 1 ? low : 0x80) || c > (k == 1 ? high : 0xbf)) {
-                    throw new Invalid("invalid continuation byte at byte " + i, i);
-                }
-            }
-            i += need + 1;
+        PythonText.Utf8Error bad = PythonText.utf8Error(raw, i, n);
+        if (bad != null) {
+            throw new Invalid(bad.reason() + " at byte " + bad.at(), bad.at());
         }
         return new String(raw, StandardCharsets.UTF_8);
     }
@@ -706,31 +677,6 @@ public final class KafkaWire {
     }
 
     // --- Python's repr of a string (in problems) -------------------------------------------------------------
-
-    /** A string as Python's {@code repr} writes it (quotes chosen the same way; control characters escaped). */
-    public static String repr(String text) {
-        char quote = text.indexOf('\'') >= 0 && text.indexOf('"') < 0 ? '"' : '\'';
-        StringBuilder out = new StringBuilder(text.length() + 2).append(quote);
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == quote || c == '\\') {
-                out.append('\\').append(c);
-            } else if (c == '\n') {
-                out.append("\\n");
-            } else if (c == '\r') {
-                out.append("\\r");
-            } else if (c == '\t') {
-                out.append("\\t");
-            } else if (c < 0x20 || c >= 0x7f && c <= 0xa0 || c == 0xad) {
-                out.append("\\x").append(hex(c, 2).toLowerCase(java.util.Locale.ROOT));
-            } else if (Character.isSurrogate(c)) {
-                out.append("\\u").append(hex(c, 4).toLowerCase(java.util.Locale.ROOT));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.append(quote).toString();
-    }
 
     // --- the JSON event format: reading -------------------------------------------------------------------------
 

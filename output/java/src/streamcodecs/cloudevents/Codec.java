@@ -3,6 +3,7 @@ package streamcodecs.cloudevents;
 
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
+import streamcodecs.runtime.PythonText;
 import streamcodecs.runtime.KafkaWire;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
@@ -198,7 +199,7 @@ public final class Codec {
     }
 
     static String repr(String text) {
-        return text == null ? "None" : KafkaWire.repr(text);
+        return text == null ? "None" : PythonText.repr(text);
     }
 
     /** Whether a media type declares JSON (remembered: media types repeat). */
@@ -526,7 +527,7 @@ public final class Codec {
     private static String jsonRepr(KafkaWire.Json value) {
         switch (value.kind) {
             case KafkaWire.STRING:
-                return KafkaWire.repr(value.text);
+                return PythonText.repr(value.text);
             case KafkaWire.TRUE:
                 return "True";
             case KafkaWire.FALSE:

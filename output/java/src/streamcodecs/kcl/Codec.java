@@ -14,6 +14,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.unsafe.types.VariantVal;
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
+import streamcodecs.runtime.PythonText;
 import streamcodecs.runtime.JsonWire;
 import streamcodecs.runtime.JsonWire.Problem;
 
@@ -229,7 +230,7 @@ public final class Codec {
                 }
                 int index = tagIndex(d, tag);
                 if (index < 0) {
-                    throw new Problem("Invalid value " + JsonWire.repr(tag)).at(TAG_KEY);
+                    throw new Problem("Invalid value " + PythonText.repr(tag)).at(TAG_KEY);
                 }
                 return read(data, offset, length, index);
             } catch (Problem e) {

@@ -10,6 +10,7 @@ import streamcodecs.runtime.BinaryWire.In;
 import streamcodecs.runtime.BinaryWire.Out;
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
+import streamcodecs.runtime.PythonText;
 
 /**
  * Decode and encode Pravega segment-store wire protocol frames: a int32 type code, an int32 payload length
@@ -65,7 +66,7 @@ public final class Codec {
         }
         int index = DIRECTIONS.indexOf(direction);
         if (index < 0) {
-            throw new IllegalArgumentException("unknown direction " + BinaryWire.repr(direction) + "; expected one of "
+            throw new IllegalArgumentException("unknown direction " + PythonText.repr(direction) + "; expected one of "
                 + DIRECTIONS);
         }
         return 1 << index;
@@ -455,7 +456,7 @@ public final class Codec {
 
     private static DecodeException notSent(int code, int mask, int start) {
         String direction = DIRECTIONS.get(Integer.numberOfTrailingZeros(mask));
-        return fail("type code " + code + " is not sent in direction " + BinaryWire.repr(direction), start);
+        return fail("type code " + code + " is not sent in direction " + PythonText.repr(direction), start);
     }
 
     /** The whole frame, header included, in the newest layout. */

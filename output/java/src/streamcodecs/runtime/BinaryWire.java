@@ -38,34 +38,6 @@ public final class BinaryWire {
             + (data.length > 48 ? "..." : "") + ")";
     }
 
-    /** Python's {@code repr} of a string: single quotes unless it holds one and no double quote. */
-    public static String repr(String text) {
-        char quote = text.indexOf('\'') >= 0 && text.indexOf('"') < 0 ? '"' : '\'';
-        StringBuilder out = new StringBuilder(text.length() + 2).append(quote);
-        for (int i = 0; i < text.length(); i++) {
-            int c = text.codePointAt(i);
-            if (Character.isSupplementaryCodePoint(c)) {
-                i++;
-            }
-            if (c == quote || c == '\\') {
-                out.append('\\').append((char) c);
-            } else if (c == '\n') {
-                out.append("\\n");
-            } else if (c == '\r') {
-                out.append("\\r");
-            } else if (c == '\t') {
-                out.append("\\t");
-            } else if (c < 0x20 || c == 0x7F) {
-                out.append(String.format("\\x%02x", c));
-            } else if (Character.isSurrogate((char) c)) {
-                out.append(String.format("\\u%04x", c));
-            } else {
-                out.appendCodePoint(c);
-            }
-        }
-        return out.append(quote).toString();
-    }
-
     /**
      * Why a decoded string cannot be a Spark string (UTF-8, so no unpaired surrogate, which modified UTF-8 and a
      * Java String allow), worded as Python's UnicodeEncodeError; null when it can.
@@ -259,45 +231,12 @@ public final class BinaryWire {
             if (stop > end) {
                 throw fail("string of " + size + " bytes runs past the frame", pos, field);
             }
-            byte[] b = buf;
-            int i = start;
-            while (i < stop) {
-                int c = b[i] & 0xFF;
-                if (c < 0x80) {
-                    i++;
-                    continue;
-                }
-                int more;
-                int low = 0x80;
-                int high = 0xBF;
-                if (c >= 0xC2 && c <= 0xDF) {
-                    more = 1;
-                } else if (c >= 0xE0 && c <= 0xEF) {
-                    more = 2;
-                    low = c == 0xE0 ? 0xA0 : 0x80;
-                    high = c == 0xED ? 0x9F : 0xBF;
-                } else if (c >= 0xF0 && c <= 0xF4) {
-                    more = 3;
-                    low = c == 0xF0 ? 0x90 : 0x80;
-                    high = c == 0xF4 ? 0x8F : 0xBF;
-                } else {
-                    throw fail("invalid UTF-8: invalid start byte", i, field);
-                }
-                for (int k = 1; k <= more; k++) {
-                    if (i + k >= stop) {
-                        throw fail("invalid UTF-8: unexpected end of data", i, field);
-                    }
-                    int next = b[i + k] & 0xFF;
-                    if (next < low || next > high) {
-                        throw fail("invalid UTF-8: invalid continuation byte", i, field);
-                    }
-                    low = 0x80;
-                    high = 0xBF;
-                }
-                i += more + 1;
+            PythonText.Utf8Error bad = PythonText.utf8Error(buf, start, stop);
+            if (bad != null) {
+                throw fail("invalid UTF-8: " + bad.reason(), bad.at(), field);
             }
             pos = stop;
-            return new String(b, start, size, StandardCharsets.UTF_8);
+            return new String(buf, start, size, StandardCharsets.UTF_8);
         }
 
         /** An int32 length, then the bytes; with {@code negativeEmpty} a negative length reads as empty. */

@@ -9,11 +9,8 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -53,7 +50,6 @@ public final class JsonWire {
                     .build())
             .build();
 
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final int[] BASE64 = new int[128];
 
     static {
@@ -190,50 +186,8 @@ public final class JsonWire {
 
     /** A problem when {@code data[offset, offset + length)} is not valid UTF-8, else null. */
     public static Problem invalidUtf8(byte[] data, int offset, int length) {
-        int i = offset;
-        int end = offset + length;
-        while (i < end) {
-            if (i + 8 <= end && ((long) LONGS.get(data, i) & 0x8080808080808080L) == 0) {
-                i += 8;  // eight ASCII bytes at once
-                continue;
-            }
-            int b = data[i];
-            if (b >= 0) {
-                i++;
-                continue;
-            }
-            b &= 0xFF;
-            int need;
-            int min;
-            if (b >= 0xC2 && b <= 0xDF) {
-                need = 1;
-                min = 0x80;
-            } else if (b >= 0xE0 && b <= 0xEF) {
-                need = 2;
-                min = 0x800;
-            } else if (b >= 0xF0 && b <= 0xF4) {
-                need = 3;
-                min = 0x10000;
-            } else {
-                return utf8Problem("invalid start byte", i - offset);
-            }
-            int code = b & (0x3F >> need);
-            for (int k = 1; k <= need; k++) {
-                if (i + k >= end) {
-                    return utf8Problem("unexpected end of data", i - offset);
-                }
-                int c = data[i + k] & 0xFF;
-                if ((c & 0xC0) != 0x80) {
-                    return utf8Problem("invalid continuation byte", i - offset);
-                }
-                code = (code << 6) | (c & 0x3F);
-            }
-            if (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-                return utf8Problem("invalid continuation byte", i - offset);
-            }
-            i += need + 1;
-        }
-        return null;
+        PythonText.Utf8Error bad = PythonText.utf8Error(data, offset, offset + length);
+        return bad == null ? null : utf8Problem(bad.reason(), bad.at() - offset);
     }
 
     private static Problem utf8Problem(String why, int at) {
@@ -591,7 +545,7 @@ public final class JsonWire {
             same = chars[offset + i] == value.charAt(i);
         }
         if (!same) {
-            throw new Problem("Invalid enum value " + repr(p.getText()));
+            throw new Problem("Invalid enum value " + PythonText.repr(p.getText()));
         }
         return value;
     }
@@ -690,7 +644,7 @@ public final class JsonWire {
 
     /** An enum's wire value that is not one of its members. */
     public static Problem invalidEnum(Object value) {
-        return new Problem("Invalid enum value " + (value instanceof String s ? repr(s) : String.valueOf(value)));
+        return new Problem("Invalid enum value " + (value instanceof String s ? PythonText.repr(s) : String.valueOf(value)));
     }
 
     /** An integer enum's wire value at the current token. */
@@ -701,29 +655,6 @@ public final class JsonWire {
     /** A string enum's wire value at the current token. */
     public static String enumStr(JsonParser p, boolean nullable) throws IOException, Problem {
         return nullable ? readStrOrNull(p) : readStr(p);
-    }
-
-    /** Python's repr of a string (for reasons naming a value). */
-    public static String repr(String text) {
-        char quote = text.indexOf('\'') >= 0 && text.indexOf('"') < 0 ? '"' : '\'';
-        StringBuilder out = new StringBuilder(text.length() + 2).append(quote);
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == quote || c == '\\') {
-                out.append('\\').append(c);
-            } else if (c == '\n') {
-                out.append("\\n");
-            } else if (c == '\r') {
-                out.append("\\r");
-            } else if (c == '\t') {
-                out.append("\\t");
-            } else if (c < 0x20 || c == 0x7F) {
-                out.append(String.format("\\x%02x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.append(quote).toString();
     }
 
     /** Whether a decoded value is the string {@code value} (a shape's match). */
@@ -804,7 +735,7 @@ public final class JsonWire {
             return "None";
         }
         if (value instanceof String s) {
-            return repr(s);
+            return PythonText.repr(s);
         }
         if (value instanceof Boolean b) {
             return b ? "True" : "False";

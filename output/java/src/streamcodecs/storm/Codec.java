@@ -14,6 +14,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.unsafe.types.VariantVal;
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
+import streamcodecs.runtime.PythonText;
 import streamcodecs.runtime.JsonWire;
 import streamcodecs.runtime.JsonWire.Problem;
 
