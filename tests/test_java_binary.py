@@ -72,8 +72,8 @@ messages:
 """
 
 HARNESS = """\
-import blip_codecs.blip.Codec;
-import blip_codecs.runtime.DecodeException;
+import blip_java_codecs.blip.Codec;
+import blip_java_codecs.runtime.DecodeException;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.util.HexFormat;
@@ -124,16 +124,18 @@ def sibling(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
     (root / "defs").mkdir()
     (root / "defs" / "blip.yaml").write_text(SIBLING, encoding="utf-8")
     out = root / "out"
-    assert generate(["-p", str(root / "defs"), "-r", str(out), "-n", "blip_codecs", "--no-binary", "-q"]) == 0
-    sources = java_sources(load_protocols(root / "defs", root), Options(namespace="blip_codecs"))
+    assert generate(["-p", str(root / "defs"), "-r", str(out), "-n", "blip_java_codecs", "--no-binary", "-q"]) == 0
+    sources = java_sources(load_protocols(root / "defs", root), Options(namespace="blip_java_codecs"))
     classes = root / "classes"
     with zipfile.ZipFile(io.BytesIO(jar.build(sources, "test"))) as z:
         z.extractall(classes)
     sys.path.insert(0, str(out))
     try:
-        yield importlib.import_module("blip_codecs.blip"), classes
+        yield importlib.import_module("blip_java_codecs.blip"), classes
     finally:
         sys.path.remove(str(out))
+        for name in [m for m in sys.modules if m.split(".")[0] == "blip_java_codecs"]:
+            del sys.modules[name]  # another test generates a package of its own from another definition
 
 
 def _java(classes: Path, frames: list[bytes], tmp_path: Path) -> list[str]:

@@ -517,6 +517,8 @@ def sibling(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
         yield importlib.import_module("blip_codecs.blip"), importlib.import_module("blip_codecs.spark.blip")
     finally:
         sys.path.remove(str(out))
+        for name in [m for m in sys.modules if m.split(".")[0] == "blip_codecs"]:
+            del sys.modules[name]  # another test generates a package of its own from another definition
 
 
 def test_a_sibling_protocol_decodes_encodes_and_splits(spark: Any, sibling: Any) -> None:
