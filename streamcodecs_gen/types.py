@@ -113,6 +113,8 @@ class WireType:
     spark_checked: bool = False  # Spark: a value of the Spark type may still be malformed (decode checks it)
     record_value: bool = False  # kafka: the record value (framing.payload), not an attribute
     example: str = "{}"  # documents: how a decoded value ``{}`` reads in a worked example
+    java: str | None = None  # Java: the type of a decoded value (an object type; see java_primitive); None: no Java
+    java_helper: str | None = None  # Java, JSON family: JsonWire's read<h>/write<h>/from<h> for the type
 
     @property
     def range(self) -> tuple[int, int]:
@@ -140,9 +142,10 @@ class WireType:
         return self.py == "bytes"
 
     @property
-    def java(self) -> str:
-        """The Java type of a decoded value in the binary family's Java codec ("" where it has none)."""
-        return BINARY_JAVA_TYPES.get(self.name, "")
+    def java_primitive(self) -> str:
+        """The Java type of a decoded value where it cannot be null (``long`` for ``Long``; others as ``java``)."""
+        assert self.java
+        return JAVA_PRIMITIVES.get(self.java, self.java)
 
     @property
     def spark_class(self) -> str:
@@ -189,22 +192,16 @@ SPARK_CLASSES = {
 }
 """The PySpark class of each Spark SQL type the registry uses."""
 
-BINARY_JAVA_TYPES = {
-    "bool": "boolean",
-    "int8": "byte",
-    "int16": "short",
-    "int32": "int",
-    "int64": "long",
-    "float32": "float",
-    "float64": "double",
-    "uuid": "UUID",
-    "string": "String",
-    "mutf8": "String",
-    "bytes": "byte[]",
-    "rest": "byte[]",
-    "padding": "int",
+JAVA_PRIMITIVES = {
+    "Boolean": "boolean",
+    "Byte": "byte",
+    "Short": "short",
+    "Integer": "int",
+    "Long": "long",
+    "Float": "float",
+    "Double": "double",
 }
-"""The Java type of each binary wire type's value in the Java codec (``java.util.UUID`` for a UUID)."""
+"""Java's boxed types and their primitives (a codec holds a field that cannot be null as the primitive)."""
 
 
 WIRE_TYPES: dict[str, WireType] = {
@@ -221,6 +218,8 @@ WIRE_TYPES: dict[str, WireType] = {
             min_size=1,
             values=_bool_value,
             constant=True,
+            java="Boolean",
+            java_helper="Bool",
         ),
         WireType(
             "int8",
@@ -235,6 +234,8 @@ WIRE_TYPES: dict[str, WireType] = {
             bits=8,
             values=_int_value,
             constant=True,
+            java="Byte",
+            java_helper="Int8",
         ),
         WireType(
             "int16",
@@ -249,6 +250,8 @@ WIRE_TYPES: dict[str, WireType] = {
             bits=16,
             values=_int_value,
             constant=True,
+            java="Short",
+            java_helper="Int16",
         ),
         WireType(
             "int32",
@@ -263,6 +266,8 @@ WIRE_TYPES: dict[str, WireType] = {
             bits=32,
             values=_int_value,
             constant=True,
+            java="Integer",
+            java_helper="Int32",
         ),
         WireType(
             "int64",
@@ -277,6 +282,8 @@ WIRE_TYPES: dict[str, WireType] = {
             bits=64,
             values=_int_value,
             constant=True,
+            java="Long",
+            java_helper="Int64",
         ),
         WireType(
             "float32",
@@ -288,6 +295,8 @@ WIRE_TYPES: dict[str, WireType] = {
             struct="f",
             min_size=4,
             values=_number_value,
+            java="Float",
+            java_helper="Float32",
         ),
         WireType(
             "float64",
@@ -299,6 +308,8 @@ WIRE_TYPES: dict[str, WireType] = {
             struct="d",
             min_size=8,
             values=_number_value,
+            java="Double",
+            java_helper="Float64",
         ),
         WireType(
             "uuid",
@@ -317,6 +328,8 @@ WIRE_TYPES: dict[str, WireType] = {
             to_arrow="str({v})",
             from_arrow="_uuid({v}, {path})",
             spark_checked=True,
+            java="UUID",
+            java_helper="Uuid",
         ),
         WireType(
             "string",
@@ -329,6 +342,8 @@ WIRE_TYPES: dict[str, WireType] = {
             min_size=2,
             values=_text_value,
             sized=True,
+            java="String",
+            java_helper="Str",
         ),
         WireType(
             "mutf8",
@@ -342,6 +357,7 @@ WIRE_TYPES: dict[str, WireType] = {
             min_size=2,
             values=_text_value,
             sized=True,
+            java="String",
         ),
         WireType(
             "bytes",
@@ -358,6 +374,7 @@ WIRE_TYPES: dict[str, WireType] = {
             negative_length=True,
             framed_length=True,
             extends=True,
+            java="byte[]",
         ),
         WireType(
             "rest",
@@ -371,6 +388,7 @@ WIRE_TYPES: dict[str, WireType] = {
             view=True,
             values=_empty_bytes_value,
             writer="payload_part",
+            java="byte[]",
         ),
         WireType(
             "padding",
@@ -384,6 +402,7 @@ WIRE_TYPES: dict[str, WireType] = {
             bits=32,
             values=_int_value,
             example="{} zero bytes",
+            java="Integer",
         ),
         WireType(
             "base64",
@@ -393,6 +412,8 @@ WIRE_TYPES: dict[str, WireType] = {
             "binary",
             lambda i: bytes([i % 256, 0, 255, 10]) + b"\xfe\xff",
             values=_empty_bytes_value,
+            java="byte[]",
+            java_helper="Base64",
         ),
         WireType(
             "timestamp",
@@ -403,6 +424,8 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: datetime.datetime(2018, 4, 5, 3, 56, 24 + i % 30, 1000 * i, tzinfo=datetime.UTC),
             json="Timestamp",
             imports=("datetime",),
+            java="OffsetDateTime",
+            java_helper="Timestamp",
         ),
         WireType(
             "any",
@@ -413,6 +436,8 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: {"k": [i, "v", None, True]},
             imports=("typing.Any",),
             spark_json="variant",
+            java="VariantVal",
+            java_helper="Any",
         ),
         WireType(
             "uri",
@@ -421,6 +446,7 @@ WIRE_TYPES: dict[str, WireType] = {
             "str",
             "string",
             lambda i: f"https://example.com/schemas/{i}.json#/definitions/v{i}",
+            java="String",
         ),
         WireType(
             "uri_reference",
@@ -429,6 +455,7 @@ WIRE_TYPES: dict[str, WireType] = {
             "str",
             "string",
             lambda i: (f"/sensors/{i}", f"urn:uuid:{uuid.UUID(int=i + 1)}", f"{i}-555-123-4567")[i % 3],
+            java="String",
         ),
         WireType(
             "media_type",
@@ -437,6 +464,7 @@ WIRE_TYPES: dict[str, WireType] = {
             "str",
             "string",
             lambda i: ("application/json", "text/plain; charset=utf-8", "application/vnd.example+json")[i % 3],
+            java="String",
         ),
         WireType(
             "attribute_value",

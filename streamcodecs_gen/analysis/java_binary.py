@@ -15,7 +15,7 @@ from typing import Any
 from ..filters import javastr as java_string
 from ..layout import Layout, Step, binary_layout, min_size
 from ..model import Field, Message, Protocol, Struct, TypeRef
-from ..types import WIRE_TYPES
+from ..types import JAVA_PRIMITIVES, WIRE_TYPES
 
 _KEYWORDS = frozenset(
     """abstract assert boolean break byte case catch char class const continue default do double else enum extends
@@ -29,15 +29,7 @@ _KEYWORDS = frozenset(
 _LOCALS = frozenset({"in", "out", "at", "size", "left", "outerEnd", "sizeAt", "value", "item", "items", "count", "i"})
 """Names the generated read and write methods use for themselves."""
 
-_BOXED = {
-    "boolean": "Boolean",
-    "byte": "Byte",
-    "short": "Short",
-    "int": "Integer",
-    "long": "Long",
-    "float": "Float",
-    "double": "Double",
-}
+_BOXED = {primitive: boxed for boxed, primitive in JAVA_PRIMITIVES.items()}
 
 
 def java_identifier(name: str) -> str:
@@ -71,7 +63,7 @@ class JavaBinary:
         return size
 
     def enum_java(self, enum: Any) -> str:
-        return str(WIRE_TYPES[enum.wire].java)
+        return WIRE_TYPES[enum.wire].java_primitive
 
     def enum_member(self, enum: Any, name: str) -> str:
         return self._number(self.enum_java(enum), next(v.value for v in enum.values if v.name == name))
@@ -96,7 +88,7 @@ class JavaBinary:
         if ref.kind == "struct":
             assert ref.struct
             return ref.struct.name
-        return self.wire(ref).java
+        return self.wire(ref).java_primitive
 
     def boxed(self, ref: TypeRef) -> str:
         java = self.type(ref)
@@ -121,17 +113,17 @@ class JavaBinary:
             assert ref.enum
             if isinstance(value, str):
                 value = next(v.value for v in ref.enum.values if v.name == value)
-            return self._number(self.wire(ref).java, value)
+            return self._number(self.wire(ref).java_primitive, value)
         wire = self.wire(ref)
-        if wire.java == "String":
+        if wire.java_primitive == "String":
             return java_string(value)
-        if wire.java == "byte[]":
+        if wire.java_primitive == "byte[]":
             return "BinaryWire.EMPTY" if not value else "new byte[] {" + ", ".join(map(str, value)) + "}"
-        if wire.java == "UUID":
+        if wire.java_primitive == "UUID":
             return f"UUID.fromString({java_string(str(value))})"
-        if wire.java == "boolean":
+        if wire.java_primitive == "boolean":
             return "true" if value else "false"
-        return self._number(wire.java, value)
+        return self._number(wire.java_primitive, value)
 
     @staticmethod
     def _number(java: str, value: Any) -> str:
@@ -214,9 +206,9 @@ class JavaBinary:
         if ref.kind == "list":
             return f"{self.list_method(ref)}(in, {path}, {'true' if f.negative_empty else 'false'})"
         wire = self.wire(ref)
-        if wire.name == "bytes":
+        if wire.negative_length:  # bytes: a negative length may read as empty
             return f"in.bytes({path}, {'true' if f.negative_empty else 'false'})"
-        if wire.name in ("rest", "padding"):
+        if wire.trailing:
             return f"in.{wire.name}()"
         return f"in.{wire.name}({path})"
 
@@ -226,7 +218,7 @@ class JavaBinary:
             assert ref.struct
             return f"read{ref.struct.name}(in)"
         wire = self.wire(ref)
-        if wire.name == "bytes":
+        if wire.negative_length:
             return 'in.bytes("list item", false)'
         if wire.struct:
             return self.read_fixed(ref)
@@ -276,7 +268,7 @@ class JavaBinary:
             item = self.write(ref.item, "item", "list item")
             return f"out.count({expr}, {place});\nfor ({self.boxed(ref.item)} item : {expr}) {{\n    {item}\n}}"
         wire = self.wire(ref)
-        if wire.struct and wire.name != "uuid":
+        if wire.struct and not wire.struct_converts:  # a UUID is two longs
             return f"out.{wire.name}({expr});"
         return f"out.{wire.name}({expr}, {place});"
 
@@ -305,9 +297,9 @@ class JavaBinary:
                 return f"{expr}.toArray()"
             return f"BinarySpark.array({expr}, {x} -> {inner})"
         wire = self.wire(ref)
-        if wire.name == "uuid":
+        if wire.java == "UUID":
             return f"{expr}.toString()"
-        if wire.java == "String":
+        if wire.java_primitive == "String":
             return f"BinarySpark.text({expr}, {place})"
         return expr
 
@@ -327,19 +319,19 @@ class JavaBinary:
             assert ref.item
             x = f"x{depth}"
             item = self._from_value(ref.item, x, path + "[]", "list item", depth + 1)
-            converts = ref.item.kind == "struct" or self.wire_name(ref.item) == "uuid"
+            converts = ref.item.kind == "struct" or self.wire(ref.item).java == "UUID"
             flag, named = ("true", "owner") if converts else ("false", at)
             return f"BinarySpark.list({value}, {flag}, {named}, {x} -> {item})"
         wire = self.wire(ref)
-        if wire.name == "uuid":
+        if wire.java == "UUID":
             return f"BinarySpark.uuid({value}, {place}, {at})"
-        if wire.java == "String":
+        if wire.java_primitive == "String":
             return f"BinarySpark.text({value}, {at})"
-        if wire.java == "byte[]":
+        if wire.java_primitive == "byte[]":
             return f"BinarySpark.bytes({value}, {at})"
-        if wire.name == "padding":
+        if wire.trailing:  # a padding count (rest is bytes, handled above)
             return f"BinarySpark.padding({value}, {at})"
-        return f"BinarySpark.{wire.java}Of({value}, {at})"
+        return f"BinarySpark.{wire.java_primitive}Of({value}, {at})"
 
     def struct_values(self, s: Struct) -> list[str]:
         return [self.to_spark(f.type, f"v.{self.name(f)}()", "path") for f in s.fields]

@@ -21,22 +21,8 @@ from .json import fast_path, field_mode, typed_path
 from .spark_json import encode_rule
 
 # The Java type of each JSON-family wire type, and the runtime helper suffix that reads and writes it.
-_WIRE: dict[str, tuple[str, str]] = {
-    "bool": ("Boolean", "Bool"),
-    "int8": ("Byte", "Int8"),
-    "int16": ("Short", "Int16"),
-    "int32": ("Integer", "Int32"),
-    "int64": ("Long", "Int64"),
-    "float32": ("Float", "Float32"),
-    "float64": ("Double", "Float64"),
-    "uuid": ("UUID", "Uuid"),
-    "string": ("String", "Str"),
-    "base64": ("byte[]", "Base64"),
-    "timestamp": ("OffsetDateTime", "Timestamp"),
-    "any": ("VariantVal", "Any"),
-}
-_SPARK_CONVERTS = {"uuid": "JsonWire.uuidText", "timestamp": "JsonWire.sqlTimestamp"}
-"""Wire types whose Java value is not already Spark's external value: the helper converting it."""
+_SPARK_CONVERTS = {"UUID": "JsonWire.uuidText", "OffsetDateTime": "JsonWire.sqlTimestamp"}
+"""Java types that are not already Spark's external value: the helper converting them."""
 _JAVA_KEYWORDS = frozenset(
     "abstract assert boolean break byte case catch char class const continue default do double else enum extends "
     "final finally float for goto if implements import instanceof int interface long native new package private "
@@ -83,7 +69,7 @@ def java_type(ref: TypeRef) -> str:
     """The Java type of a decoded value (boxed: a component may be null)."""
     if ref.kind == "wire":
         assert ref.wire
-        return _WIRE[ref.wire.name][0]
+        return str(ref.wire.java)
     if ref.kind == "enum":
         assert ref.enum
         return f"Messages.{ref.enum.name}"
@@ -104,7 +90,7 @@ def _name(ref: TypeRef) -> str:
     """A Java name part for a type: ``ListOfStr``, ``MapOfListOfStr``, ``Grouping``."""
     if ref.kind == "wire":
         assert ref.wire
-        return _WIRE[ref.wire.name][1]
+        return ref.wire.java_helper
     if ref.kind in ("enum", "struct"):
         return ref.enum.name if ref.enum else ref.struct.name  # type: ignore[union-attr]
     assert ref.item
@@ -112,7 +98,7 @@ def _name(ref: TypeRef) -> str:
 
 
 def _any(ref: TypeRef) -> bool:
-    return ref.kind == "wire" and ref.wire is not None and ref.wire.name == "any"
+    return ref.kind == "wire" and ref.wire is not None and ref.wire.java == "VariantVal"
 
 
 @dataclass(frozen=True)
@@ -150,7 +136,7 @@ class Expressions:
         """Java reading the value at parser ``p`` (``scalar``: a list that also takes one item alone)."""
         if ref.kind == "wire":
             assert ref.wire
-            return f"JsonWire.read{_WIRE[ref.wire.name][1]}{_null(nullable)}({p})"
+            return f"JsonWire.read{ref.wire.java_helper}{_null(nullable)}({p})"
         if ref.kind == "enum":
             assert ref.enum
             return f"Messages.{ref.enum.name}.read{_null(nullable)}({p})"
@@ -171,7 +157,7 @@ class Expressions:
         """Java writing the value ``v`` with writer ``w`` (a ``Problem`` when it is null but may not be)."""
         if ref.kind == "wire":
             assert ref.wire
-            return f"JsonWire.write{_WIRE[ref.wire.name][1]}{_null(nullable)}({w}, {v})"
+            return f"JsonWire.write{ref.wire.java_helper}{_null(nullable)}({w}, {v})"
         if ref.kind == "enum":
             assert ref.enum
             return f"Messages.{ref.enum.name}.write{_null(nullable)}({w}, {v})"
@@ -191,7 +177,7 @@ class Expressions:
         """Java turning the value ``v`` into Spark's external value (null stays null)."""
         if ref.kind == "wire":
             assert ref.wire
-            helper = _SPARK_CONVERTS.get(ref.wire.name)
+            helper = _SPARK_CONVERTS.get(str(ref.wire.java))
             return f"{helper}({v})" if helper else v
         if ref.kind == "enum":
             assert ref.enum
@@ -201,7 +187,7 @@ class Expressions:
         assert ref.item
         kind = "List" if ref.kind == "list" else "Map"
         item = ref.item
-        if item.kind == "wire" and item.wire and item.wire.name not in _SPARK_CONVERTS:
+        if item.kind == "wire" and item.wire and item.wire.java not in _SPARK_CONVERTS:
             return f"JsonWire.spark{kind}({v})"
         if item.kind in ("list", "map"):
             return f"JsonWire.spark{kind}({v}, Codec::spark{self._helper(item)})"
@@ -211,9 +197,8 @@ class Expressions:
         """Java turning Spark's external value ``o`` (an Object) into the Java value (a ``Problem`` if it cannot)."""
         if ref.kind == "wire":
             assert ref.wire
-            name = ref.wire.name
-            if name in _SPARK_CONVERTS:
-                return f"JsonWire.from{_WIRE[name][1]}({o})"
+            if ref.wire.java in _SPARK_CONVERTS:
+                return f"JsonWire.from{ref.wire.java_helper}({o})"
             return f"({java_type(ref)}) {o}"
         if ref.kind == "enum":
             assert ref.enum
@@ -249,7 +234,7 @@ def java_literal(value: Any, ref: TypeRef) -> str:
         assert not value, "only empty map defaults"
         return "Map.of()"
     assert ref.kind == "wire" and ref.wire
-    java = _WIRE[ref.wire.name][0]
+    java = str(ref.wire.java)
     if java == "String":
         return java_string(str(value))
     if java == "Boolean":

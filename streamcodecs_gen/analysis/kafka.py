@@ -100,21 +100,10 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
 
 # --- the Java target ------------------------------------------------------------------------------------------
 
-_JAVA_TYPES = {
-    "string": "String",
-    "uri": "String",
-    "uri_reference": "String",
-    "media_type": "String",
-    "timestamp": "OffsetDateTime",
-    "bool": "Boolean",
-    "int8": "Byte",
-    "int16": "Short",
-    "int32": "Integer",
-    "int64": "Long",
-}
-"""The Java type of a decoded attribute, by the wire types the Java target carries (the runtime's KafkaWire has
-their rules). A protocol with an attribute of another type has no Java target: its Spark functions take the
-Python path."""
+_CARRIED = frozenset({"String", "OffsetDateTime", "Boolean", "Byte", "Short", "Integer", "Long"})
+"""The Java types of the attributes the Java target carries (text, a time, booleans and integers: the runtime's
+KafkaWire has their rules). A protocol with an attribute of another type (``WireType.java``) has no Java target:
+its Spark functions take the Python path."""
 _JAVA_TEXT = {"String"}
 """Java types that are text: their minimum length is checked, and the JSON format writes them as strings."""
 
@@ -196,17 +185,17 @@ def _java_pattern(match: Any) -> list[str]:
 
 def java_kafka(protocol: Protocol) -> JavaKafka | None:
     """The Java view of a Kafka-family protocol, with the wire types' patterns taken from the Python runtime; None
-    when an attribute has a wire type the Java target does not carry (see ``_JAVA_TYPES``)."""
+    when an attribute has a wire type the Java target does not carry (see ``_CARRIED``)."""
     from ..py_package._runtime import kafkawire as kw
 
     event = kafka_event(protocol)
     if event.extra is None or event.content_type is None:
         return None  # the Java codec keeps undeclared attributes in a map and reads data by its content type
-    if any(f.type.wire is None or f.type.wire.name not in _JAVA_TYPES for f in event.attributes):
+    if any(f.type.wire is None or f.type.wire.java not in _CARRIED for f in event.attributes):
         return None
-    if any(f.has_const and _JAVA_TYPES[f.type.wire.name] not in _JAVA_TEXT for f in event.attributes if f.type.wire):
+    if any(f.has_const and f.type.wire.java not in _JAVA_TEXT for f in event.attributes if f.type.wire):
         return None
-    times = [f for f in event.attributes if f.type.wire and f.type.wire.name == "timestamp"]
+    times = [f for f in event.attributes if f.type.wire and f.type.wire.java == "OffsetDateTime"]
     if len(times) > 1:
         return None
     framing = protocol.framing
@@ -222,7 +211,7 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
                 field=f,
                 name=f.name,
                 java=_java_name(f.py),
-                type=_JAVA_TYPES[wire.name],
+                type=str(wire.java),
                 wire=_java_name(wire.name),
                 header=event.header(f),
                 required=KafkaEvent.required(f),
