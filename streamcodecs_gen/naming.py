@@ -47,3 +47,26 @@ def identifier_problem(name: str) -> str | None:
     if name.startswith("__"):
         return f"{name!r} starts with a double underscore"
     return None
+
+
+JAVA_KEYWORDS = frozenset(
+    """abstract assert boolean break byte case catch char class const continue default do double else enum extends
+    final finally float for goto if implements import instanceof int interface long native new package private
+    protected public return short static strictfp super switch synchronized this throw throws transient try void
+    volatile while true false null var record yield sealed permits""".split()
+)
+"""Java's reserved words, literals and contextual keywords: no generated Java identifier may be one."""
+JAVA_OBJECT_METHODS = frozenset("equals hashCode toString getClass notify notifyAll wait clone finalize".split())
+"""Methods every Java object has: a record component of that name would clash with one."""
+
+
+def java_camel(name: str) -> str:
+    """``shard_id`` -> ``shardId`` (a name already in camel case stays as it is)."""
+    head, *rest = name.split("_")
+    return head + "".join(w[:1].upper() + w[1:] for w in rest)
+
+
+def java_safe(name: str, taken: frozenset[str] = frozenset()) -> str:
+    """``name`` as a Java record component or variable: ``Field`` appended where it is a Java keyword, a method
+    every object has, or one of ``taken`` (the names the generated code uses itself)."""
+    return name + "Field" if name in JAVA_KEYWORDS or name in JAVA_OBJECT_METHODS or name in taken else name

@@ -15,16 +15,11 @@ from typing import Any
 from ..filters import javastr as java_string
 from ..layout import Layout, Step, binary_layout, min_size
 from ..model import Field, Message, Protocol, Struct, TypeRef
+from ..naming import java_safe
 from ..types import JAVA_PRIMITIVES, WIRE_TYPES
 
-_KEYWORDS = frozenset(
-    """abstract assert boolean break byte case catch char class const continue default do double else enum extends
-    final finally float for goto if implements import instanceof int interface long native new package private
-    protected public return short static strictfp super switch synchronized this throw throws transient try void
-    volatile while true false null var record yield sealed permits
-    equals hashCode toString getClass notify notifyAll wait clone finalize wireCode wireName""".split()
-)
-"""Java keywords, and names a record component may not take (Object's methods, the Message interface's)."""
+_MESSAGE_METHODS = frozenset({"wireCode", "wireName"})
+"""The Message interface's methods: a record component may not take their names."""
 
 _LOCALS = frozenset({"in", "out", "at", "size", "left", "outerEnd", "sizeAt", "value", "item", "items", "count", "i"})
 """Names the generated read and write methods use for themselves."""
@@ -33,7 +28,7 @@ _BOXED = {primitive: boxed for boxed, primitive in JAVA_PRIMITIVES.items()}
 
 
 def java_identifier(name: str) -> str:
-    return name + "_" if name in _KEYWORDS else name
+    return java_safe(name, _MESSAGE_METHODS)
 
 
 @dataclass

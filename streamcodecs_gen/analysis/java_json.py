@@ -16,21 +16,15 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
+from ..filters import javastr as java_string
 from ..model import Field, Message, Protocol, Struct, TypeRef
+from ..naming import java_camel, java_safe
 from .json import fast_path, field_mode, typed_path
 from .spark_json import encode_rule
 
 # The Java type of each JSON-family wire type, and the runtime helper suffix that reads and writes it.
 _SPARK_CONVERTS = {"UUID": "JsonWire.uuidText", "OffsetDateTime": "JsonWire.sqlTimestamp"}
 """Java types that are not already Spark's external value: the helper converting them."""
-_JAVA_KEYWORDS = frozenset(
-    "abstract assert boolean break byte case catch char class const continue default do double else enum extends "
-    "final finally float for goto if implements import instanceof int interface long native new package private "
-    "protected public return short static strictfp super switch synchronized this throw throws transient try void "
-    "volatile while record yield var sealed permits".split()
-)
-
-
 _TAKEN = frozenset(
     # the generated methods' own variables, and the methods every record has
     "p t key strict e w m r v o x messageName hashCode toString equals getClass notify notifyAll wait".split()
@@ -40,29 +34,7 @@ _TAKEN = frozenset(
 def camel(py_name: str) -> str:
     """``shard_id`` -> ``shardId``: a record component and its local variable (``Field`` appended to a Java
     keyword or a name the generated code uses itself)."""
-    head, *rest = py_name.split("_")
-    name = head + "".join(w[:1].upper() + w[1:] for w in rest)
-    return name + "Field" if name in _JAVA_KEYWORDS or name in _TAKEN else name
-
-
-def java_string(text: str) -> str:
-    """A Java string literal."""
-    out = []
-    for ch in text:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ord(ch) < 0x20 or ord(ch) > 0x7E:
-            out.extend(f"\\u{unit:04x}" for unit in _utf16(ch))
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def _utf16(ch: str) -> list[int]:
-    data = ch.encode("utf-16-be")
-    return [int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data), 2)]
+    return java_safe(java_camel(py_name), _TAKEN)
 
 
 def java_type(ref: TypeRef) -> str:

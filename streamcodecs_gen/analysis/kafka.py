@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from itertools import takewhile
 from typing import Any
 
+from ..filters import javastr as java_string
 from ..model import Field, Message, Protocol
+from ..naming import java_camel, java_safe
 from ..types import JSON_BYTES, WireType
 
 
@@ -108,27 +110,6 @@ _JAVA_TEXT = {"String"}
 """Java types that are text: their minimum length is checked, and the JSON format writes them as strings."""
 
 
-def java_string(text: str) -> str:
-    """A Java string literal of ``text``: ASCII only (every other character, and control characters, escaped as
-    ``\\uXXXX`` UTF-16 units), so the source reads the same in any editor."""
-    out = ['"']
-    for unit in text.encode("utf-16-be").hex(" ", 2).split():
-        c = chr(int(unit, 16)) if int(unit, 16) < 0x80 else None
-        if c == "\\" or c == '"':
-            out.append("\\" + c)
-        elif c is not None and c.isprintable():
-            out.append(c)
-        else:
-            out.append(f"\\u{unit}")
-    out.append('"')
-    return "".join(out)
-
-
-def _java_name(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
-
-
 @dataclass(frozen=True)
 class JavaAttribute:
     field: Field
@@ -210,9 +191,9 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
             JavaAttribute(
                 field=f,
                 name=f.name,
-                java=_java_name(f.py),
+                java=java_safe(java_camel(f.py)),
                 type=str(wire.java),
-                wire=_java_name(wire.name),
+                wire=java_camel(wire.name),
                 header=event.header(f),
                 required=KafkaEvent.required(f),
                 const=const,
@@ -232,7 +213,7 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
         event=event,
         attributes=attributes,
         extensions_at=extensions_at,
-        extensions=_java_name(event.extra.py),
+        extensions=java_safe(java_camel(event.extra.py)),
         content_type_at=next((i for i, a in enumerate(attributes) if a.content_type), -1),
         patterns={
             "forbidden": _java_pattern(kw._FORBIDDEN),
