@@ -160,15 +160,21 @@ public final class BinaryWire {
             return new UUID(int64(), int64());
         }
 
-        /** A u16 byte count, then Java's modified UTF-8 (DataInput.readUTF, with the Python codec's messages). */
-        public String mutf8(String field) throws DecodeException {
+        /** Where the string at {@code pos} ends: a u16 byte count, then that many bytes, which must fit the frame. */
+        private int counted(String field) throws DecodeException {
             need(2, field);
-            int start = pos + 2;
             int size = (buf[pos] & 0xFF) << 8 | buf[pos + 1] & 0xFF;
-            int stop = start + size;
-            if (stop > end) {
+            if (pos + 2 + size > end) {
                 throw fail("string of " + size + " bytes runs past the frame", pos, field);
             }
+            return pos + 2 + size;
+        }
+
+        /** A u16 byte count, then Java's modified UTF-8 (DataInput.readUTF, with the Python codec's messages). */
+        public String mutf8(String field) throws DecodeException {
+            int stop = counted(field);
+            int start = pos + 2;
+            int size = stop - start;
             byte[] b = buf;
             int i = start;
             while (i < stop && b[i] >= 0) {
@@ -223,13 +229,9 @@ public final class BinaryWire {
 
         /** A u16 byte count, then UTF-8, refused where Python's strict UTF-8 decoder refuses it (same reasons). */
         public String string(String field) throws DecodeException {
-            need(2, field);
+            int stop = counted(field);
             int start = pos + 2;
-            int size = (buf[pos] & 0xFF) << 8 | buf[pos + 1] & 0xFF;
-            int stop = start + size;
-            if (stop > end) {
-                throw fail("string of " + size + " bytes runs past the frame", pos, field);
-            }
+            int size = stop - start;
             PythonText.Utf8Error bad = PythonText.utf8Error(buf, start, stop);
             if (bad != null) {
                 throw fail("invalid UTF-8: " + bad.reason(), bad.at(), field);
