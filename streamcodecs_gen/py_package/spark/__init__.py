@@ -6,8 +6,9 @@ One module per protocol, generated from the same definitions as the codecs: ``<p
 Each has ``SCHEMAS`` (a ``StructType`` per message), ``DECODED`` (the decoded row: ``message``, one nullable column
 per message kind, ``error``), ``decode(column, *, direction=None, mode="PERMISSIVE")`` and ``encode(struct, *,
 on_error="PERMISSIVE")``, which gives ``ENCODED`` (``data``: the bytes on the wire, ``error``). JSON protocols
-decode with native Spark SQL (``from_json``; no Python worker runs); binary protocols decode with vectorised Arrow
-UDFs that call the generated codec; the Kafka family works on the Kafka source's columns natively. In ``PERMISSIVE``
+decode with native Spark SQL (``from_json``; no Python worker runs); binary protocols and the Kafka family (which
+works on the Kafka source's columns) with vectorised Arrow UDFs that call the generated codec; all of them run the
+generated Java codec instead when the session has the package's jar (``configure``). In ``PERMISSIVE``
 mode (the default) a malformed row gives a null message and an ``error`` naming the problem, and a row that cannot
 be encoded gives null ``data`` and an ``error`` naming the field; in ``FAILFAST`` mode the query fails with that
 row's problem where the row is decoded or encoded, as Spark's own ``from_json`` does in ``FAILFAST`` mode. Spark
@@ -110,16 +111,6 @@ def encoded(data: Column, error: Column, on_error: str, protocol: str) -> Column
         return F.struct(F.when(both["error"].isNull(), both["data"]).alias("data"), problem.alias("error"))
 
     return bind(F.struct(data.alias("data"), error.alias("error")), shaped)
-
-
-def apart(value: Column) -> Column:
-    """``value``, passed through an expression Spark cannot compile into a whole stage (a one-entry map's
-    ``transform_values``): the projection holding it runs on its own, its other expressions compiled as small
-    methods, and the stage before it ends there. For a projection after a long chain of compiled ones, whose one
-    generated method would otherwise grow too large for the JVM to compile (Spark logs the failure and falls
-    back) or to optimise (it runs interpreted). ``value`` itself is evaluated without code generation: keep it
-    cheap (a column computed before)."""
-    return F.transform_values(F.create_map(F.lit(0), value), lambda _, v: v)[F.lit(0)]
 
 
 def raise_unless_null(error: Column) -> Column:
