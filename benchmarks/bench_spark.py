@@ -16,8 +16,8 @@ Three groups, ``BENCH_SPARK_ROWS`` rows each (default 1,000,000), every call wri
   from_kafka`` on the JVM path (the Java codec as a Java UDF) and on its fallback (the Python codec in Arrow
   batches, ``spark.streamcodecs.jvm=false``) against a pickled row UDF that hands each record to the CloudEvents
   SDK 2.2.0 (``cloudevents.core.bindings.kafka.from_kafka_event``) and returns the attributes and data. Issue
-  target: at least 10x. Then ``to_kafka`` in each mode, from event rows (the same events), on both paths against a pickled row UDF
-  calling the SDK's ``to_binary_event``/``to_structured_event``. Issue target: at least 10x.
+  target: at least 10x. Then ``to_kafka`` in each mode, from event rows (the same events), on both paths against
+  a pickled row UDF calling the SDK's ``to_binary_event``/``to_structured_event``. Issue target: at least 10x.
 
 Each group times the scan alone (``scan only``: the rows read and written, nothing decoded), and a ceiling,
 ``native, no checks``: the fewest Spark expressions that extract the same values
