@@ -81,6 +81,16 @@ def javadoc(text: str, indent: int = 0, width: int = 120) -> str:
     return "\n".join(lines)
 
 
+def javadoc_comment(text: str, indent: int = 0, width: int = 120) -> str:
+    """A whole Javadoc comment holding ``text``: ``/** text */`` when it fits on one line, else :func:`javadoc`'s
+    lines between ``/**`` and `` */``."""
+    body = javadoc(text, indent, width)
+    pad = " " * indent
+    if "\n" not in body and len(body) + 4 <= width:
+        return f"{pad}/**{body[len(pad) + 2 :]} */"
+    return f"{pad}/**\n{body}\n{pad} */"
+
+
 def javastr(value: Any) -> str:
     """A Java string literal (no ``\\u`` escape of a line terminator, which javac would read as a real one)."""
     out = []
@@ -206,6 +216,7 @@ def register(env: jinja2.Environment) -> None:
         one_line=one_line,
         md_cell=md_cell,
         javadoc=javadoc,
+        javadoc_comment=javadoc_comment,
         javastr=javastr,
         java_lines=java_lines,
         tojson=lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True),

@@ -29,14 +29,12 @@ from __future__ import annotations
 
 import datetime
 import functools
-import operator
 import struct
 import uuid
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import to_arrow_type
@@ -45,7 +43,6 @@ from pyspark.sql.types import (
     BinaryType,
     BooleanType,
     ByteType,
-    DataType,
     IntegerType,
     LongType,
     StringType,
@@ -56,7 +53,7 @@ from pyspark.sql.types import (
 from .. import pravega as _codec
 from .. import spark as _sp
 from ..pravega import messages as _messages
-from . import _jvm
+from . import _arrow, _jvm
 
 __all__ = [
     "DECODED",
@@ -1862,16 +1859,8 @@ def _keep_alive_of(v: Any) -> _codec.KeepAlive:
     return _codec.KeepAlive()
 
 
-class _Kind(NamedTuple):
-    name: str  # the message name
-    column: str  # its column in DECODED (or INLINE)
-    cls: type  # the codec's class
-    fields: tuple[tuple[str, Callable[[Any], Any] | None], ...]  # (attribute, to its Arrow value) per field
-    build: Callable[[Any], Any]  # the codec message from its Arrow value
-
-
-_KINDS: dict[str, _Kind] = {
-    "Hello": _Kind(
+_KINDS: dict[str, _arrow.Kind] = {
+    "Hello": _arrow.Kind(
         "Hello",
         "hello",
         _codec.Hello,
@@ -1881,7 +1870,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _hello_of,
     ),
-    "StorageChunksListed": _Kind(
+    "StorageChunksListed": _arrow.Kind(
         "StorageChunksListed",
         "storage_chunks_listed",
         _codec.StorageChunksListed,
@@ -1891,7 +1880,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _storage_chunks_listed_of,
     ),
-    "ListStorageChunks": _Kind(
+    "ListStorageChunks": _arrow.Kind(
         "ListStorageChunks",
         "list_storage_chunks",
         _codec.ListStorageChunks,
@@ -1902,10 +1891,10 @@ _KINDS: dict[str, _Kind] = {
         ),
         _list_storage_chunks_of,
     ),
-    "StorageFlushed": _Kind(
+    "StorageFlushed": _arrow.Kind(
         "StorageFlushed", "storage_flushed", _codec.StorageFlushed, (("request_id", None),), _storage_flushed_of
     ),
-    "FlushToStorage": _Kind(
+    "FlushToStorage": _arrow.Kind(
         "FlushToStorage",
         "flush_to_storage",
         _codec.FlushToStorage,
@@ -1916,9 +1905,11 @@ _KINDS: dict[str, _Kind] = {
         ),
         _flush_to_storage_of,
     ),
-    "PartialEvent": _Kind("PartialEvent", "partial_event", _codec.PartialEvent, (("data", None),), _partial_event_of),
-    "Padding": _Kind("Padding", "padding", _codec.Padding, (("length", None),), _padding_of),
-    "SetupAppend": _Kind(
+    "PartialEvent": _arrow.Kind(
+        "PartialEvent", "partial_event", _codec.PartialEvent, (("data", None),), _partial_event_of
+    ),
+    "Padding": _arrow.Kind("Padding", "padding", _codec.Padding, (("length", None),), _padding_of),
+    "SetupAppend": _arrow.Kind(
         "SetupAppend",
         "setup_append",
         _codec.SetupAppend,
@@ -1930,7 +1921,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _setup_append_of,
     ),
-    "AppendSetup": _Kind(
+    "AppendSetup": _arrow.Kind(
         "AppendSetup",
         "append_setup",
         _codec.AppendSetup,
@@ -1942,7 +1933,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _append_setup_of,
     ),
-    "AppendBlock": _Kind(
+    "AppendBlock": _arrow.Kind(
         "AppendBlock",
         "append_block",
         _codec.AppendBlock,
@@ -1952,7 +1943,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _append_block_of,
     ),
-    "AppendBlockEnd": _Kind(
+    "AppendBlockEnd": _arrow.Kind(
         "AppendBlockEnd",
         "append_block_end",
         _codec.AppendBlockEnd,
@@ -1966,7 +1957,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _append_block_end_of,
     ),
-    "ConditionalAppend": _Kind(
+    "ConditionalAppend": _arrow.Kind(
         "ConditionalAppend",
         "conditional_append",
         _codec.ConditionalAppend,
@@ -1979,7 +1970,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _conditional_append_of,
     ),
-    "DataAppended": _Kind(
+    "DataAppended": _arrow.Kind(
         "DataAppended",
         "data_appended",
         _codec.DataAppended,
@@ -1992,7 +1983,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _data_appended_of,
     ),
-    "ConditionalCheckFailed": _Kind(
+    "ConditionalCheckFailed": _arrow.Kind(
         "ConditionalCheckFailed",
         "conditional_check_failed",
         _codec.ConditionalCheckFailed,
@@ -2003,7 +1994,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _conditional_check_failed_of,
     ),
-    "ReadSegment": _Kind(
+    "ReadSegment": _arrow.Kind(
         "ReadSegment",
         "read_segment",
         _codec.ReadSegment,
@@ -2016,7 +2007,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _read_segment_of,
     ),
-    "SegmentRead": _Kind(
+    "SegmentRead": _arrow.Kind(
         "SegmentRead",
         "segment_read",
         _codec.SegmentRead,
@@ -2030,7 +2021,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _segment_read_of,
     ),
-    "GetStreamSegmentInfo": _Kind(
+    "GetStreamSegmentInfo": _arrow.Kind(
         "GetStreamSegmentInfo",
         "get_stream_segment_info",
         _codec.GetStreamSegmentInfo,
@@ -2041,7 +2032,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _get_stream_segment_info_of,
     ),
-    "StreamSegmentInfo": _Kind(
+    "StreamSegmentInfo": _arrow.Kind(
         "StreamSegmentInfo",
         "stream_segment_info",
         _codec.StreamSegmentInfo,
@@ -2057,7 +2048,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _stream_segment_info_of,
     ),
-    "CreateSegment": _Kind(
+    "CreateSegment": _arrow.Kind(
         "CreateSegment",
         "create_segment",
         _codec.CreateSegment,
@@ -2071,7 +2062,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _create_segment_of,
     ),
-    "SegmentCreated": _Kind(
+    "SegmentCreated": _arrow.Kind(
         "SegmentCreated",
         "segment_created",
         _codec.SegmentCreated,
@@ -2081,7 +2072,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _segment_created_of,
     ),
-    "SealSegment": _Kind(
+    "SealSegment": _arrow.Kind(
         "SealSegment",
         "seal_segment",
         _codec.SealSegment,
@@ -2092,7 +2083,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _seal_segment_of,
     ),
-    "SegmentSealed": _Kind(
+    "SegmentSealed": _arrow.Kind(
         "SegmentSealed",
         "segment_sealed",
         _codec.SegmentSealed,
@@ -2102,7 +2093,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _segment_sealed_of,
     ),
-    "DeleteSegment": _Kind(
+    "DeleteSegment": _arrow.Kind(
         "DeleteSegment",
         "delete_segment",
         _codec.DeleteSegment,
@@ -2113,7 +2104,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _delete_segment_of,
     ),
-    "SegmentDeleted": _Kind(
+    "SegmentDeleted": _arrow.Kind(
         "SegmentDeleted",
         "segment_deleted",
         _codec.SegmentDeleted,
@@ -2123,7 +2114,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _segment_deleted_of,
     ),
-    "UpdateSegmentPolicy": _Kind(
+    "UpdateSegmentPolicy": _arrow.Kind(
         "UpdateSegmentPolicy",
         "update_segment_policy",
         _codec.UpdateSegmentPolicy,
@@ -2136,7 +2127,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _update_segment_policy_of,
     ),
-    "SegmentPolicyUpdated": _Kind(
+    "SegmentPolicyUpdated": _arrow.Kind(
         "SegmentPolicyUpdated",
         "segment_policy_updated",
         _codec.SegmentPolicyUpdated,
@@ -2146,7 +2137,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _segment_policy_updated_of,
     ),
-    "GetSegmentAttribute": _Kind(
+    "GetSegmentAttribute": _arrow.Kind(
         "GetSegmentAttribute",
         "get_segment_attribute",
         _codec.GetSegmentAttribute,
@@ -2158,7 +2149,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _get_segment_attribute_of,
     ),
-    "SegmentAttribute": _Kind(
+    "SegmentAttribute": _arrow.Kind(
         "SegmentAttribute",
         "segment_attribute",
         _codec.SegmentAttribute,
@@ -2168,7 +2159,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _segment_attribute_of,
     ),
-    "UpdateSegmentAttribute": _Kind(
+    "UpdateSegmentAttribute": _arrow.Kind(
         "UpdateSegmentAttribute",
         "update_segment_attribute",
         _codec.UpdateSegmentAttribute,
@@ -2182,7 +2173,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _update_segment_attribute_of,
     ),
-    "SegmentAttributeUpdated": _Kind(
+    "SegmentAttributeUpdated": _arrow.Kind(
         "SegmentAttributeUpdated",
         "segment_attribute_updated",
         _codec.SegmentAttributeUpdated,
@@ -2192,7 +2183,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _segment_attribute_updated_of,
     ),
-    "TruncateSegment": _Kind(
+    "TruncateSegment": _arrow.Kind(
         "TruncateSegment",
         "truncate_segment",
         _codec.TruncateSegment,
@@ -2204,7 +2195,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _truncate_segment_of,
     ),
-    "SegmentTruncated": _Kind(
+    "SegmentTruncated": _arrow.Kind(
         "SegmentTruncated",
         "segment_truncated",
         _codec.SegmentTruncated,
@@ -2214,7 +2205,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _segment_truncated_of,
     ),
-    "CreateTransientSegment": _Kind(
+    "CreateTransientSegment": _arrow.Kind(
         "CreateTransientSegment",
         "create_transient_segment",
         _codec.CreateTransientSegment,
@@ -2226,7 +2217,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _create_transient_segment_of,
     ),
-    "LocateOffset": _Kind(
+    "LocateOffset": _arrow.Kind(
         "LocateOffset",
         "locate_offset",
         _codec.LocateOffset,
@@ -2238,7 +2229,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _locate_offset_of,
     ),
-    "OffsetLocated": _Kind(
+    "OffsetLocated": _arrow.Kind(
         "OffsetLocated",
         "offset_located",
         _codec.OffsetLocated,
@@ -2249,7 +2240,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _offset_located_of,
     ),
-    "WrongHost": _Kind(
+    "WrongHost": _arrow.Kind(
         "WrongHost",
         "wrong_host",
         _codec.WrongHost,
@@ -2261,7 +2252,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _wrong_host_of,
     ),
-    "SegmentIsSealed": _Kind(
+    "SegmentIsSealed": _arrow.Kind(
         "SegmentIsSealed",
         "segment_is_sealed",
         _codec.SegmentIsSealed,
@@ -2273,7 +2264,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _segment_is_sealed_of,
     ),
-    "SegmentAlreadyExists": _Kind(
+    "SegmentAlreadyExists": _arrow.Kind(
         "SegmentAlreadyExists",
         "segment_already_exists",
         _codec.SegmentAlreadyExists,
@@ -2284,7 +2275,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _segment_already_exists_of,
     ),
-    "NoSuchSegment": _Kind(
+    "NoSuchSegment": _arrow.Kind(
         "NoSuchSegment",
         "no_such_segment",
         _codec.NoSuchSegment,
@@ -2296,7 +2287,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _no_such_segment_of,
     ),
-    "InvalidEventNumber": _Kind(
+    "InvalidEventNumber": _arrow.Kind(
         "InvalidEventNumber",
         "invalid_event_number",
         _codec.InvalidEventNumber,
@@ -2308,7 +2299,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _invalid_event_number_of,
     ),
-    "SegmentIsTruncated": _Kind(
+    "SegmentIsTruncated": _arrow.Kind(
         "SegmentIsTruncated",
         "segment_is_truncated",
         _codec.SegmentIsTruncated,
@@ -2321,7 +2312,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _segment_is_truncated_of,
     ),
-    "OperationUnsupported": _Kind(
+    "OperationUnsupported": _arrow.Kind(
         "OperationUnsupported",
         "operation_unsupported",
         _codec.OperationUnsupported,
@@ -2332,7 +2323,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _operation_unsupported_of,
     ),
-    "MergeSegments": _Kind(
+    "MergeSegments": _arrow.Kind(
         "MergeSegments",
         "merge_segments",
         _codec.MergeSegments,
@@ -2345,7 +2336,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _merge_segments_of,
     ),
-    "SegmentsMerged": _Kind(
+    "SegmentsMerged": _arrow.Kind(
         "SegmentsMerged",
         "segments_merged",
         _codec.SegmentsMerged,
@@ -2357,7 +2348,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _segments_merged_of,
     ),
-    "AuthTokenCheckFailed": _Kind(
+    "AuthTokenCheckFailed": _arrow.Kind(
         "AuthTokenCheckFailed",
         "auth_token_check_failed",
         _codec.AuthTokenCheckFailed,
@@ -2368,7 +2359,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _auth_token_check_failed_of,
     ),
-    "ErrorMessage": _Kind(
+    "ErrorMessage": _arrow.Kind(
         "ErrorMessage",
         "error_message",
         _codec.ErrorMessage,
@@ -2380,7 +2371,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _error_message_of,
     ),
-    "GetTableSegmentInfo": _Kind(
+    "GetTableSegmentInfo": _arrow.Kind(
         "GetTableSegmentInfo",
         "get_table_segment_info",
         _codec.GetTableSegmentInfo,
@@ -2391,7 +2382,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _get_table_segment_info_of,
     ),
-    "TableSegmentInfo": _Kind(
+    "TableSegmentInfo": _arrow.Kind(
         "TableSegmentInfo",
         "table_segment_info",
         _codec.TableSegmentInfo,
@@ -2405,7 +2396,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _table_segment_info_of,
     ),
-    "CreateTableSegment": _Kind(
+    "CreateTableSegment": _arrow.Kind(
         "CreateTableSegment",
         "create_table_segment",
         _codec.CreateTableSegment,
@@ -2419,7 +2410,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _create_table_segment_of,
     ),
-    "DeleteTableSegment": _Kind(
+    "DeleteTableSegment": _arrow.Kind(
         "DeleteTableSegment",
         "delete_table_segment",
         _codec.DeleteTableSegment,
@@ -2431,7 +2422,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _delete_table_segment_of,
     ),
-    "UpdateTableEntries": _Kind(
+    "UpdateTableEntries": _arrow.Kind(
         "UpdateTableEntries",
         "update_table_entries",
         _codec.UpdateTableEntries,
@@ -2444,7 +2435,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _update_table_entries_of,
     ),
-    "TableEntriesUpdated": _Kind(
+    "TableEntriesUpdated": _arrow.Kind(
         "TableEntriesUpdated",
         "table_entries_updated",
         _codec.TableEntriesUpdated,
@@ -2454,7 +2445,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _table_entries_updated_of,
     ),
-    "RemoveTableKeys": _Kind(
+    "RemoveTableKeys": _arrow.Kind(
         "RemoveTableKeys",
         "remove_table_keys",
         _codec.RemoveTableKeys,
@@ -2467,7 +2458,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _remove_table_keys_of,
     ),
-    "TableKeysRemoved": _Kind(
+    "TableKeysRemoved": _arrow.Kind(
         "TableKeysRemoved",
         "table_keys_removed",
         _codec.TableKeysRemoved,
@@ -2477,7 +2468,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _table_keys_removed_of,
     ),
-    "ReadTable": _Kind(
+    "ReadTable": _arrow.Kind(
         "ReadTable",
         "read_table",
         _codec.ReadTable,
@@ -2489,7 +2480,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _read_table_of,
     ),
-    "TableRead": _Kind(
+    "TableRead": _arrow.Kind(
         "TableRead",
         "table_read",
         _codec.TableRead,
@@ -2500,7 +2491,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _table_read_of,
     ),
-    "TableSegmentNotEmpty": _Kind(
+    "TableSegmentNotEmpty": _arrow.Kind(
         "TableSegmentNotEmpty",
         "table_segment_not_empty",
         _codec.TableSegmentNotEmpty,
@@ -2511,7 +2502,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _table_segment_not_empty_of,
     ),
-    "TableKeyDoesNotExist": _Kind(
+    "TableKeyDoesNotExist": _arrow.Kind(
         "TableKeyDoesNotExist",
         "table_key_does_not_exist",
         _codec.TableKeyDoesNotExist,
@@ -2522,7 +2513,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _table_key_does_not_exist_of,
     ),
-    "TableKeyBadVersion": _Kind(
+    "TableKeyBadVersion": _arrow.Kind(
         "TableKeyBadVersion",
         "table_key_bad_version",
         _codec.TableKeyBadVersion,
@@ -2533,7 +2524,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _table_key_bad_version_of,
     ),
-    "ReadTableKeys": _Kind(
+    "ReadTableKeys": _arrow.Kind(
         "ReadTableKeys",
         "read_table_keys",
         _codec.ReadTableKeys,
@@ -2546,7 +2537,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _read_table_keys_of,
     ),
-    "TableKeysRead": _Kind(
+    "TableKeysRead": _arrow.Kind(
         "TableKeysRead",
         "table_keys_read",
         _codec.TableKeysRead,
@@ -2558,7 +2549,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _table_keys_read_of,
     ),
-    "ReadTableEntries": _Kind(
+    "ReadTableEntries": _arrow.Kind(
         "ReadTableEntries",
         "read_table_entries",
         _codec.ReadTableEntries,
@@ -2571,7 +2562,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _read_table_entries_of,
     ),
-    "TableEntriesRead": _Kind(
+    "TableEntriesRead": _arrow.Kind(
         "TableEntriesRead",
         "table_entries_read",
         _codec.TableEntriesRead,
@@ -2583,7 +2574,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _table_entries_read_of,
     ),
-    "TableEntriesDeltaRead": _Kind(
+    "TableEntriesDeltaRead": _arrow.Kind(
         "TableEntriesDeltaRead",
         "table_entries_delta_read",
         _codec.TableEntriesDeltaRead,
@@ -2597,7 +2588,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _table_entries_delta_read_of,
     ),
-    "ReadTableEntriesDelta": _Kind(
+    "ReadTableEntriesDelta": _arrow.Kind(
         "ReadTableEntriesDelta",
         "read_table_entries_delta",
         _codec.ReadTableEntriesDelta,
@@ -2610,7 +2601,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _read_table_entries_delta_of,
     ),
-    "ConditionalBlockEnd": _Kind(
+    "ConditionalBlockEnd": _arrow.Kind(
         "ConditionalBlockEnd",
         "conditional_block_end",
         _codec.ConditionalBlockEnd,
@@ -2623,7 +2614,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _conditional_block_end_of,
     ),
-    "MergeSegmentsBatch": _Kind(
+    "MergeSegmentsBatch": _arrow.Kind(
         "MergeSegmentsBatch",
         "merge_segments_batch",
         _codec.MergeSegmentsBatch,
@@ -2635,7 +2626,7 @@ _KINDS: dict[str, _Kind] = {
         ),
         _merge_segments_batch_of,
     ),
-    "SegmentsBatchMerged": _Kind(
+    "SegmentsBatchMerged": _arrow.Kind(
         "SegmentsBatchMerged",
         "segments_batch_merged",
         _codec.SegmentsBatchMerged,
@@ -2646,123 +2637,18 @@ _KINDS: dict[str, _Kind] = {
         ),
         _segments_batch_merged_of,
     ),
-    "KeepAlive": _Kind("KeepAlive", "keep_alive", _codec.KeepAlive, (), _keep_alive_of),
+    "KeepAlive": _arrow.Kind("KeepAlive", "keep_alive", _codec.KeepAlive, (), _keep_alive_of),
 }
-_INLINE_KINDS: dict[str, _Kind] = {
-    "Event": _Kind("Event", "event", _codec.Event, (("data", None),), _event_of),
+_INLINE_KINDS: dict[str, _arrow.Kind] = {
+    "Event": _arrow.Kind("Event", "event", _codec.Event, (("data", None),), _event_of),
 }
-_INLINE_READERS: dict[int, tuple[_Kind, Callable[..., tuple[Any, int]]]] = {
+_INLINE_READERS: dict[int, tuple[_arrow.Kind, Callable[..., tuple[Any, int]]]] = {
     0: (_INLINE_KINDS["Event"], _messages._read_event),
 }
 _INLINE_NAMES = "Event"
 
 _DECODED_ARROW: pa.StructType = to_arrow_type(DECODED)
 _INLINE_ARROW: pa.StructType = to_arrow_type(INLINE)
-
-
-def _fields_of(struct: pa.StructType) -> list[pa.Field]:
-    return [struct.field(i) for i in range(struct.num_fields)]
-
-
-def _kind_array(kind: _Kind, arrow: pa.DataType, messages: list[Any]) -> pa.Array:
-    """The messages (all of one kind) as one Arrow array of that kind's column type."""
-    if not kind.fields:
-        return pa.array([True] * len(messages), pa.bool_())
-    children = []
-    for (attribute, convert), field in zip(kind.fields, _fields_of(arrow), strict=True):
-        values = list(map(operator.attrgetter(attribute), messages))
-        children.append(pa.array(values if convert is None else list(map(convert, values)), field.type))
-    return pa.StructArray.from_arrays(children, fields=_fields_of(arrow))
-
-
-def _unfit(kind: _Kind, arrow: pa.DataType, message: Any) -> str:
-    """Why a decoded message cannot be an Arrow value: a text field holding an unpaired surrogate, which the codec
-    keeps (as a Java String does) but a Spark string, always UTF-8, cannot hold."""
-    for (attribute, convert), field in zip(kind.fields, _fields_of(arrow), strict=True):
-        value = getattr(message, attribute)
-        try:
-            pa.array([value if convert is None else convert(value)], field.type)
-        except (UnicodeError, pa.ArrowException) as exc:
-            return f"`{kind.name}.{attribute}`: not representable in Spark ({exc})"
-    return f"`{kind.name}`: not representable in Spark"
-
-
-def _columns(
-    kinds: dict[str, _Kind], arrow: pa.StructType, found: list[Any], errors: list[str | None]
-) -> list[pa.Array]:
-    """The children of a decoded struct (``message``, one per kind, ``error``) for rows holding a codec message
-    (``found``) or none; a message Arrow cannot hold becomes a row error instead (in ``errors``).
-
-    Each kind present is built once from its messages, laid out as if the rows were grouped by kind, then put back
-    in row order with one ``take`` per kind; the kinds not present are all null.
-    """
-    size = len(found)
-    groups: dict[type, list[int]] = {}
-    for i, message in enumerate(found):
-        if message is not None:
-            rows = groups.get(type(message))
-            if rows is None:
-                rows = groups[type(message)] = []
-            rows.append(i)
-    names: list[str | None] = [None] * size
-    placed: dict[str, tuple[int, list[int], pa.Array]] = {}  # kind -> (first position when grouped, rows, values)
-    start = 0
-    for kind in kinds.values():
-        rows = groups.pop(kind.cls, [])
-        if not rows:
-            continue
-        arrow_type = arrow.field(kind.column).type
-        try:
-            dense = _kind_array(kind, arrow_type, [found[i] for i in rows])
-        except (UnicodeError, pa.ArrowException):  # rare: find the rows at fault, keep the others
-            fit = []
-            for i in rows:
-                try:
-                    _kind_array(kind, arrow_type, [found[i]])
-                    fit.append(i)
-                except (UnicodeError, pa.ArrowException):
-                    errors[i] = _unfit(kind, arrow_type, found[i])
-            rows = fit
-            if not rows:
-                continue
-            dense = _kind_array(kind, arrow_type, [found[i] for i in rows])
-        placed[kind.name] = (start, rows, dense)
-        for i in rows:
-            names[i] = kind.name
-        start += len(rows)
-    if groups:
-        raise TypeError(f"the codec returned a {next(iter(groups)).__name__}, which has no column here")
-    order: pa.Array | None = None
-    if len(placed) > 1 or (placed and start != size):
-        where = [0] * size
-        spare = start  # rows without a message go after the grouped ones
-        for i in range(size):
-            if names[i] is None:
-                where[i] = spare
-                spare += 1
-        for first, rows, _ in placed.values():
-            for j, i in enumerate(rows):
-                where[i] = first + j
-        order = pa.array(where, pa.int32())
-    children = [pa.array(names, pa.string())]
-    for kind in kinds.values():
-        arrow_type = arrow.field(kind.column).type
-        if kind.name not in placed:
-            children.append(pa.nulls(size, arrow_type))
-            continue
-        first, rows, dense = placed[kind.name]
-        if order is None:
-            children.append(dense)
-            continue
-        grouped = pa.concat_arrays([pa.nulls(first, arrow_type), dense, pa.nulls(size - first - len(rows), arrow_type)])
-        children.append(grouped.take(order))
-    children.append(pa.array(errors, pa.string()))
-    return children
-
-
-def _reason(error: _codec.DecodeError) -> str:
-    """The DecodeError's text without the protocol's name in front (the column is already this protocol's)."""
-    return str(error).removeprefix(f"{error.protocol}: ")
 
 
 def _failure(reason: str, data: bytes) -> _codec.DecodeError:
@@ -2774,33 +2660,17 @@ def _failure(reason: str, data: bytes) -> _codec.DecodeError:
 # ---------------------------------------------------------------- decode and encode
 
 
-def _arrow_udf(function: Callable[[pa.Array], pa.Array], returns: DataType) -> Callable[[Column], Column]:
-    """A scalar Arrow UDF, known as such by its type hints (``pa.Array`` in and out); pyspark's stubs only describe
-    the older form with ``functionType``, which warns at run time."""
-    return F.arrow_udf(function, returns)  # type: ignore[call-overload,no-any-return]
+# Spark pickles a UDF's function by value with the globals it names; these module-level functions, which name the
+# tables, are pickled by reference (the executors import this module).
 
 
 def _decode_batch(frames: pa.Array, direction: str | None, failfast: bool) -> pa.Array:
-    """One Arrow batch of frames -> DECODED rows (null for a null frame)."""
     decode_frame = _codec.decode if direction is None else functools.partial(_codec.decode, direction=direction)
-    values = frames.to_pylist()
-    found: list[Any] = [None] * len(values)
-    errors: list[str | None] = [None] * len(values)
-    for i, data in enumerate(values):
-        if data is not None:
-            try:
-                found[i] = decode_frame(data)
-            except _codec.DecodeError as exc:
-                if failfast:
-                    raise _failure(_reason(exc), data) from None
-                errors[i] = _reason(exc)
-    children = _columns(_KINDS, _DECODED_ARROW, found, errors)
-    if failfast:
-        for data, error in zip(values, errors, strict=True):
-            if error is not None:  # a value Spark cannot hold
-                raise _failure(error, data)
-    mask = frames.is_null() if frames.null_count else None
-    return pa.StructArray.from_arrays(children, fields=_fields_of(_DECODED_ARROW), mask=mask)
+    return _arrow.decode_batch(frames, decode_frame, _KINDS, _DECODED_ARROW, _failure if failfast else None)
+
+
+def _encode_batch(rows: pa.Array) -> pa.Array:
+    return _arrow.encode_batch(rows, _KINDS, _codec.encode, _codec.EncodeError)
 
 
 def decode(column: Column | str, *, direction: str | None = None, mode: str = "PERMISSIVE") -> Column:
@@ -2824,57 +2694,7 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     def decode_frames(frames: pa.Array) -> pa.Array:
         return _decode_batch(frames, direction, failfast)
 
-    return _arrow_udf(decode_frames, DECODED)(source.cast("binary"))
-
-
-_ENCODED_ARROW: pa.StructType = to_arrow_type(_sp.ENCODED)
-
-
-def _encode_problem(exc: _codec.EncodeError) -> str:
-    """The codec's EncodeError as a row's error: the field between backticks, then the reason."""
-    return f"`{exc.field}`: {exc.reason}" if exc.field else exc.reason
-
-
-def _encode_one(name: str, value: Any, rows: pa.StructType) -> bytes:
-    """One DECODED row's frame, or the codec's EncodeError."""
-    kind = _KINDS.get(name)
-    if kind is None:
-        raise _codec.EncodeError(f"unknown message {name}")
-    if rows.get_field_index(kind.column) < 0:
-        raise _codec.EncodeError(f"no column for message {name!r}", field=kind.column)
-    if value is None:
-        raise _codec.EncodeError(f"null for message {name}", field=kind.column)
-    try:
-        message = kind.build(value)
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, _codec.EncodeError):
-            raise
-        raise _codec.EncodeError(str(exc), field=name) from None
-    return _codec.encode(message)
-
-
-def _encode_batch(rows: pa.Array) -> pa.Array:
-    """One Arrow batch of DECODED rows -> ENCODED (null data where ``message`` is null, or with an error)."""
-    names = pc.struct_field(rows, "message").to_pylist()
-    groups: dict[str, list[int]] = {}
-    for i, name in enumerate(names):
-        if name is not None:
-            groups.setdefault(name, []).append(i)
-    out: list[bytes | None] = [None] * len(names)
-    errors: list[str | None] = [None] * len(names)
-    for name, where in groups.items():
-        kind = _KINDS.get(name)
-        if kind is None or rows.type.get_field_index(kind.column) < 0:
-            values: list[Any] = [None] * len(where)
-        else:
-            values = pc.struct_field(rows, kind.column).take(pa.array(where, pa.int32())).to_pylist()
-        for i, value in zip(where, values, strict=True):
-            try:
-                out[i] = _encode_one(name, value, rows.type)
-            except _codec.EncodeError as exc:
-                errors[i] = _encode_problem(exc)
-    children = [pa.array(out, pa.binary()), pa.array(errors, pa.string())]
-    return pa.StructArray.from_arrays(children, fields=_fields_of(_ENCODED_ARROW))
+    return _arrow.arrow_udf(decode_frames, DECODED)(source.cast("binary"))
 
 
 def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
@@ -2900,7 +2720,7 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
         def encode_rows(rows: pa.Array) -> pa.Array:
             return _encode_batch(rows)
 
-        result = _arrow_udf(encode_rows, _sp.ENCODED)(source)
+        result = _arrow.arrow_udf(encode_rows, _sp.ENCODED)(source)
     return _sp.encoded(result["data"], result["error"], on_error, "pravega")
 
 
@@ -2917,7 +2737,11 @@ def _inline_frame(view: Any, start: int, end: int, at: int) -> tuple[int, Any, s
     try:
         return at, reader(view, start + _HEADER.size, end)[0], None
     except _codec.DecodeError as exc:
-        return at, None, _reason(_codec.DecodeError(exc.reason, offset=at + (exc.offset or 0) - start, field=exc.field))
+        return (
+            at,
+            None,
+            _arrow.reason(_codec.DecodeError(exc.reason, offset=at + (exc.offset or 0) - start, field=exc.field)),
+        )
 
 
 class _Stream:
@@ -2935,9 +2759,11 @@ class _Stream:
 
     def _header(self, code: int, length: int, at: int) -> str | None:
         if code not in _INLINE_READERS:
-            return _reason(_codec.DecodeError(f"type code {code} is not an inline frame ({_INLINE_NAMES})", offset=at))
+            return _arrow.reason(
+                _codec.DecodeError(f"type code {code} is not an inline frame ({_INLINE_NAMES})", offset=at)
+            )
         if length < 0 or length + _HEADER.size > _MAX_FRAME:
-            return _reason(
+            return _arrow.reason(
                 _codec.DecodeError(f"payload length {length} outside 0..{_MAX_FRAME - _HEADER.size}", offset=at + 4)
             )
         return None
@@ -3047,14 +2873,14 @@ class _Stream:
             return []
         assert self.offset is not None
         problem = f"the data ends inside a frame ({len(self.pending)} of {self.need} bytes)"
-        return [(self.offset, None, _reason(_codec.DecodeError(problem, offset=self.offset)))]
+        return [(self.offset, None, _arrow.reason(_codec.DecodeError(problem, offset=self.offset)))]
 
 
 def _inline_children(frames: list[tuple[int, Any, str | None]], failfast: bool) -> list[pa.Array]:
     """INLINE's children for these frames."""
     offsets = pa.array([f[0] for f in frames], pa.int64())
     errors = [f[2] for f in frames]
-    columns = _columns(_INLINE_KINDS, _INLINE_ARROW, [f[1] for f in frames], errors)
+    columns = _arrow.columns(_INLINE_KINDS, _INLINE_ARROW, [f[1] for f in frames], errors)
     _check([(0, None, e) for e in errors], failfast)  # a value Spark cannot hold
     return [offsets, *columns]
 
@@ -3077,7 +2903,7 @@ def _split_batch(values: pa.Array, failfast: bool) -> pa.Array:
             _check(found, failfast, data)
             frames += found
         lengths.append(len(frames))
-    items = pa.StructArray.from_arrays(_inline_children(frames, failfast), fields=_fields_of(_INLINE_ARROW))
+    items = pa.StructArray.from_arrays(_inline_children(frames, failfast), fields=_arrow.fields_of(_INLINE_ARROW))
     offsets = pa.array(lengths, pa.int32())
     mask = values.is_null() if values.null_count else None
     return pa.ListArray.from_arrays(offsets, items, mask=mask)
@@ -3104,7 +2930,7 @@ def split_inline(column: Column | str, *, mode: str = "PERMISSIVE") -> Column:
     def split_values(values: pa.Array) -> pa.Array:
         return _split_batch(values, failfast)
 
-    return _arrow_udf(split_values, ArrayType(INLINE))(source.cast("binary"))
+    return _arrow.arrow_udf(split_values, ArrayType(INLINE))(source.cast("binary"))
 
 
 def _explode_batches(

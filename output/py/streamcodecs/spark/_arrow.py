@@ -1,0 +1,234 @@
+# Copied from streamcodecs_gen/py_package/spark/_arrow.py by ./generator.py; edit that file, not this copy.
+"""The Python path of the Spark functions: batches of rows as Arrow arrays, decoded and encoded by the codec.
+
+Every protocol's Spark module describes its messages as :class:`Kind` records (the codec's class, how each field
+becomes an Arrow value, how a row's value becomes the codec's message); the functions here do the rest, the same
+for every wire family: one Arrow array in, the codec called once per row, one Arrow array out. Spark runs them as
+``arrow_udf`` (a batch of rows per call) when the session has no JVM path (see ``_jvm``).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import pyarrow as pa
+import pyarrow.compute as pc
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+from pyspark.sql.pandas.types import to_arrow_type
+from pyspark.sql.types import DataType
+
+from .._runtime.errors import DecodeError, EncodeError
+from . import ENCODED
+
+__all__ = ["Kind", "arrow_udf", "columns", "decode_batch", "encode_batch", "fields_of", "reason"]
+
+ENCODED_ARROW: pa.StructType = to_arrow_type(ENCODED)
+
+
+class Kind(NamedTuple):
+    """One message kind of a protocol, as its Spark module maps it to and from Arrow."""
+
+    name: str  # the message name
+    column: str  # its column in the decoded struct
+    cls: type  # the codec's class
+    fields: tuple[tuple[str, Callable[[Any], Any] | None], ...]  # (attribute, to its Arrow value) per field
+    build: Callable[[Any], Any]  # the codec message from its Arrow value (a dict, or None for a field-less one)
+
+
+def fields_of(struct: pa.StructType) -> list[pa.Field]:
+    return [struct.field(i) for i in range(struct.num_fields)]
+
+
+def arrow_udf(function: Callable[[pa.Array], pa.Array], returns: DataType) -> Callable[..., Column]:
+    """A scalar Arrow UDF, known as such by its type hints (``pa.Array`` in and out); pyspark's stubs only describe
+    the older form with ``functionType``, which warns at run time."""
+    return F.arrow_udf(function, returns)  # type: ignore[call-overload,no-any-return]
+
+
+def reason(error: DecodeError) -> str:
+    """The DecodeError's text without the protocol's name in front (the column is already this protocol's)."""
+    return str(error).removeprefix(f"{error.protocol}: ")
+
+
+def _kind_array(kind: Kind, arrow: pa.DataType, messages: list[Any]) -> pa.Array:
+    """The messages (all of one kind) as one Arrow array of that kind's column type."""
+    if not kind.fields:  # a message without fields: an empty struct (JSON) or true (binary)
+        return pa.array([{} if pa.types.is_struct(arrow) else True] * len(messages), arrow)
+    children = []
+    for (attribute, convert), field in zip(kind.fields, fields_of(arrow), strict=True):
+        values = list(map(operator.attrgetter(attribute), messages))
+        children.append(pa.array(values if convert is None else list(map(convert, values)), field.type))
+    return pa.StructArray.from_arrays(children, fields=fields_of(arrow))
+
+
+def _unfit(kind: Kind, arrow: pa.DataType, message: Any) -> str:
+    """Why a decoded message cannot be an Arrow value: a text field holding an unpaired surrogate, which the codec
+    keeps (as a Java String does) but a Spark string, always UTF-8, cannot hold."""
+    for (attribute, convert), field in zip(kind.fields, fields_of(arrow), strict=True):
+        value = getattr(message, attribute)
+        try:
+            pa.array([value if convert is None else convert(value)], field.type)
+        except (UnicodeError, pa.ArrowException) as exc:
+            return f"`{kind.name}.{attribute}`: not representable in Spark ({exc})"
+    return f"`{kind.name}`: not representable in Spark"
+
+
+def columns(kinds: dict[str, Kind], arrow: pa.StructType, found: list[Any], errors: list[str | None]) -> list[pa.Array]:
+    """The children of a decoded struct (``message``, one per kind, ``error``) for rows holding a codec message
+    (``found``) or none; a message Arrow cannot hold becomes a row error instead (in ``errors``).
+
+    Each kind present is built once from its messages, laid out as if the rows were grouped by kind, then put back
+    in row order with one ``take`` per kind; the kinds not present are all null.
+    """
+    size = len(found)
+    groups: dict[type, list[int]] = {}
+    for i, message in enumerate(found):
+        if message is not None:
+            rows = groups.get(type(message))
+            if rows is None:
+                rows = groups[type(message)] = []
+            rows.append(i)
+    names: list[str | None] = [None] * size
+    placed: dict[str, tuple[int, list[int], pa.Array]] = {}  # kind -> (first position when grouped, rows, values)
+    start = 0
+    for kind in kinds.values():
+        rows = groups.pop(kind.cls, [])
+        if not rows:
+            continue
+        arrow_type = arrow.field(kind.column).type
+        try:
+            dense = _kind_array(kind, arrow_type, [found[i] for i in rows])
+        except (UnicodeError, pa.ArrowException):  # rare: find the rows at fault, keep the others
+            fit = []
+            for i in rows:
+                try:
+                    _kind_array(kind, arrow_type, [found[i]])
+                    fit.append(i)
+                except (UnicodeError, pa.ArrowException):
+                    errors[i] = _unfit(kind, arrow_type, found[i])
+            rows = fit
+            if not rows:
+                continue
+            dense = _kind_array(kind, arrow_type, [found[i] for i in rows])
+        placed[kind.name] = (start, rows, dense)
+        for i in rows:
+            names[i] = kind.name
+        start += len(rows)
+    if groups:
+        raise TypeError(f"the codec returned a {next(iter(groups)).__name__}, which has no column here")
+    order: pa.Array | None = None
+    if len(placed) > 1 or (placed and start != size):
+        where = [0] * size
+        spare = start  # rows without a message go after the grouped ones
+        for i in range(size):
+            if names[i] is None:
+                where[i] = spare
+                spare += 1
+        for first, rows, _ in placed.values():
+            for j, i in enumerate(rows):
+                where[i] = first + j
+        order = pa.array(where, pa.int32())
+    children = [pa.array(names, pa.string())]
+    for kind in kinds.values():
+        arrow_type = arrow.field(kind.column).type
+        if kind.name not in placed:
+            children.append(pa.nulls(size, arrow_type))
+            continue
+        first, rows, dense = placed[kind.name]
+        if order is None:
+            children.append(dense)
+            continue
+        grouped = pa.concat_arrays([pa.nulls(first, arrow_type), dense, pa.nulls(size - first - len(rows), arrow_type)])
+        children.append(grouped.take(order))
+    children.append(pa.array(errors, pa.string()))
+    return children
+
+
+def decode_batch(
+    values: pa.Array,
+    decode: Callable[[Any], Any],
+    kinds: dict[str, Kind],
+    arrow: pa.StructType,
+    failure: Callable[[str, Any], Exception] | None = None,
+) -> pa.StructArray:
+    """One Arrow batch of inputs -> the decoded struct (``arrow``: ``message``, a column per kind, ``error``), null
+    for a null input. ``decode`` is the codec's, for one input; its ``DecodeError`` is the row's ``error``, or, with
+    ``failure`` (FAILFAST), raised as ``failure(problem, input)``."""
+    inputs = values.to_pylist()
+    found: list[Any] = [None] * len(inputs)
+    errors: list[str | None] = [None] * len(inputs)
+    for i, data in enumerate(inputs):
+        if data is not None:
+            try:
+                found[i] = decode(data)
+            except DecodeError as exc:
+                if failure is not None:
+                    raise failure(reason(exc), data) from None
+                errors[i] = reason(exc)
+    children = columns(kinds, arrow, found, errors)
+    if failure is not None:
+        for data, error in zip(inputs, errors, strict=True):
+            if error is not None:  # a value Spark cannot hold
+                raise failure(error, data)
+    mask = values.is_null() if values.null_count else None
+    return pa.StructArray.from_arrays(children, fields=fields_of(arrow), mask=mask)
+
+
+def _problem(exc: EncodeError) -> str:
+    """The codec's EncodeError as a row's error: the field between backticks, then the reason."""
+    return f"`{exc.field}`: {exc.reason}" if exc.field else exc.reason
+
+
+def _encode_one(
+    kind: Kind | None,
+    name: str,
+    value: Any,
+    rows: pa.StructType,
+    encode: Callable[[Any], bytes],
+    error: type[EncodeError],
+) -> bytes:
+    """One decoded row's bytes, or the codec's EncodeError."""
+    if kind is None:
+        raise error(f"unknown message {name}")
+    if rows.get_field_index(kind.column) < 0:
+        raise error(f"no column for message {name!r}", field=kind.column)
+    column = rows.field(kind.column).type
+    if value is None and not (pa.types.is_struct(column) and column.num_fields == 0):  # an empty struct says nothing
+        raise error(f"null for message {name}", field=kind.column)
+    try:
+        message = kind.build(value)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, EncodeError):
+            raise
+        raise error(str(exc), field=name) from None
+    return encode(message)
+
+
+def encode_batch(
+    rows: pa.Array, kinds: dict[str, Kind], encode: Callable[[Any], bytes], error: type[EncodeError]
+) -> pa.StructArray:
+    """One Arrow batch of decoded rows -> ``ENCODED`` (null ``data`` where ``message`` is null, or with an error).
+    ``encode`` is the codec's, for one message; ``error`` the codec's ``EncodeError``."""
+    names = pc.struct_field(rows, "message").to_pylist()
+    groups: dict[str, list[int]] = {}
+    for i, name in enumerate(names):
+        if name is not None:
+            groups.setdefault(name, []).append(i)
+    out: list[bytes | None] = [None] * len(names)
+    errors: list[str | None] = [None] * len(names)
+    for name, where in groups.items():
+        kind = kinds.get(name)
+        if kind is None or rows.type.get_field_index(kind.column) < 0:
+            values: list[Any] = [None] * len(where)
+        else:
+            values = pc.struct_field(rows, kind.column).take(pa.array(where, pa.int32())).to_pylist()
+        for i, value in zip(where, values, strict=True):
+            try:
+                out[i] = _encode_one(kind, name, value, rows.type, encode, error)
+            except EncodeError as exc:
+                errors[i] = _problem(exc)
+    children = [pa.array(out, pa.binary()), pa.array(errors, pa.string())]
+    return pa.StructArray.from_arrays(children, fields=fields_of(ENCODED_ARROW))
