@@ -72,7 +72,7 @@ def javadoc(text: str, indent: int = 0, width: int = 120) -> str:
     """The lines of a Javadoc comment body, each starting `` * `` (``*/`` and backslashes made harmless)."""
     text = _clean(text).replace("\\", "&#92;").replace("*/", "*&#47;").replace("@", "&#64;")
     pad = " " * indent
-    lines = []
+    lines: list[str] = []
     for para in text.split("\n\n"):
         if lines:
             lines.append(pad + " *")
