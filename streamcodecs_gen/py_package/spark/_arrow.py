@@ -135,9 +135,9 @@ def no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def arrow_udf(function: Callable[[pa.Array], pa.Array], returns: DataType) -> Callable[..., Column]:
-    """A scalar Arrow UDF, known as such by its type hints (``pa.Array`` in and out); pyspark's stubs only describe
-    the older form with ``functionType``, which warns at run time."""
+def arrow_udf(function: Callable[..., pa.Array], returns: DataType) -> Callable[..., Column]:
+    """A scalar Arrow UDF, known as such by its type hints (``pa.Array`` in, one per column, and out); pyspark's
+    stubs only describe the older form with ``functionType``, which warns at run time."""
     return F.arrow_udf(function, returns)  # type: ignore[call-overload,no-any-return]
 
 

@@ -289,7 +289,7 @@ def _from_kafka_batch(values: pa.Array, headers: pa.Array) -> pa.Array:
     found: list[_Row | None] = []
     errors: list[str | None] = []
     for value, pairs in zip(values.to_pylist(), records, strict=True):
-        record = _codec.KafkaRecord(None, value, pairs)
+        record = _codec.KafkaRecord(None, value, pairs or [])
         modes.append(_codec.content_mode(record))
         row = error = None
         try:
@@ -418,7 +418,7 @@ def _to_kafka_batch(events: pa.Array, mode: str) -> pa.Array:
 
 
 def _content_mode_batch(headers: pa.Array) -> pa.Array:
-    modes = [_codec.content_mode(_codec.KafkaRecord(None, None, pairs)) for pairs in _arrow.pairs(headers)]
+    modes = [_codec.content_mode(_codec.KafkaRecord(None, None, pairs or [])) for pairs in _arrow.pairs(headers)]
     return pa.array(modes, pa.string())
 
 
