@@ -1,10 +1,14 @@
 """Another kafka-family protocol on Spark, from YAML alone: attributes of the types CloudEvents does not use (UUID,
 floats, base64, any JSON value, 32-bit integers) beside text, a time and an extension map. It has no Java target
-(the Java codec does not carry those types yet), so its Spark functions take the Python path: Arrow UDFs calling
+(the Java codec does not carry ``any`` yet), so its Spark functions take the Python path: Arrow UDFs calling
 its Python codec. Each record its codec writes, in both modes, and a set of malformed ones go through Spark's
 ``from_kafka``; each row must hold what the codec decodes (as Spark holds it: a UUID and any JSON value as their
 canonical text), or a problem naming the same field with the codec's reason; and ``to_kafka`` of the decoded rows
-must write the codec's own records, byte for byte."""
+must write the codec's own records, byte for byte.
+
+The same sibling without its ``any`` attribute (``JAVA_PROBE``) has a Java target: its Java codec and Spark UDF
+classes, compiled into the jar generated with it and loaded into the session's JVM, are checked against its Python
+codec and the Python path's rows on the same records (valid and malformed, both modes), word for word."""
 
 from __future__ import annotations
 
@@ -222,7 +226,10 @@ class _Java:
         return made
 
     def udf(self, name: str) -> Any:
-        return self.loader.loadClass(f"probe_java_codecs.probe.{name}").getDeclaredConstructor().newInstance()
+        made = self.loader.loadClass(f"probe_java_codecs.probe.{name}")
+        return made.getDeclaredConstructor(self.array(self.jvm.java.lang.Class)).newInstance(
+            self.array(self.jvm.java.lang.Object)
+        )
 
     def list(self, items: list[Any]) -> Any:
         made = self.jvm.java.util.ArrayList()
@@ -397,3 +404,109 @@ def test_the_java_codec_writes_floats_as_python_repr(probe_java: tuple[Any, _Jav
             structured, _ = java.invoke(java.to_kafka, event, True)  # msgspec's JSON numbers: 1e-6, 0.00001
             python = m.to_kafka(m.Envelope(event_id="e-9", origin="urn:probe:9", **{name: held}), "structured")
             assert bytes(structured.value()) == python.value, number
+
+
+def _same_value(java: Any, python: Any, spark_type: Any) -> bool:
+    """Whether a value of a Java UDF's row is the value the Python path puts in Spark's column of ``spark_type``."""
+    name = spark_type.typeName()
+    if python is None or java is None:
+        return python is None and java is None
+    if name == "float":  # Spark's FLOAT holds the float32 of the codec's value
+        return struct.pack("<f", java) == struct.pack("<f", python)
+    if name == "timestamp":  # java.time.Instant
+        micros = round(python.timestamp() * 1_000_000)
+        return java.getEpochSecond() * 1_000_000 + java.getNano() // 1000 == micros
+    if name == "map":
+        return list(dict(java).items()) == list(python)
+    if name == "binary":
+        return bytes(java) == bytes(python)
+    return bool(java == python)
+
+
+def test_the_java_udfs_give_the_python_paths_rows(probe_java: tuple[Any, _Java]) -> None:
+    """The sibling's from_kafka UDF (FromKafka, over SparkRows) gives each record the row, data text or error the
+    Python path gives; to_kafka's UDFs write the decoded rows back as the Python codec writes their events."""
+    m, java = probe_java
+    sm = importlib.import_module("probe_java_codecs.spark.probe")
+    from_kafka, binary, structured = java.udf("FromKafka"), java.udf("ToKafkaBinary"), java.udf("ToKafkaStructured")
+    fields = sm.ENVELOPE_SCHEMA.fields
+    written = 0
+    for headers, value in _java_inputs(m):
+        row = from_kafka.call(
+            None if value is None else bytearray(value),
+            java.seq([k for k, _ in headers]),
+            java.seq([v for _, v in headers]),
+        )
+        record = m.KafkaRecord(None, value, headers)
+        assert row.getString(0) == m.content_mode(record)
+        try:
+            event = m.from_kafka(record)
+        except m.DecodeError as exc:
+            where = f"`{exc.field}`: " if exc.field else ""
+            offset = f" (offset {exc.offset})" if exc.offset is not None and not exc.field else ""
+            if not any(words in exc.reason for words in ("malformed JSON", "JSON text is not UTF-8")):
+                assert row.getString(4) == where + exc.reason + offset, (headers, value)
+            assert row.get(2) is None and row.getString(4).startswith(where), (headers, value)
+            continue
+        assert row.getString(4) is None, row.getString(4)
+        wanted = sm._spark_row(event, value if m.content_mode(record) == "structured" else None)
+        got = row.get(2)
+        for i, field in enumerate(fields):
+            assert _same_value(got.get(i), wanted[i], field.dataType), (field.name, got.get(i), wanted[i])
+        assert row.getString(3) == sm._data_text(wanted[4], wanted[-1])
+        at = event.at and event.at.astimezone(datetime.UTC)  # Spark holds instants: written in UTC
+        micros = None if at is None else round(at.timestamp() * 1_000_000)
+        ext = [] if got.isNullAt(len(fields) - 2) else list(dict(got.get(len(fields) - 2)).items())
+        names, texts = java.seq([k for k, _ in ext]), java.seq([v for _, v in ext])
+        held = [  # the row as the Python path reads it back from Spark: a FLOAT as its shortest decimal
+            float(_float32_text(v)) if v is not None and f.dataType.typeName() == "float" else v
+            for f, v in zip(fields, wanted, strict=True)
+        ]
+        spark_event = sm._event_of(*[held[i] if fields[i].name != "at" else at for i in range(len(fields))])
+        for udf, mode in ((binary, "binary"), (structured, "structured")):
+            out = udf.call(got, micros, names, texts)
+            try:
+                python = m.to_kafka(spark_event, mode)
+            except m.EncodeError as exc:
+                assert out.getString(2) == f"`{exc.field}`: {exc.reason}", (mode, headers, value)
+                continue
+            assert out.getString(2) is None, out.getString(2)
+            assert (out.get(0) and bytes(out.get(0))) == python.value, (mode, headers, value)
+            if mode == "binary":
+                got_headers = out.get(1)
+                pairs = [
+                    (got_headers.get(i).getString(0), bytes(got_headers.get(i).get(1)))
+                    for i in range(got_headers.size())
+                ]
+                assert pairs == python.headers, (headers, value)
+            written += 1
+    assert written >= 20
+
+
+def test_the_java_udfs_refuse_what_the_codec_refuses(probe_java: tuple[Any, _Java]) -> None:
+    """Rows the Python path refuses (text that is no UUID, a float that is not finite, an empty required text):
+    refused by to_kafka's UDFs with the same problem."""
+    m, java = probe_java
+    sm = importlib.import_module("probe_java_codecs.spark.probe")
+    names = [f.name for f in sm.ENVELOPE_SCHEMA.fields]
+    base = dict.fromkeys(names) | {"version": "2", "event_id": "e-1", "origin": "urn:x"}
+    rows = [
+        {**base, "ref": "nope"},
+        {**base, "ref": "12345678123456781234567812345678"},
+        {**base, "event_id": ""},
+        {**base, "ref": "12345678-1234-5678-1234-567812345678", "score": float("nan")},
+        {**base, "score": float("-inf")},
+    ]
+    for udf, mode in ((java.udf("ToKafkaBinary"), "binary"), (java.udf("ToKafkaStructured"), "structured")):
+        for values in rows:
+            row = java.jvm.org.apache.spark.sql.RowFactory.create(
+                java.array(java.jvm.java.lang.Object, *[values[n] for n in names])
+            )
+            out = udf.call(row, None, None, None)
+            try:
+                m.to_kafka(sm._event_of(*values.values()), mode)
+            except m.EncodeError as exc:
+                assert out.getString(2) == f"`{exc.field}`: {exc.reason}", (mode, values)
+                assert out.get(0) is None
+            else:
+                raise AssertionError(f"the codec takes {values}")
