@@ -8,7 +8,8 @@
 It reads the bundled sample (``examples/data``, written by ``make_sample.py``):
 
 1. Kafka records carrying CloudEvents in both content modes (as Spark's Kafka source would give them):
-   ``streamcodecs.spark.cloudevents.from_kafka`` decodes them natively and tells the mode of each row apart;
+   ``streamcodecs.spark.cloudevents.from_kafka`` decodes them (the Python codec in Arrow batches here; the Java
+   codec with ``streamcodecs.spark.configure``) and tells the mode of each row apart;
 2. Pravega SegmentRead replies: ``streamcodecs.spark.pravega.decode`` (an Arrow UDF running the codec) decodes
    the frames, ``explode_inline`` reassembles the events of each segment across replies;
 3. KCL processRecords lines: ``streamcodecs.spark.kcl.decode`` decodes them (the Java codec, or without the jar

@@ -10,7 +10,8 @@ in several files, one after the other, while two streaming queries read that fol
 in for the Kafka source here: swap ``readStream.json(folder)`` for ``readStream.format("kafka")`` and drop the
 base64 step):
 
-1. ``decoded``: ``streamcodecs.spark.cloudevents.from_kafka`` decodes every record natively; the orders the events
+1. ``decoded``: ``streamcodecs.spark.cloudevents.from_kafka`` decodes every record (Arrow batches of the Python
+   codec here; the Java codec with ``streamcodecs.spark.configure``); the orders the events
    carry and the records it refused (with the reason) are appended to Parquet (``orders/``, ``problems/``);
 2. ``totals``: the orders summed per 10-minute window of event time and product, with a watermark of 10 minutes
    (later events are dropped, and Spark's state for older windows is released); each micro-batch's updated

@@ -72,13 +72,23 @@ def javadoc(text: str, indent: int = 0, width: int = 120) -> str:
     """The lines of a Javadoc comment body, each starting `` * `` (``*/`` and backslashes made harmless)."""
     text = _clean(text).replace("\\", "&#92;").replace("*/", "*&#47;").replace("@", "&#64;")
     pad = " " * indent
-    lines = []
+    lines: list[str] = []
     for para in text.split("\n\n"):
         if lines:
             lines.append(pad + " *")
         wrapped = textwrap.wrap(" ".join(para.split()), width=width - indent - 3, break_on_hyphens=False)
         lines += [pad + " * " + line for line in wrapped]
     return "\n".join(lines)
+
+
+def javadoc_comment(text: str, indent: int = 0, width: int = 120) -> str:
+    """A whole Javadoc comment holding ``text``: ``/** text */`` when it fits on one line, else :func:`javadoc`'s
+    lines between ``/**`` and `` */``."""
+    body = javadoc(text, indent, width)
+    pad = " " * indent
+    if "\n" not in body and len(body) + 4 <= width:
+        return f"{pad}/**{body[len(pad) + 2 :]} */"
+    return f"{pad}/**\n{body}\n{pad} */"
 
 
 def javastr(value: Any) -> str:
@@ -206,6 +216,7 @@ def register(env: jinja2.Environment) -> None:
         one_line=one_line,
         md_cell=md_cell,
         javadoc=javadoc,
+        javadoc_comment=javadoc_comment,
         javastr=javastr,
         java_lines=java_lines,
         tojson=lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True),

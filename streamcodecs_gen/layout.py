@@ -9,6 +9,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
+from .families.framing import BinaryFraming
 from .model import Field, Message, Protocol, Struct, TypeRef
 from .types import WIRE_TYPES
 
@@ -157,7 +158,8 @@ def _guarded_fixed(step: Step) -> bool:
 
 
 def binary_layout(protocol: Protocol) -> Layout:
-    order = ">" if protocol.framing.byte_order == "big" else "<"
+    framing = protocol.framing_as(BinaryFraming)
+    order = ">" if framing.byte_order == "big" else "<"
     layout = Layout()
     for owner in [*protocol.structs, *protocol.messages]:
         layout.steps[owner.name] = _steps(owner, layout, order)
@@ -166,9 +168,7 @@ def binary_layout(protocol: Protocol) -> Layout:
             layout.views.add(owner.name)
         steps = layout.write_steps[owner.name]
         if isinstance(owner, Message) and not owner.inline_only and _all_fixed(steps):
-            header = order + "".join(
-                WIRE_TYPES[t].struct or "" for t in (protocol.framing.code_type, protocol.framing.length_type)
-            )
+            header = order + "".join(WIRE_TYPES[t].struct or "" for t in (framing.code_type, framing.length_type))
             fmt = header + "".join((step.fmt or "")[1:] for step in steps)
             layout.frames[owner.name] = (layout.constant(fmt), struct.calcsize(fmt) - struct.calcsize(header))
     layout.holds_views = set(layout.views)

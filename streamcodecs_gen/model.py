@@ -6,7 +6,7 @@ Plain dataclasses with derived properties only; templates read these, never the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .families import family
 from .families.framing import Framing
@@ -15,6 +15,8 @@ from .naming import snake_case, upper_snake_case
 from .resolve import TypeExpr, TypeScope
 from .types import WIRE_TYPES, WireType
 from .versions import version_key
+
+FramingT = TypeVar("FramingT", bound=Framing)
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,7 @@ class TypeRef:
 class WireRef(TypeRef):
     """A wire type reference: ``wire`` is set."""
 
-    wire: WireType  # type: ignore[assignment]
+    wire: WireType  # type: ignore[assignment,misc]
 
     @property
     def py_annotation(self) -> str:
@@ -160,7 +162,7 @@ class WireRef(TypeRef):
 class ListRef(TypeRef):
     """A list reference: ``item`` is set."""
 
-    item: TypeRef  # type: ignore[assignment]
+    item: TypeRef  # type: ignore[assignment,misc]
 
     @property
     def py_annotation(self) -> str:
@@ -190,7 +192,7 @@ class ListRef(TypeRef):
 class MapRef(TypeRef):
     """A map reference: ``item`` is set."""
 
-    item: TypeRef  # type: ignore[assignment]
+    item: TypeRef  # type: ignore[assignment,misc]
 
     @property
     def py_annotation(self) -> str:
@@ -220,7 +222,7 @@ class MapRef(TypeRef):
 class EnumRef(TypeRef):
     """A enum reference: ``enum`` is set."""
 
-    enum: Enum  # type: ignore[assignment]
+    enum: Enum  # type: ignore[assignment,misc]
 
     @property
     def spark_type(self) -> str:
@@ -246,7 +248,7 @@ class EnumRef(TypeRef):
 class StructRef(TypeRef):
     """A struct reference: ``struct`` is set."""
 
-    struct: Struct  # type: ignore[assignment]
+    struct: Struct  # type: ignore[assignment,misc]
 
     @property
     def spark_type(self) -> str:
@@ -393,6 +395,15 @@ class Protocol:
     @property
     def version(self) -> str:
         return self.versions[-1]
+
+    def framing_as(self, kind: type[FramingT]) -> FramingT:
+        """The framing as the family's own class (a family's code asks for its own; another is a programming
+        error)."""
+        if not isinstance(self.framing, kind):
+            raise TypeError(
+                f"{self.name} ({self.family}) is framed by {type(self.framing).__name__}, not {kind.__name__}"
+            )
+        return self.framing
 
     def messages_for(self, direction: str) -> list[Message]:
         return [m for m in self.messages if direction in m.directions]

@@ -105,19 +105,19 @@ def write_tree(root: Path, files: dict[PurePosixPath, str | bytes], keep: frozen
     # All or nothing: every new file is staged beside its target first; only then is each renamed into place.
     staged: list[tuple[str, str, Path]] = []
     try:
-        for rel, target, data in changes:
-            staged.append((rel, _stage(target, data), target))
+        for name, target, data in changes:
+            staged.append((name, _stage(target, data), target))
     except BaseException:
         for _, tmp, _ in staged:
             Path(tmp).unlink(missing_ok=True)
         raise
-    for rel, tmp, target in staged:
+    for name, tmp, target in staged:
         os.replace(tmp, target)
-        report.written.append(rel)
-    for rel, path in sorted(stale_paths.items()):
+        report.written.append(name)
+    for name, path in sorted(stale_paths.items()):
         if path.is_file():
             path.unlink()
-            report.removed.append(rel)
+            report.removed.append(name)
             parent = path.parent
             while parent != root.resolve() and parent.is_dir() and not any(parent.iterdir()):
                 parent.rmdir()
@@ -136,9 +136,9 @@ def check_tree(root: Path, files: dict[PurePosixPath, str | bytes], keep: frozen
             differences.append(f"missing: {root / rel}")
         elif target.read_bytes() != _bytes(content):
             differences.append(f"differs: {root / rel}")
-    for rel in read_manifest(root):
-        if PurePosixPath(rel) not in files and rel not in keep:
-            differences.append(f"stale:   {root / rel}")
+    for name in read_manifest(root):
+        if PurePosixPath(name) not in files and name not in keep:
+            differences.append(f"stale:   {root / name}")
     manifest = root / MANIFEST
     expected = _manifest_text([*map(str, files), *keep]).encode("utf-8")
     if files and (not manifest.is_file() or manifest.read_bytes() != expected) and not differences:

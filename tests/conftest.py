@@ -13,6 +13,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -130,3 +131,21 @@ def _no_codegen_failure(request: pytest.FixtureRequest) -> Iterator[None]:
             + "\n".join(failures[:5]),
             pytrace=False,
         )
+
+
+SPARK_PATHS = ("jvm", "fallback")
+"""The two paths of every Spark function: the Java codecs of the package's jar (the session's default), and the
+fallback (``spark.streamcodecs.jvm`` = ``"false"``), whatever that is for the protocol. A test taking
+``spark_path`` runs on each; it asserts behaviour, never which path's operators the plan holds."""
+
+
+@pytest.fixture(params=SPARK_PATHS)
+def spark_path(spark: Any, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The test builds its queries on this path (read when a function builds its column); the JVM path after."""
+    from streamcodecs.spark import _jvm
+
+    spark.conf.set(_jvm.CONF, "true" if request.param == "jvm" else "false")
+    try:
+        yield request.param
+    finally:
+        spark.conf.set(_jvm.CONF, "true")

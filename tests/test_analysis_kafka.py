@@ -76,3 +76,16 @@ def test_not_extensions(protocol: Protocol, event: KafkaEvent) -> None:
     assert event.not_extensions == sorted(set(event.not_extensions))
     assert {f.name for f in event.attributes} | {json.data_member, json.data_base64_member} <= set(event.not_extensions)
     assert event.extra is not None and event.extra.name not in event.not_extensions
+
+
+def test_spark_text_where_spark_holds_another_python_type_as_text(event: KafkaEvent) -> None:
+    assert event.extra is not None
+    assert event.spark_text(event.extra)  # boolean, integer or string extensions: a map of canonical strings
+    for f in event.attributes:  # CloudEvents' attributes are text, a time: Spark holds the codec's values
+        assert f.type.wire is not None
+        assert event.spark_text(f) == (f.type.wire.spark == "string" and f.type.wire.py != "str"), f.name
+    assert not any(event.spark_text(f) for f in event.attributes)
+
+
+def test_spark_classes_are_the_schemas_types_once_each(event: KafkaEvent) -> None:
+    assert event.spark_classes == ["BinaryType", "StringType", "TimestampType"]

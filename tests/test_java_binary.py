@@ -19,7 +19,7 @@ import pytest
 
 from streamcodecs_gen import jar
 from streamcodecs_gen.cli import main as generate
-from streamcodecs_gen.filters import java_lines, javastr
+from streamcodecs_gen.filters import java_lines, javadoc_comment, javastr
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.render import Options
 from streamcodecs_gen.target_java import java_sources
@@ -114,6 +114,14 @@ def test_long_statements_wrap_at_their_outermost_call() -> None:
     assert "".join(wrapped.split()) == "".join(line.split())  # the same statement, only the lines differ
     assert java_lines('    String s = "(, not a call" + x;   ') == '    String s = "(, not a call" + x;'
     assert javastr('a"\\\n\x00é😀') == '"a\\"\\\\\\n\\000\\u00e9\\ud83d\\ude00"'
+
+
+def test_javadoc_comments_are_one_line_when_they_fit_and_never_close_early() -> None:
+    assert javadoc_comment("Short, with @tag and */.", 4) == "    /** Short, with &#64;tag and *&#47;. */"
+    long = javadoc_comment("word " * 40, 4)
+    lines = long.splitlines()
+    assert lines[0] == "    /**" and lines[-1] == "     */"
+    assert all(line.startswith("     * ") and len(line) <= 120 for line in lines[1:-1])
 
 
 @pytest.fixture(scope="module")

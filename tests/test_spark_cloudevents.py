@@ -8,8 +8,9 @@ modes and must give the bytes the codec's ``to_kafka`` gives for the same event 
 extensions as strings), and decode again to the same event.
 
 Every test runs on both paths of the Spark module: the JVM path (the Java codec as Java UDFs, the default in
-these tests' session) and the native Spark SQL path (the fallback, ``spark.streamcodecs.jvm=false``). Where the
-native path deviates from the codec, as its module says, the test says so for that path only.
+these tests' session) and the Python path (the fallback, ``spark.streamcodecs.jvm=false``: Arrow UDFs calling the
+Python codec). Both give the codec's results and problems; only where a JSON parser words a problem (Jackson on
+the JVM) may the reason differ, never the field it names.
 """
 
 from __future__ import annotations
@@ -164,9 +165,10 @@ def _spark_fields(row: Any, codec_event: ce.CloudEvent | None) -> dict[str, Any]
     return fields
 
 
-@pytest.fixture(scope="module", params=["jvm", "native"])
+@pytest.fixture(scope="module", params=["jvm", "python"])
 def path(request: pytest.FixtureRequest, spark: Any) -> Iterator[str]:
-    """The Spark module's path for the tests of this module that take it: the Java UDFs, or native Spark SQL."""
+    """The Spark module's path for the tests of this module that take it: the Java UDFs, or the Python codec in
+    Arrow UDFs."""
     from streamcodecs.spark import _jvm
 
     spark.conf.set(_jvm.CONF, "true" if request.param == "jvm" else "false")
@@ -200,11 +202,13 @@ def test_every_record_decodes_as_the_codec_decodes(decoded: dict[str, Any]) -> N
                 row["error"],
                 problem,
             )
-            if decoded["path"] == "jvm":  # the codec's own reason (Jackson's words where a JSON parser speaks)
-                codec_error = _codec_error(headers, value)
-                if not codec_error.reason.startswith(("malformed JSON", "JSON text is not UTF-8")):
-                    field = f"`{codec_error.field}`: " if codec_error.field else ""
-                    assert row["error"] == field + codec_error.reason, label
+            # the codec's own reason (on the JVM, Jackson's words where a JSON parser speaks)
+            codec_error = _codec_error(headers, value)
+            jackson = codec_error.reason.startswith(("malformed JSON", "JSON text is not UTF-8"))
+            if decoded["path"] == "python" or not jackson:
+                field = f"`{codec_error.field}`: " if codec_error.field else ""
+                where = f" (offset {codec_error.offset})" if codec_error.offset is not None and not field else ""
+                assert row["error"] == field + codec_error.reason + where, label
             continue
         assert row["error"] is None, (label, row["error"])
         assert row["message"] == "CloudEvent", label
@@ -353,8 +357,8 @@ JSON_DATA = [
 def test_to_kafka_writes_json_data_as_the_codec_does(spark: Any, path: str) -> None:
     """Bytes under a JSON content type: in the JSON event format, the JSON value, whitespace between tokens removed
     and the rest as written, or the row's problem naming `data` where the codec refuses them; binary mode writes the
-    bytes whatever they are. Where the native path differs, its module says so: a repeated member name (refused by
-    Spark, kept by the codec) and a number beyond a double (1e400: refused by the codec)."""
+    bytes whatever they are. A repeated member name is kept (as the codec keeps it), a number beyond a double
+    (1e400) refused (as the codec refuses it)."""
     module = importlib.import_module("streamcodecs.spark.cloudevents")
     schema = "e struct<" + ",".join(f"`{f.name}`:{f.dataType.simpleString()}" for f in module.CLOUD_EVENT_SCHEMA) + ">"
     cases = [*JSON_DATA, ("application/json", b'{"a":1,"a":2}'), ("application/json", b"1e400")]
@@ -370,17 +374,10 @@ def test_to_kafka_writes_json_data_as_the_codec_does(spark: Any, path: str) -> N
         except ce.EncodeError as exc:
             wanted, problem = None, exc
         value = None if row["value"] is None else bytes(row["value"])
-        if path == "native" and data == b'{"a":1,"a":2}':
-            assert problem is None and value is None and "`data`" in row["error"]
-        elif path == "native" and data == b"1e400":
-            assert problem is not None and value == b'{"specversion":"1.0","id":"1","source":"/s","type":"t",' + (
-                b'"datacontenttype":"application/json","data":1e400}'
-            )
-        else:
-            assert value == wanted, (ct, data[:40])
-            assert (row["error"] is None) == (problem is None), (ct, data[:40], row["error"])
-            if problem is not None:
-                assert problem.field == "data" and "`data`: bytes under the JSON content type" in row["error"]
+        assert value == wanted, (ct, data[:40])
+        assert (row["error"] is None) == (problem is None), (ct, data[:40], row["error"])
+        if problem is not None:
+            assert problem.field == "data" and "`data`: bytes under the JSON content type" in row["error"]
     event = F.struct(F.lit("CloudEvent").alias("message"), F.col("e").alias("cloud_event"))
     refused = [r["e"] for r in frame.select(module.encode(event).alias("e")).collect() if r["e"]["error"] is not None]
     assert refused and all(r["data"] is None and "not one JSON value" in r["error"] for r in refused)
@@ -420,13 +417,29 @@ def test_failfast_fails_with_the_records_problem_and_place(spark: Any, decoded: 
     assert "cloudevents" in str(failure.value)
 
 
-def test_the_plans_run_no_python(decoded: dict[str, Any]) -> None:
+def test_the_plans_run_python_only_on_the_python_path(decoded: dict[str, Any]) -> None:
+    """The JVM path runs no Python worker; the Python path runs the codec in Arrow batches (never a row UDF)."""
     module = decoded["module"]
     decoding = plan_nodes(decoded["query"])
     events = decoded["query"].where("error IS NULL")
     encoding = plan_nodes(module.to_kafka(events, "binary")) + plan_nodes(module.to_kafka(events, "structured"))
     assert "Project" in decoding  # the check can see the plan
-    assert not set(decoding + encoding) & set(PYTHON_NODES)
+    python = set(decoding + encoding) & set(PYTHON_NODES)
+    assert python == (set() if decoded["path"] == "jvm" else {"ArrowEvalPython"}), python
+
+
+def test_content_mode_and_data_text_as_the_codec_says(decoded: dict[str, Any]) -> None:
+    """The two column functions on their own: every input's content mode as the codec tells it, and every decoded
+    event's data as text where the codec's content type says it is text (the same as ``from_kafka``'s column)."""
+    module, frame = decoded["module"], decoded["frame"]
+    modes = frame.select("offset", module.content_mode("headers").alias("mode")).orderBy("offset").collect()
+    for (label, _, headers, value), row in zip(INPUTS, modes, strict=True):
+        assert row["mode"] == ce.content_mode(ce.KafkaRecord(None, value, list(headers or []))), label
+    texts = decoded["query"].select("offset", "data_text", module.data_text("cloud_event").alias("again"))
+    rows = texts.orderBy("offset").collect()
+    assert len(rows) == len(INPUTS)
+    assert [r["again"] for r in rows] == [r["data_text"] for r in rows]
+    assert any(r["again"] is not None for r in rows)
 
 
 def test_decode_reads_the_json_event_format_as_the_codec_does(spark: Any, path: str) -> None:

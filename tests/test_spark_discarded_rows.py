@@ -11,7 +11,8 @@ projection on every row reaching it, so it holds under a later ``limit`` or ``fi
 below it) but not under a later ``sample`` or a join (Spark never moves a projection, nor a filter, past those: a
 strict check inside the function, projection or filter, runs before them, as measured). The strict check that
 holds everywhere is the one applied last: ``streamcodecs.spark.fail_on_error``, a filter after the ``limit``,
-``filter``, ``sample`` or join.
+``filter``, ``sample`` or join. Every test runs on both paths (``spark_path``: the Java UDFs, and the fallback with
+``spark.streamcodecs.jvm=false``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pyspark.sql import functions as F
 from spark_checks import vectors
 from streamcodecs.spark import cloudevents, fail_on_error, kcl, pravega, storm
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.usefixtures("spark_path")]  # each test on both paths
 
 DATA = Path(__file__).resolve().parent.parent / "examples" / "data"
 GOOD = 6

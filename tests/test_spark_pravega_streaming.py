@@ -3,7 +3,9 @@
 The pieces of each stream (as consecutive reads of a segment return them, cut at any byte) arrive as JSON lines in
 files dropped one per micro-batch into a directory read as a file-source stream; the query writes to a Parquet sink
 with a checkpoint. Each micro-batch here ends inside an event, and the events that come out are compared with the
-codec's own reader and with ``explode_inline`` on the same pieces read as a batch.
+codec's own reader and with ``explode_inline`` on the same pieces read as a batch. The Spark tests run on both
+paths (``spark_path``): the state kept by a Python step either way, the frames then decoded by the Java codec (the
+JVM path) or by the Python codec (the fallback).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 import pytest
 from pyspark.sql import functions as F
+from pyspark.sql.types import LongType, StringType, StructField, StructType
 from streamcodecs import pravega as pv
 from streamcodecs.spark import pravega as spv
 
@@ -74,7 +77,14 @@ def _rows(spark: Any, sink: Path) -> list[Any]:
     return sorted(spark.read.parquet(str(sink)).collect(), key=lambda r: (r["s"], r["at"]))
 
 
-def test_events_cut_across_micro_batches_come_out_once_whole_after_a_restart(spark: Any, tmp_path: Path) -> None:
+def _plan(query: Any) -> str:
+    """The physical plan of a running query's last micro-batch."""
+    return str(query._jsq.streamingQuery().lastExecution().executedPlan().toString())
+
+
+def test_events_cut_across_micro_batches_come_out_once_whole_after_a_restart(
+    spark: Any, spark_path: str, tmp_path: Path
+) -> None:
     rng = random.Random(14)
     events = {name: _events(rng, 12, name) for name in ("a", "b")}
     blobs = {name: b"".join(pv.encode_inline(pv.Event(data=e)) for e in found) for name, found in events.items()}
@@ -95,9 +105,16 @@ def test_events_cut_across_micro_batches_come_out_once_whole_after_a_restart(spa
     try:
         query.processAllAvailable()
         assert query.exception() is None
+        plan = _plan(query)
+        schema = _exploded(spark.readStream.schema(SCHEMA).json(str(source))).schema
     finally:
         query.stop()
     assert [(r["s"], r["message"]) for r in _rows(spark, sink)] == [("a", "Event"), ("b", "Event")]
+    # The schema the Python path declares, on either path: the stream, its offset column, then INLINE's fields.
+    assert schema == StructType([StructField("s", StringType()), StructField("at", LongType()), *spv.INLINE.fields[1:]])
+    assert "FlatMapGroupsInPandasWithState" in plan  # the pieces gathered in Python, with the state store
+    if spark_path == "jvm":  # then each whole frame decoded by the Java codec, no second Python step
+        assert "streamcodecs_pravega_splitinline(" in plan and "MapInArrow" not in plan, plan
     # What the state store keeps per stream: where the cut frame starts, and its bytes so far (not the stream's).
     state = spark.read.format("statestore").load(str(checkpoint)).collect()
     kept = {r["key"]["s"]: r["value"]["groupState"] for r in state}
@@ -134,6 +151,7 @@ def test_events_cut_across_micro_batches_come_out_once_whole_after_a_restart(spa
     assert sorted(map(repr, batch)) == sorted(map(repr, rows))  # a batch over the same pieces agrees
 
 
+@pytest.mark.usefixtures("spark_path")
 def test_a_piece_before_where_the_stream_stopped_is_a_problem_row_or_fails(spark: Any, tmp_path: Path) -> None:
     blob = b"".join(pv.encode_inline(pv.Event(data=p)) for p in (b"one", b"two", b"three"))
     source, sink = tmp_path / "in", tmp_path / "out"
@@ -176,6 +194,7 @@ def _drop_in_order(directory: Path, files: list[list[str]], order: list[int]) ->
         os.utime(directory / f"part-{index:03d}.json", ns=(0, (1_700_000_000 + rank) * 1_000_000_000))
 
 
+@pytest.mark.usefixtures("spark_path")
 def test_pieces_read_out_of_order_wait_for_the_missing_one(spark: Any, tmp_path: Path) -> None:
     """Both pieces of an event already in the directory when the query starts, the later piece read in the first
     micro-batch: it waits in the state store, and the event comes out whole once the earlier piece arrives (this
@@ -196,6 +215,7 @@ def test_pieces_read_out_of_order_wait_for_the_missing_one(spark: Any, tmp_path:
     assert [(r["at"], bytes(r["event"]["data"]), r["error"]) for r in rows] == [(0, b"one", None), (11, b"two", None)]
 
 
+@pytest.mark.usefixtures("spark_path")
 def test_every_event_comes_out_once_whole_however_the_pieces_are_spread(spark: Any, tmp_path: Path) -> None:
     """Three streams cut at random bytes, the pieces shuffled over six files read one per micro-batch in a random
     order: each event once, whole, in order, as a batch over the same pieces gives them."""
@@ -245,6 +265,7 @@ def test_pieces_wait_for_a_gap_up_to_max_frame_bytes() -> None:
     assert waiting == [] and stream.pending == b"\0"
 
 
+@pytest.mark.usefixtures("spark_path")
 def test_a_quiet_stream_is_closed_after_the_timeout(spark: Any, tmp_path: Path) -> None:
     """What comes out does not depend on when the timeout fires: the test waits for each outcome, however long
     the machine takes, and the streams are cut so that closing one earlier or later changes nothing."""
@@ -304,7 +325,7 @@ def test_timeout_must_be_positive(spark: Any) -> None:
         spv.explode_inline(frame, data="bytes", offset="at", stream="s", timeout=datetime.timedelta(0))
 
 
-def test_without_a_stream_column_all_pieces_are_one_stream(spark: Any, tmp_path: Path) -> None:
+def test_without_a_stream_column_all_pieces_are_one_stream(spark: Any, spark_path: str, tmp_path: Path) -> None:
     blob = b"".join(pv.encode_inline(pv.Event(data=p)) for p in (b"one", b"two", b"three"))
     source = tmp_path / "in"
     source.mkdir()
@@ -313,7 +334,8 @@ def test_without_a_stream_column_all_pieces_are_one_stream(spark: Any, tmp_path:
     pieces = stream.select("at", F.unbase64("bytes").alias("bytes"))
     exploded = spv.explode_inline(pieces, data="bytes", offset="at")
     assert exploded.columns == ["at", *[f.name for f in spv.INLINE.fields[1:]]]
-    query = exploded.writeStream.format("memory").queryName("streamcodecs_unkeyed").outputMode("append").start()
+    name = f"streamcodecs_unkeyed_{spark_path}"
+    query = exploded.writeStream.format("memory").queryName(name).outputMode("append").start()
     try:
         query.processAllAvailable()
         _drop(source, 1, [_line("z", 14, blob[14:])])
@@ -321,7 +343,7 @@ def test_without_a_stream_column_all_pieces_are_one_stream(spark: Any, tmp_path:
         assert query.exception() is None
     finally:
         query.stop()
-    rows = sorted(spark.table("streamcodecs_unkeyed").collect(), key=lambda r: r["at"])
+    rows = sorted(spark.table(name).collect(), key=lambda r: r["at"])
     assert [(r["at"], bytes(r["event"]["data"]), r["error"]) for r in rows] == [
         (0, b"one", None),
         (11, b"two", None),

@@ -5,7 +5,8 @@ file-source stream (``processAllAvailable`` between drops, so each file arrives 
 writes to the memory sink, and what it wrote is compared with the same function on the same files read as a batch.
 The rows are the bundled example sample (Kafka-shaped CloudEvents records, KCL lines, Pravega SegmentRead frames,
 each with some malformed rows) and the Storm vectors. ``pravega.explode_inline`` on a stream (state kept across
-micro-batches) is tested in ``test_spark_pravega_streaming.py``.
+micro-batches) is tested in ``test_spark_pravega_streaming.py``. Every test runs on both paths (``spark_path``: the
+Java UDFs, and the fallback with ``spark.streamcodecs.jvm=false``), the stream and the batch on the same one.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pyspark.sql import functions as F
 from spark_checks import plain, vectors
 from streamcodecs.spark import cloudevents, kcl, pravega, storm
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.usefixtures("spark_path")]  # each test on both paths
 
 DATA = Path(__file__).resolve().parent.parent / "examples" / "data"
 DROPS = 3

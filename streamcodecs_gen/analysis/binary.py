@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..families.framing import BinaryFraming
 from ..layout import binary_layout, fixed_code, min_size
 from ..model import Protocol, TypeRef
 from ..types import WIRE_TYPES
@@ -12,7 +13,7 @@ from ..types import WIRE_TYPES
 
 def python_context(protocol: Protocol) -> dict[str, Any]:
     """What the binary templates read: the protocol's layout and how each type is read and written."""
-    framing = protocol.framing
+    framing = protocol.framing_as(BinaryFraming)
     lay = binary_layout(protocol)
     order = ">"
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..families.framing import BinaryFraming
 from ..filters import javastr as java_string
 from ..layout import Layout, Step, binary_layout, min_size
 from ..model import Field, Message, Protocol, Struct, TypeRef
@@ -69,7 +70,7 @@ class JavaBinary:
 
     @property
     def header_size(self) -> int:
-        framing = self.protocol.framing
+        framing = self.protocol.framing_as(BinaryFraming)
         return sum(WIRE_TYPES[t].size or 0 for t in (framing.code_type, framing.length_type))
 
     def path(self, owner: Struct, f: Field) -> str:
@@ -378,4 +379,4 @@ def _words(text: str) -> list[str]:
 
 def java_context(protocol: Protocol) -> dict[str, Any]:
     layout = binary_layout(protocol)
-    return {"layout": layout, "j": JavaBinary(protocol, layout), "framing": protocol.framing}
+    return {"layout": layout, "j": JavaBinary(protocol, layout), "framing": protocol.framing_as(BinaryFraming)}

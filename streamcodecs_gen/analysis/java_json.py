@@ -12,7 +12,6 @@ what the Spark functions return for it, so no second tree of Java values is buil
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -444,16 +443,6 @@ def java_json_plan(protocol: Protocol) -> JavaJsonPlan:
     )
 
 
-def javadoc(text: str, indent: int = 0) -> str:
-    """The lines of a Javadoc comment (``/** ... */``) holding ``text``, wrapped to fit 120 columns."""
-    words = " ".join(str(text).split()).replace("*/", "*&#47;").replace("\\", "&#92;")
-    pad = " " * indent
-    lines = textwrap.wrap(words, width=114 - indent, break_on_hyphens=False, break_long_words=False)
-    if len(lines) <= 1 and len(words) <= 110 - indent:
-        return f"{pad}/** {words} */"
-    return "\n".join([f"{pad}/**", *[f"{pad} * {line}" for line in lines], f"{pad} */"])
-
-
 def java_context(protocol: Protocol) -> dict[str, Any]:
     """The names the JSON family's Java templates read."""
-    return {"plan": java_json_plan(protocol), "javadoc": javadoc, "java_string": java_string}
+    return {"plan": java_json_plan(protocol), "java_string": java_string}

@@ -44,6 +44,20 @@ class KafkaEvent:
         """The record header of attribute ``f`` in binary mode."""
         return self.headers[f.name]
 
+    def spark_text(self, f: Field) -> bool:
+        """Whether Spark holds attribute ``f`` (for the extra map: its values) as the canonical text of the codec's
+        value, which is of another Python type (a UUID, any JSON value, a boolean, integer or string extension):
+        the Spark functions' Python path converts it with the runtime's ``<wire>_to_text``/``_from_text``."""
+        wire = f.type.item.wire if f.additional and f.type.item else f.type.wire
+        assert wire is not None, f"attribute type {f.type.text} is not a wire type"
+        return wire.spark == "string" and wire.py != "str"
+
+    @property
+    def spark_classes(self) -> list[str]:
+        """The PySpark type classes of the event schema's fields (``StringType``, ...), sorted, each once."""
+        refs = [f.type.item if f.additional and f.type.item else f.type for f in self.message.fields]
+        return sorted({ref.wire.spark_class.removesuffix("()") for ref in refs if ref.wire})
+
     @staticmethod
     def required(f: Field) -> bool:
         """Whether an event without attribute ``f`` is refused (no default fills it)."""

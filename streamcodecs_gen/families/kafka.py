@@ -37,6 +37,8 @@ class Kafka(Family):
                 "Codec",
                 "SparkRows",
                 "FromKafka",
+                "ContentMode",
+                "DataText",
                 "Decode",
                 "Encode",
                 "ToKafkaBinary",

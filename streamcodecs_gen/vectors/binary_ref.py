@@ -10,6 +10,7 @@ import struct
 import uuid
 from typing import Any
 
+from ..families.framing import BinaryFraming
 from ..model import Field, Message, Protocol, Struct, TypeRef
 from .values import exists_at
 
@@ -35,7 +36,7 @@ def java_write_utf(text: str) -> bytes:
 
 class BinaryReference:
     def __init__(self, protocol: Protocol) -> None:
-        framing = protocol.framing
+        framing = protocol.framing_as(BinaryFraming)
         self.order = ">"
         self.count = _FORMATS[framing.list_count]
         self.length = _FORMATS[framing.bytes_length]

@@ -12,6 +12,7 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
+from ..families.framing import BinaryFraming
 from ..model import Message, Protocol, Struct, TypeRef
 from .binary_ref import _FORMATS, BinaryReference
 from .values import exists_at
@@ -82,8 +83,8 @@ def frame_spans(protocol: Protocol, message: Message, values: dict[str, Any], ve
     walker = SpanWalker(protocol)
     reference = walker.ref
     payload = reference.struct(message, values, version)
-    code_format = reference.order + _FORMATS[protocol.framing.code_type]
-    length_format = reference.order + _FORMATS[protocol.framing.length_type]
+    code_format = reference.order + _FORMATS[protocol.framing_as(BinaryFraming).code_type]
+    length_format = reference.order + _FORMATS[protocol.framing_as(BinaryFraming).length_type]
     walker._add(struct.pack(code_format, message.code), "type code", None, message.code, 0)
     walker._add(struct.pack(length_format, len(payload)), "payload length", None, len(payload), 0)
     walker.struct(message, values, version, "", 0)

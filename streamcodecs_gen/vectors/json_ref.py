@@ -9,6 +9,7 @@ import re
 import uuid
 from typing import Any
 
+from ..families.framing import JsonFraming
 from ..model import Message, Protocol, Struct, TypeRef
 from .values import exists_at
 
@@ -27,7 +28,7 @@ def _rfc3339(value: datetime.datetime) -> str:
 
 class JsonReference:
     def __init__(self, protocol: Protocol) -> None:
-        framing = protocol.framing
+        framing = protocol.framing_as(JsonFraming)
         self.tag_key = framing.tag_key
         self.terminator = "\n" if framing.delimiter == "line" else "\nend\n"
         self.upper_hex = framing.escape_hex == "upper"

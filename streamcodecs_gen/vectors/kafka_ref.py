@@ -12,6 +12,7 @@ import datetime
 import json
 from typing import Any
 
+from ..families.framing import KafkaFraming
 from ..model import Message, Protocol
 from .json_ref import _rfc3339
 from .values import Sample
@@ -27,7 +28,7 @@ _PAYLOADS = {
 
 class KafkaReference:
     def __init__(self, protocol: Protocol) -> None:
-        framing = protocol.framing
+        framing = protocol.framing_as(KafkaFraming)
         self.framing = framing
         self.payload_field = framing.payload.field
         self.content_type_attribute = framing.payload.content_type_attribute

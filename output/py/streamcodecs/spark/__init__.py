@@ -8,8 +8,8 @@ Each has ``SCHEMAS`` (a ``StructType`` per message), ``DECODED`` (the decoded ro
 per message kind, ``error``), ``decode(column, *, direction=None, mode="PERMISSIVE")`` and ``encode(struct, *,
 on_error="PERMISSIVE")``, which gives ``ENCODED`` (``data``: the bytes on the wire, ``error``). With this
 package's jar in the session (:func:`configure`) they run the Java codec generated from the same definitions, as
-Java UDFs (no Python worker runs); otherwise the JSON and binary protocols run the generated Python codec in
-vectorised Arrow UDFs, and the Kafka family works on the Kafka source's columns natively. In ``PERMISSIVE``
+Java UDFs (no Python worker runs); otherwise vectorised Arrow UDFs that call the generated Python codec (the Kafka
+family's on the Kafka source's columns). In ``PERMISSIVE``
 mode (the default) a malformed row gives a null message and an ``error`` naming the problem, and a row that cannot
 be encoded gives null ``data`` and an ``error`` naming the field; in ``FAILFAST`` mode the query fails with that
 row's problem where the row is decoded or encoded, as Spark's own ``from_json`` does in ``FAILFAST`` mode. Spark
@@ -111,28 +111,6 @@ def encoded(data: Column, error: Column, on_error: str, protocol: str) -> Column
     return bind(F.struct(data.alias("data"), error.alias("error")), shaped)
 
 
-def apart(value: Column) -> Column:
-    """``value``, passed through an expression Spark cannot compile into a whole stage (a one-entry map's
-    ``transform_values``): the projection holding it runs on its own, its other expressions compiled as small
-    methods, and the stage before it ends there. For a projection after a long chain of compiled ones, whose one
-    generated method would otherwise grow too large for the JVM to compile (Spark logs the failure and falls
-    back) or to optimise (it runs interpreted). ``value`` itself is evaluated without code generation: keep it
-    cheap (a column computed before)."""
-    return F.transform_values(F.create_map(F.lit(0), value), lambda _, v: v)[F.lit(0)]
-
-
 def raise_unless_null(error: Column) -> Column:
     """``error`` (a STRING) when null; else a failure of the query with ``error`` as its message (FAILFAST)."""
     return F.when(error.isNull(), error).otherwise(F.raise_error(error))
-
-
-def at(path: str, problem: str | Column) -> Column:
-    """A problem message naming where it is: ``"`path`: problem"``."""
-    if isinstance(problem, str):
-        return F.lit(f"`{path}`: {problem}")
-    return F.concat(F.lit(f"`{path}`: "), problem)
-
-
-def base64(value: Column) -> Column:
-    """Standard padded base64 on one line (Spark's ``base64`` may break lines every 76 characters)."""
-    return F.regexp_replace(F.base64(value), F.lit("\r\n"), F.lit(""))

@@ -5,9 +5,9 @@ Two paths, the same results. When the session has this package's jar (``streamco
 puts it on ``spark.jars``), every function runs the Java codec of the protocol (the generator's ``java`` target)
 as a Java UDF: one pass over the record on the JVM, Jackson's streaming parser for the JSON event format, the
 same rules and problems as the Python codec. Otherwise (no jar, another version of it, or
-``spark.streamcodecs.jvm`` set to ``false``) they run the native Spark SQL path described below: no Python worker
-runs, so nothing needs to be installed on the executors, but it is slower and differs from the codec where said
-at the end.
+``spark.streamcodecs.jvm`` set to ``false``) they are Arrow UDFs (``arrow_udf``: a batch of rows goes to Python as
+one Arrow array and comes back as one) that call the generated Python codec, ``streamcodecs.cloudevents``; the
+executors then need pyspark, pyarrow and this package.
 
 :func:`from_kafka` turns a DataFrame shaped like Spark's Kafka source (``key``, ``value``, ``topic``,
 ``partition``, ``offset``, ``timestamp``, ``timestampType``, ``headers`` as ``array<struct<key:string,
@@ -16,49 +16,36 @@ structured when the ``content-type`` header starts with ``application/cloudevent
 case-insensitive), else binary. Binary mode: ``content-type`` is ``datacontenttype``, every
 other attribute a ``ce_<name>`` header (names ASCII case-insensitive; the last of repeated headers wins)
 and the record value is the data. Structured mode: the value is the event in the JSON event format
-(``application/cloudevents+json``), parsed with ``from_json`` into a map, so that members that are not
-declared attributes become extensions. :func:`to_kafka` writes the Kafka sink's columns in either mode.
+(``application/cloudevents+json``). :func:`to_kafka` writes the Kafka sink's columns in either mode.
 :func:`decode` and :func:`encode` (the module contract) are the JSON event format alone.
 
-Rows are checked as the codec checks them, in SQL: required attributes present and not empty, constants,
-URI-references, URIs, media types, RFC 3339 times (``t``/``z`` in either case, any offset), characters of text,
-attribute names, base64, the data members. ``PERMISSIVE``: a bad row gets a null ``message`` and
-event and an ``error`` naming the attribute (between backticks, first) and the rule; ``FAILFAST``: the query fails
-with that row's problem.
+Rows are checked as the codec checks them: required attributes present and not empty, constants, URI-references,
+URIs, media types, RFC 3339 times, characters of text, attribute names, base64, the data members.
+``PERMISSIVE``: a bad row gets a null ``message`` and event and an ``error`` naming the attribute (between
+backticks, first) and the rule; ``FAILFAST``: the query fails with that row's problem.
 
-``CLOUD_EVENT_SCHEMA`` is the event: its attributes typed as in the codec (times are TIMESTAMP,
-instants in UTC), ``extensions`` a map of canonical strings (a JSON boolean or integer reads
-as its text), ``data`` BINARY: the bytes a binary-mode record carries as its value. A
-structured record's ``data`` member becomes its JSON text (a JSON string under a non-JSON content
-type: the string) and ``data_base64`` its decoded bytes; a ``data`` member with no
-``datacontenttype`` gets ``application/json``, the type the format implies (as bytes without a type, it would be
-binary data of unknown format); :func:`data_text` gives the data as text when its content type is JSON or ``text/*``.
+``CLOUD_EVENT_SCHEMA`` is the event: its attributes typed as in the codec (times are TIMESTAMP, instants in UTC),
+``extensions`` a map of canonical strings (a JSON boolean or integer reads as its text), ``data``
+BINARY: the bytes a binary-mode record carries as its value. A structured record's ``data`` member becomes its
+JSON text as written, whitespace between tokens removed (a JSON string under a non-JSON content type: the string
+in UTF-8) and ``data_base64`` its decoded bytes; a ``data`` member with no ``datacontenttype`` gets
+``application/json``, the type the format implies (as bytes without a type, it would be binary data of unknown format);
+:func:`data_text` gives the data as text when its content type is JSON or ``text/*``.
 
 :func:`to_kafka` and :func:`encode` write the bytes of an event as the codec writes them: in the JSON event format,
 under a content type that declares JSON, as the JSON value they hold (whitespace between tokens removed, the rest
 as written; bytes that are not one JSON value are the row's problem), else as ``data_base64``.
-
-The JVM path agrees with the codec; JSON data keeps its text as written, whitespace between tokens removed (the
-codec holds the parsed value). Where the native Spark SQL path and the Python codec differ: a second JSON value
-after the event goes unnoticed when the text still ends in ``}}``; a JSON number with a zero fraction (``1.0``)
-reads as an integer in extensions;
-structured extensions lose their JSON type (``true`` and ``"true"`` both read as ``true``, and
-are written back as strings); times keep their instant, not their offset; the JSON text of a structured
-record's ``data`` has its members sorted by name and its numbers respelled (``1e2`` reads as ``100.0``), the same
-JSON value; JSON data with a repeated member name is refused (the codec keeps the last).
 """
 
 from __future__ import annotations
 
-import functools
-import json
-import operator
-import re
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
+import msgspec
+import pyarrow as pa
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
+from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import (
     ArrayType,
     BinaryType,
@@ -69,12 +56,12 @@ from pyspark.sql.types import (
     StructField,
     StructType,
     TimestampType,
-    VariantType,
 )
 
+from .. import cloudevents as _codec
 from .. import spark as _sp
 from .._runtime import kafkawire as _kw
-from . import _jvm
+from . import _arrow, _jvm
 
 __all__ = [
     "CONTENT_MODES",
@@ -159,785 +146,327 @@ _FROM_KAFKA_ROW = StructType(
         StructField("error", StringType()),
     ]
 )
-"""What the Java UDF of :func:`from_kafka` returns: ``FROM_KAFKA_COLUMNS`` as one struct."""
+"""What the UDF of :func:`from_kafka` returns: ``FROM_KAFKA_COLUMNS`` as one struct."""
 _TO_KAFKA_ROW = StructType(
     [StructField("value", BinaryType()), StructField("headers", HEADERS), StructField("error", StringType())]
 )
-"""What the Java UDFs of :func:`to_kafka` return: the record's value and headers, or the problem."""
+"""What the UDFs of :func:`to_kafka` return: the record's value and headers, or the problem."""
 
 # ---------------------------------------------------------------- the definition
 
 _MESSAGE = "CloudEvent"
 _PROTOCOL = "cloudevents"
-_PREFIX = "ce_"
-_DETECTION_HEADER = "content-type"
-_STRUCTURED_PREFIX = "application/cloudevents"
-_STRUCTURED_MEDIA_TYPE = "application/cloudevents+json"
-_STRUCTURED_CHARSETS: tuple[str, ...] = ("utf-8",)
-_STRUCTURED_CONTENT_TYPE = "application/cloudevents+json; charset=UTF-8"
 _DATA = "data"
-_DATA_BASE64 = "data_base64"
-_NAME_PATTERN = "[a-z0-9]+"
-_NOT_EXTENSIONS: tuple[str, ...] = (
-    "data",
-    "data_base64",
-    "datacontenttype",
-    "dataschema",
-    "id",
-    "partitionkey",
-    "source",
-    "specversion",
-    "subject",
-    "time",
-    "type",
-)
-"""Names an undeclared attribute cannot have: reserved, declared, or members of the JSON event format."""
-_NAME_RULE = "must match [a-z0-9]+ and not be one of data or a declared attribute"
-_OWN_HEADER: dict[str, str] = {  # prefix + attribute -> the header that carries the attribute instead
-    "ce_datacontenttype": "content-type",
-}
-_JSON_SUBTYPES: tuple[str, ...] = ("json",)
-_JSON_SUFFIXES: tuple[str, ...] = ("+json",)
-_JSON_IMPLIED = _kw.JsonMediaTypes(_JSON_SUBTYPES, _JSON_SUFFIXES)("application/json")
-"""Whether an absent ``datacontenttype`` means JSON data."""
-_TEXT_TYPE = "text"
-"""The top-level media type of text (RFC 2046): such data is text, as is JSON."""
-_IMPLIED_TEXT = _JSON_IMPLIED or "application/json".startswith(_TEXT_TYPE + "/")
-"""Whether data without a content type is text."""
 _KEY_MAPPERS: dict[str, tuple[str, str]] = {  # name -> (field, encoding) of the attribute that becomes the key
     "partitionkey": ("partitionkey", "utf-8"),
 }
+_STAGE = "__streamcodecs_{}"
+_NO_EVENT = "no event (the row is null)"
 
-# ---------------------------------------------------------------- the wire types' rules (the codec's patterns)
+# ---------------------------------------------------------------- the Python path: the codec on Arrow batches
+# Spark pickles a UDF's function by value with the globals it names; the UDFs below are thin closures calling these
+# module-level functions, which are pickled by reference (the executors import this module).
 
-
-def _pattern_of(match: Any) -> str:
-    """The text of one of the runtime's compiled patterns (or of its ``fullmatch``), in Java syntax: the only
-    construct used there that Java writes differently is ``\\U0001FFFE``."""
-    pattern: str = (match if isinstance(match, re.Pattern) else match.__self__).pattern
-    return re.sub(r"\\U([0-9A-Fa-f]{8})", lambda m: "\\x{" + format(int(m.group(1), 16), "X") + "}", pattern)
-
-
-def _whole(match: Any) -> str:
-    """A pattern that matches whole texts only, as ``fullmatch`` (Java's ``$`` would accept a final newline)."""
-    return r"\A(?:" + _pattern_of(match) + r")\z"
-
-
-_FORBIDDEN = _pattern_of(_kw._FORBIDDEN)
-_ASCII_FORBIDDEN = "[" + "".join(f"\\x{c:02x}" for c in range(128) if _kw._FORBIDDEN.match(chr(c))) + "]"
-"""The forbidden characters that are ASCII: a much cheaper pattern for ASCII text."""
-_FORBIDDEN_RULE = "holds a control character, a surrogate or a noncharacter (not allowed)"
-_NAME = r"\A(?:" + _NAME_PATTERN + r")\z"
-_URI = (_whole(_kw._SIMPLE_URI), _whole(_kw._URI_MATCH))
-_URI_REFERENCE = (_whole(_kw._SIMPLE_REFERENCE), _whole(_kw._URI_REFERENCE_MATCH))
-_MEDIA_TYPE = _whole(_kw._MEDIA_TYPE_MATCH)
-_PARAMETER = _pattern_of(_kw._PARAMETER)
-_TIMESTAMP = _whole(_kw._TIMESTAMP_MATCH)
-_BASE64 = _whole(_kw._BASE64_MATCH)
-_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_JSON_SUBTYPES: tuple[str, ...] = ("json",)
+_JSON_SUFFIXES: tuple[str, ...] = ("+json",)
+_is_json = _kw.JsonMediaTypes(_JSON_SUBTYPES, _JSON_SUFFIXES).cached
+_IMPLIED_TYPE = "application/json"
+_JSON_IMPLIED = _is_json(_IMPLIED_TYPE)
+"""Whether an absent ``datacontenttype`` means JSON data."""
+_TEXT_TYPE = "text"
+"""The top-level media type of text (RFC 2046): such data is text, as is JSON."""
+_IMPLIED_TEXT = _JSON_IMPLIED or _IMPLIED_TYPE.startswith(_TEXT_TYPE + "/")
+"""Whether data without a content type is text."""
+_MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw]).decode
+"""An event in the JSON event format as its members' JSON texts (the last of repeated members, as the codec)."""
+_ARROW: dict[str, pa.DataType] = {
+    "decoded": to_arrow_type(DECODED, timezone="UTC"),
+    "from_kafka": to_arrow_type(_FROM_KAFKA_ROW, timezone="UTC"),
+    "to_kafka": to_arrow_type(_TO_KAFKA_ROW),
+}
 
 
-def _ascii_lower(text: Column) -> Column:
-    """A-Z to a-z and nothing else (``lower`` would also fold the Kelvin sign into ``k``). ASCII text, the usual
-    case, takes ``lower``: ``translate`` looks every character up in a map."""
-    ascii_only = F.octet_length(text) == F.length(text)
-    return F.when(ascii_only, F.lower(text)).otherwise(F.translate(text, _UPPER, _UPPER.lower()))
+class _Row(NamedTuple):
+    """An event as ``CLOUD_EVENT_SCHEMA`` holds it (what :func:`_spark_row` makes of the codec's)."""
+
+    specversion: Any
+    id: Any
+    source: Any
+    type: Any
+    datacontenttype: Any
+    dataschema: Any
+    subject: Any
+    time: Any
+    partitionkey: Any
+    extensions: Any
+    data: Any
 
 
-def _matches(text: Column, pattern: str) -> Column:
-    return F.regexp_like(text, F.lit(pattern))
+def _event_of_value(value: dict[str, Any]) -> _codec.CloudEvent:
+    return _event_of(*value.values())
 
 
-def _kind(value: Column) -> Column:
-    """The type of a JSON value (a VARIANT) as ``schema_of_variant`` names it: ``STRING``, ``BIGINT``, ..."""
-    return F.schema_of_variant(value)
+_KINDS = {
+    _MESSAGE: _arrow.Kind(_MESSAGE, "cloud_event", _Row, tuple((name, None) for name in _Row._fields), _event_of_value)
+}
 
 
-def _kind_words(kind: Column) -> Column:
-    """How JSON calls a type named by :func:`_kind` (``a string``, ``a number``, ...)."""
-    return (
-        F.when(kind == "STRING", F.lit("a string"))
-        .when(kind == "BOOLEAN", F.lit("a boolean"))
-        .when(kind == "VOID", F.lit("null"))
-        .when(kind.startswith("OBJECT"), F.lit("an object"))
-        .when(kind.startswith("ARRAY"), F.lit("an array"))
-        .otherwise(F.lit("a number"))
+def _payload(event: _codec.CloudEvent, document: bytes | None) -> tuple[str | None, bytes | None]:
+    """The data as bytes and its content type, as the JVM path gives them: bytes as they are; JSON data (a
+    structured record's ``data`` member, read from ``document``) as its text, whitespace between tokens removed,
+    under the type the format implies when none is given; a string under another type in UTF-8."""
+    data, content_type = event.data, event.datacontenttype
+    if data is _kw.MISSING:
+        return content_type, None
+    if type(data) is bytes:
+        return content_type, data
+    if not (_JSON_IMPLIED if content_type is None else _is_json(content_type)):
+        return content_type, data.encode("utf-8")  # the codec only reads strings there
+    assert document is not None
+    text = msgspec.json.format(_MEMBERS(document)[_DATA], indent=-1)
+    return _IMPLIED_TYPE if content_type is None else content_type, text
+
+
+def _spark_row(event: _codec.CloudEvent, document: bytes | None) -> _Row:
+    """The codec's event as ``CLOUD_EVENT_SCHEMA`` holds it (``document``: the JSON event format it was read from)."""
+    content_type, data = _payload(event, document)
+    return _Row(
+        event.specversion,
+        event.id,
+        event.source,
+        event.type,
+        content_type,
+        event.dataschema,
+        event.subject,
+        event.time,
+        event.partitionkey,
+        [(k, _kw.attribute_value_to_text(v)) for k, v in event.extensions.items()] if event.extensions else [],
+        data,
     )
 
 
-def _json_string(value: Column) -> Column:
-    """The text of a JSON value: a string's characters, other scalars as JSON writes them."""
-    return F.try_variant_get(value, "$", "string")
+def _data_text(content_type: str | None, data: bytes | None) -> str | None:
+    """The data as text when its content type says it is text (JSON, ``text/*``, or absent) and it is UTF-8."""
+    if data is None:
+        return None
+    if content_type is None:
+        if not _IMPLIED_TEXT:
+            return None
+    elif not _is_json(content_type) and _kw.media_type_essence(content_type).partition("/")[0] != _TEXT_TYPE:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
-def _is(*kinds: str) -> Callable[[Column], Column]:
-    return lambda kind: kind.isin(*kinds)
-
-
-def _same(value: Column) -> Column:
-    return value
-
-
-def _no_problem(value: Column) -> Column:
-    return F.lit(None).cast(StringType())
-
-
-def _no_value_problem(text: Column, value: Column) -> Column:
-    return F.lit(None).cast(StringType())
-
-
-class _Wire(NamedTuple):
-    """How one wire type is read and written. A JSON value is seen as its kind (:func:`_kind`) and its text; a
-    header as its text. ``*problem`` functions give the rule a value breaks, or null."""
-
-    accepts: Callable[[Column], Column]  # whether a JSON value of this kind can be this type
-    expected: str  # what such a JSON value is, for problems
-    text_problem: Callable[[Column], Column]  # a header's text
-    json_problem: Callable[[Column, Column], Column]  # (kind, text) of an accepted JSON value
-    from_text: Callable[[Column], Column]  # the decoded value of a text (a header's or an accepted JSON value's)
-    value_problem: Callable[[Column, Column], Column]  # (text, decoded value): what only decoding finds
-    to_text: Callable[[Column], Column]  # a decoded value's canonical text
-    to_json: Callable[[Column], Column]  # a decoded value as to_json writes it in the JSON event format
-    problem: Callable[[Column], Column]  # a decoded value to encode
-    chars: bool = False  # the text's only rule is the forbidden characters (checked for a whole row at once)
-    json_text: Callable[[Column], Column] = _json_string  # the text of a JSON value (a VARIANT)
-
-
-def _string_problem(text: Column) -> Column:
-    return F.when(_matches(text, _FORBIDDEN), F.lit(_FORBIDDEN_RULE))
-
-
-def _text_wire(problem: Callable[[Column], Column]) -> _Wire:
-    """A type carried as text in headers and as a string in JSON, kept as it is."""
-    return _Wire(
-        _is("STRING"),
-        "a JSON string",
-        problem,
-        lambda kind, text: problem(text),
-        _same,
-        _no_value_problem,
-        _same,
-        _same,
-        problem,
-        problem is _string_problem,
+def _decode_batch(values: pa.Array) -> pa.Array:
+    """:func:`decode` of one batch: the JSON event format (BINARY) -> ``DECODED``, null for null."""
+    found: list[_Row | None] = []
+    errors: list[str | None] = []
+    for document in values.to_pylist():
+        row = error = None
+        if document is not None:
+            try:
+                row = _spark_row(_codec.decode(document), document)
+            except _codec.DecodeError as exc:
+                error = _arrow.problem(exc)
+            except UnicodeEncodeError as exc:
+                error = f"`data`: not representable in Spark ({exc.reason})"
+        found.append(row)
+        errors.append(error)
+    arrow = _ARROW["decoded"]
+    mask = values.is_null() if values.null_count else None
+    return pa.StructArray.from_arrays(
+        _arrow.columns(_KINDS, arrow, found, errors), fields=_arrow.fields_of(arrow), mask=mask
     )
 
 
-_STRING_WIRE = _text_wire(_string_problem)
+def _from_kafka_batch(values: pa.Array, headers: pa.Array) -> pa.Array:
+    """:func:`from_kafka` of one batch: records' values and headers -> ``_FROM_KAFKA_ROW``."""
+    records = _arrow.pairs(headers)
+    modes: list[str] = []
+    found: list[_Row | None] = []
+    errors: list[str | None] = []
+    for value, pairs in zip(values.to_pylist(), records, strict=True):
+        record = _codec.KafkaRecord(None, value, pairs or [])
+        modes.append(_codec.content_mode(record))
+        row = error = None
+        try:
+            row = _spark_row(_codec.from_kafka(record), value)
+        except _codec.DecodeError as exc:
+            error = _arrow.problem(exc)
+        except UnicodeEncodeError as exc:
+            error = f"`data`: not representable in Spark ({exc.reason})"
+        found.append(row)
+        errors.append(error)
+    arrow = _ARROW["from_kafka"]
+    decoded = pa.struct([arrow.field(i) for i in (1, 2, 4)])
+    message, events, error = _arrow.columns(_KINDS, decoded, found, errors)  # may add errors (unfit values)
+    texts = [
+        None if r is None or e is not None else _data_text(r.datacontenttype, r.data)
+        for r, e in zip(found, errors, strict=True)
+    ]
+    children = [pa.array(modes, pa.string()), message, events, pa.array(texts, pa.string()), error]
+    return pa.StructArray.from_arrays(children, fields=_arrow.fields_of(arrow))
 
 
-def _uri_problem(text: Column) -> Column:
-    simple, full = _URI
-    rule = "is not an absolute URI (RFC 3986: a scheme, then an optional fragment)"
-    return F.when(~_matches(text, simple) & ~_matches(text, full), F.lit(rule))
-
-
-_URI_WIRE = _text_wire(_uri_problem)
-
-
-def _uri_reference_problem(text: Column) -> Column:
-    simple, full = _URI_REFERENCE
-    rule = "is not a URI-reference (RFC 3986 section 4.1)"
-    return F.when(~_matches(text, simple) & ~_matches(text, full), F.lit(rule))
-
-
-_URI_REFERENCE_WIRE = _text_wire(_uri_reference_problem)
-
-
-def _media_type_problem(text: Column) -> Column:
-    rule = "is not a media type (type/subtype, then ;name=value parameters)"
-    return F.when(~_matches(text, _MEDIA_TYPE), F.lit(rule))
-
-
-_MEDIA_TYPE_WIRE = _text_wire(_media_type_problem)
-
-
-def _timestamp_of(text: Column) -> Column:
-    """Spark reads only an upper-case ``T`` and ``Z``: lower-case ones are tried again in upper case."""
-    return F.coalesce(F.try_to_timestamp(text), F.try_to_timestamp(F.upper(text)))
-
-
-def _timestamp_problem(text: Column) -> Column:
-    rule = "is not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, optional .fraction, then Z or +hh:mm)"
-    return F.when(~_matches(text, _TIMESTAMP), F.lit(rule))
-
-
-def _timestamp_value_problem(text: Column, value: Column) -> Column:
-    """A date that does not exist, or year 0."""
-    return F.when(value.isNull() | text.startswith("0000"), F.lit("is not a valid date-time"))
-
-
-_DAY = 86_400_000_000
-
-
-def _two(value: Column) -> Column:
-    return F.lpad(value.cast("string"), 2, "0")
-
-
-def _timestamp_text(value: Column) -> Column:
-    """``YYYY-MM-DDTHH:MM:SS``, ``.ffffff`` only when there are microseconds, then ``Z``: the instant in UTC,
-    whatever the session time zone."""
-    micros = F.unix_micros(value)
-    day, clock = F.floor(micros / _DAY).cast("int"), F.pmod(micros, F.lit(_DAY))
-    seconds, fraction = F.floor(clock / 1_000_000), F.pmod(clock, F.lit(1_000_000))
-    return F.concat(
-        F.date_format(F.date_from_unix_date(day), "yyyy-MM-dd"),
-        F.lit("T"),
-        _two(F.floor(seconds / 3600)),
-        F.lit(":"),
-        _two(F.pmod(F.floor(seconds / 60), F.lit(60))),
-        F.lit(":"),
-        _two(F.pmod(seconds, F.lit(60))),
-        F.when(fraction != 0, F.concat(F.lit("."), F.lpad(fraction.cast("string"), 6, "0"))).otherwise(F.lit("")),
-        F.lit("Z"),
+def _event_of(*values: Any) -> _codec.CloudEvent:
+    """The codec's event of a ``CLOUD_EVENT_SCHEMA`` row's values (in schema order); EncodeError for a value the
+    codec's type cannot take."""
+    (
+        specversion,
+        id,
+        source,
+        type,
+        datacontenttype,
+        dataschema,
+        subject,
+        time,
+        partitionkey,
+        extensions,
+        data,
+    ) = values
+    return _codec.CloudEvent(
+        specversion=specversion,
+        id=id,
+        source=source,
+        type=type,
+        datacontenttype=datacontenttype,
+        dataschema=dataschema,
+        subject=subject,
+        time=time,
+        partitionkey=partitionkey,
+        extensions=dict(extensions or ()),
+        data=_kw.MISSING if data is None else data,
     )
 
 
-_TIMESTAMP_WIRE = _Wire(
-    _is("STRING"),
-    "a JSON string",
-    _timestamp_problem,
-    lambda kind, text: _timestamp_problem(text),
-    _timestamp_of,
-    _timestamp_value_problem,
-    _timestamp_text,
-    _timestamp_text,
-    _no_problem,
-)
+def _events(events: pa.Array) -> list[_codec.CloudEvent | _codec.EncodeError | None]:
+    """The codec's events of a batch of ``CLOUD_EVENT_SCHEMA`` rows: None for a null row, the EncodeError of a row the
+    codec's types cannot hold."""
+    columns = [_arrow.values_of(column) for column in events.flatten()]  # times in UTC, whatever the session's
+    valid = events.is_valid().to_pylist() if events.null_count else None
+    out: list[_codec.CloudEvent | _codec.EncodeError | None] = []
+    for i, values in enumerate(zip(*columns, strict=True)):
+        if valid is not None and not valid[i]:
+            out.append(None)
+            continue
+        try:
+            out.append(_event_of(*values))
+        except _codec.EncodeError as exc:
+            out.append(exc)
+    return out
 
 
-def _base64_problem(text: Column) -> Column:
-    rule = "is not base64 (RFC 4648 section 4: standard alphabet, padded, no whitespace)"
-    return F.when(~_matches(text, _BASE64), F.lit(rule))
+def _encode_batch(rows: pa.Array) -> pa.Array:
+    """:func:`encode` of one batch: ``DECODED`` rows -> ``ENCODED``."""
+    columns = rows.flatten()  # the struct's nulls and offset applied
+    names = columns[rows.type.get_field_index("message")].to_pylist()
+    at = rows.type.get_field_index("cloud_event")
+    events = _events(columns[at]) if at >= 0 else [None] * len(rows)
+    data: list[bytes | None] = []
+    errors: list[str | None] = []
+    for name, event in zip(names, events, strict=True):
+        value = error = None
+        if name is None:
+            pass
+        elif name != _MESSAGE:
+            error = f"unknown message {name}"
+        elif event is None:
+            error = _NO_EVENT
+        else:
+            try:
+                if isinstance(event, _codec.EncodeError):
+                    raise event
+                value = _codec.encode(event)
+            except _codec.EncodeError as exc:
+                error = _arrow.problem(exc)
+        data.append(value)
+        errors.append(error)
+    return pa.StructArray.from_arrays(
+        [pa.array(data, pa.binary()), pa.array(errors, pa.string())], fields=_arrow.fields_of(_arrow.ENCODED_ARROW)
+    )
 
 
-def _base64_of(text: Column) -> Column:
-    return F.try_to_binary(text, F.lit("base64"))
+def _to_kafka_batch(events: pa.Array, mode: str) -> pa.Array:
+    """:func:`to_kafka` of one batch: ``CLOUD_EVENT_SCHEMA`` rows -> ``_TO_KAFKA_ROW`` (value, headers, error)."""
+    values: list[bytes | None] = []
+    headers: list[list[tuple[str, bytes | None]] | None] = []
+    errors: list[str | None] = []
+    for event in _events(events):
+        record = error = None
+        if event is None:
+            error = _NO_EVENT
+        else:
+            try:
+                if isinstance(event, _codec.EncodeError):
+                    raise event
+                record = _codec.to_kafka(event, mode)
+            except _codec.EncodeError as exc:
+                error = _arrow.problem(exc)
+        values.append(None if record is None else record.value)
+        headers.append(None if record is None else record.headers)
+        errors.append(error)
+    arrow = _ARROW["to_kafka"]
+    children = [
+        pa.array(values, pa.binary()),
+        _arrow.pairs_array(headers, arrow.field("headers").type),
+        pa.array(errors, pa.string()),
+    ]
+    return pa.StructArray.from_arrays(children, fields=_arrow.fields_of(arrow))
 
 
-def _int32_of_attribute(text: Column) -> Column:
-    number = text.try_cast("decimal(38,0)")
-    rule = " is out of range for a 32-bit integer (-2147483648..2147483647)"
-    return F.when(~number.between(-(2**31), 2**31 - 1), F.concat(text, F.lit(rule)))
+def _content_mode_batch(headers: pa.Array) -> pa.Array:
+    modes = [_codec.content_mode(_codec.KafkaRecord(None, None, pairs or [])) for pairs in _arrow.pairs(headers)]
+    return pa.array(modes, pa.string())
 
 
-_ATTRIBUTE_VALUE_WIRE = _Wire(
-    _is("STRING", "BOOLEAN", "BIGINT"),
-    "a boolean, an integer or a string",
-    _string_problem,
-    lambda kind, text: F.when(kind == "STRING", _string_problem(text)).when(
-        kind == "BIGINT", _int32_of_attribute(text)
-    ),
-    _same,
-    _no_value_problem,
-    _same,
-    _same,
-    _string_problem,
-    True,
-)
+def _data_text_batch(content_types: pa.Array, data: pa.Array) -> pa.Array:
+    texts = map(_data_text, content_types.to_pylist(), data.to_pylist())
+    return pa.array(list(texts), pa.string())
 
 
-class _Attribute(NamedTuple):
-    name: str  # as in the JSON event format and in problems
-    field: str  # its field in the schema
-    header: str  # the header that carries it in binary mode (lower case)
-    required: bool
-    const: str | None  # the only value allowed, as text
-    min_length: int  # fewest characters
-    wire: _Wire
+# ---------------------------------------------------------------- the functions
 
 
-_ATTRIBUTES: tuple[_Attribute, ...] = (
-    _Attribute("specversion", "specversion", "ce_specversion", True, "1.0", 0, _STRING_WIRE),
-    _Attribute("id", "id", "ce_id", True, None, 1, _STRING_WIRE),
-    _Attribute("source", "source", "ce_source", True, None, 1, _URI_REFERENCE_WIRE),
-    _Attribute("type", "type", "ce_type", True, None, 1, _STRING_WIRE),
-    _Attribute("datacontenttype", "datacontenttype", "content-type", False, None, 0, _MEDIA_TYPE_WIRE),
-    _Attribute("dataschema", "dataschema", "ce_dataschema", False, None, 1, _URI_WIRE),
-    _Attribute("subject", "subject", "ce_subject", False, None, 1, _STRING_WIRE),
-    _Attribute("time", "time", "ce_time", False, None, 0, _TIMESTAMP_WIRE),
-    _Attribute("partitionkey", "partitionkey", "ce_partitionkey", False, None, 1, _STRING_WIRE),
-)
-_BY_NAME = {a.name: a for a in _ATTRIBUTES}
-_PREFIXED = [a for a in _ATTRIBUTES if a.header.startswith(_PREFIX)]
-_CONTENT_TYPE = _BY_NAME["datacontenttype"]
-_EXTENSIONS_AT = 9
-"""How many declared attributes precede the extensions in the field order."""
-_EXTENSIONS_WIRE = _ATTRIBUTE_VALUE_WIRE
-_JSON_MEMBERS = (*[a.name for a in _ATTRIBUTES], _DATA, _DATA_BASE64)
+def _java_udf(java_class: str, return_type: Any) -> str | None:
+    """The Java UDF to call for a function, or None for its Python path (the session cannot run the jar's UDFs)."""
+    return _jvm.java_udf(_PROTOCOL, java_class, return_type)
 
 
-def _const_json(a: _Attribute) -> str:
-    """The constant as ``to_json`` writes a VARIANT holding it."""
-    return json.dumps(a.const, ensure_ascii=False, separators=(",", ":"))
+def _quoted(name: str) -> Column:
+    return F.col("`" + name.replace("`", "``") + "`")
 
 
-# ---------------------------------------------------------------- media types
+def content_mode(headers: Column | str) -> Column:
+    """``"structured"`` when the last ``content-type`` header starts with ``application/cloudevents``
+    (ASCII case-insensitive), else ``"binary"``: the mode :func:`from_kafka` reads a record in."""
+    column = F.col(headers) if isinstance(headers, str) else headers
+    udf = _java_udf("ContentMode", StringType())
+    if udf is not None:
+        return F.call_udf(udf, column["key"], column["value"])
 
+    def modes(headers: pa.Array) -> pa.Array:
+        with _arrow.no_cycle_collection():
+            return _content_mode_batch(headers)
 
-def _essence(media_type: Column) -> Column:
-    """``type/subtype`` without parameters or surrounding blanks, ASCII lower case."""
-    return _ascii_lower(F.trim(F.substring_index(media_type, ";", 1), F.lit(" \t")))
-
-
-def _declares_json(media_type: Column) -> Column:
-    """Whether a media type declares JSON: its subtype is json or ends in +json; when
-    it is absent (null), whether the event format implies JSON."""
-    essence = _essence(media_type)
-    subtype = F.when(F.instr(essence, "/") > 0, F.substring_index(essence, "/", -1)).otherwise(F.lit(""))
-    found = subtype.isin(*_JSON_SUBTYPES)
-    for suffix in _JSON_SUFFIXES:
-        found = found | (subtype.endswith(suffix) & (F.length(subtype) > len(suffix)))
-    return F.when(media_type.isNotNull(), found).otherwise(F.lit(_JSON_IMPLIED))
-
-
-def _is_text(media_type: Column) -> Column:
-    """Whether data under this content type (null: absent) is text: JSON, or ``text/*``."""
-    essence = _essence(media_type)
-    texty = _declares_json(media_type) | (
-        F.substring_index(essence, "/", 1) == _TEXT_TYPE
-    )  # null when absent, unless JSON is implied
-    return F.coalesce(texty, F.lit(_IMPLIED_TEXT))
-
-
-def _parameter(media_type: Column, name: str) -> Column:
-    """The value of the first parameter called ``name`` (ASCII case-insensitive, quotes removed), or null."""
-    names = F.transform(F.regexp_extract_all(media_type, F.lit(_PARAMETER), 1), _ascii_lower)
-    position = F.array_position(names, F.lit(name)).cast("int")
-    found = F.when(position > 0, F.element_at(F.regexp_extract_all(media_type, F.lit(_PARAMETER), 2), position))
-    quoted = F.regexp_replace(F.substring(found, 2, F.length(found) - 2), r"\\(.)", "$1")
-    return F.when(found.startswith('"'), quoted).otherwise(found)
+    return _arrow.arrow_udf(modes, StringType())(column)
 
 
 def data_text(event: Column | str) -> Column:
     """The data of events (``CLOUD_EVENT_SCHEMA`` structs) as a string when its
     ``datacontenttype`` says it is text (JSON, ``text/*``, or absent) and it is UTF-8; else null."""
     row = F.col(event) if isinstance(event, str) else event
-    return F.when(_is_text(row[_CONTENT_TYPE.field]), F.try_validate_utf8(row["data"].cast("string")))
-
-
-# ---------------------------------------------------------------- decoding: checks
-
-
-def _first(items: Column, problem: Callable[..., Column]) -> Column:
-    """The first non-null ``problem(item)`` (or ``problem(item, index)``) of an array, else null."""
-    return F.try_element_at(F.filter(F.transform(items, problem), lambda p: p.isNotNull()), F.lit(1))
-
-
-def _total(terms: list[Column]) -> Column:
-    return functools.reduce(operator.add, terms, F.lit(0))
-
-
-def _all(terms: list[Column]) -> Column:
-    return functools.reduce(operator.and_, terms, F.lit(True))
-
-
-def _clean(texts: list[Column]) -> Column:
-    """Whether no text holds a forbidden character (null texts are skipped): one pattern for all the text of a
-    row, and the cheap ASCII one when it is ASCII."""
-    joined = F.concat_ws(" ", *texts)
-    ascii_only = F.octet_length(joined) == F.length(joined)
-    return ~F.when(ascii_only, _matches(joined, _ASCII_FORBIDDEN)).otherwise(_matches(joined, _FORBIDDEN))
-
-
-def _problems(a: _Attribute, kind: Column, text: Column, value: Column, clean: Column, json: bool) -> list[Column]:
-    """The problems of one attribute, in the codec's order. ``kind`` is null when the attribute is absent; for a
-    JSON member it is its type (:func:`_kind`). ``text`` is its text, ``value`` its decoded value, ``clean``
-    whether the row's text holds no forbidden character."""
-    given = kind.isNotNull()
-    accepted = (given & a.wire.accepts(kind)) if json else given
-    checks = []
-    if a.required:
-        checks.append(F.when(~given, _sp.at(a.name, "required attribute missing")))
-    if a.const is not None:
-        wrong = F.concat(F.lit(f"must be {a.const!r}, not "), text)
-        checks.append(F.when(given & (~accepted | (text != a.const)), _sp.at(a.name, wrong)))
-        return checks
-    textual = (kind == "STRING") if json else given
-    if a.min_length == 1:
-        checks.append(F.when(textual & (text == ""), _sp.at(a.name, "must not be empty")))
-    elif a.min_length:
-        short = textual & (F.length(text) < a.min_length)
-        checks.append(F.when(short, _sp.at(a.name, f"must have at least {a.min_length} characters")))
-    if json:
-        wrong_kind = F.concat(F.lit(f"must be {a.wire.expected}, not "), _kind_words(kind))
-        checks.append(F.when(given & ~a.wire.accepts(kind), _sp.at(a.name, wrong_kind)))
-        rule = a.wire.json_problem(kind, text)
-    else:
-        rule = a.wire.text_problem(text)
-    checks.append(F.when((accepted & ~clean) if a.wire.chars else accepted, _sp.at(a.name, rule)))
-    if a.wire.value_problem is not _no_value_problem:
-        checks.append(F.when(accepted, _sp.at(a.name, a.wire.value_problem(text, value))))
-    return checks
-
-
-def _extension_problem(texts: Column, kinds: Column | None, clean: Column) -> Column:
-    """The first problem of the undeclared attributes: ``texts`` by name, ``kinds`` their JSON types (None for
-    headers, whose names were checked with the headers)."""
-    wire = _EXTENSIONS_WIRE
-
-    def problem(entry: Column) -> Column:
-        name, text = entry["key"], entry["value"]
-        if kinds is None:
-            found = wire.text_problem(text)
-        else:
-            kind = kinds[name]
-            bad = ~_matches(name, _NAME) | name.isin(*_NOT_EXTENSIONS)
-            rule = F.concat(F.lit("member "), name, F.lit(f" is not a valid attribute name ({_NAME_RULE})"))
-            wrong = F.concat(F.lit(f"must be {wire.expected}, not "), _kind_words(kind))
-            value = wire.json_problem(kind, text)
-            if wire.chars:  # a string's characters are known to be fine when the row is clean
-                value = F.when(~clean | (kind != "STRING"), value)
-            found = F.when(bad, rule).when(~wire.accepts(kind), wrong).otherwise(value)
-        return F.concat(F.lit("`"), name, F.lit("`: "), found)
-
-    suspect = F.cardinality(texts) > 0
-    if kinds is None and wire.chars:
-        suspect = suspect & ~clean
-    return F.when(suspect, _first(F.map_entries(texts), problem))
-
-
-def _row(problem: Column, values: dict[str, Column]) -> Column:
-    """A DECODED row: the event when there is no problem, else the problem."""
-    ok = problem.isNull()
-    event = F.struct(*[values[f.name].cast(f.dataType).alias(f.name) for f in CLOUD_EVENT_SCHEMA.fields])
-    return F.struct(
-        F.when(ok, F.lit(_MESSAGE)).alias("message"),
-        F.when(ok, event).alias("cloud_event"),
-        problem.alias("error"),
-    )
-
-
-# ---------------------------------------------------------------- decoding: the JSON event format
-
-_JSON_OPTIONS = {
-    "mode": "PERMISSIVE",
-    "allowSingleQuotes": "false",
-    "allowNonNumericNumbers": "false",
-    "allowUnquotedControlChars": "false",
-}
-_MEMBERS = MapType(StringType(), VariantType())
-
-
-def _json_members(text: Column) -> Column:
-    """The members of a JSON object, by name (the last of repeated names wins); null when not an object."""
-    return F.from_json(text, _MEMBERS, _JSON_OPTIONS)
-
-
-def _others(members: Column) -> Column:
-    """The members that are neither attributes nor the data, JSON nulls left out (empty when there are
-    none; counting the known members first spares the search in most events)."""
-    known = _total([F.when(F.map_contains_key(members, name), 1).otherwise(0) for name in _JSON_MEMBERS])
-    found = F.map_filter(members, lambda k, v: ~k.isin(*_JSON_MEMBERS) & ~F.is_variant_null(v))
-    return F.when(F.cardinality(members) > known, found).otherwise(F.create_map().cast(_MEMBERS))
-
-
-def _ends_with_brace(text: Column) -> Column:
-    """Whether the text ends in ``}`` before JSON whitespace (the usual endings are tried before a pattern)."""
-    usual = text.endswith("}") | text.endswith("}\n") | text.endswith("}\r\n")
-    return usual | _matches(text, r"\}[ \t\r\n]*\z")
-
-
-def _json_problem(text: Column, members: Column) -> Column:
-    """What makes ``text`` (not null) no JSON object, or null."""
-    parsed = F.try_parse_json(text)
-    return (
-        F.when(~F.is_valid_utf8(text), F.lit("JSON text is not UTF-8"))
-        .when(members.isNull() & parsed.isNull(), F.lit("malformed JSON"))
-        .when(
-            members.isNull(),
-            F.concat(F.lit("an event in the JSON format is a JSON object, not "), _kind_words(_kind(parsed))),
-        )
-        .when(~_ends_with_brace(text), F.lit("malformed JSON: data after the object"))
-    )
-
-
-def _structured_problem(content: Column, value: Column) -> Column:
-    """What keeps a structured record from being read as the JSON event format (``content`` its content type)."""
-    said = F.concat(F.lit(f"`{_CONTENT_TYPE.name}`: structured content type "), content)
-    charset = _parameter(content, "charset")
-    return (
-        F.when(
-            _essence(content) != _STRUCTURED_MEDIA_TYPE,
-            F.concat(said, F.lit(f" is not a supported event format (supported: {_STRUCTURED_MEDIA_TYPE})")),
-        )
-        .when(
-            charset.isNotNull() & ~_ascii_lower(charset).isin(*_STRUCTURED_CHARSETS),
-            F.concat(said, F.lit(": charset "), charset, F.lit(" is not supported")),
-        )
-        .when(value.isNull(), F.lit("a structured-mode record needs a value; it is null"))
-    )
-
-
-# ---------------------------------------------------------------- decoding: Kafka headers
-
-
-def _header_names(headers: Column) -> Column:
-    """Every header's name in ASCII lower case. Producers write them in lower case: then the names are taken as
-    they are (one test for all of them), else lowered one by one."""
-    keys = headers["key"]
-    joined = F.array_join(keys, "\n")
-    return F.when(F.lower(joined) == joined, keys).otherwise(F.transform(headers, lambda h: _ascii_lower(h["key"])))
-
-
-def _position(names: Column, name: str) -> Column:
-    """Where the last header called ``name`` is, counted from the end (1: the last header), 0 if there is none."""
-    return F.array_position(F.reverse(names), F.lit(name)).cast("int")
-
-
-def _value_at(headers: Column, position: Column) -> Column:
-    return F.when(position > 0, F.element_at(headers, -position)["value"])
-
-
-def _plain(headers: Column, names: Column, positions: dict[str, Column]) -> Column:
-    """Whether the headers need no check beyond their values: every prefixed header is a declared attribute's, no
-    attribute header repeats, and each is not null and UTF-8 (then the codec cannot fail on a header)."""
-    marker = "\n" + _PREFIX
-    joined = F.concat(F.lit("\n"), F.array_join(names, "\n"))
-    prefixed = F.length(joined) - F.length(F.replace(joined, F.lit(marker), F.lit("")))  # len(marker) per header
-    ok = [prefixed == _total([F.when(positions[a.header] > 0, len(marker)).otherwise(0) for a in _PREFIXED])]
-    for a in _ATTRIBUTES:
-        position, value = positions[a.header], _value_at(headers, positions[a.header])
-        if a not in _PREFIXED:  # its first header is its last one
-            ok.append((position == 0) | (F.array_position(names, F.lit(a.header)) + position == F.size(names) + 1))
-        ok.append((position == 0) | (value.isNotNull() & F.is_valid_utf8(value.cast("string"))))
-    return _all(ok)
-
-
-def _content_mode(content: Column) -> Column:
-    text = F.try_validate_utf8(content.cast("string"))
-    head = _ascii_lower(F.left(text, F.lit(len(_STRUCTURED_PREFIX))))
-    return F.when(F.coalesce(head == _STRUCTURED_PREFIX, F.lit(False)), F.lit("structured")).otherwise(F.lit("binary"))
-
-
-def content_mode(headers: Column | str) -> Column:
-    """``"structured"`` when the last ``content-type`` header starts with ``application/cloudevents``
-    (ASCII case-insensitive), else ``"binary"``: the mode :func:`from_kafka` reads a record in."""
-    column = F.coalesce(F.col(headers) if isinstance(headers, str) else headers, F.array().cast(HEADERS))
-    return _content_mode(_value_at(column, _position(_header_names(column), _DETECTION_HEADER)))
-
-
-def _header_problem(headers: Column, names: Column) -> Column:
-    """The first problem of an attribute header, in header order: not allowed, a bad name, null or not UTF-8."""
-    declared_map = F.create_map(*[F.lit(x) for a in _ATTRIBUTES for x in (a.header, a.name)])
-
-    def problem(name: Column, i: Column) -> Column:
-        header = headers[i]
-        declared = F.try_element_at(declared_map, name)
-        prefixed = name.startswith(_PREFIX)
-        attribute = F.coalesce(declared, F.when(prefixed, F.substring(name, len(_PREFIX) + 1, 1 << 30)))
-        said = F.concat(F.lit("`"), attribute, F.lit("`: header "), header["key"])
-        found = F.when(attribute.isNull(), F.lit(None))
-        for own, instead in _OWN_HEADER.items():
-            not_allowed = F.lit(f" is not allowed: the attribute goes in the {instead!r} header")
-            found = found.when(name == own, F.concat(said, not_allowed))
-        bad = declared.isNull() & (~_matches(attribute, _NAME) | attribute.isin(*_NOT_EXTENSIONS))
-        found = found.when(bad, F.concat(said, F.lit(f" does not name a valid attribute ({_NAME_RULE})")))
-        found = found.when(header["value"].isNull(), F.concat(said, F.lit(" has a null value")))
-        return found.when(~F.is_valid_utf8(header["value"].cast("string")), F.concat(said, F.lit(" is not UTF-8 text")))
-
-    return _first(names, problem)
-
-
-def _binary_extensions(headers: Column, names: Column) -> Column:
-    """Every undeclared attribute header's text, by attribute name; the last of repeated headers wins."""
-    declared = [a.header for a in _ATTRIBUTES] + list(_OWN_HEADER)
-    start = len(_PREFIX) + 1
-    picked = F.filter(
-        F.transform(
-            names,
-            lambda name, i: F.when(
-                name.startswith(_PREFIX) & ~name.isin(*declared),
-                F.struct(F.substring(name, start, 1 << 30).alias("k"), headers[i]["value"].cast("string").alias("v")),
-            ),
-        ),
-        lambda entry: entry.isNotNull(),
-    )
-    keys = picked["k"]
-    last = F.filter(picked, lambda e, i: F.array_position(F.reverse(keys), e["k"]) == F.size(keys) - i)
-    return F.map_from_entries(last)
-
-
-_NO_EXTENSIONS = MapType(StringType(), StringType())
-
-
-# ---------------------------------------------------------------- decoding: the steps
-# Each step takes the columns the one before made and makes the next ones. from_kafka runs each as a projection of
-# its own, so that a column the next step uses several times is computed once per row (Spark eliminates repeated
-# expressions only where they are certain to run, not in the branches of a CASE or COALESCE).
-
-_Columns = dict[str, Column]
-
-
-def _step_names(c: _Columns) -> _Columns:
-    return {**c, "names": _header_names(c["headers"])}
-
-
-def _step_headers(c: _Columns) -> _Columns:
-    """The attribute headers of binary records; the JSON members of structured ones."""
-    h, names = c["headers"], c["names"]
-    positions = {a.header: _position(names, a.header) for a in _ATTRIBUTES}
-    positions.setdefault(_DETECTION_HEADER, _position(names, _DETECTION_HEADER))
-    content = _value_at(h, positions[_DETECTION_HEADER])
-    mode = _content_mode(content)
-    structured = mode == "structured"
-    careful = ~structured & ~_plain(h, names, positions)  # rare: the headers are checked one by one
-    text = F.when(structured, c["value"].cast("string"))
-    out = {
-        "value": c["value"],
-        "mode": mode,
-        "content": F.try_validate_utf8(content.cast("string")),
-        "early": F.when(careful, _header_problem(h, names)),
-        "text": text,
-    }
-    out["extensions"] = F.when(careful, _binary_extensions(h, names)).otherwise(F.create_map().cast(_NO_EXTENSIONS))
-    for i, a in enumerate(_ATTRIBUTES):
-        out[f"t{i}"] = F.when(~structured, _value_at(h, positions[a.header]).cast("string"))
-    return out
-
-
-def _step_members(c: _Columns) -> _Columns:
-    """The JSON members of structured records (a step of its own: ``from_json`` evaluates its input without code
-    generation, which would compute the headers' steps again)."""
-    return {**c, "members": _json_members(c["text"])}
-
-
-def _step_others(c: _Columns) -> _Columns:
-    return {**c, "others": _others(c["members"])}
-
-
-def _step_texts(c: _Columns) -> _Columns:
-    """Headers and JSON members alike: every attribute as its kind (null when absent) and its text."""
-    structured = c["mode"] == "structured"
-    members, value = c["members"], c["value"]
-    json_early = F.when(c["text"].isNotNull(), _json_problem(c["text"], members))
-    early = F.coalesce(_structured_problem(c["content"], value), json_early)
-    data, encoded = members[_DATA], members[_DATA_BASE64]
-    out = {
-        "mode": c["mode"],
-        "value": value,
-        "members": members,
-        "early": F.when(structured, early).otherwise(c["early"]),
-        "has_data": F.coalesce(F.map_contains_key(members, _DATA), F.lit(False)),
-        "data_json": F.to_json(data),
-        "encoded_kind": F.when(_given(encoded), _kind(encoded)),
-        "encoded_text": F.when(_given(encoded), _json_string(encoded)),
-    }
-    for i, a in enumerate(_ATTRIBUTES):
-        member = members[a.name]
-        out[f"k{i}"] = F.when(structured, F.when(_given(member), _kind(member))).when(c[f"t{i}"].isNotNull(), "STRING")
-        out[f"x{i}"] = F.when(structured, F.when(_given(member), a.wire.json_text(member))).otherwise(c[f"t{i}"])
-    others = c["others"]
-    texts = F.transform_values(others, lambda k, v: _EXTENSIONS_WIRE.json_text(v))
-    out["extension_texts"] = F.when(structured, texts).otherwise(c["extensions"])
-    out["extension_kinds"] = F.when(structured, F.transform_values(others, lambda k, v: _kind(v)))
-    return out
-
-
-def _given(value: Column) -> Column:
-    """A JSON member that is present and not null (a null attribute is an absent one)."""
-    return value.isNotNull() & ~F.is_variant_null(value)
-
-
-def _step_values(c: _Columns) -> _Columns:
-    """The decoded values, and whether the row's text is clean of forbidden characters."""
-    structured = c["mode"] == "structured"
-    out = dict(c)
-    strings = []
-    for i, a in enumerate(_ATTRIBUTES):
-        kind, text = c[f"k{i}"], c[f"x{i}"]
-        accepted = kind.isNotNull() & (~structured | a.wire.accepts(kind))
-        out[f"v{i}"] = F.when(accepted, a.wire.from_text(text))
-        if a.wire.chars:
-            strings.append(text)
-    if _EXTENSIONS_WIRE.chars:
-        strings.append(F.array_join(F.map_values(c["extension_texts"]), " "))
-    out["clean"] = _clean(strings)
-    at = f"v{_ATTRIBUTES.index(_CONTENT_TYPE)}"
-    if _JSON_IMPLIED:
-        # A structured record's JSON data without a content type: the type the format implies is made explicit, as
-        # the format says to do when the event goes on in another form (here bytes, which without a type would be
-        # binary data of unknown format, written back as base64).
-        implied = structured & c["has_data"] & c["encoded_kind"].isNull()
-        out[at] = F.when(implied & out[at].isNull(), F.lit("application/json")).otherwise(out[at])
-    is_json = _declares_json(out[at])
-    out["is_json"] = is_json
-    out["data"] = (
-        F.when(~structured, c["value"])
-        .when(c["encoded_kind"] == "STRING", _base64_of(c["encoded_text"]))
-        .when(c["has_data"] & is_json, F.encode(c["data_json"], "UTF-8"))
-        .when(c["has_data"], F.encode(_json_string(c["members"][_DATA]), "UTF-8"))
-    )
-    return out
-
-
-def _step_check(c: _Columns) -> _Columns:
-    """The first problem, the checks in the codec's order, and the event's fields."""
-    structured, clean = c["mode"] == "structured", c["clean"]
-    content = c[f"x{_ATTRIBUTES.index(_CONTENT_TYPE)}"]
-    has_encoded = c["encoded_kind"].isNotNull()
-    both = f"members {_DATA!r} and {_DATA_BASE64!r} are mutually exclusive; both are present"
-    not_text = F.concat(
-        F.lit(f"member {_DATA} under the non-JSON content type "),
-        content,
-        F.lit(" must be a JSON string, not "),
-        _kind_words(_kind(c["members"][_DATA])),
-    )
-    wrong = F.concat(F.lit("must be a JSON string, not "), _kind_words(c["encoded_kind"]))
-    payload = [
-        F.when(has_encoded & c["has_data"], _sp.at(_DATA_BASE64, both)),
-        F.when(has_encoded & (c["encoded_kind"] != "STRING"), _sp.at(_DATA_BASE64, wrong)),
-        F.when(c["encoded_kind"] == "STRING", _sp.at(_DATA_BASE64, _base64_problem(c["encoded_text"]))),
-        F.when(~has_encoded & c["has_data"] & ~c["is_json"] & ~c["data_json"].startswith('"'), _sp.at(_DATA, not_text)),
-    ]
-
-    def problems(json: bool) -> Column:
-        found = [c["early"]]
-        for i, a in enumerate(_ATTRIBUTES):
-            found += _problems(a, c[f"k{i}"], c[f"x{i}"], c[f"v{i}"], clean, json)
-        if json:
-            found += payload
-        found.append(_extension_problem(c["extension_texts"], c["extension_kinds"] if json else None, clean))
-        return F.coalesce(*found)
-
-    values = {a.field: c[f"v{i}"] for i, a in enumerate(_ATTRIBUTES)}
-    if _EXTENSIONS_WIRE.from_text is _same:
-        values["extensions"] = c["extension_texts"]
-    else:
-        values["extensions"] = F.transform_values(c["extension_texts"], lambda k, v: _EXTENSIONS_WIRE.from_text(v))
-    values["data"] = c["data"]
-    return {"mode": c["mode"], "error": F.when(structured, problems(True)).otherwise(problems(False)), **values}
-
-
-def _step_row(c: _Columns) -> _Columns:
-    """The DECODED row (its error computed in the step before, as the row uses it more than once)."""
-    return {"mode": c["mode"], "row": _row(c["error"], {f.name: c[f.name] for f in CLOUD_EVENT_SCHEMA.fields})}
-
-
-_STEPS = (_step_names, _step_headers, _step_members, _step_others, _step_texts, _step_values, _step_check, _step_row)
-_STAGE = "__streamcodecs_{}"
-
-
-def _on_frame(df: DataFrame, kept: list[Column], columns: _Columns) -> tuple[DataFrame, _Columns]:
-    """Runs the steps as projections of ``df`` (keeping the ``kept`` columns): the last step's columns."""
-    for step in _STEPS:
-        df = df.select(*kept, *[column.alias(_STAGE.format(name)) for name, column in columns.items()])
-        columns = step({name: F.col(_STAGE.format(name)) for name in columns})
-    return df, columns
-
-
-def _in_column(columns: _Columns, steps: tuple[Callable[[_Columns], _Columns], ...] = _STEPS) -> Column:
-    """Runs the steps inside one column expression: a struct of the last step's columns. Each step's columns are
-    computed once, as a struct the next step reads inside a lambda (evaluated without code generation, so slower
-    than :func:`_on_frame`)."""
-    packed = F.struct(*[column.alias(name) for name, column in columns.items()])
-    if not steps:
-        return packed
-    step, rest = steps[0], steps[1:]
-    return _sp.bind(packed, lambda s: _in_column(step({name: s[name] for name in columns}), rest))
-
-
-# ---------------------------------------------------------------- decoding: the functions
+    udf = _java_udf("DataText", StringType())
+    if udf is not None:
+        return F.call_udf(udf, row["datacontenttype"], row["data"])
+
+    def texts(content_types: pa.Array, data: pa.Array) -> pa.Array:
+        with _arrow.no_cycle_collection():
+            return _data_text_batch(content_types, data)
+
+    return _arrow.arrow_udf(texts, StringType())(row["datacontenttype"], row["data"])
 
 
 def decode(column: Column | str, *, direction: str | None = None, mode: str = "PERMISSIVE") -> Column:
@@ -956,16 +485,21 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     udf = _java_udf("Decode", DECODED)
     if udf is not None:
         return _sp.finish(F.call_udf(udf, source.cast("binary")), mode, _PROTOCOL, source)
-    content = F.struct(
-        F.lit(_DETECTION_HEADER).alias("key"), F.encode(F.lit(_STRUCTURED_CONTENT_TYPE), "UTF-8").alias("value")
-    )
-    start = {"value": source.cast("binary"), "headers": F.array(content).cast(HEADERS)}
-    row = F.when(source.isNotNull(), _in_column(start)["row"])
-    return _sp.finish(row, mode, _PROTOCOL, source)
+
+    def decode_values(values: pa.Array) -> pa.Array:
+        with _arrow.no_cycle_collection():
+            return _decode_batch(values)
+
+    return _sp.finish(_arrow.arrow_udf(decode_values, DECODED)(source.cast("binary")), mode, _PROTOCOL, source)
 
 
-def _quoted(name: str) -> Column:
-    return F.col("`" + name.replace("`", "``") + "`")
+def _failure(error: Column, columns: list[str]) -> Column:
+    """The message of a FAILFAST failure: the problem, and where the record is when the columns say so."""
+    where: list[Column] = []
+    for c in ("topic", "partition", "offset"):
+        if c in columns:
+            where += [F.lit(f" {c} "), F.coalesce(_quoted(c).cast("string"), F.lit("null"))]
+    return F.concat(F.lit(f"{_PROTOCOL}: "), error, *([F.lit(" (record"), *where, F.lit(")")] if where else []))
 
 
 def from_kafka(df: DataFrame, *, mode: str = "PERMISSIVE", value: str = "value", headers: str = "headers") -> DataFrame:
@@ -985,175 +519,22 @@ def from_kafka(df: DataFrame, *, mode: str = "PERMISSIVE", value: str = "value",
     kept = [_quoted(c) for c in df.columns if c not in (value, headers)]
     udf = _java_udf("FromKafka", _FROM_KAFKA_ROW)
     if udf is not None:
-        # The UDF's row in a projection of its own, computed once (the next one reads five of its fields).
         # The headers as two arrays, names and values: Spark hands those to a Java UDF faster than structs.
-        record = [_quoted(value), _quoted(headers)["key"], _quoted(headers)["value"]]
-        staged = df.select(*kept, F.call_udf(udf, *record).alias(_STAGE.format("row")))
-        row = F.col(_STAGE.format("row"))
-        error = row["error"]
-        if mode == "FAILFAST":
-            error = F.when(error.isNull(), error).otherwise(F.raise_error(_failure(error, df.columns)))
-        return staged.select(*kept, *[row[c].alias(c) for c in FROM_KAFKA_COLUMNS[:-1]], error.alias("error"))
-    start = {"value": _quoted(value), "headers": F.coalesce(_quoted(headers), F.array().cast(HEADERS))}
-    staged, columns = _on_frame(df, kept, start)
-    staged = staged.select(*kept, *[column.alias(_STAGE.format(name)) for name, column in columns.items()])
+        decoded = F.call_udf(udf, _quoted(value), _quoted(headers)["key"], _quoted(headers)["value"])
+    else:
+
+        def read(values: pa.Array, header_lists: pa.Array) -> pa.Array:
+            with _arrow.no_cycle_collection():
+                return _from_kafka_batch(values, header_lists)
+
+        decoded = _arrow.arrow_udf(read, _FROM_KAFKA_ROW)(_quoted(value), _quoted(headers))
+    # The UDF's row in a projection of its own, computed once (the next one reads five of its fields).
+    staged = df.select(*kept, decoded.alias(_STAGE.format("row")))
     row = F.col(_STAGE.format("row"))
     error = row["error"]
     if mode == "FAILFAST":
         error = F.when(error.isNull(), error).otherwise(F.raise_error(_failure(error, df.columns)))
-    return staged.select(
-        *kept,
-        F.col(_STAGE.format("mode")).alias("content_mode"),
-        row["message"].alias("message"),
-        row["cloud_event"].alias("cloud_event"),
-        data_text(row["cloud_event"]).alias("data_text"),
-        error.alias("error"),
-    )
-
-
-def _failure(error: Column, columns: list[str]) -> Column:
-    """The message of a FAILFAST failure: the problem, and where the record is when the columns say so."""
-    where: list[Column] = []
-    for c in ("topic", "partition", "offset"):
-        if c in columns:
-            where += [F.lit(f" {c} "), F.coalesce(_quoted(c).cast("string"), F.lit("null"))]
-    return F.concat(F.lit(f"{_PROTOCOL}: "), error, *([F.lit(" (record"), *where, F.lit(")")] if where else []))
-
-
-# ---------------------------------------------------------------- encoding
-
-
-def _encode_problem(event: Column) -> Column:
-    """The first reason the codec would refuse to encode an event (``CLOUD_EVENT_SCHEMA``), or null."""
-    checks = [F.when(event.isNull(), F.lit("no event (the row is null)"))]
-    for a in _ATTRIBUTES:
-        value = event[a.field]
-        if a.const is not None:
-            written = F.coalesce(value.cast("string"), F.lit("null"))
-            checks.append(
-                F.when(
-                    F.coalesce(value != a.const, F.lit(True)),
-                    _sp.at(a.name, F.concat(F.lit(f"must be {a.const!r}, not "), written)),
-                )
-            )
-            continue
-        if a.required:
-            checks.append(F.when(value.isNull(), _sp.at(a.name, "required attribute missing")))
-        if a.min_length and a.wire.from_text is _same:
-            checks.append(
-                F.when(
-                    F.length(value) < a.min_length,
-                    _sp.at(
-                        a.name,
-                        "must not be empty" if a.min_length == 1 else f"must have at least {a.min_length} characters",
-                    ),
-                )
-            )
-        checks.append(F.when(value.isNotNull(), _sp.at(a.name, a.wire.problem(value))))
-
-    def extension_problem(entry: Column) -> Column:
-        name = entry["key"]
-        bad = ~_matches(name, _NAME) | name.isin(*_NOT_EXTENSIONS)
-        rule = F.concat(name, F.lit(f" is not a valid name for an undeclared attribute ({_NAME_RULE})"))
-        return F.concat(
-            F.lit("`"), name, F.lit("`: "), F.when(bad, rule).otherwise(_EXTENSIONS_WIRE.problem(entry["value"]))
-        )
-
-    extensions = event["extensions"]
-    checks.append(F.when(F.cardinality(extensions) > 0, _first(F.map_entries(extensions), extension_problem)))
-    return F.coalesce(*checks)
-
-
-def _inner(document: Column) -> Column:
-    """The members of a JSON object's text, without its braces; null when there are none."""
-    return F.nullif(F.substring(document, 2, F.length(document) - 2), F.lit(""))
-
-
-# A JSON string, or a run of JSON whitespace: replacing each by the string alone removes the whitespace between
-# tokens and keeps strings as written (possessive, so that long strings do not deepen the regex engine's stack).
-_JSON_BLANKS = r'("[^"\\]*+(?:\\.[^"\\]*+)*+")|[ \t\r\n]++'
-
-
-def _json_data(event: Column) -> Column:
-    """The data as text when its content type (given, not implied) declares JSON, else null."""
-    content = event[_CONTENT_TYPE.field]
-    return F.when(content.isNotNull() & _declares_json(content), F.try_validate_utf8(event["data"].cast("string")))
-
-
-def _one_json_value(text: Column) -> Column:
-    """Whether ``text`` is one JSON value and nothing else. Spark's JSON reader stops after the first value, so the
-    text is read twice, as the one element of an array and as the one member of an object: anything after the
-    value breaks at least one of the two."""
-    in_array = F.from_json(F.concat(F.lit("["), text, F.lit("]")), ArrayType(VariantType()), _JSON_OPTIONS)
-    in_object = F.from_json(F.concat(F.lit('{"v":'), text, F.lit("}")), _MEMBERS, _JSON_OPTIONS)
-    return F.coalesce((F.size(in_array) == 1) & F.map_contains_key(in_object, "v"), F.lit(False))
-
-
-def _data_problem(event: Column) -> Column:
-    """Why the data cannot be written in the JSON event format (bytes under a content type that declares
-    JSON that are not one JSON value in UTF-8), or null."""
-    text = _json_data(event)
-    bad = (
-        event["data"].isNotNull() & event[_CONTENT_TYPE.field].isNotNull() & _declares_json(event[_CONTENT_TYPE.field])
-    )
-    said = F.concat(
-        F.lit("bytes under the JSON content type "), event[_CONTENT_TYPE.field], F.lit(" are not one JSON value")
-    )
-    return F.when(bad & (text.isNull() | ~_one_json_value(text)), _sp.at(_DATA, said))
-
-
-def _data_member(event: Column) -> Column:
-    """The data as a JSON member: ``data`` holding the JSON value it holds when its content type declares
-    JSON (whitespace between tokens removed, the rest as written), else ``data_base64`` (bytes with no content type
-    are binary: nothing may be assumed about them); null when there is none. As the codec writes bytes; check
-    :func:`_data_problem` first."""
-    data, text = event["data"], _json_data(event)
-    return (
-        F.when(data.isNull(), F.lit(None).cast(StringType()))
-        .when(
-            text.isNotNull(),
-            F.concat(F.lit(f"{json.dumps(_DATA)}:"), F.regexp_replace(text, F.lit(_JSON_BLANKS), F.lit("$1"))),
-        )
-        .otherwise(_inner(F.to_json(F.struct(_sp.base64(data).alias(_DATA_BASE64)))))
-    )
-
-
-def _json_document(event: Column) -> Column:
-    """The event in the JSON event format (text): members in field order, extensions in place, then the data."""
-    parts = []
-    run: list[Column] = []
-    for i, a in enumerate(_ATTRIBUTES):
-        if i == _EXTENSIONS_AT:
-            parts.append(_inner(F.to_json(F.struct(*run))) if run else None)
-            parts.append(_inner(F.to_json(event["extensions"])))
-            run = []
-        run.append(a.wire.to_json(event[a.field]).alias(a.name))
-    parts.append(_inner(F.to_json(F.struct(*run))) if run else None)
-    if _EXTENSIONS_AT == len(_ATTRIBUTES):
-        parts.append(_inner(F.to_json(event["extensions"])))
-    parts.append(_data_member(event))
-    return F.concat(F.lit("{"), F.concat_ws(",", *[p for p in parts if p is not None]), F.lit("}"))
-
-
-def _binary_headers(event: Column) -> Column:
-    """The headers of the event in binary mode: one per attribute set, in field order, names in lower case."""
-
-    def header(name: Column | str, text: Column) -> Column:
-        return F.struct(
-            (F.lit(name) if isinstance(name, str) else name).alias("key"), F.encode(text, "UTF-8").alias("value")
-        )
-
-    items = [F.when(event[a.field].isNotNull(), header(a.header, a.wire.to_text(event[a.field]))) for a in _ATTRIBUTES]
-    declared = [F.array_compact(F.array(*items[:_EXTENSIONS_AT])), F.array_compact(F.array(*items[_EXTENSIONS_AT:]))]
-    undeclared = F.transform(
-        F.map_entries(event["extensions"]), lambda e: header(F.concat(F.lit(_PREFIX), e["key"]), e["value"])
-    )
-    return F.concat(declared[0], F.coalesce(undeclared, F.array().cast(HEADERS)), declared[1]).cast(HEADERS)
-
-
-def _java_udf(java_class: str, return_type: StructType) -> str | None:
-    """The Java UDF to call for a function, or None for its Python path (the session cannot run the jar's UDFs)."""
-    return _jvm.java_udf(_PROTOCOL, java_class, return_type)
+    return staged.select(*kept, *[row[c].alias(c) for c in FROM_KAFKA_COLUMNS[:-1]], error.alias("error"))
 
 
 def _for_java(event: Column) -> Column:
@@ -1192,11 +573,14 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     udf = _java_udf("Encode", ENCODED)
     if udf is not None:
         written = F.call_udf(udf, row.withField("cloud_event", _for_java(event)), *_jvm_event_extras(event))
-        return _sp.encoded(written["data"], written["error"], on_error, _PROTOCOL)
-    known = F.when(row["message"] != _MESSAGE, F.concat(F.lit("unknown message "), row["message"]))
-    problem = F.when(row["message"].isNotNull(), F.coalesce(known, _encode_problem(event), _data_problem(event)))
-    data = F.when(row["message"].isNotNull(), F.encode(_json_document(event), "UTF-8"))
-    return _sp.encoded(data, problem, on_error, _PROTOCOL)
+    else:
+
+        def encode_rows(rows: pa.Array) -> pa.Array:
+            with _arrow.no_cycle_collection():
+                return _encode_batch(rows)
+
+        written = _arrow.arrow_udf(encode_rows, ENCODED)(row)
+    return _sp.encoded(written["data"], written["error"], on_error, _PROTOCOL)
 
 
 def to_kafka(
@@ -1238,46 +622,24 @@ def to_kafka(
     udf = _java_udf("ToKafkaBinary" if mode == "binary" else "ToKafkaStructured", _TO_KAFKA_ROW)
     if udf is not None:
         written = F.call_udf(udf, _for_java(e), *_jvm_event_extras(e))
-        staged = df.select(
-            key.alias(_STAGE.format("key")), written.alias(_STAGE.format("written")), *[_quoted(c) for c in routing]
-        )
-        w = F.col(_STAGE.format("written"))
-        error = F.concat(F.lit(f"{_PROTOCOL}: cannot encode the event: "), w["error"])
-        if on_error == "FAILFAST":
-            error = _sp.raise_unless_null(error)
-        return staged.select(
-            F.col(_STAGE.format("key")).alias("key"),
-            w["value"].alias("value"),
-            w["headers"].alias("headers"),
-            *[_quoted(c) for c in routing],
-            error.alias("error"),
-        )
-    # The problem is computed in a projection of its own, once (the next one reads it three times, which keeps
-    # Spark from merging the two).
-    staged = df.select(key.alias(_STAGE.format("key")), e.alias(_STAGE.format("event")), *[_quoted(c) for c in routing])
-    e = F.col(_STAGE.format("event"))
-    # Both projections run apart from whole-stage code generation (their expressions compiled as small methods):
-    # compiled into one stage with a from_kafka before them, the structured document made a method too large for
-    # the JVM to compile, and the problem checks one too large for it to optimise.
-    null_event = _sp.apart(F.when(e.isNull(), F.lit("no event (the row is null)")))
-    found = [null_event, _encode_problem(e)] + ([_data_problem(e)] if mode == "structured" else [])
-    staged = staged.select("*", F.coalesce(*found).alias(_STAGE.format("problem")))
-    problem = F.col(_STAGE.format("problem"))
-    if mode == "binary":
-        value, headers = e["data"], _binary_headers(e)
     else:
-        value = F.encode(_json_document(e), "UTF-8")
-        content = F.struct(
-            F.lit(_DETECTION_HEADER).alias("key"), F.encode(F.lit(_STRUCTURED_CONTENT_TYPE), "UTF-8").alias("value")
-        )
-        headers = F.array(content).cast(HEADERS)
-    error = F.concat(F.lit(f"{_PROTOCOL}: cannot encode the event: "), _sp.apart(problem))
+
+        def write(events: pa.Array) -> pa.Array:
+            with _arrow.no_cycle_collection():
+                return _to_kafka_batch(events, mode)
+
+        written = _arrow.arrow_udf(write, _TO_KAFKA_ROW)(e)
+    staged = df.select(
+        key.alias(_STAGE.format("key")), written.alias(_STAGE.format("written")), *[_quoted(c) for c in routing]
+    )
+    w = F.col(_STAGE.format("written"))
+    error = F.concat(F.lit(f"{_PROTOCOL}: cannot encode the event: "), w["error"])
     if on_error == "FAILFAST":
         error = _sp.raise_unless_null(error)
     return staged.select(
         F.col(_STAGE.format("key")).alias("key"),
-        F.when(problem.isNull(), value).alias("value"),
-        F.when(problem.isNull(), headers).alias("headers"),
+        w["value"].alias("value"),
+        w["headers"].alias("headers"),
         *[_quoted(c) for c in routing],
         error.alias("error"),
     )

@@ -326,11 +326,6 @@ _DECODED_TEXT = _arrow.textual(DECODED)
 _DECODED_ARROW: pa.StructType = to_arrow_type(_DECODED_TEXT, timezone="UTC")  # instants: any zone would do
 
 
-def _words(error: _codec.EncodeError) -> str:
-    """The codec's EncodeError as the row's ``error``: its text without the protocol's name in front."""
-    return str(error).removeprefix(f"{error.protocol}: ")
-
-
 # ---------------------------------------------------------------- decode and encode
 
 
@@ -340,11 +335,13 @@ def _words(error: _codec.EncodeError) -> str:
 
 def _decode_batch(lines: pa.Array, direction: str | None) -> pa.Array:
     decode_line = _codec.decode if direction is None else functools.partial(_codec.decode, direction=direction)
-    return _arrow.decode_batch(lines, decode_line, _KINDS, _DECODED_ARROW)
+    with _arrow.no_cycle_collection():
+        return _arrow.decode_batch(lines, decode_line, _KINDS, _DECODED_ARROW)
 
 
 def _encode_batch(rows: pa.Array) -> pa.Array:
-    return _arrow.encode_batch(rows, _KINDS, _codec.encode, _codec.EncodeError, _words)
+    with _arrow.no_cycle_collection():
+        return _arrow.encode_batch(rows, _KINDS, _codec.encode, _codec.EncodeError, _arrow.codec_text)
 
 
 def decode(column: Column | str, *, direction: str | None = None, mode: str = "PERMISSIVE") -> Column:

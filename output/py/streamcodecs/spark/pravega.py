@@ -8,9 +8,9 @@ Python worker runs. Otherwise (no jar, another version of it, or ``spark.streamc
 they are Arrow UDFs (``arrow_udf``: a batch of rows goes to Python as one Arrow array and comes back as one) that
 call the generated Python codec, ``streamcodecs.pravega``; the executors then need pyspark, pyarrow and this
 package (pure Python: ``pip install`` it, or ship a zip with ``SparkContext.addPyFile``).
-:func:`explode_inline` reads the pieces of each stream in order in Python (``mapInArrow``); on the JVM path that
-step only gathers each frame's bytes and the Java codec decodes them, and on a streaming DataFrame (state kept
-between micro-batches) the Python codec decodes them.
+:func:`explode_inline` reads the pieces of each stream in order in Python (``mapInArrow`` in a batch,
+``applyInPandasWithState`` on a streaming DataFrame, state kept between micro-batches); on the JVM path that step
+only gathers each frame's bytes and the Java codec decodes them, in a batch and on a stream alike.
 
 ``DECODED`` is the decoded row: ``message`` (the message name, null for a malformed frame), one nullable column
 per message kind (named after the message in snake case, ``_msg`` appended where that would be ``message``,
@@ -3016,10 +3016,12 @@ def _gather(
     key_name: str,
     timeout: int | None,
     start: int | None,
+    failfast: bool,
 ) -> Iterator[Any]:
     """One stream's pieces of one micro-batch (pandas DataFrames of offset, data and the no-offset flag) -> its
     whole frames (or problems), continuing from and saving to its ``state``; pieces after a gap wait there for the
-    missing one. On a timeout, the end of the stream (a gap still open then is a problem)."""
+    missing one. On a timeout, the end of the stream (a gap still open then is a problem). ``failfast``: a problem
+    fails the query here (before the state is saved), whichever step decodes the frames."""
     import pandas as pd  # type: ignore[import-untyped]
 
     offset, no_offset = _GATHERED[0], _GATHERED[3]
@@ -3033,6 +3035,7 @@ def _gather(
     if state.hasTimedOut:
         found, _ = stream.take(waiting, wait=False)
         found += stream.finish()
+        _check(found, failfast)
         state.remove()
     else:
         new: list[tuple[int, bytes]] = []
@@ -3048,6 +3051,7 @@ def _gather(
                     new.append((int(at), value))
         taken, waiting = stream.take(waiting + new, wait=True)
         found = taken + found
+        _check(found, failfast)
         state.update((*stream.saved(), _packed(waiting)))
         if timeout is not None:
             state.setTimeoutDuration(timeout)
@@ -3089,7 +3093,8 @@ def _explode_stream(
     start: int | None,
 ) -> DataFrame:
     """:func:`explode_inline` on a streaming DataFrame: the pieces of each stream gathered into whole frames by
-    ``applyInPandasWithState`` (grouped by the stream), then each frame decoded in a ``mapInArrow``."""
+    ``applyInPandasWithState`` (grouped by the stream), then each frame decoded by the Java ``split_inline`` in one
+    projection when the session has it (as in a batch, ``_split_gathered``), else in a ``mapInArrow``."""
     from pyspark.sql.streaming.state import GroupStateTimeout
 
     key = stream if stream is not None else "__streamcodecs_stream"
@@ -3109,7 +3114,7 @@ def _explode_stream(
         ]
     )
     milliseconds = None if timeout is None else max(1, int(timeout.total_seconds() * 1000))
-    gather = functools.partial(_gather, data=data, key_name=key, timeout=milliseconds, start=start)
+    gather = functools.partial(_gather, data=data, key_name=key, timeout=milliseconds, start=start, failfast=failfast)
     gathered = pieces.groupBy(key).applyInPandasWithState(
         gather,
         gathered_schema,
@@ -3117,6 +3122,10 @@ def _explode_stream(
         "append",
         GroupStateTimeout.NoTimeout if timeout is None else GroupStateTimeout.ProcessingTimeTimeout,
     )
+    names = [key] if stream is not None else []
+    java = _jvm.java_udf("pravega", "SplitInline", ArrayType(INLINE))
+    if java is not None:
+        return _split_gathered(gathered, java, names, _GATHERED[0], offset, failfast)
 
     # A mapInArrow, not an Arrow UDF: Spark 4.3 feeds a scalar Python UDF's queue the rows of the stateful step
     # as they come, which it cannot hold (ClassCastException: GenericInternalRow to UnsafeRow).
@@ -3153,6 +3162,10 @@ def explode_inline(
     ``limit``, ``filter``, ``sample`` or join drops; ``streamcodecs.spark.fail_on_error(df)`` called last fails only
     on rows of the result. Each stream is read by one Python worker in a ``mapInArrow`` (Arrow
     batches in and out, the pieces streamed through in order, so memory holds at most one cut frame per worker).
+    On the JVM path (the session has this package's jar) that Python step only gathers each frame's bytes, in a
+    batch and on a streaming DataFrame alike, and the Java codec decodes them (the ``split_inline`` Java UDF, in
+    one projection after it); otherwise the Python codec decodes them in the same worker (in a batch) or in a
+    second ``mapInArrow`` (on a stream). Both paths give the same rows and schema.
 
     On a streaming DataFrame, the end of a micro-batch is not the end of a stream: the start of a frame cut there is
     kept in Spark's state store (per stream, at most ``MAX_FRAME`` bytes, with where the stream stopped) and the
@@ -3167,8 +3180,9 @@ def explode_inline(
     row, and a later piece starts the stream anew (at ``start`` if given); without a ``timeout``, the state of every
     stream is kept. With a ``timeout`` Spark runs a micro-batch at every trigger, new data or not, to find the
     streams that timed out: give the query a processing-time trigger (``trigger(processingTime=...)``). The output
-    mode is ``append``. Uses ``applyInPandasWithState`` (the default state store works), so the executors need
-    pandas too. A batch ends every stream at its end (``timeout`` does nothing there).
+    mode is ``append``. Uses ``applyInPandasWithState`` (the default state store works; on both paths, as the
+    state is Python's), so the executors need pandas too. A batch ends every stream at its end (``timeout`` does
+    nothing there).
     """
     mode = _sp.check_mode(mode)
     failfast = mode == "FAILFAST"
@@ -3213,10 +3227,20 @@ def _explode_on_jvm(
     run = functools.partial(
         _explode_batches, keyed=bool(names), failfast=failfast, schema=arrow_schema, start=start, gather=True
     )
-    gathered = pieces.mapInArrow(run, schema)
-    at = F.col(offset)
+    return _split_gathered(pieces.mapInArrow(run, schema), java, names, offset, offset, failfast)
+
+
+def _split_gathered(
+    gathered: DataFrame, java: str, names: list[str], at: str, offset: str, failfast: bool
+) -> DataFrame:
+    """The JVM path's decoding step of :func:`explode_inline`, in a batch and on a stream: gathered rows (the stream
+    key in ``names``, the frame's stream offset in ``at``, its bytes whole or null, and the problem) -> one row per
+    frame (the stream key, ``offset``, INLINE's fields), decoded by the Java ``split_inline`` in one projection; a
+    null frame is its problem's row."""
+    frame, problem = F.col(_GATHERED[1]), F.col(_GATHERED[2])
+    where = F.col(at)
     nothing = [F.lit(None).cast(f.dataType).alias(f.name) for f in INLINE.fields[1:-1]]
-    alone = F.array(F.struct(at.alias(INLINE.fields[0].name), *nothing, F.col(problem).alias("error")))
-    split = F.call_udf(java, F.col(frame), at, F.lit(failfast))
-    frames = gathered.select(*names, F.inline(F.when(F.col(frame).isNull(), alone).otherwise(split)))
+    alone = F.array(F.struct(where.alias(INLINE.fields[0].name), *nothing, problem.alias("error")))
+    split = F.call_udf(java, frame, where, F.lit(failfast))
+    frames = gathered.select(*names, F.inline(F.when(frame.isNull(), alone).otherwise(split)))
     return frames.select(*names, F.col(INLINE.fields[0].name).alias(offset), *INLINE.names[1:])

@@ -27,8 +27,8 @@ public final class Messages {
     }
 
     /**
-     * Reason in a 1.x/2.0.x `shutdown` (`String.valueOf` of the Java enum). `REQUESTED` exists in Java but is
-     * delivered as `shutdownRequested`.
+     * Reason in a 1.x/2.0.x `shutdown` (`String.valueOf` of the Java enum). `REQUESTED` exists in Java but is delivered
+     * as `shutdownRequested`.
      */
     public enum ShutdownReason {
         TERMINATE("TERMINATE"),
@@ -124,8 +124,8 @@ public final class Messages {
     }
 
     /**
-     * Another worker took the shard. Checkpoints are refused; after the status the daemon closes the child's stdin
-     * and waits for it to exit.
+     * Another worker took the shard. Checkpoints are refused; after the status the daemon closes the child's stdin and
+     * waits for it to exit.
      */
     public record LeaseLost() implements Message {
         @Override
@@ -135,8 +135,8 @@ public final class Messages {
     }
 
     /**
-     * The shard is closed and fully read. The child must checkpoint (normally with a null sequence number) before
-     * the status, or KCL retries; then the daemon closes the child's stdin.
+     * The shard is closed and fully read. The child must checkpoint (normally with a null sequence number) before the
+     * status, or KCL retries; then the daemon closes the child's stdin.
      */
     public record ShardEnded() implements Message {
         @Override
@@ -194,8 +194,8 @@ public final class Messages {
 
     /**
      * Asks the daemon to checkpoint; the child must then read exactly one CheckpointReply. Allowed during
-     * `processRecords`, `shardEnded`, `shutdownRequested` (1.x: `shutdown`). An unknown key makes the daemon skip
-     * the line and never reply.
+     * `processRecords`, `shardEnded`, `shutdownRequested` (1.x: `shutdown`). An unknown key makes the daemon skip the
+     * line and never reply.
      */
     public record Checkpoint(
             JsonWire.Sent<String> checkpoint,

@@ -212,8 +212,8 @@ public final class Messages {
     }
 
     /**
-     * A tick tuple (`topology.tick.tuple.freq.secs`). It is an ordinary registered tuple: ack it like any other.
-     * Bolts only.
+     * A tick tuple (`topology.tick.tuple.freq.secs`). It is an ordinary registered tuple: ack it like any other. Bolts
+     * only.
      */
     public record Tick(
             String id,
@@ -241,8 +241,8 @@ public final class Messages {
     }
 
     /**
-     * Reply to a non-direct Emit whose `need_task_ids` is absent or true: the task ids the tuple was sent to,
-     * written as a bare JSON array. Bolts may receive it interleaved with tuples.
+     * Reply to a non-direct Emit whose `need_task_ids` is absent or true: the task ids the tuple was sent to, written
+     * as a bare JSON array. Bolts may receive it interleaved with tuples.
      */
     public record TaskIds(
             List<Integer> taskIds) implements Message {
@@ -307,8 +307,8 @@ public final class Messages {
     }
 
     /**
-     * Emit a tuple (bolt or spout). Storm answers a non-direct emit with TaskIds unless `need_task_ids` is false.
-     * Bolts use `anchors`, spouts use `id`; each ignores the other's key.
+     * Emit a tuple (bolt or spout). Storm answers a non-direct emit with TaskIds unless `need_task_ids` is false. Bolts
+     * use `anchors`, spouts use `id`; each ignores the other's key.
      */
     public record Emit(
             List<VariantVal> values,
@@ -352,8 +352,8 @@ public final class Messages {
     }
 
     /**
-     * Report an error (OutputCollector.reportError, shown in the UI); does not stop anything. Spouts may send it
-     * since Storm 0.9.5 (before that ShellSpout rejected it).
+     * Report an error (OutputCollector.reportError, shown in the UI); does not stop anything. Spouts may send it since
+     * Storm 0.9.5 (before that ShellSpout rejected it).
      */
     public record Error(
             String msg) implements Message {
@@ -364,8 +364,8 @@ public final class Messages {
     }
 
     /**
-     * Update a metric registered on the Java side as IShellMetric (updateMetricFromRPC). An unknown or empty name
-     * kills the worker.
+     * Update a metric registered on the Java side as IShellMetric (updateMetricFromRPC). An unknown or empty name kills
+     * the worker.
      */
     public record Metrics(
             String name,
