@@ -62,6 +62,14 @@ def test_values_of_converts_times_and_maps_and_nothing_else() -> None:
     assert arrow.values_of(pa.array([b"x", None])) == [b"x", None]
 
 
+def test_float32_values_read_as_their_shortest_decimal() -> None:
+    values = [0.1, -0.0, 3.4028234663852886e38, 1e-45, 16777217.0, None, float("inf"), 1 / 3]
+    found = arrow.values_of(pa.array(values, pa.float32()))
+    assert found[:3] == [0.1, -0.0, 3.4028235e38] and str(found[1]) == "-0.0"
+    assert found[3:] == [1e-45, 16777216.0, None, float("inf"), 0.33333334]
+    assert arrow.values_of(pa.array([0.1], pa.float64())) == [0.1]
+
+
 def test_problem_reads_as_the_jvm_paths_error_column() -> None:
     from streamcodecs._runtime.errors import DecodeError, EncodeError
 

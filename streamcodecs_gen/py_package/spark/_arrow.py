@@ -16,7 +16,9 @@ from __future__ import annotations
 import contextlib
 import datetime
 import gc
+import math
 import operator
+import struct
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -113,6 +115,7 @@ def fields_of(struct: pa.StructType) -> list[pa.Field]:
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 _MICROSECOND = datetime.timedelta(microseconds=1)
 _MICROS = pa.timestamp("us", tz="UTC")
+_F32 = struct.Struct("<f")
 
 
 def instants(times: pa.Array) -> list[datetime.datetime | None]:
@@ -140,13 +143,31 @@ def pairs(array: pa.Array) -> list[list[tuple[Any, Any]] | None]:
     ]
 
 
+def _float32(value: float | None) -> float | None:
+    """The float with the shortest decimal text that is the same float32 as ``value`` (0.1 for the float32 nearest
+    0.1, whose exact value ``to_pylist`` gives: 0.10000000149011612), as Java's ``Float.toString`` reads it."""
+    if value is None or not math.isfinite(value):
+        return value
+    for digits in range(1, 10):  # nine significant digits always identify a float32
+        shorter = float(f"{value:.{digits}g}")
+        try:
+            if _F32.unpack(_F32.pack(shorter))[0] == value:
+                return shorter
+        except OverflowError:  # rounded up past the largest float32
+            continue
+    return value
+
+
 def values_of(array: pa.Array) -> list[Any]:
     """An array's values as Python values, as ``to_pylist`` gives them except: times as :func:`instants` (in UTC),
-    maps as :func:`pairs` (lists of pairs in order, not dicts), each much faster."""
+    maps as :func:`pairs` (lists of pairs in order, not dicts), each much faster; float32 values as the shortest
+    decimal that is the same float32 (a FLOAT column holds ``0.1`` as the float32 nearest it: read back as 0.1)."""
     if pa.types.is_timestamp(array.type):
         return instants(array)
     if pa.types.is_map(array.type):
         return pairs(array)
+    if pa.types.is_float32(array.type):
+        return [_float32(value) for value in array.to_pylist()]
     return array.to_pylist()  # type: ignore[no-any-return]
 
 

@@ -312,8 +312,8 @@ def _from_kafka_batch(values: pa.Array, headers: pa.Array) -> pa.Array:
 
 
 def _event_of(*values: Any) -> _codec.CloudEvent:
-    """The codec's event of a ``CLOUD_EVENT_SCHEMA`` row's values (in schema order); EncodeError for a value the
-    codec's type cannot take."""
+    """The codec's event of the values of a row of ``CLOUD_EVENT_SCHEMA`` (in schema order); EncodeError for a value
+    the codec's type cannot take."""
     (
         specversion,
         id,
