@@ -12,7 +12,8 @@ It reads the bundled sample (``examples/data``, written by ``make_sample.py``):
    codec with ``streamcodecs.spark.configure``) and tells the mode of each row apart;
 2. Pravega SegmentRead replies: ``streamcodecs.spark.pravega.decode`` (an Arrow UDF running the codec) decodes
    the frames, ``explode_inline`` reassembles the events of each segment across replies;
-3. KCL processRecords lines: ``streamcodecs.spark.kcl.decode`` decodes them natively, base64 data included.
+3. KCL processRecords lines: ``streamcodecs.spark.kcl.decode`` decodes them (the Java codec, or without the jar
+   the Python codec on Arrow batches), base64 data included.
 
 Every payload is a JSON order; the pipeline sums orders per product for each source, counts what could not be
 decoded, and writes the decoded rows and the totals as Parquet. The generated package is shipped to the executors
@@ -171,7 +172,7 @@ def pravega_orders(spark: Any, times: int) -> tuple[Any, Any]:
 
 
 def kcl_orders(spark: Any, times: int) -> tuple[Any, Any]:
-    """processRecords lines -> records (native decode, base64 included) -> orders."""
+    """processRecords lines -> records (decoded by the codec, base64 included) -> orders."""
     from pyspark.sql import functions as F
     from streamcodecs.spark import kcl
 

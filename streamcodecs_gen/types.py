@@ -94,8 +94,8 @@ class WireType:
     min_size: int = 0  # binary: fewest bytes an encoded value takes
     # binary: a payload, decoded as a read-only memoryview onto the frame (not a copy); to_dict gives bytes
     view: bool = False
-    # Spark: the type of the value in the native JSON decoders (from_json) when it is not ``spark``; VARIANT keeps
-    # any JSON value exactly, and to_json writes it back unchanged.
+    # Spark, JSON family: the Spark type of a decoded value when it is not ``spark``; VARIANT keeps any JSON value
+    # exactly, and to_json writes it back unchanged.
     spark_json: str | None = None
     bits: int | None = None  # a signed integer of this many bits (also the range of a padding count)
     values: Callable[[WireType, Any], str | None] = _any_value  # what is wrong with a default/const value, or None
@@ -108,9 +108,10 @@ class WireType:
     from_struct: str = "{}"  # binary: the value of a struct-unpacked ``{}`` (e.g. a UUID from its 16 bytes)
     to_struct: str = "{}"  # binary: what struct packs for the value ``{}``
     binary_imports: tuple[str, ...] = ()  # binary: import lines from_struct needs
-    to_arrow: str | None = None  # Spark (Arrow): the value ``{v}`` as Arrow takes it, when not the value itself
-    from_arrow: str | None = None  # Spark (Arrow): the value of Arrow's ``{v}`` (``{path}`` names it in errors)
-    spark_checked: bool = False  # Spark: a value of the Spark type may still be malformed (decode checks it)
+    # Spark (Arrow path, spark/_arrow.py): the value ``{v}`` as Arrow takes it, when not the value itself (VARIANT:
+    # its JSON text), and the value of Arrow's ``{v}`` (``{path}`` names it in errors)
+    to_arrow: str | None = None
+    from_arrow: str | None = None
     record_value: bool = False  # kafka: the record value (framing.payload), not an attribute
     example: str = "{}"  # documents: how a decoded value ``{}`` reads in a worked example
     java: str | None = None  # Java: the type of a decoded value (an object type; see java_primitive); None: no Java
@@ -326,8 +327,7 @@ WIRE_TYPES: dict[str, WireType] = {
             to_struct="{}.bytes",
             binary_imports=("from uuid import UUID as _UUID",),
             to_arrow="str({v})",
-            from_arrow="_uuid({v}, {path})",
-            spark_checked=True,
+            from_arrow="_arrow.uuid_of({v}, {path})",
             java="UUID",
             java_helper="Uuid",
         ),
@@ -436,6 +436,8 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: {"k": [i, "v", None, True]},
             imports=("typing.Any",),
             spark_json="variant",
+            to_arrow="_arrow.json_text({v})",
+            from_arrow="_arrow.json_value({v})",
             java="VariantVal",
             java_helper="Any",
         ),

@@ -2,15 +2,15 @@
 
 One DataFrame per protocol holds every compatibility vector of every version plus a set of malformed messages; it
 is decoded with no direction and with each direction in one query, and every row is compared with the codec. Each
-test runs on the JVM path (the generated Java codec, the default) and on the native fallback
-(``spark.streamcodecs.jvm=false``); where the native path deviates from the codec on malformed input, the JVM path
-is held to the codec's own words.
+test runs on the JVM path (the generated Java codec, the default) and on the Python fallback
+(``spark.streamcodecs.jvm=false``: the Python codec on Arrow batches); both are held to the codec's own words.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 from pyspark.sql import functions as F
-from pyspark.sql.types import BooleanType
 from spark_checks import PYTHON_NODES, plain, plan_nodes, plan_text, python_decode, spark_decoded, vectors
 
 pytestmark = pytest.mark.spark
@@ -28,7 +27,7 @@ pytestmark = pytest.mark.spark
 REPO = Path(__file__).resolve().parent.parent
 
 PROTOCOLS = ["kcl", "storm"]
-PATHS = ["jvm", "native"]
+PATHS = ["jvm", "python"]
 
 
 @contextmanager
@@ -48,7 +47,8 @@ def codec_words(codec: Any, data: bytes) -> str:
     return error.removeprefix(f"{codec.DecodeError.protocol}: ")
 
 
-# Malformed messages and a word the error must contain; the codec must refuse each one too.
+# Malformed messages, and a word of what is wrong with each (which the FAILFAST test looks for); the codec must
+# refuse each one too.
 MALFORMED: dict[str, list[tuple[bytes, str]]] = {
     "kcl": [
         (b"", "empty"),
@@ -125,7 +125,7 @@ def _encodable(codec: Any, row: tuple[Any, ...]) -> bool:
 @pytest.fixture(scope="module", params=PATHS)
 def decoded(spark: Any, request: Any) -> dict[str, dict[str, Any]]:
     """Per protocol: the input rows and, in one query, decode without direction, with each direction, and the
-    round trip decode(encode(decode(x))), on the JVM path or the native one."""
+    round trip decode(encode(decode(x))), on the JVM path or the Python one."""
     with on_path(spark, request.param):
         return _decoded(spark, request.param)
 
@@ -208,12 +208,12 @@ def test_malformed_rows_in_permissive_mode(decoded: dict[str, Any], protocol: st
         (data, row) for (_, data, expected), row in zip(run["rows"], run["out"], strict=True) if expected is None
     ]
     assert len(malformed) == len(MALFORMED[protocol])
-    for (data, row), (_, word) in zip(malformed, MALFORMED[protocol], strict=True):
+    for data, row in malformed:
         words = codec_words(codec, data)  # the codec refuses it too
         result = row["any"]
         assert result["message"] is None, data
-        if run["path"] == "native":
-            assert word in result["error"], (data, result["error"])  # the native path's own words
+        if run["path"] == "python":
+            assert result["error"] == words, data  # the codec itself
         elif words.startswith("malformed JSON"):  # Jackson and msgspec word bad syntax differently
             assert result["error"].startswith("malformed JSON"), (data, result["error"])
         elif result["error"].startswith("malformed JSON"):  # msgspec may stop at a bad tag before bad syntax
@@ -247,11 +247,7 @@ def test_removed_fields_are_not_encoded(spark: Any, path: str) -> None:
     assert codec.decode(old, direction="to_child").checkpoint == "12"
     with pytest.raises(codec.EncodeError, match="removed in version 1.7.2") as refused:
         codec.encode(codec.decode(old, direction="to_child"))
-    # the JVM path words it as the codec does; the native path in its own words
-    words = {
-        "jvm": str(refused.value).removeprefix("kcl: "),
-        "native": "`CheckpointReply.checkpoint`: removed in version 1.7.2, never encoded",
-    }[path]
+    words = str(refused.value).removeprefix("kcl: ")  # both paths word it as the codec does
     frame = spark.createDataFrame([(old,)], "data binary")
     with on_path(spark, path):
         decoded = module.decode("data", direction="to_child")
@@ -268,7 +264,7 @@ def test_encode_reports_rows_it_cannot_encode(spark: Any, protocol: str, path: s
     """An unknown message name, a message whose column is null: null data and an error naming the field; a null
     message: null data and no error; with on_error=FAILFAST the query fails."""
     _, module = _modules(protocol)
-    name, kind = next((n, k) for n, k in module._KINDS.items() if k.type != BooleanType())
+    name, kind = next((n, k) for n, k in module._KINDS.items() if k.fields)
 
     def decoded_row(message: str | None) -> Any:  # a DECODED row with every message column null
         fields = [F.lit(message).cast("string").alias("message")]
@@ -300,15 +296,17 @@ def test_decoded_rows_have_the_declared_schema(decoded: dict[str, Any], protocol
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
-def test_the_plan_runs_no_python(decoded: dict[str, Any], protocol: str) -> None:
+def test_the_plan_runs_python_only_on_the_python_path(decoded: dict[str, Any], protocol: str) -> None:
     query = decoded[protocol]["query"]  # decode (each direction), encode, decode again
     nodes = plan_nodes(query)
     assert "Project" in nodes
-    if decoded[protocol]["path"] == "native":
-        assert "from_json" in plan_text(query)  # the plan is the one we mean
+    python = [n for n in nodes if "Python" in n or "Arrow" in n or n in PYTHON_NODES]
+    if decoded[protocol]["path"] == "python":
+        assert "ArrowEvalPython" in python, nodes  # Arrow batches, not a row UDF
+        assert f"{protocol}_decode" not in plan_text(query).lower()
     else:
-        assert "from_json" not in plan_text(query) and f"{protocol}_decode" in plan_text(query).lower()
-    assert not [n for n in nodes if "Python" in n or "Arrow" in n or n in PYTHON_NODES], nodes
+        assert f"{protocol}_decode" in plan_text(query).lower()
+        assert not python, nodes
 
 
 def test_a_string_column_and_a_missing_end_line_decode_too(spark: Any) -> None:
@@ -336,6 +334,9 @@ def test_the_fixture_protocol_decodes_and_encodes_as_its_codec(spark: Any, tmp_p
         [*command, str(root), "-n", "sparkfixture", "-q"], capture_output=True, text=True, timeout=300, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
+    # The Python path runs the codec on the executors: ship the package there, as the module's docstring says.
+    shipped = shutil.make_archive(str(tmp_path / "sparkfixture"), "zip", root, "sparkfixture")
+    spark.sparkContext.addPyFile(shipped)
     sys.path.insert(0, str(root))
     try:
         codec = importlib.import_module("sparkfixture.jfixture")

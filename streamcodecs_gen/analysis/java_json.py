@@ -4,7 +4,7 @@ Every value of the model becomes a Java expression built from the runtime's help
 the parser's current value (``JsonWire.str(p)``, ``Codec.readRecord(p)``, ``JsonWire.list(p, JsonWire::str)``), a
 writer of a component's value, and the conversions to and from Spark's external row values. The templates only
 lay these out; the rules they follow are the Python codec's (``analysis/json.py``: field modes, the fast path,
-the typed union path) and the Spark module's (``analysis/spark_json.py``: which fields encode writes).
+the typed union path, which fields encode writes).
 
 Free-form JSON (``any``) is held as Spark's ``VariantVal``: the Java codec exists for Spark, and a VARIANT is
 what the Spark functions return for it, so no second tree of Java values is built and converted.
@@ -18,8 +18,7 @@ from typing import Any
 from ..filters import javastr as java_string
 from ..model import Field, Message, Protocol, Struct, TypeRef
 from ..naming import java_camel, java_safe
-from .json import fast_path, field_mode, typed_path
-from .spark_json import encode_rule
+from .json import encode_rule, fast_path, field_mode, typed_path
 
 # The Java type of each JSON-family wire type, and the runtime helper suffix that reads and writes it.
 _SPARK_CONVERTS = {"UUID": "JsonWire.uuidText", "OffsetDateTime": "JsonWire.sqlTimestamp"}

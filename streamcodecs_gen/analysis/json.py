@@ -23,6 +23,7 @@ from typing import Protocol as Interface
 
 from ..filters import pystr
 from ..model import Field, Message, Protocol, TypeRef
+from ..types import SPARK_CLASSES
 
 
 class Owner(Interface):
@@ -51,6 +52,24 @@ def field_mode(owner: Owner, f: Field) -> str:
     if f.has_default:
         return "unset_default" if omit_defaults(owner) else "default"
     return "required"
+
+
+def encode_rule(owner: Owner, f: Field) -> str:
+    """How encode writes a field: ``"skip"``, ``"if_set"`` (dropped when null) or ``"always"`` (a null is written)."""
+    mode = field_mode(owner, f)
+    if mode == "unset" or (mode == "const" and omit_defaults(owner)):
+        return "skip"
+    if mode == "default" and omit_defaults(owner):
+        return "if_set"
+    return "always"
+
+
+def spark_class(ref: TypeRef) -> str:
+    """The PySpark class of a decoded scalar (a wire type or an enum): free-form JSON is a VARIANT."""
+    if ref.kind == "wire":
+        assert ref.wire
+        return SPARK_CLASSES[ref.wire.spark_json or ref.wire.spark]
+    return ref.spark_class
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,11 @@ class Binary(Family):
 
         return python_context(protocol)
 
+    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
+        from ..analysis.arrow import arrow_context
+
+        return arrow_context(protocol)
+
     def java_context(self, protocol: Protocol) -> dict[str, Any]:
         from ..analysis.java_binary import java_context
 

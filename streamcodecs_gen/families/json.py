@@ -54,9 +54,10 @@ class Json(Family):
         return python_context(protocol)
 
     def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.spark_json import spark_context
+        from ..analysis.arrow import arrow_context
+        from ..analysis.json import spark_class
 
-        return spark_context(protocol)
+        return {**arrow_context(protocol), "spark_class": spark_class}
 
     def java_context(self, protocol: Protocol) -> dict[str, Any]:
         from ..analysis.java_json import java_context

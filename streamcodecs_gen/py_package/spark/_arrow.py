@@ -4,6 +4,11 @@ Every protocol's Spark module describes its messages as :class:`Kind` records (t
 becomes an Arrow value, how a row's value becomes the codec's message); the functions here do the rest, the same
 for every wire family: one Arrow array in, the codec called once per row, one Arrow array out. Spark runs them as
 ``arrow_udf`` (a batch of rows per call) when the session has no JVM path (see ``_jvm``).
+
+Free-form JSON values (VARIANT columns) cross as their JSON text: :func:`textual` is a schema with every VARIANT
+as STRING, what the Python side reads and writes, and :func:`from_text` / :func:`to_text` turn such a column into
+the real one and back on the JVM (``parse_json`` / ``to_json``), much faster than building each VARIANT's binary
+form in Python.
 """
 
 from __future__ import annotations
@@ -14,36 +19,83 @@ import gc
 import math
 import operator
 import struct
+import uuid
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
+import msgspec
 import pyarrow as pa
 import pyarrow.compute as pc
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import to_arrow_type
-from pyspark.sql.types import DataType
+from pyspark.sql.types import ArrayType, DataType, MapType, StringType, StructField, StructType, VariantType
 
 from .._runtime.errors import DecodeError, EncodeError
-from . import ENCODED
+from . import ENCODED, bind
 
 __all__ = [
+    "UNSET",
+    "Absent",
+    "Entries",
+    "Items",
     "Kind",
+    "Shape",
+    "Struct",
     "arrow_udf",
+    "codec_text",
     "columns",
     "decode_batch",
     "encode_batch",
     "fields_of",
+    "from_text",
     "instants",
+    "json_text",
+    "json_value",
     "no_cycle_collection",
     "pairs",
     "pairs_array",
     "problem",
     "reason",
+    "textual",
+    "to_array",
+    "to_text",
+    "uuid_of",
     "values_of",
 ]
 
 ENCODED_ARROW: pa.StructType = to_arrow_type(ENCODED)
+UNSET = msgspec.UNSET
+"""What the JSON codec holds in a removed field that the peer did not send (a null column on the Spark side)."""
+
+
+class Struct(NamedTuple):
+    """Codec objects (or None) -> an Arrow struct: each attribute's values gathered, then converted in bulk."""
+
+    fields: tuple[tuple[str, Shape], ...]  # (attribute, how its values become Arrow values) per field
+
+
+class Items(NamedTuple):
+    """Lists (or None) whose items need converting: all items of all lists converted at once."""
+
+    item: Shape
+
+
+class Entries(NamedTuple):
+    """Dicts (or None) whose values need converting: all values of all dicts converted at once."""
+
+    item: Shape
+
+
+class Absent(NamedTuple):
+    """A removed field: ``UNSET`` (not sent by the peer) as null, other values as ``value`` says."""
+
+    value: Shape
+
+
+Shape = Callable[[Any], Any] | Struct | Items | Entries | Absent | None
+"""How codec values become an Arrow array: None (they already are Arrow values), a function (each value, None
+included, to its Arrow value) or one of the records above, which convert whole columns."""
 
 
 class Kind(NamedTuple):
@@ -52,7 +104,7 @@ class Kind(NamedTuple):
     name: str  # the message name
     column: str  # its column in the decoded struct
     cls: type  # the codec's class
-    fields: tuple[tuple[str, Callable[[Any], Any] | None], ...]  # (attribute, to its Arrow value) per field
+    fields: tuple[tuple[str, Shape], ...]  # (attribute, how its values become Arrow values) per field
     build: Callable[[Any], Any]  # the codec message from its Arrow value (a dict, or None for a field-less one)
 
 
@@ -167,24 +219,148 @@ def reason(error: DecodeError) -> str:
     return str(error).removeprefix(f"{error.protocol}: ")
 
 
+def uuid_of(value: Any, path: str) -> Any:
+    """A UUID from its text; anything but text is left for the codec to refuse."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return uuid.UUID(value)
+    except ValueError:
+        raise EncodeError(f"not a UUID: {value!r}", field=path) from None
+
+
+_JSON_ENCODE = msgspec.json.Encoder().encode
+_JSON_DECODE = msgspec.json.Decoder().decode
+
+
+def json_text(value: Any) -> str:
+    """A free-form JSON value (as the codec decodes it) as JSON text, which ``from_text`` makes a VARIANT."""
+    return _JSON_ENCODE(value).decode()
+
+
+def json_value(text: str | None) -> Any:
+    """A free-form JSON value from its JSON text (``to_text`` of a VARIANT); a SQL null is a JSON null."""
+    return None if text is None else _JSON_DECODE(text)
+
+
+def has_variant(data_type: DataType) -> bool:
+    if isinstance(data_type, VariantType):
+        return True
+    if isinstance(data_type, StructType):
+        return any(has_variant(f.dataType) for f in data_type.fields)
+    if isinstance(data_type, ArrayType):
+        return has_variant(data_type.elementType)
+    if isinstance(data_type, MapType):
+        return has_variant(data_type.valueType)
+    return False
+
+
+def textual(data_type: DataType) -> DataType:
+    """``data_type`` with every VARIANT inside as STRING (its JSON text): what crosses to and from Python."""
+    if isinstance(data_type, VariantType):
+        return StringType()
+    if isinstance(data_type, StructType):
+        return StructType([StructField(f.name, textual(f.dataType), f.nullable) for f in data_type.fields])
+    if isinstance(data_type, ArrayType):
+        return ArrayType(textual(data_type.elementType), data_type.containsNull)
+    if isinstance(data_type, MapType):
+        return MapType(data_type.keyType, textual(data_type.valueType), data_type.valueContainsNull)
+    return data_type
+
+
+def _retyped(column: Column, data_type: DataType, leaf: Callable[[Column], Column]) -> Column:
+    """``column`` with ``leaf`` applied to every VARIANT (or text in its place) that ``data_type`` holds."""
+    if not has_variant(data_type):
+        return column
+    if isinstance(data_type, VariantType):
+        return leaf(column)
+    if isinstance(data_type, StructType):
+        parts = [(F.lit(f.name), _retyped(column[f.name], f.dataType, leaf)) for f in data_type.fields]
+        named = F.named_struct(*[part for pair in parts for part in pair])  # names as literals: fine in a lambda
+        return F.when(column.isNotNull(), named)
+    if isinstance(data_type, ArrayType):
+        element = data_type.elementType
+        return F.transform(column, lambda x: _retyped(x, element, leaf))
+    assert isinstance(data_type, MapType)
+    value = data_type.valueType
+    return F.transform_values(column, lambda _, v: _retyped(v, value, leaf))
+
+
+def from_text(column: Column, data_type: DataType) -> Column:
+    """A column of ``textual(data_type)`` as ``data_type``: each JSON text parsed into its VARIANT. The column is
+    named once (``bind``): its expression is not copied into every field that holds a VARIANT."""
+    if not has_variant(data_type):
+        return column
+    return bind(column, lambda c: _retyped(c, data_type, F.parse_json))
+
+
+def to_text(column: Column, data_type: DataType) -> Column:
+    """A column of ``data_type`` as ``textual(data_type)``: each VARIANT as its JSON text (named once too)."""
+    if not has_variant(data_type):
+        return column
+    return bind(column, lambda c: _retyped(c, data_type, F.to_json))
+
+
+def _laid_out(values: list[Any], flat: list[Any]) -> tuple[pa.Array, pa.Array | None]:
+    """The offsets of the lists (or dicts' values) ``values`` laid end to end into ``flat``, and the mask of the
+    None among them (None when there is none)."""
+    offsets = [0]
+    for value in values:
+        if value is not None:
+            flat.extend(value)
+        offsets.append(len(flat))
+    mask = pa.array([v is None for v in values], pa.bool_()) if None in values else None
+    return pa.array(offsets, pa.int32()), mask
+
+
+def to_array(values: list[Any], arrow: pa.DataType, shape: Shape) -> pa.Array:
+    """Codec values (all of one field) as one Arrow array of type ``arrow``, converted as ``shape`` says."""
+    if shape is None:
+        return pa.array(values, arrow)
+    if isinstance(shape, Absent):
+        return to_array([None if v is UNSET else v for v in values], arrow, shape.value)
+    if isinstance(shape, Struct):
+        fields = fields_of(arrow)
+        if None in values:
+            mask = pa.array([v is None for v in values], pa.bool_())
+            columns = [[None if v is None else getattr(v, attribute) for v in values] for attribute, _ in shape.fields]
+        else:
+            mask = None
+            columns = [list(map(operator.attrgetter(attribute), values)) for attribute, _ in shape.fields]
+        children = [
+            to_array(column, field.type, inner)
+            for column, (_, inner), field in zip(columns, shape.fields, fields, strict=True)
+        ]
+        return pa.StructArray.from_arrays(children, fields=fields, mask=mask)
+    if isinstance(shape, Items):
+        flat: list[Any] = []
+        offsets, mask = _laid_out(values, flat)
+        return pa.ListArray.from_arrays(offsets, to_array(flat, arrow.value_type, shape.item), type=arrow, mask=mask)
+    if isinstance(shape, Entries):
+        keys: list[Any] = []
+        items: list[Any] = []
+        offsets, mask = _laid_out([None if v is None else v.values() for v in values], items)
+        for v in values:
+            if v is not None:
+                keys.extend(v)
+        converted = to_array(items, arrow.item_type, shape.item)
+        return pa.MapArray.from_arrays(offsets, pa.array(keys, arrow.key_type), converted, type=arrow, mask=mask)
+    return pa.array(list(map(shape, values)), arrow)
+
+
 def _kind_array(kind: Kind, arrow: pa.DataType, messages: list[Any]) -> pa.Array:
     """The messages (all of one kind) as one Arrow array of that kind's column type."""
     if not kind.fields:  # a message without fields: an empty struct (JSON) or true (binary)
         return pa.array([{} if pa.types.is_struct(arrow) else True] * len(messages), arrow)
-    children = []
-    for (attribute, convert), field in zip(kind.fields, fields_of(arrow), strict=True):
-        values = list(map(operator.attrgetter(attribute), messages))
-        children.append(pa.array(values if convert is None else list(map(convert, values)), field.type))
-    return pa.StructArray.from_arrays(children, fields=fields_of(arrow))
+    return to_array(messages, arrow, Struct(kind.fields))
 
 
 def _unfit(kind: Kind, arrow: pa.DataType, message: Any) -> str:
     """Why a decoded message cannot be an Arrow value: a text field holding an unpaired surrogate, which the codec
     keeps (as a Java String does) but a Spark string, always UTF-8, cannot hold."""
-    for (attribute, convert), field in zip(kind.fields, fields_of(arrow), strict=True):
-        value = getattr(message, attribute)
+    for (attribute, shape), field in zip(kind.fields, fields_of(arrow), strict=True):
         try:
-            pa.array([value if convert is None else convert(value)], field.type)
+            to_array([getattr(message, attribute)], field.type, shape)
         except (UnicodeError, pa.ArrowException) as exc:
             return f"`{kind.name}.{attribute}`: not representable in Spark ({exc})"
     return f"`{kind.name}`: not representable in Spark"
@@ -300,6 +476,16 @@ def problem(error: DecodeError | EncodeError) -> str:
     return error.reason if offset is None else f"{error.reason} (offset {offset})"
 
 
+def codec_text(error: EncodeError) -> str:
+    """A codec error as a row's ``error`` where the JVM path words it as the codec does (the JSON family): its text
+    without the protocol's name in front."""
+    return str(error).removeprefix(f"{error.protocol}: ")
+
+
+class _Refused(Exception):
+    """A row that names no message the codec could encode (its text is the row's error, in every family)."""
+
+
 def _encode_one(
     kind: Kind | None,
     name: str,
@@ -310,12 +496,12 @@ def _encode_one(
 ) -> bytes:
     """One decoded row's bytes, or the codec's EncodeError."""
     if kind is None:
-        raise error(f"unknown message {name}")
+        raise _Refused(f"unknown message {name}")
     if rows.get_field_index(kind.column) < 0:
-        raise error(f"no column for message {name!r}", field=kind.column)
+        raise _Refused(problem(error(f"no column for message {name!r}", field=kind.column)))
     column = rows.field(kind.column).type
     if value is None and not (pa.types.is_struct(column) and column.num_fields == 0):  # an empty struct says nothing
-        raise error(f"null for message {name}", field=kind.column)
+        raise _Refused(problem(error(f"null for message {name}", field=kind.column)))
     try:
         message = kind.build(value)
     except (KeyError, TypeError, ValueError) as exc:
@@ -326,10 +512,15 @@ def _encode_one(
 
 
 def encode_batch(
-    rows: pa.Array, kinds: dict[str, Kind], encode: Callable[[Any], bytes], error: type[EncodeError]
+    rows: pa.Array,
+    kinds: dict[str, Kind],
+    encode: Callable[[Any], bytes],
+    error: type[EncodeError],
+    words: Callable[[EncodeError], str] = problem,
 ) -> pa.StructArray:
     """One Arrow batch of decoded rows -> ``ENCODED`` (null ``data`` where ``message`` is null, or with an error).
-    ``encode`` is the codec's, for one message; ``error`` the codec's ``EncodeError``."""
+    ``encode`` is the codec's, for one message; ``error`` the codec's ``EncodeError``; ``words`` how an EncodeError
+    reads in the ``error`` column (by default the field between backticks, then the reason)."""
     names = pc.struct_field(rows, "message").to_pylist()
     groups: dict[str, list[int]] = {}
     for i, name in enumerate(names):
@@ -342,11 +533,14 @@ def encode_batch(
         if kind is None or rows.type.get_field_index(kind.column) < 0:
             values: list[Any] = [None] * len(where)
         else:
-            values = pc.struct_field(rows, kind.column).take(pa.array(where, pa.int32())).to_pylist()
+            column = pc.struct_field(rows, kind.column).take(pa.array(where, pa.int32()))
+            values = column.to_pylist(maps_as_pydicts="strict")  # a map as a dict, as the codec holds it
         for i, value in zip(where, values, strict=True):
             try:
                 out[i] = _encode_one(kind, name, value, rows.type, encode, error)
+            except _Refused as refused:
+                errors[i] = str(refused)
             except EncodeError as exc:
-                errors[i] = problem(exc)
+                errors[i] = words(exc)
     children = [pa.array(out, pa.binary()), pa.array(errors, pa.string())]
     return pa.StructArray.from_arrays(children, fields=fields_of(ENCODED_ARROW))

@@ -2,55 +2,49 @@
 """PySpark functions for the Amazon Kinesis Client Library MultiLang protocol (MultiLangDaemon and a record
 processor child over stdio)
 
-When the session has this package's jar (``streamcodecs.spark.configure(SparkSession.builder)``),
-:func:`decode` and :func:`encode` run the protocol's Java codec, generated from the same definition, as Java UDFs
-(one pass of Jackson's streaming parser per row): same messages, same checks and the same error texts as the
-Python codec. Otherwise they run native Spark SQL: :func:`decode` parses with ``from_json`` against a schema
-generated from the protocol definition, recognises each message (by its ``action``), checks
-required fields and values in SQL and decodes base64 natively; :func:`encode` writes with ``to_json``. Neither
-path runs a Python worker, so nothing needs to be installed on the executors.
+On the JVM when the session has this package's jar (``configure(builder)`` of the ``spark`` package, before
+``getOrCreate()``): :func:`decode` and :func:`encode` are Java UDFs running the Java codec generated from the same
+definition (one pass of Jackson's streaming parser per row), with the Python codec's validation and error texts;
+no Python worker runs. Otherwise (no jar, another version of it, or ``spark.streamcodecs.jvm`` set to ``"false"``)
+they are Arrow UDFs (``arrow_udf``: a batch of rows goes to Python as one Arrow array and comes back as one) that
+call the generated Python codec, ``streamcodecs.kcl``; the executors then need pyspark, pyarrow and this
+package (``pip install`` it, or ship a zip with ``SparkContext.addPyFile``).
 
 ``DECODED`` is the decoded row: ``message`` (the message name, null for a malformed row), one nullable column
 per message kind (named after the message in snake case, ``_msg`` appended where that would be ``message`` or
 ``error``; a struct of the message's fields under their Python names, or ``true`` for a message without fields
-as Parquet cannot store empty structs) and ``error`` (what is wrong with a malformed row). Field types
-follow the codec: base64 fields are BINARY, free-form JSON values VARIANT, enums their wire values. Every
-field is nullable in the schemas, as Spark computes them; the definitions say which may really be null.
+as Parquet cannot store empty structs) and ``error`` (what is wrong with a malformed row: the codec's
+``DecodeError`` text, without the protocol's name in front). Field types follow the codec: base64 fields are
+BINARY, free-form JSON values VARIANT, enums their wire values. Every field is nullable in the schemas, as Spark
+computes them; the definitions say which may really be null.
 
 The JVM path differs from the Python codec on malformed input only: it words bad syntax as Jackson finds it,
 refuses invalid UTF-8 anywhere (the codec skips keys it ignores unread) and checks every occurrence of a
-repeated key.
-
-Where the native path and the Python codec differ (malformed input only): Spark, like Jackson, reads a number
-or boolean where a string is declared as its text; a JSON null where a field with a default is expected reads
-as the default, and in a key that recognises a message by its shape it reads as absent; a second JSON value
-after the first goes unnoticed when the text still ends in a bracket; inside nested objects a missing nullable
-field reads as null.
+repeated key. The Arrow path is the Python codec itself.
 """
 
 from __future__ import annotations
 
 import functools
-import operator
-from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any
 
+import pyarrow as pa
 from pyspark.sql import Column
 from pyspark.sql import functions as F
+from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import (
     ArrayType,
     BinaryType,
     BooleanType,
-    DataType,
     LongType,
     StringType,
     StructField,
     StructType,
-    VariantType,
 )
 
+from .. import kcl as _codec
 from .. import spark as _sp
-from . import _jvm
+from . import _arrow, _jvm
 
 __all__ = [
     "DECODED",
@@ -191,418 +185,163 @@ DECODED = StructType(
 ENCODED = _sp.ENCODED
 """What :func:`encode` returns: ``data`` (the bytes on the wire) and ``error`` (why the row cannot be encoded)."""
 
-# ---------------------------------------------------------------- reading
-
-_RECORD_READ = StructType(
-    [
-        StructField("data", BinaryType()),
-        StructField("partitionKey", StringType()),
-        StructField("sequenceNumber", StringType()),
-        StructField("approximateArrivalTimestamp", LongType()),
-        StructField("subSequenceNumber", LongType()),
-        StructField("action", StringType()),
-    ]
+# ---------------------------------------------------------------- codec values <-> Arrow values
+_RECORD_SHAPE = _arrow.Struct(
+    (
+        ("data", None),
+        ("partition_key", None),
+        ("sequence_number", None),
+        ("approximate_arrival_timestamp", None),
+        ("sub_sequence_number", None),
+        ("action", None),
+    )
 )
 
-_CORRUPT = "__streamcodecs_corrupt__"
-_READ = StructType(
-    [
-        StructField("action", StringType()),
-        StructField("shardId", StringType()),
-        StructField("sequenceNumber", StringType()),
-        StructField("subSequenceNumber", LongType()),
-        StructField("records", ArrayType(_RECORD_READ)),
-        StructField("millisBehindLatest", LongType()),
-        StructField("reason", VariantType()),
-        StructField("checkpoint", StringType()),
-        StructField("error", VariantType()),
-        StructField("responseFor", StringType()),
-        StructField(_CORRUPT, StringType()),
-    ]
-)
-"""Every top-level key of every message, as ``from_json`` reads it. A key is read as VARIANT when its JSON null
-must be told from its absence, or its type differs between messages; a value of the wrong type flags the row."""
-_OPTIONS = {
-    "mode": "PERMISSIVE",
-    "columnNameOfCorruptRecord": _CORRUPT,
-    "allowSingleQuotes": "false",
-    "allowNonNumericNumbers": "false",
-}
 
-
-def _ShutdownReason_problem(x: Column, at: str) -> Column:
-    return F.when(
-        ~x.isin("TERMINATE", "ZOMBIE", "LEASE_LOST", "SHARD_END"),
-        _sp.at(at, F.concat(x.cast("string"), F.lit(" is not a ShutdownReason value"))),
+def _record_of(v: dict[str, Any]) -> _codec.Record:
+    return _codec.Record(
+        data=v["data"],
+        partition_key=v["partition_key"],
+        sequence_number=v["sequence_number"],
+        approximate_arrival_timestamp=v["approximate_arrival_timestamp"],
+        sub_sequence_number=v["sub_sequence_number"],
+        action=v["action"],
     )
 
 
-def _record_value(x: Column) -> Column:
-    """Record as decoded, from its form as read by from_json."""
-    fields = [
-        x["data"].alias("data"),
-        x["partitionKey"].alias("partition_key"),
-        x["sequenceNumber"].alias("sequence_number"),
-        x["approximateArrivalTimestamp"].alias("approximate_arrival_timestamp"),
-        x["subSequenceNumber"].alias("sub_sequence_number"),
-        F.lit("record").cast(StringType()).alias("action"),
-    ]
-    return F.when(x.isNotNull(), F.struct(*fields))
-
-
-def _record_problem(x: Column, at: str) -> Column:
-    """The first problem inside a Record (not null) at path ``at``, else null."""
-    return F.coalesce(
-        F.when(x["partitionKey"].isNull(), _sp.at(at + ".partitionKey", "missing or null")),
-        F.when(x["sequenceNumber"].isNull(), _sp.at(at + ".sequenceNumber", "missing or null")),
-        F.when(x["action"] != "record", _sp.at(at + ".action", "expected 'record'")),
+def _initialize_of(v: dict[str, Any]) -> _codec.Initialize:
+    return _codec.Initialize(
+        shard_id=v["shard_id"],
+        sequence_number=v["sequence_number"],
+        sub_sequence_number=v["sub_sequence_number"],
     )
 
 
-def _record_values(x: Column) -> Column:
-    """A list of Record as decoded, field by field."""
-    columns = [
-        x["data"],
-        x["partitionKey"],
-        x["sequenceNumber"],
-        x["approximateArrivalTimestamp"],
-        x["subSequenceNumber"],
-        F.array_repeat(F.lit("record").cast(StringType()), F.size(x)),
-    ]
-    return F.arrays_zip(*columns).cast(ArrayType(RECORD_SCHEMA))
-
-
-def _record_fine(x: Column) -> Column:
-    """Whether a list of Record certainly passes its checks, found field by field (false: look item by item)."""
-    fine = [
-        _sp.no_null(x["partitionKey"], "string"),
-        _sp.no_null(x["sequenceNumber"], "string"),
-        F.size(F.array_remove(x["action"], F.lit("record").cast(StringType()))) == 0,
-    ]
-    return F.coalesce(functools.reduce(operator.and_, fine), F.lit(False))
-
-
-def _shutdown_reason(j: Column) -> Column:
-    """Shutdown.reason, extracted from its VARIANT; null when absent, JSON null or not ShutdownReason."""
-    raw = j["reason"]
-    given = raw.isNotNull() & ~F.is_variant_null(raw)
-    return F.when(given & _sp.variant_is(raw, "string"), F.try_variant_get(raw, "$", "string"))
-
-
-def _checkpoint_reply_error(j: Column) -> Column:
-    """CheckpointReply.error, extracted from its VARIANT; null when absent, JSON null or not string."""
-    raw = j["error"]
-    given = raw.isNotNull() & ~F.is_variant_null(raw)
-    return F.when(given & _sp.variant_is(raw, "string"), F.try_variant_get(raw, "$", "string"))
-
-
-def _checkpoint_error(j: Column) -> Column:
-    """Checkpoint.error, extracted from its VARIANT; null when absent, JSON null or not string."""
-    raw = j["error"]
-    given = raw.isNotNull() & ~F.is_variant_null(raw)
-    return F.when(given & _sp.variant_is(raw, "string"), F.try_variant_get(raw, "$", "string"))
-
-
-# ---------------------------------------------------------------- messages
-
-
-def _is_initialize(j: Column, t: Column, shape: dict[str, Column]) -> Column:
-    return j["action"] == "initialize"
-
-
-def _value_initialize(j: Column, t: Column) -> Column:
-    return F.struct(
-        j["shardId"].alias("shard_id"),
-        j["sequenceNumber"].alias("sequence_number"),
-        j["subSequenceNumber"].alias("sub_sequence_number"),
+def _process_records_of(v: dict[str, Any]) -> _codec.ProcessRecords:
+    return _codec.ProcessRecords(
+        records=[_record_of(x0) for x0 in v["records"]],
+        millis_behind_latest=v["millis_behind_latest"],
     )
 
 
-def _problem_initialize(j: Column, t: Column) -> Column:
-    return F.coalesce(
-        F.when(
-            j[_CORRUPT].isNotNull(),
-            F.coalesce(
-                _sp.wrong_type(t, "shardId", StringType(), "string"),
-                _sp.wrong_type(t, "sequenceNumber", StringType(), "string"),
-                _sp.wrong_type(t, "subSequenceNumber", LongType(), "int64"),
-            ),
-        ),
-        F.when(j["shardId"].isNull(), F.lit("missing required field `shardId` (or null)")),
+def _lease_lost_of(v: Any) -> _codec.LeaseLost:
+    return _codec.LeaseLost()
+
+
+def _shard_ended_of(v: Any) -> _codec.ShardEnded:
+    return _codec.ShardEnded()
+
+
+def _shutdown_requested_of(v: Any) -> _codec.ShutdownRequested:
+    return _codec.ShutdownRequested()
+
+
+def _shutdown_of(v: dict[str, Any]) -> _codec.Shutdown:
+    return _codec.Shutdown(
+        reason=v["reason"],
     )
 
 
-def _is_process_records(j: Column, t: Column, shape: dict[str, Column]) -> Column:
-    return j["action"] == "processRecords"
-
-
-def _value_process_records(j: Column, t: Column) -> Column:
-    return F.struct(
-        _record_values(j["records"]).alias("records"),
-        j["millisBehindLatest"].alias("millis_behind_latest"),
+def _checkpoint_reply_of(v: dict[str, Any]) -> _codec.CheckpointReply:
+    return _codec.CheckpointReply(
+        checkpoint=_arrow.UNSET if v["checkpoint"] is None else v["checkpoint"],
+        sequence_number=v["sequence_number"],
+        sub_sequence_number=v["sub_sequence_number"],
+        error=v["error"],
     )
 
 
-def _problem_process_records(j: Column, t: Column) -> Column:
-    return F.coalesce(
-        F.when(
-            j[_CORRUPT].isNotNull(),
-            F.coalesce(
-                _sp.wrong_type(t, "records", ArrayType(_RECORD_READ), "a list of Record"),
-                _sp.wrong_type(t, "millisBehindLatest", LongType(), "int64"),
-            ),
-        ),
-        F.when(j["records"].isNull(), F.lit("missing required field `records` (or null)")),
-        F.when(
-            j["records"].isNotNull(),
-            F.when(_record_fine(j["records"]), F.lit(None).cast(StringType())).otherwise(
-                _sp.first_problem(
-                    j["records"],
-                    lambda x0: F.when(x0.isNull(), _sp.at("records" + "[]", "null")).otherwise(
-                        _record_problem(x0, "records" + "[]")
-                    ),
-                )
-            ),
-        ),
+def _status_of(v: dict[str, Any]) -> _codec.Status:
+    return _codec.Status(
+        response_for=v["response_for"],
     )
 
 
-def _is_lease_lost(j: Column, t: Column, shape: dict[str, Column]) -> Column:
-    return j["action"] == "leaseLost"
-
-
-def _value_lease_lost(j: Column, t: Column) -> Column:
-    return F.lit(True)
-
-
-def _problem_lease_lost(j: Column, t: Column) -> Column:
-    return F.lit(None).cast(StringType())
-
-
-def _is_shard_ended(j: Column, t: Column, shape: dict[str, Column]) -> Column:
-    return j["action"] == "shardEnded"
-
-
-def _value_shard_ended(j: Column, t: Column) -> Column:
-    return F.lit(True)
-
-
-def _problem_shard_ended(j: Column, t: Column) -> Column:
-    return F.lit(None).cast(StringType())
-
-
-def _is_shutdown_requested(j: Column, t: Column, shape: dict[str, Column]) -> Column:
-    return j["action"] == "shutdownRequested"
-
-
-def _value_shutdown_requested(j: Column, t: Column) -> Column:
-    return F.lit(True)
-
-
-def _problem_shutdown_requested(j: Column, t: Column) -> Column:
-    return F.lit(None).cast(StringType())
-
-
-def _is_shutdown(j: Column, t: Column, shape: dict[str, Column]) -> Column:
-    return j["action"] == "shutdown"
-
-
-def _value_shutdown(j: Column, t: Column) -> Column:
-    return F.struct(
-        _shutdown_reason(j).alias("reason"),
+def _checkpoint_of(v: dict[str, Any]) -> _codec.Checkpoint:
+    return _codec.Checkpoint(
+        checkpoint=_arrow.UNSET if v["checkpoint"] is None else v["checkpoint"],
+        sequence_number=v["sequence_number"],
+        sub_sequence_number=v["sub_sequence_number"],
+        error=v["error"],
     )
 
 
-def _problem_shutdown(j: Column, t: Column) -> Column:
-    return F.coalesce(
-        F.when(j["reason"].isNull(), F.lit("missing required field `reason`")),
-        F.when(
-            j["reason"].isNotNull() & ~F.is_variant_null(j["reason"]) & _shutdown_reason(j).isNull(),
-            _sp.at("reason", "expected ShutdownReason"),
-        ),
-        F.when(_shutdown_reason(j).isNotNull(), _ShutdownReason_problem(_shutdown_reason(j), "reason")),
-    )
-
-
-def _is_checkpoint_reply(j: Column, t: Column, shape: dict[str, Column]) -> Column:
-    return j["action"] == "checkpoint"
-
-
-def _value_checkpoint_reply(j: Column, t: Column) -> Column:
-    return F.struct(
-        j["checkpoint"].alias("checkpoint"),
-        j["sequenceNumber"].alias("sequence_number"),
-        j["subSequenceNumber"].alias("sub_sequence_number"),
-        _checkpoint_reply_error(j).alias("error"),
-    )
-
-
-def _problem_checkpoint_reply(j: Column, t: Column) -> Column:
-    return F.coalesce(
-        F.when(
-            j[_CORRUPT].isNotNull(),
-            F.coalesce(
-                _sp.wrong_type(t, "checkpoint", StringType(), "string"),
-                _sp.wrong_type(t, "sequenceNumber", StringType(), "string"),
-                _sp.wrong_type(t, "subSequenceNumber", LongType(), "int64"),
-            ),
-        ),
-        F.when(j["error"].isNull(), F.lit("missing required field `error`")),
-        F.when(
-            j["error"].isNotNull() & ~F.is_variant_null(j["error"]) & _checkpoint_reply_error(j).isNull(),
-            _sp.at("error", "expected string"),
-        ),
-    )
-
-
-def _is_status(j: Column, t: Column, shape: dict[str, Column]) -> Column:
-    return j["action"] == "status"
-
-
-def _value_status(j: Column, t: Column) -> Column:
-    return F.struct(
-        j["responseFor"].alias("response_for"),
-    )
-
-
-def _problem_status(j: Column, t: Column) -> Column:
-    return F.coalesce(
-        F.when(j[_CORRUPT].isNotNull(), F.coalesce(_sp.wrong_type(t, "responseFor", StringType(), "string"))),
-        F.when(j["responseFor"].isNull(), F.lit("missing required field `responseFor` (or null)")),
-    )
-
-
-def _is_checkpoint(j: Column, t: Column, shape: dict[str, Column]) -> Column:
-    return j["action"] == "checkpoint"
-
-
-def _value_checkpoint(j: Column, t: Column) -> Column:
-    return F.struct(
-        j["checkpoint"].alias("checkpoint"),
-        j["sequenceNumber"].alias("sequence_number"),
-        j["subSequenceNumber"].alias("sub_sequence_number"),
-        _checkpoint_error(j).alias("error"),
-    )
-
-
-def _problem_checkpoint(j: Column, t: Column) -> Column:
-    return F.coalesce(
-        F.when(
-            j[_CORRUPT].isNotNull(),
-            F.coalesce(
-                _sp.wrong_type(t, "checkpoint", StringType(), "string"),
-                _sp.wrong_type(t, "sequenceNumber", StringType(), "string"),
-                _sp.wrong_type(t, "subSequenceNumber", LongType(), "int64"),
-            ),
-        ),
-        F.when(
-            j["error"].isNotNull() & ~F.is_variant_null(j["error"]) & _checkpoint_error(j).isNull(),
-            _sp.at("error", "expected string"),
-        ),
-    )
-
-
-class _Kind(NamedTuple):
-    column: str  # its column in DECODED
-    matches: Callable[[Column, Column, dict[str, Column]], Column]
-    value: Callable[[Column, Column], Column]
-    problem: Callable[[Column, Column], Column]
-    type: DataType
-
-
-_KINDS: dict[str, _Kind] = {
-    "Initialize": _Kind("initialize", _is_initialize, _value_initialize, _problem_initialize, INITIALIZE_SCHEMA),
-    "ProcessRecords": _Kind(
-        "process_records", _is_process_records, _value_process_records, _problem_process_records, PROCESS_RECORDS_SCHEMA
-    ),
-    "LeaseLost": _Kind("lease_lost", _is_lease_lost, _value_lease_lost, _problem_lease_lost, BooleanType()),
-    "ShardEnded": _Kind("shard_ended", _is_shard_ended, _value_shard_ended, _problem_shard_ended, BooleanType()),
-    "ShutdownRequested": _Kind(
-        "shutdown_requested",
-        _is_shutdown_requested,
-        _value_shutdown_requested,
-        _problem_shutdown_requested,
-        BooleanType(),
-    ),
-    "Shutdown": _Kind("shutdown", _is_shutdown, _value_shutdown, _problem_shutdown, SHUTDOWN_SCHEMA),
-    "CheckpointReply": _Kind(
-        "checkpoint_reply",
-        _is_checkpoint_reply,
-        _value_checkpoint_reply,
-        _problem_checkpoint_reply,
-        CHECKPOINT_REPLY_SCHEMA,
-    ),
-    "Status": _Kind("status", _is_status, _value_status, _problem_status, STATUS_SCHEMA),
-    "Checkpoint": _Kind("checkpoint", _is_checkpoint, _value_checkpoint, _problem_checkpoint, CHECKPOINT_SCHEMA),
-}
-_CANDIDATES: dict[str, tuple[str, ...]] = {  # what each direction carries, in the order the codec tries them
-    "to_child": (
+_KINDS: dict[str, _arrow.Kind] = {
+    "Initialize": _arrow.Kind(
         "Initialize",
-        "ProcessRecords",
-        "LeaseLost",
-        "ShardEnded",
-        "ShutdownRequested",
-        "Shutdown",
-        "CheckpointReply",
+        "initialize",
+        _codec.Initialize,
+        (
+            ("shard_id", None),
+            ("sequence_number", None),
+            ("sub_sequence_number", None),
+        ),
+        _initialize_of,
     ),
-    "to_daemon": (
-        "Status",
+    "ProcessRecords": _arrow.Kind(
+        "ProcessRecords",
+        "process_records",
+        _codec.ProcessRecords,
+        (
+            ("records", _arrow.Items(_RECORD_SHAPE)),
+            ("millis_behind_latest", None),
+        ),
+        _process_records_of,
+    ),
+    "LeaseLost": _arrow.Kind("LeaseLost", "lease_lost", _codec.LeaseLost, (), _lease_lost_of),
+    "ShardEnded": _arrow.Kind("ShardEnded", "shard_ended", _codec.ShardEnded, (), _shard_ended_of),
+    "ShutdownRequested": _arrow.Kind(
+        "ShutdownRequested", "shutdown_requested", _codec.ShutdownRequested, (), _shutdown_requested_of
+    ),
+    "Shutdown": _arrow.Kind("Shutdown", "shutdown", _codec.Shutdown, (("reason", None),), _shutdown_of),
+    "CheckpointReply": _arrow.Kind(
+        "CheckpointReply",
+        "checkpoint_reply",
+        _codec.CheckpointReply,
+        (
+            ("checkpoint", _arrow.Absent(None)),
+            ("sequence_number", None),
+            ("sub_sequence_number", None),
+            ("error", None),
+        ),
+        _checkpoint_reply_of,
+    ),
+    "Status": _arrow.Kind("Status", "status", _codec.Status, (("response_for", None),), _status_of),
+    "Checkpoint": _arrow.Kind(
         "Checkpoint",
+        "checkpoint",
+        _codec.Checkpoint,
+        (
+            ("checkpoint", _arrow.Absent(None)),
+            ("sequence_number", None),
+            ("sub_sequence_number", None),
+            ("error", None),
+        ),
+        _checkpoint_of,
     ),
 }
-_FALLBACK = True
-"""Whether a message that fails its checks lets the next candidate try (the codec's typed path) or is the answer."""
+
+# Free-form JSON crosses to and from Python as its text (``_arrow.textual``), parsed on the JVM.
+_DECODED_TEXT = _arrow.textual(DECODED)
+_DECODED_ARROW: pa.StructType = to_arrow_type(_DECODED_TEXT, timezone="UTC")  # instants: any zone would do
 
 
-def _text(column: Column) -> Column:
-    text = column.cast("string")
-    return text
+# ---------------------------------------------------------------- decode and encode
 
 
-def _decode_row(j: Column, t: Column, names: list[str]) -> Column:
-    shape = {
-        "object": _sp.starts_with(t, "{") & _sp.ends_with(t, "}"),
-        "array": _sp.starts_with(t, "[") & _sp.ends_with(t, "]"),
-    }
-    blank = F.regexp_like(t, F.lit("^[ \t\r\n]*$"))
-    early = (
-        F.when(~F.is_valid_utf8(t), F.lit("not UTF-8 text"))
-        .when(j.isNull() & blank, F.lit("empty message"))
-        .when(j.isNull() | (j[_CORRUPT].isNotNull() & F.try_parse_json(t).isNull()), F.lit("malformed JSON"))
-        .when(~(shape["object"] | shape["array"]), F.lit("no message matches: not a JSON object or array"))
-    )
-    # Each candidate's verdict, computed once: null (not this message), "" (this message, valid) or its problem.
-    marks = [
-        F.when(_KINDS[name].matches(j, t, shape), F.coalesce(_KINDS[name].problem(j, t), F.lit(""))).alias(f"c{i}")
-        for i, name in enumerate(names)
-    ]
+# Spark pickles a UDF's function by value with the globals it names; these module-level functions, which name the
+# tables, are pickled by reference (the executors import this module).
 
-    def judged(v: Column) -> Column:
-        chosen = F.lit(None).cast(StringType())
-        for i, name in reversed(list(enumerate(names))):
-            chosen = F.when(v[f"c{i}"] == "" if _FALLBACK else v[f"c{i}"].isNotNull(), F.lit(name)).otherwise(chosen)
-        first_problem = F.nullif(F.coalesce(*[v[f"c{i}"] for i in range(len(names))], F.lit("")), F.lit(""))
-        no_match = F.coalesce(
-            F.concat(F.lit('no message matches: unknown action "'), v["tag"], F.lit('"')),
-            F.lit("no message matches"),
-        )
-        if _FALLBACK:  # a valid candidate wins; else the first candidate's problem
-            error = F.when(chosen.isNull(), F.coalesce(first_problem, no_match))
-        else:  # the first candidate is the answer, valid or not
-            error = F.when(chosen.isNull(), no_match).otherwise(first_problem)
-        error = F.coalesce(v["early"], F.when(v["early"].isNull(), error))
-        return F.struct(F.when(error.isNull(), chosen).alias("message"), error.alias("error"))
 
-    def row(r: Column) -> Column:
-        kinds = [
-            (F.when(r["message"] == name, kind.value(j, t)) if name in names else F.lit(None)).cast(kind.type)
-            for name, kind in _KINDS.items()
-        ]
-        columns = [k.alias(kind.column) for k, kind in zip(kinds, _KINDS.values(), strict=True)]
-        return F.struct(r["message"].alias("message"), *columns, r["error"].alias("error"))
+def _decode_batch(lines: pa.Array, direction: str | None) -> pa.Array:
+    decode_line = _codec.decode if direction is None else functools.partial(_codec.decode, direction=direction)
+    with _arrow.no_cycle_collection():
+        return _arrow.decode_batch(lines, decode_line, _KINDS, _DECODED_ARROW)
 
-    tag = j["action"]
-    return _sp.bind(_sp.bind(F.struct(early.alias("early"), tag.alias("tag"), *marks), judged), row)
+
+def _encode_batch(rows: pa.Array) -> pa.Array:
+    with _arrow.no_cycle_collection():
+        return _arrow.encode_batch(rows, _KINDS, _codec.encode, _codec.EncodeError, _arrow.codec_text)
 
 
 def decode(column: Column | str, *, direction: str | None = None, mode: str = "PERMISSIVE") -> Column:
@@ -623,28 +362,13 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     if java is not None:
         index = -1 if direction is None else DIRECTIONS.index(direction)  # -1: every direction, in order
         row = F.call_udf(java, source.cast("binary"), F.lit(index))
-        return _sp.finish(row, mode, "kcl", source)
-    names = list(dict.fromkeys(n for d in (DIRECTIONS if direction is None else (direction,)) for n in _CANDIDATES[d]))
-    text = _text(source)
-    parsed = F.struct(F.from_json(text, _READ, _OPTIONS).alias("j"), text.alias("t"))
-    row = _sp.bind(parsed, lambda p: F.when(p["t"].isNotNull(), _decode_row(p["j"], p["t"], names)))
+    else:
+
+        def decode_lines(lines: pa.Array) -> pa.Array:
+            return _decode_batch(lines, direction)
+
+        row = _arrow.from_text(_arrow.arrow_udf(decode_lines, _DECODED_TEXT)(source.cast("binary")), DECODED)
     return _sp.finish(row, mode, "kcl", source)
-
-
-# ---------------------------------------------------------------- writing
-
-
-def _record_wire(x: Column, omits: bool) -> Column:
-    """Record as written (``omits``: the enclosing ``to_json`` drops null fields)."""
-    fields = [
-        _sp.written_null(_sp.base64(x["data"]), omits).alias("data"),
-        x["partition_key"].alias("partitionKey"),
-        x["sequence_number"].alias("sequenceNumber"),
-        _sp.written_null(x["approximate_arrival_timestamp"], omits).alias("approximateArrivalTimestamp"),
-        _sp.written_null(x["sub_sequence_number"], omits).alias("subSequenceNumber"),
-        F.lit("record").cast(StringType()).alias("action"),
-    ]
-    return F.when(x.isNotNull(), F.struct(*fields))
 
 
 def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
@@ -665,95 +389,11 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     if java is not None:
         result = F.call_udf(java, source)
         if on_error == "PERMISSIVE":
-            return result
-        return _sp.bind(result, lambda r: _sp.encoded(r["data"], r["error"], on_error, "kcl"))
-    return _sp.bind(source, lambda row: _encode_row(row, on_error))
+            return result  # data is already null where there is an error
+    else:
 
+        def encode_rows(rows: pa.Array) -> pa.Array:
+            return _encode_batch(rows)
 
-def _encode_problem(row: Column) -> Column:
-    """Why the codec would refuse to encode the row (``message`` not null), else null."""
-    name = row["message"]
-    problems = [
-        F.when((name == "Initialize") & row["initialize"].isNull(), F.lit("`initialize`: null for message Initialize")),
-        F.when(
-            (name == "ProcessRecords") & row["process_records"].isNull(),
-            F.lit("`process_records`: null for message ProcessRecords"),
-        ),
-        F.when((name == "Shutdown") & row["shutdown"].isNull(), F.lit("`shutdown`: null for message Shutdown")),
-        F.when(
-            (name == "CheckpointReply") & row["checkpoint_reply"].isNull(),
-            F.lit("`checkpoint_reply`: null for message CheckpointReply"),
-        ),
-        F.when(
-            (name == "CheckpointReply") & row["checkpoint_reply"]["checkpoint"].isNotNull(),
-            F.lit("`CheckpointReply.checkpoint`: removed in version 1.7.2, never encoded"),
-        ),
-        F.when((name == "Status") & row["status"].isNull(), F.lit("`status`: null for message Status")),
-        F.when((name == "Checkpoint") & row["checkpoint"].isNull(), F.lit("`checkpoint`: null for message Checkpoint")),
-        F.when(
-            (name == "Checkpoint") & row["checkpoint"]["checkpoint"].isNotNull(),
-            F.lit("`Checkpoint.checkpoint`: removed in version 1.7.2, never encoded"),
-        ),
-        F.when(~name.isin(*_KINDS), F.concat(F.lit("unknown message "), name)),
-    ]
-    return F.coalesce(*problems)
-
-
-def _encode_row(row: Column, on_error: str) -> Column:
-    text = F.when(row["message"].isNull(), F.lit(None).cast(StringType()))
-    omits = False
-    fields = [
-        F.lit("initialize").alias("action"),
-        row["initialize"]["shard_id"].alias("shardId"),
-        _sp.written_null(row["initialize"]["sequence_number"], omits).alias("sequenceNumber"),
-        _sp.written_null(row["initialize"]["sub_sequence_number"], omits).alias("subSequenceNumber"),
-    ]
-    text = text.when(row["message"] == "Initialize", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
-    fields = [
-        F.lit("processRecords").alias("action"),
-        F.transform(row["process_records"]["records"], lambda x0: _record_wire(x0, omits)).alias("records"),
-        _sp.written_null(row["process_records"]["millis_behind_latest"], omits).alias("millisBehindLatest"),
-    ]
-    text = text.when(row["message"] == "ProcessRecords", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    fields = [
-        F.lit("leaseLost").alias("action"),
-    ]
-    text = text.when(row["message"] == "LeaseLost", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    fields = [
-        F.lit("shardEnded").alias("action"),
-    ]
-    text = text.when(row["message"] == "ShardEnded", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    fields = [
-        F.lit("shutdownRequested").alias("action"),
-    ]
-    text = text.when(row["message"] == "ShutdownRequested", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
-    fields = [
-        F.lit("shutdown").alias("action"),
-        _sp.written_null(row["shutdown"]["reason"], omits).alias("reason"),
-    ]
-    text = text.when(row["message"] == "Shutdown", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = False
-    fields = [
-        F.lit("checkpoint").alias("action"),
-        _sp.written_null(row["checkpoint_reply"]["sequence_number"], omits).alias("sequenceNumber"),
-        _sp.written_null(row["checkpoint_reply"]["sub_sequence_number"], omits).alias("subSequenceNumber"),
-        _sp.written_null(row["checkpoint_reply"]["error"], omits).alias("error"),
-    ]
-    text = text.when(row["message"] == "CheckpointReply", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    fields = [
-        F.lit("status").alias("action"),
-        row["status"]["response_for"].alias("responseFor"),
-    ]
-    text = text.when(row["message"] == "Status", F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}))
-    omits = True
-    fields = [
-        F.lit("checkpoint").alias("action"),
-        _sp.written_null(row["checkpoint"]["sequence_number"], omits).alias("sequenceNumber"),
-        _sp.written_null(row["checkpoint"]["sub_sequence_number"], omits).alias("subSequenceNumber"),
-        row["checkpoint"]["error"].alias("error"),
-    ]
-    text = text.when(row["message"] == "Checkpoint", F.to_json(F.struct(*fields), {"ignoreNullFields": "true"}))
-    data = F.encode(F.concat(text, F.lit("\n")), "UTF-8")
-    return _sp.encoded(data, _encode_problem(row), on_error, "kcl")
+        result = _arrow.arrow_udf(encode_rows, ENCODED)(_arrow.to_text(source, DECODED))
+    return _sp.encoded(result["data"], result["error"], on_error, "kcl")

@@ -30,7 +30,6 @@ from __future__ import annotations
 import datetime
 import functools
 import struct
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -1110,82 +1109,57 @@ INLINE = StructType(
 # ---------------------------------------------------------------- codec values <-> Arrow values
 
 
-def _uuid(value: Any, path: str) -> Any:
-    """A UUID from its text; anything but text is left for the codec to refuse."""
-    if not isinstance(value, str):
-        return value
-    try:
-        return uuid.UUID(value)
-    except ValueError:
-        raise _codec.EncodeError(f"not a UUID: {value!r}", field=path) from None
-
-
-def _chunk_info_plain(v: _codec.ChunkInfo) -> dict[str, Any]:
-    return {
-        "length_in_metadata": v.length_in_metadata,
-        "length_in_storage": v.length_in_storage,
-        "start_offset": v.start_offset,
-        "chunk_name": v.chunk_name,
-        "exists_in_storage": v.exists_in_storage,
-    }
-
-
-def _conditional_attribute_update_plain(v: _codec.ConditionalAttributeUpdate) -> dict[str, Any]:
-    return {
-        "attribute_id": str(v.attribute_id),
-        "attribute_update_type": v.attribute_update_type,
-        "new_value": v.new_value,
-        "old_value": v.old_value,
-    }
-
-
-def _inline_event_plain(v: _codec.InlineEvent) -> dict[str, Any]:
-    return {
-        "type_code": v.type_code,
-        "data": v.data,
-    }
-
-
-def _merged_segment_plain(v: _codec.MergedSegment) -> dict[str, Any]:
-    return {
-        "source": v.source,
-        "new_target_write_offset": v.new_target_write_offset,
-    }
-
-
-def _table_key_plain(v: _codec.TableKey) -> dict[str, Any]:
-    return {
-        "data": v.data,
-        "key_version": v.key_version,
-    }
-
-
-def _table_value_plain(v: _codec.TableValue) -> dict[str, Any]:
-    return {
-        "data": v.data,
-    }
-
-
-def _table_entry_plain(v: _codec.TableEntry) -> dict[str, Any]:
-    return {
-        "key": _table_key_plain(v.key),
-        "value": _table_value_plain(v.value),
-    }
-
-
-def _table_entries_plain(v: _codec.TableEntries) -> dict[str, Any]:
-    return {
-        "entries": [_table_entry_plain(x0) for x0 in v.entries],
-    }
-
-
-def _table_iterator_args_plain(v: _codec.TableIteratorArgs) -> dict[str, Any]:
-    return {
-        "continuation_token": v.continuation_token,
-        "prefix_filter": v.prefix_filter,
-        "from_key": v.from_key,
-        "to_key": v.to_key,
-    }
+_CHUNK_INFO_SHAPE = _arrow.Struct(
+    (
+        ("length_in_metadata", None),
+        ("length_in_storage", None),
+        ("start_offset", None),
+        ("chunk_name", None),
+        ("exists_in_storage", None),
+    )
+)
+_CONDITIONAL_ATTRIBUTE_UPDATE_SHAPE = _arrow.Struct(
+    (
+        ("attribute_id", lambda v: None if v is None else str(v)),
+        ("attribute_update_type", None),
+        ("new_value", None),
+        ("old_value", None),
+    )
+)
+_INLINE_EVENT_SHAPE = _arrow.Struct(
+    (
+        ("type_code", None),
+        ("data", None),
+    )
+)
+_MERGED_SEGMENT_SHAPE = _arrow.Struct(
+    (
+        ("source", None),
+        ("new_target_write_offset", None),
+    )
+)
+_TABLE_KEY_SHAPE = _arrow.Struct(
+    (
+        ("data", None),
+        ("key_version", None),
+    )
+)
+_TABLE_VALUE_SHAPE = _arrow.Struct((("data", None),))
+_TABLE_ENTRY_SHAPE = _arrow.Struct(
+    (
+        ("key", _TABLE_KEY_SHAPE),
+        ("value", _TABLE_VALUE_SHAPE),
+    )
+)
+_TABLE_ENTRIES_SHAPE = _arrow.Struct((("entries", _arrow.Items(_TABLE_ENTRY_SHAPE)),))
+_TABLE_ITERATOR_ARGS_SHAPE = _arrow.Struct(
+    (
+        ("continuation_token", None),
+        ("prefix_filter", None),
+        ("from_key", None),
+        ("to_key", None),
+    )
+)
 
 
 def _chunk_info_of(v: dict[str, Any]) -> _codec.ChunkInfo:
@@ -1200,7 +1174,7 @@ def _chunk_info_of(v: dict[str, Any]) -> _codec.ChunkInfo:
 
 def _conditional_attribute_update_of(v: dict[str, Any]) -> _codec.ConditionalAttributeUpdate:
     return _codec.ConditionalAttributeUpdate(
-        attribute_id=_uuid(v["attribute_id"], "ConditionalAttributeUpdate.attribute_id"),
+        attribute_id=_arrow.uuid_of(v["attribute_id"], "ConditionalAttributeUpdate.attribute_id"),
         attribute_update_type=v["attribute_update_type"],
         new_value=v["new_value"],
         old_value=v["old_value"],
@@ -1313,7 +1287,7 @@ def _event_of(v: dict[str, Any]) -> _codec.Event:
 def _setup_append_of(v: dict[str, Any]) -> _codec.SetupAppend:
     return _codec.SetupAppend(
         request_id=v["request_id"],
-        writer_id=_uuid(v["writer_id"], "SetupAppend.writer_id"),
+        writer_id=_arrow.uuid_of(v["writer_id"], "SetupAppend.writer_id"),
         segment=v["segment"],
         delegation_token=v["delegation_token"],
     )
@@ -1323,21 +1297,21 @@ def _append_setup_of(v: dict[str, Any]) -> _codec.AppendSetup:
     return _codec.AppendSetup(
         request_id=v["request_id"],
         segment=v["segment"],
-        writer_id=_uuid(v["writer_id"], "AppendSetup.writer_id"),
+        writer_id=_arrow.uuid_of(v["writer_id"], "AppendSetup.writer_id"),
         last_event_number=v["last_event_number"],
     )
 
 
 def _append_block_of(v: dict[str, Any]) -> _codec.AppendBlock:
     return _codec.AppendBlock(
-        writer_id=_uuid(v["writer_id"], "AppendBlock.writer_id"),
+        writer_id=_arrow.uuid_of(v["writer_id"], "AppendBlock.writer_id"),
         data=v["data"],
     )
 
 
 def _append_block_end_of(v: dict[str, Any]) -> _codec.AppendBlockEnd:
     return _codec.AppendBlockEnd(
-        writer_id=_uuid(v["writer_id"], "AppendBlockEnd.writer_id"),
+        writer_id=_arrow.uuid_of(v["writer_id"], "AppendBlockEnd.writer_id"),
         size_of_whole_events=v["size_of_whole_events"],
         data=v["data"],
         num_events=v["num_events"],
@@ -1348,7 +1322,7 @@ def _append_block_end_of(v: dict[str, Any]) -> _codec.AppendBlockEnd:
 
 def _conditional_append_of(v: dict[str, Any]) -> _codec.ConditionalAppend:
     return _codec.ConditionalAppend(
-        writer_id=_uuid(v["writer_id"], "ConditionalAppend.writer_id"),
+        writer_id=_arrow.uuid_of(v["writer_id"], "ConditionalAppend.writer_id"),
         event_number=v["event_number"],
         expected_offset=v["expected_offset"],
         event=_inline_event_of(v["event"]),
@@ -1358,7 +1332,7 @@ def _conditional_append_of(v: dict[str, Any]) -> _codec.ConditionalAppend:
 
 def _data_appended_of(v: dict[str, Any]) -> _codec.DataAppended:
     return _codec.DataAppended(
-        writer_id=_uuid(v["writer_id"], "DataAppended.writer_id"),
+        writer_id=_arrow.uuid_of(v["writer_id"], "DataAppended.writer_id"),
         event_number=v["event_number"],
         previous_event_number=v["previous_event_number"],
         request_id=v["request_id"],
@@ -1368,7 +1342,7 @@ def _data_appended_of(v: dict[str, Any]) -> _codec.DataAppended:
 
 def _conditional_check_failed_of(v: dict[str, Any]) -> _codec.ConditionalCheckFailed:
     return _codec.ConditionalCheckFailed(
-        writer_id=_uuid(v["writer_id"], "ConditionalCheckFailed.writer_id"),
+        writer_id=_arrow.uuid_of(v["writer_id"], "ConditionalCheckFailed.writer_id"),
         event_number=v["event_number"],
         request_id=v["request_id"],
     )
@@ -1485,7 +1459,7 @@ def _get_segment_attribute_of(v: dict[str, Any]) -> _codec.GetSegmentAttribute:
     return _codec.GetSegmentAttribute(
         request_id=v["request_id"],
         segment_name=v["segment_name"],
-        attribute_id=_uuid(v["attribute_id"], "GetSegmentAttribute.attribute_id"),
+        attribute_id=_arrow.uuid_of(v["attribute_id"], "GetSegmentAttribute.attribute_id"),
         delegation_token=v["delegation_token"],
     )
 
@@ -1501,7 +1475,7 @@ def _update_segment_attribute_of(v: dict[str, Any]) -> _codec.UpdateSegmentAttri
     return _codec.UpdateSegmentAttribute(
         request_id=v["request_id"],
         segment_name=v["segment_name"],
-        attribute_id=_uuid(v["attribute_id"], "UpdateSegmentAttribute.attribute_id"),
+        attribute_id=_arrow.uuid_of(v["attribute_id"], "UpdateSegmentAttribute.attribute_id"),
         new_value=v["new_value"],
         expected_value=v["expected_value"],
         delegation_token=v["delegation_token"],
@@ -1534,7 +1508,7 @@ def _segment_truncated_of(v: dict[str, Any]) -> _codec.SegmentTruncated:
 def _create_transient_segment_of(v: dict[str, Any]) -> _codec.CreateTransientSegment:
     return _codec.CreateTransientSegment(
         request_id=v["request_id"],
-        writer_id=_uuid(v["writer_id"], "CreateTransientSegment.writer_id"),
+        writer_id=_arrow.uuid_of(v["writer_id"], "CreateTransientSegment.writer_id"),
         parent_segment=v["parent_segment"],
         delegation_token=v["delegation_token"],
     )
@@ -1594,7 +1568,7 @@ def _no_such_segment_of(v: dict[str, Any]) -> _codec.NoSuchSegment:
 
 def _invalid_event_number_of(v: dict[str, Any]) -> _codec.InvalidEventNumber:
     return _codec.InvalidEventNumber(
-        writer_id=_uuid(v["writer_id"], "InvalidEventNumber.writer_id"),
+        writer_id=_arrow.uuid_of(v["writer_id"], "InvalidEventNumber.writer_id"),
         request_id=v["request_id"],
         server_stack_trace=v["server_stack_trace"],
         event_number=v["event_number"],
@@ -1830,7 +1804,7 @@ def _read_table_entries_delta_of(v: dict[str, Any]) -> _codec.ReadTableEntriesDe
 
 def _conditional_block_end_of(v: dict[str, Any]) -> _codec.ConditionalBlockEnd:
     return _codec.ConditionalBlockEnd(
-        writer_id=_uuid(v["writer_id"], "ConditionalBlockEnd.writer_id"),
+        writer_id=_arrow.uuid_of(v["writer_id"], "ConditionalBlockEnd.writer_id"),
         event_number=v["event_number"],
         expected_offset=v["expected_offset"],
         data=v["data"],
@@ -1876,7 +1850,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         _codec.StorageChunksListed,
         (
             ("request_id", None),
-            ("chunks", lambda v: [_chunk_info_plain(x0) for x0 in v]),
+            ("chunks", _arrow.Items(_CHUNK_INFO_SHAPE)),
         ),
         _storage_chunks_listed_of,
     ),
@@ -1915,7 +1889,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         _codec.SetupAppend,
         (
             ("request_id", None),
-            ("writer_id", lambda v: str(v)),
+            ("writer_id", lambda v: None if v is None else str(v)),
             ("segment", None),
             ("delegation_token", None),
         ),
@@ -1928,7 +1902,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         (
             ("request_id", None),
             ("segment", None),
-            ("writer_id", lambda v: str(v)),
+            ("writer_id", lambda v: None if v is None else str(v)),
             ("last_event_number", None),
         ),
         _append_setup_of,
@@ -1938,7 +1912,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         "append_block",
         _codec.AppendBlock,
         (
-            ("writer_id", lambda v: str(v)),
+            ("writer_id", lambda v: None if v is None else str(v)),
             ("data", None),
         ),
         _append_block_of,
@@ -1948,7 +1922,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         "append_block_end",
         _codec.AppendBlockEnd,
         (
-            ("writer_id", lambda v: str(v)),
+            ("writer_id", lambda v: None if v is None else str(v)),
             ("size_of_whole_events", None),
             ("data", None),
             ("num_events", None),
@@ -1962,10 +1936,10 @@ _KINDS: dict[str, _arrow.Kind] = {
         "conditional_append",
         _codec.ConditionalAppend,
         (
-            ("writer_id", lambda v: str(v)),
+            ("writer_id", lambda v: None if v is None else str(v)),
             ("event_number", None),
             ("expected_offset", None),
-            ("event", lambda v: _inline_event_plain(v)),
+            ("event", _INLINE_EVENT_SHAPE),
             ("request_id", None),
         ),
         _conditional_append_of,
@@ -1975,7 +1949,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         "data_appended",
         _codec.DataAppended,
         (
-            ("writer_id", lambda v: str(v)),
+            ("writer_id", lambda v: None if v is None else str(v)),
             ("event_number", None),
             ("previous_event_number", None),
             ("request_id", None),
@@ -1988,7 +1962,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         "conditional_check_failed",
         _codec.ConditionalCheckFailed,
         (
-            ("writer_id", lambda v: str(v)),
+            ("writer_id", lambda v: None if v is None else str(v)),
             ("event_number", None),
             ("request_id", None),
         ),
@@ -2144,7 +2118,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         (
             ("request_id", None),
             ("segment_name", None),
-            ("attribute_id", lambda v: str(v)),
+            ("attribute_id", lambda v: None if v is None else str(v)),
             ("delegation_token", None),
         ),
         _get_segment_attribute_of,
@@ -2166,7 +2140,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         (
             ("request_id", None),
             ("segment_name", None),
-            ("attribute_id", lambda v: str(v)),
+            ("attribute_id", lambda v: None if v is None else str(v)),
             ("new_value", None),
             ("expected_value", None),
             ("delegation_token", None),
@@ -2211,7 +2185,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         _codec.CreateTransientSegment,
         (
             ("request_id", None),
-            ("writer_id", lambda v: str(v)),
+            ("writer_id", lambda v: None if v is None else str(v)),
             ("parent_segment", None),
             ("delegation_token", None),
         ),
@@ -2292,7 +2266,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         "invalid_event_number",
         _codec.InvalidEventNumber,
         (
-            ("writer_id", lambda v: str(v)),
+            ("writer_id", lambda v: None if v is None else str(v)),
             ("request_id", None),
             ("server_stack_trace", None),
             ("event_number", None),
@@ -2332,7 +2306,7 @@ _KINDS: dict[str, _arrow.Kind] = {
             ("target", None),
             ("source", None),
             ("delegation_token", None),
-            ("attribute_updates", lambda v: [_conditional_attribute_update_plain(x0) for x0 in v]),
+            ("attribute_updates", _arrow.Items(_CONDITIONAL_ATTRIBUTE_UPDATE_SHAPE)),
         ),
         _merge_segments_of,
     ),
@@ -2430,7 +2404,7 @@ _KINDS: dict[str, _arrow.Kind] = {
             ("request_id", None),
             ("segment", None),
             ("delegation_token", None),
-            ("table_entries", lambda v: _table_entries_plain(v)),
+            ("table_entries", _TABLE_ENTRIES_SHAPE),
             ("table_segment_offset", None),
         ),
         _update_table_entries_of,
@@ -2453,7 +2427,7 @@ _KINDS: dict[str, _arrow.Kind] = {
             ("request_id", None),
             ("segment", None),
             ("delegation_token", None),
-            ("keys", lambda v: [_table_key_plain(x0) for x0 in v]),
+            ("keys", _arrow.Items(_TABLE_KEY_SHAPE)),
             ("table_segment_offset", None),
         ),
         _remove_table_keys_of,
@@ -2476,7 +2450,7 @@ _KINDS: dict[str, _arrow.Kind] = {
             ("request_id", None),
             ("segment", None),
             ("delegation_token", None),
-            ("keys", lambda v: [_table_key_plain(x0) for x0 in v]),
+            ("keys", _arrow.Items(_TABLE_KEY_SHAPE)),
         ),
         _read_table_of,
     ),
@@ -2487,7 +2461,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         (
             ("request_id", None),
             ("segment", None),
-            ("entries", lambda v: _table_entries_plain(v)),
+            ("entries", _TABLE_ENTRIES_SHAPE),
         ),
         _table_read_of,
     ),
@@ -2533,7 +2507,7 @@ _KINDS: dict[str, _arrow.Kind] = {
             ("segment", None),
             ("delegation_token", None),
             ("suggested_key_count", None),
-            ("args", lambda v: _table_iterator_args_plain(v)),
+            ("args", _TABLE_ITERATOR_ARGS_SHAPE),
         ),
         _read_table_keys_of,
     ),
@@ -2544,7 +2518,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         (
             ("request_id", None),
             ("segment", None),
-            ("keys", lambda v: [_table_key_plain(x0) for x0 in v]),
+            ("keys", _arrow.Items(_TABLE_KEY_SHAPE)),
             ("continuation_token", None),
         ),
         _table_keys_read_of,
@@ -2558,7 +2532,7 @@ _KINDS: dict[str, _arrow.Kind] = {
             ("segment", None),
             ("delegation_token", None),
             ("suggested_entry_count", None),
-            ("args", lambda v: _table_iterator_args_plain(v)),
+            ("args", _TABLE_ITERATOR_ARGS_SHAPE),
         ),
         _read_table_entries_of,
     ),
@@ -2569,7 +2543,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         (
             ("request_id", None),
             ("segment", None),
-            ("entries", lambda v: _table_entries_plain(v)),
+            ("entries", _TABLE_ENTRIES_SHAPE),
             ("continuation_token", None),
         ),
         _table_entries_read_of,
@@ -2581,7 +2555,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         (
             ("request_id", None),
             ("segment", None),
-            ("entries", lambda v: _table_entries_plain(v)),
+            ("entries", _TABLE_ENTRIES_SHAPE),
             ("should_clear", None),
             ("reached_end", None),
             ("last_position", None),
@@ -2606,7 +2580,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         "conditional_block_end",
         _codec.ConditionalBlockEnd,
         (
-            ("writer_id", lambda v: str(v)),
+            ("writer_id", lambda v: None if v is None else str(v)),
             ("event_number", None),
             ("expected_offset", None),
             ("data", None),
@@ -2633,7 +2607,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         (
             ("request_id", None),
             ("target", None),
-            ("merged_sources", lambda v: [_merged_segment_plain(x0) for x0 in v]),
+            ("merged_sources", _arrow.Items(_MERGED_SEGMENT_SHAPE)),
         ),
         _segments_batch_merged_of,
     ),

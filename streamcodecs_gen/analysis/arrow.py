@@ -1,0 +1,103 @@
+"""The Arrow path of the Spark modules: how each field of a message travels between the codec and Arrow.
+
+The binary and JSON families' Spark modules run the generated Python codec on Arrow batches (``spark/_arrow.py``)
+when the session has no JVM path. A codec value is not always what Arrow takes: a UUID travels as its text, a
+free-form JSON value as its JSON text (the Spark module parses it into a VARIANT on the JVM), a struct as its
+fields, a removed field that the peer did not send as null (the codec holds ``msgspec.UNSET``). This module writes,
+once, the Python source of both directions: to Arrow, a *shape* per field (``_arrow.Struct``, ``Items``,
+``Entries``, ``Absent``, a function for a single value, or None when the values already are Arrow values), which
+``_arrow.to_array`` follows to convert a whole column at once; from Arrow, an expression per field. The templates
+only lay them out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..filters import pystr
+from ..model import Field, Protocol, Struct, TypeRef
+
+
+def shape_name(s: Struct) -> str:
+    """The module-level name of a struct's shape."""
+    return f"_{s.snake.upper()}_SHAPE"
+
+
+def shape(ref: TypeRef) -> str:
+    """Python source: how codec values of the type become Arrow values (``_arrow.Shape``)."""
+    if ref.kind == "wire" and ref.wire and ref.wire.to_arrow is not None:
+        return f"lambda v: None if v is None else {ref.wire.to_arrow.format(v='v')}"
+    if ref.kind == "struct" and ref.struct:
+        return shape_name(ref.struct)
+    if ref.kind in ("list", "map") and ref.item and ref.item.arrow_converts:
+        return f"_arrow.{'Items' if ref.kind == 'list' else 'Entries'}({shape(ref.item)})"
+    return "None"
+
+
+def field_shape(f: Field) -> str:
+    """Python source: the shape of a field's values (a removed field's values may be ``UNSET``)."""
+    return f"_arrow.Absent({shape(f.type)})" if f.removed else shape(f.type)
+
+
+def from_arrow(ref: TypeRef, v: str, path: str, d: int = 0) -> str:
+    """Python source: the codec value of Arrow's ``v`` (never None); ``path`` names the field in errors."""
+    if ref.kind == "wire" and ref.wire and ref.wire.from_arrow is not None:
+        return ref.wire.from_arrow.format(v=v, path=pystr(path))
+    if ref.kind == "struct" and ref.struct:
+        return f"_{ref.struct.snake}_of({v})"
+    if ref.kind == "list" and ref.item and ref.item.arrow_converts:
+        return f"[{from_arrow(ref.item, f'x{d}', path + '[]', d + 1)} for x{d} in {v}]"
+    if ref.kind == "map" and ref.item and ref.item.arrow_converts:
+        return f"{{k{d}: {from_arrow(ref.item, f'x{d}', path + '[]', d + 1)} for k{d}, x{d} in {v}.items()}}"
+    return v
+
+
+def may_be_none(f: Field) -> bool:
+    """Whether the codec may hold None in the field (its annotation says ``| None``)."""
+    return f.nullable or (f.optional and f.default is None)
+
+
+@dataclass(frozen=True)
+class ArrowField:
+    """How one field of ``owner`` converts each way: None stays None, and a removed field that the peer did not
+    send (the codec's ``UNSET``) is null, as a null is such a field."""
+
+    owner: Struct
+    field: Field
+
+    @property
+    def py(self) -> str:
+        return self.field.py
+
+    @property
+    def shape(self) -> str:
+        """Python source: how the field's codec values become Arrow values."""
+        return field_shape(self.field)
+
+    def from_arrow(self, struct: str) -> str:
+        """Python source: the field's codec value from ``struct``, the Arrow value of its owner (a dict)."""
+        f = self.field
+        item = f"{struct}[{pystr(f.py)}]"
+        back = from_arrow(f.type, item, f"{self.owner.name}.{f.py}")
+        if f.removed:
+            return f"_arrow.UNSET if {item} is None else {back}"
+        return f"None if {item} is None else {back}" if f.type.arrow_converts and may_be_none(f) else back
+
+
+@dataclass(frozen=True)
+class ArrowPlan:
+    fields: dict[str, list[ArrowField]]  # each struct and message (by name) -> its fields' conversions
+
+    def of(self, owner: Struct) -> list[ArrowField]:
+        return self.fields[owner.name]
+
+
+def arrow_plan(protocol: Protocol) -> ArrowPlan:
+    owners: list[Struct] = [*protocol.structs, *protocol.messages]
+    return ArrowPlan(fields={s.name: [ArrowField(s, f) for f in s.fields] for s in owners})
+
+
+def arrow_context(protocol: Protocol) -> dict[str, Any]:
+    """What the Spark templates' Arrow part reads (``templates/spark/arrow.j2``)."""
+    return {"arrow": arrow_plan(protocol), "shape_name": shape_name}
