@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from itertools import takewhile
 from typing import Any
 
-from ..filters import javastr as java_string
 from ..families.framing import KafkaFraming
+from ..filters import javastr as java_string
 from ..model import Field, Message, Protocol
 from ..naming import java_camel, java_safe
 from ..types import JAVA_PRIMITIVES, JSON_BYTES, WireType
