@@ -116,6 +116,9 @@ class WireType:
     example: str = "{}"  # documents: how a decoded value ``{}`` reads in a worked example
     java: str | None = None  # Java: the type of a decoded value (an object type; see java_primitive); None: no Java
     java_helper: str | None = None  # Java, JSON family: JsonWire's read<h>/write<h>/from<h> for the type
+    # Java, kafka family: a value is held as its JSON text (a String, compact, as msgspec writes the value), which is
+    # also how the family's Spark schema holds it
+    java_json_text: bool = False
 
     @property
     def range(self) -> tuple[int, int]:
@@ -440,6 +443,7 @@ WIRE_TYPES: dict[str, WireType] = {
             from_arrow="_arrow.json_value({v})",
             java="VariantVal",
             java_helper="Any",
+            java_json_text=True,
         ),
         WireType(
             "uri",

@@ -120,10 +120,17 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
 _CARRIED = frozenset(
     {"String", "OffsetDateTime", "Boolean", "Byte", "Short", "Integer", "Long", "Float", "Double", "UUID", "byte[]"}
 )
-"""The Java types of the attributes the Java target carries (text, a time, booleans, integers, floats, UUIDs and
-bytes: the runtime's KafkaWire has their rules, ``<wire>FromText``/``FromJson``/``ToText``). A protocol with an
-attribute of another type (``WireType.java``: ``any``, held on the JVM as a VariantVal, which Kafka's Spark schema
-does not use) has no Java target: its Spark functions take the Python path."""
+"""The Java types of the attributes the Java target carries (text, JSON text, a time, booleans, integers, floats,
+UUIDs and bytes: the runtime's KafkaWire has their rules, ``<wire>FromText``/``FromJson``/``ToText``/``ToJson``).
+A protocol with an attribute of another type (``_java_type``) has no Java target: its Spark functions take the
+Python path."""
+
+
+def _java_type(wire: WireType) -> str | None:
+    """The Java type of a decoded attribute: ``WireType.java``, or ``String`` for one held as its JSON text."""
+    return "String" if wire.java_json_text else wire.java
+
+
 _JAVA_IMPORTS = {"UUID": "java.util.UUID"}
 """Java types of attributes outside java.lang and java.time.OffsetDateTime (which the templates import anyway)."""
 _JAVA_TEXT = {"String"}
@@ -143,6 +150,7 @@ class JavaAttribute:
     min_length: int
     content_type: bool  # the attribute naming the payload's media type
     spark_text: bool  # Spark holds the value as its canonical text (``<wire>ToText``; read back by ``FromText``)
+    json_text: bool  # held as its JSON text (``any``): written in the JSON format as that JSON value
 
     @property
     def timestamp(self) -> bool:
@@ -150,14 +158,22 @@ class JavaAttribute:
 
     @property
     def text(self) -> bool:
-        """A text attribute (else a boolean, number or time): its length is checked; JSON writes a string."""
-        return self.type in _JAVA_TEXT
+        """A text attribute (else JSON text, a boolean, number or time): its length is checked; JSON writes a
+        string."""
+        return self.type in _JAVA_TEXT and not self.json_text
 
     @property
     def json_raw(self) -> bool:
         """Written in the JSON format as a bare JSON value (a boolean or number: a Java primitive's box), not as a
         string."""
-        return self.type in JAVA_PRIMITIVES
+        return self.type in JAVA_PRIMITIVES or self.json_text
+
+    @property
+    def json_write(self) -> str:
+        """How the JSON format's writer (``KafkaWire.Out``) writes the text ``text`` of the value."""
+        if self.json_text:
+            return "raw(text.getBytes(StandardCharsets.UTF_8))"
+        return "ascii(text)" if self.json_raw else "string(text)"
 
 
 @dataclass(frozen=True)
@@ -199,9 +215,13 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
     event = kafka_event(protocol)
     if event.extra is None or event.content_type is None:
         return None  # the Java codec keeps undeclared attributes in a map and reads data by its content type
-    if any(f.type.wire is None or f.type.wire.java not in _CARRIED for f in event.attributes):
+    if any(f.type.wire is None or _java_type(f.type.wire) not in _CARRIED for f in event.attributes):
         return None
-    if any(f.has_const and f.type.wire.java not in _JAVA_TEXT for f in event.attributes if f.type.wire):
+    if any(
+        f.has_const and (f.type.wire.java not in _JAVA_TEXT or f.type.wire.java_json_text)
+        for f in event.attributes
+        if f.type.wire
+    ):
         return None
     times = [f for f in event.attributes if f.type.wire and f.type.wire.java == "OffsetDateTime"]
     if len(times) > 1:
@@ -219,7 +239,7 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
                 field=f,
                 name=f.name,
                 java=java_safe(java_camel(f.py)),
-                type=str(wire.java),
+                type=str(_java_type(wire)),
                 wire=java_camel(wire.name),
                 header=event.header(f),
                 required=KafkaEvent.required(f),
@@ -227,6 +247,7 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
                 min_length=f.min_length or 0,
                 content_type=f is event.content_type,
                 spark_text=event.spark_text(f),
+                json_text=wire.java_json_text,
             )
         )
     fields = [f for f in event.message.fields if f is not event.payload]

@@ -101,11 +101,17 @@ public final class KafkaWire {
         public final int kind;
         public final String text;
         public final int start;
+        final byte[] source; // the document (an object's or array's text is read from it again when needed)
 
         Json(int kind, String text, int start) {
+            this(kind, text, start, null);
+        }
+
+        Json(int kind, String text, int start, byte[] source) {
             this.kind = kind;
             this.text = text;
             this.start = start;
+            this.source = source;
         }
 
         public boolean isNull() {
@@ -792,6 +798,146 @@ public final class KafkaWire {
         return value.toString();
     }
 
+    // --- any JSON value (held as its text as msgspec writes the value Python decodes) ---------------------------
+
+    /** Any JSON value in a header, as its compact text (see {@link #anyJson(byte[], int)}); null for JSON null
+     * (an absent attribute, as in Python). */
+    public String anyFromText(String text) throws Invalid {
+        String json = anyJson(text.getBytes(StandardCharsets.UTF_8), -1);
+        return json.equals("null") ? null : json;
+    }
+
+    /** A member of the JSON format (not null: that is an absent attribute) as its compact text. */
+    public String anyFromJson(Json value) throws Invalid {
+        switch (value.kind) {
+            case STRING:
+                byte[] quoted = new Out(value.text.length() + 8).string(value.text).bytes();
+                return new String(quoted, StandardCharsets.UTF_8);
+            case INTEGER:
+                return new java.math.BigInteger(value.text).toString();
+            case FLOAT:
+                return msgspecFloat(Double.parseDouble(value.text));
+            case OBJECT:
+            case ARRAY:
+                return anyJson(value.source, value.start);
+            default:
+                return value.text;
+        }
+    }
+
+    /** The value's text as it is held (written as it is). */
+    public String anyToText(String value) throws Invalid {
+        return value;
+    }
+
+    public String anyToJson(String value) throws Invalid {
+        return value;
+    }
+
+    /**
+     * The JSON value at {@code start} of {@code text} ({@code -1}: all of the text, one value and nothing after
+     * it) as msgspec writes the value Python decodes from it: compact, strings escaped as msgspec escapes them,
+     * integers as their digits ({@code -0} is {@code 0}), other numbers as floats in msgspec's form
+     * ({@code 2.50} is {@code 2.5}, {@code 1E5} is {@code 100000.0}), and of a repeated member name the last value
+     * in the first one's place (a Python dict); {@link Invalid} as the JSON format's reader words it else.
+     */
+    public static String anyJson(byte[] text, int start) throws Invalid {
+        int from = Math.max(start, 0);
+        try (JsonParser p = JSON.createParser(text, from, text.length - from)) {
+            JsonToken token = p.nextToken();
+            if (token == null) {
+                throw new Invalid("malformed JSON: input data was truncated", text.length);
+            }
+            Out out = new Out(64);
+            normal(p, token, out);
+            if (start < 0) {
+                end(p);
+            }
+            return new String(out.bytes(), StandardCharsets.UTF_8);
+        } catch (JsonProcessingException e) {
+            throw malformed(e);
+        } catch (IOException e) {
+            throw new Invalid("malformed JSON: " + e.getMessage());
+        }
+    }
+
+    private static Invalid truncated(JsonParser p) {
+        return new Invalid("malformed JSON: input data was truncated", p.currentLocation().getByteOffset());
+    }
+
+    private static void normal(JsonParser p, JsonToken token, Out out) throws IOException, Invalid {
+        switch (token) {
+            case START_OBJECT: {
+                Map<String, byte[]> members = new LinkedHashMap<>();
+                for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
+                    if (t == null) {
+                        throw truncated(p);
+                    }
+                    String name = p.currentName();
+                    noLoneSurrogate(name, p);
+                    Out member = new Out(32);
+                    normal(p, p.nextToken(), member);
+                    members.put(name, member.bytes());
+                }
+                out.ch('{');
+                boolean first = true;
+                for (Map.Entry<String, byte[]> member : members.entrySet()) {
+                    if (!first) {
+                        out.ch(',');
+                    }
+                    first = false;
+                    out.string(member.getKey()).ch(':').raw(member.getValue());
+                }
+                out.ch('}');
+                return;
+            }
+            case START_ARRAY: {
+                out.ch('[');
+                boolean first = true;
+                for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                    if (t == null) {
+                        throw truncated(p);
+                    }
+                    if (!first) {
+                        out.ch(',');
+                    }
+                    first = false;
+                    normal(p, t, out);
+                }
+                out.ch(']');
+                return;
+            }
+            case VALUE_STRING: {
+                String text = p.getText();
+                noLoneSurrogate(text, p);
+                out.string(text);
+                return;
+            }
+            case VALUE_NUMBER_INT:
+                out.ascii(new java.math.BigInteger(p.getText()).toString());
+                return;
+            case VALUE_NUMBER_FLOAT: {
+                double value = Double.parseDouble(p.getText());
+                if (Double.isInfinite(value)) {
+                    throw new Invalid("malformed JSON: number out of range", p.currentTokenLocation().getByteOffset());
+                }
+                out.ascii(msgspecFloat(value));
+                return;
+            }
+            case VALUE_TRUE:
+                out.ascii("true");
+                return;
+            case VALUE_FALSE:
+                out.ascii("false");
+                return;
+            case VALUE_NULL:
+                out.ascii("null");
+                return;
+            default:
+                throw new Invalid("malformed JSON: unexpected " + token, p.currentTokenLocation().getByteOffset());
+        }
+    }
+
     // --- base64, attribute values -----------------------------------------------------------------------------
 
     /** RFC 4648 section 4, padded; other characters, missing padding or whitespace are errors. */
@@ -916,7 +1062,8 @@ public final class KafkaWire {
                 String name = p.currentName();
                 noLoneSurrogate(name, p);
                 JsonToken first = p.nextToken();
-                found.put(name, value(p, first, (int) p.currentTokenLocation().getByteOffset()));
+                Json value = value(p, first, (int) p.currentTokenLocation().getByteOffset());
+                found.put(name, value.kind >= OBJECT ? new Json(value.kind, null, value.start, text) : value);
             }
             end(p);
             return found;
