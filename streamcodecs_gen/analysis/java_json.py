@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..families.framing import JsonFraming
 from ..filters import javastr as java_string
 from ..model import Field, Message, Protocol, Struct, TypeRef
 from ..naming import java_camel, java_safe
@@ -59,7 +60,7 @@ def _null(nullable: bool) -> str:
 def _name(ref: TypeRef) -> str:
     """A Java name part for a type: ``ListOfStr``, ``MapOfListOfStr``, ``Grouping``."""
     if ref.kind == "wire":
-        assert ref.wire
+        assert ref.wire and ref.wire.java_helper, ref.text
         return ref.wire.java_helper
     if ref.kind in ("enum", "struct"):
         return ref.enum.name if ref.enum else ref.struct.name  # type: ignore[union-attr]
@@ -373,7 +374,7 @@ def _match_literal(value: Any) -> str:
 
 def java_json_plan(protocol: Protocol) -> JavaJsonPlan:
     """Everything the JSON family's Java templates render for ``protocol``."""
-    framing = protocol.framing
+    framing = protocol.framing_as(JsonFraming)
     tag_key = framing.tag_key or ""
     enums = [
         JavaEnum(
@@ -407,8 +408,8 @@ def java_json_plan(protocol: Protocol) -> JavaJsonPlan:
         checks = []
         if fast.base is not None:
             fields = {f.name: camel(f.py) for f in fast.base.fields}
-            for _, match in fast.checks:
-                checks.append([JavaCheck(f"{fields[k]}()", _match_literal(v)) for k, v in match.items()])
+            for _, required in fast.checks:
+                checks.append([JavaCheck(f"{fields[k]}()", _match_literal(v)) for k, v in required.items()])
         directions.append(
             JavaDirection(
                 name=d.name,

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 from typing import Protocol as Interface
 
+from ..families.framing import JsonFraming
 from ..filters import pystr
-from ..model import Field, Message, Protocol, TypeRef
+from ..model import Field, Message, Protocol, Shape, TypeRef
 from ..types import SPARK_CLASSES
 
 
@@ -100,7 +101,7 @@ def fast_path(protocol: Protocol, direction: str) -> FastPath:
     if base is not None and base.shape is not None:
         names = [f.name for f in base.fields]
         required = [f.name for f in base.fields if field_mode(base, f) == "required"]
-        eligible = protocol.framing.tag_key not in names and all(k in required for k in base.shape.keys)
+        eligible = protocol.framing_as(JsonFraming).tag_key not in names and all(k in required for k in base.shape.keys)
         for m in objects[: objects.index(base)]:
             assert m.shape
             keys = [*m.shape.keys, *m.shape.match]
@@ -139,8 +140,15 @@ def _json_annotation(ref: TypeRef) -> str:
     return ref.text
 
 
+def _shape(message: Message) -> Shape:
+    """The message's JSON shape (for messages known to have one)."""
+    assert message.shape is not None, message.name
+    return message.shape
+
+
 def python_context(protocol: Protocol) -> dict[str, Any]:
     """Decisions the JSON template needs, made here so the template only shows shape."""
+    framing = protocol.framing_as(JsonFraming)
 
     def absent_fields(owner: Any) -> list[str]:
         """Python names of the fields that hold ``msgspec.UNSET`` when a message lacks them (to_dict omits them)."""
@@ -148,7 +156,7 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
 
     def wire_keys(m: Message) -> list[str]:
         """The JSON keys the current version of a message carries: its tag key, then its fields not removed."""
-        tag = [protocol.framing.tag_key] if m.tag is not None else []
+        tag = [framing.tag_key] if m.tag is not None else []
         return tag + [f.name for f in m.fields if not f.removed]
 
     def tag_directions(p: Protocol) -> str:
@@ -198,21 +206,21 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
         """
         messages = protocol.messages_for(direction)
         objects = [m for m in messages if m.shape and m.shape.json == "object"]
-        plain = [m for m in objects if not m.shape.match]
+        plain = [m for m in objects if not _shape(m).match]
         base: Message | None = plain[-1] if plain else None
-        needles = {protocol.framing.tag_key}
+        needles = {framing.tag_key}
         if base is not None:
             names = {f.name for f in base.fields}
             required = {f.name for f in base.fields if field_mode(base, f) == "required"}
             if (
-                protocol.framing.tag_key in names
+                framing.tag_key in names
                 or any(f.accept_scalar for f in base.fields)
-                or not set(base.shape.keys) <= required  # an object without a shape key is not this shape
+                or not set(_shape(base).keys) <= required  # an object without a shape key is not this shape
             ):
                 base = None
             for m in objects[: objects.index(base)] if base is not None else []:
-                extra = [k for k in [*m.shape.keys, *m.shape.match] if k not in names]
-                strings = [v for v in m.shape.match.values() if isinstance(v, str)]
+                extra = [k for k in [*_shape(m).keys, *_shape(m).match] if k not in names]
+                strings = [v for v in _shape(m).match.values() if isinstance(v, str)]
                 # Any one of them is required of that shape; the longest is the cheapest to look for (the C
                 # search skips further on a miss), e.g. Storm's `context` rather than `conf`.
                 if extra:
@@ -233,7 +241,7 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
 
     typed = typed_path(protocol)
     return {
-        "framing": protocol.framing,
+        "framing": framing,
         "omit_defaults": omit_defaults,
         "absent_fields": absent_fields,
         "tag_directions": tag_directions,
@@ -248,7 +256,7 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
         "shape_test": shape_test,
         "shape_text": shape_text,
         "typed_path": typed,
-        "variants": [v for v in protocol.framing.variants if v.encoding == "msgpack"],
+        "variants": [v for v in framing.variants if v.encoding == "msgpack"],
         "packed_batch": packed_batch,
     }
 

@@ -19,8 +19,8 @@ reaching its result, stay ``PERMISSIVE`` and call :func:`fail_on_error` last. Ev
 DataFrames as on batch ones.
 
 Ship the package to a cluster with ``pip install`` or ``SparkContext.addPyFile`` (a zip of the package). The JVM
-and native paths need nothing on the executors but the jar; the Arrow paths need pyspark, pyarrow and this package
-there.
+path needs nothing on the executors but the jar, which ``configure`` adds to ``spark.jars`` (Spark ships it to
+them); the Arrow path needs pyspark, pyarrow and this package there.
 
 The functions below are the building blocks the generated modules share.
 """

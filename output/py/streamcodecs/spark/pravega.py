@@ -2640,11 +2640,13 @@ def _failure(reason: str, data: bytes) -> _codec.DecodeError:
 
 def _decode_batch(frames: pa.Array, direction: str | None, failfast: bool) -> pa.Array:
     decode_frame = _codec.decode if direction is None else functools.partial(_codec.decode, direction=direction)
-    return _arrow.decode_batch(frames, decode_frame, _KINDS, _DECODED_ARROW, _failure if failfast else None)
+    with _arrow.no_cycle_collection():
+        return _arrow.decode_batch(frames, decode_frame, _KINDS, _DECODED_ARROW, _failure if failfast else None)
 
 
 def _encode_batch(rows: pa.Array) -> pa.Array:
-    return _arrow.encode_batch(rows, _KINDS, _codec.encode, _codec.EncodeError)
+    with _arrow.no_cycle_collection():
+        return _arrow.encode_batch(rows, _KINDS, _codec.encode, _codec.EncodeError)
 
 
 def decode(column: Column | str, *, direction: str | None = None, mode: str = "PERMISSIVE") -> Column:
@@ -2902,7 +2904,8 @@ def split_inline(column: Column | str, *, mode: str = "PERMISSIVE") -> Column:
         return F.call_udf(java, source.cast("binary"), F.lit(0).cast("bigint"), F.lit(failfast))
 
     def split_values(values: pa.Array) -> pa.Array:
-        return _split_batch(values, failfast)
+        with _arrow.no_cycle_collection():
+            return _split_batch(values, failfast)
 
     return _arrow.arrow_udf(split_values, ArrayType(INLINE))(source.cast("binary"))
 
