@@ -1,16 +1,23 @@
 """Another kafka-family protocol on Spark, from YAML alone: attributes of the types CloudEvents does not use (UUID,
 floats, base64, any JSON value, 32-bit integers) beside text, a time and an extension map. It has no Java target
-(the Java codec does not carry those types yet), so its Spark functions take the Python path: Arrow UDFs calling
+(the Java codec does not carry ``any`` yet), so its Spark functions take the Python path: Arrow UDFs calling
 its Python codec. Each record its codec writes, in both modes, and a set of malformed ones go through Spark's
 ``from_kafka``; each row must hold what the codec decodes (as Spark holds it: a UUID and any JSON value as their
 canonical text), or a problem naming the same field with the codec's reason; and ``to_kafka`` of the decoded rows
-must write the codec's own records, byte for byte."""
+must write the codec's own records, byte for byte.
+
+The same sibling without its ``any`` attribute (``JAVA_PROBE``) has a Java target: its Java codec and Spark UDF
+classes, compiled into the jar generated with it and loaded into the session's JVM, are checked against its Python
+codec and the Python path's rows on the same records (valid and malformed, both modes), word for word."""
 
 from __future__ import annotations
 
 import datetime
 import importlib
+import math
+import random
 import shutil
+import struct
 import sys
 import uuid
 from collections.abc import Iterator
@@ -60,8 +67,11 @@ def probe(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
 
 
 def _events(m: Any) -> list[Any]:
+    def envelope(**values: Any) -> Any:  # the sibling without ``doc`` (JAVA_PROBE) leaves it out
+        return m.Envelope(**{k: v for k, v in values.items() if k in m.Envelope.__struct_fields__})
+
     at = datetime.datetime(2026, 1, 5, 9, 30, 15, 250000, tzinfo=datetime.timezone(datetime.timedelta(hours=2)))
-    full = m.Envelope(
+    full = envelope(
         event_id="e-1",
         origin="urn:probe:1",
         tenant="t1",
@@ -80,9 +90,9 @@ def _events(m: Any) -> list[Any]:
     )
     return [
         full,
-        m.Envelope(event_id="e-2", origin="https://p.example/x", score=12345678901234567890.0, ratio=-0.0, doc=7),
-        m.Envelope(event_id="e-3", origin="urn:probe:3", mime="text/plain", body=b"plain text", doc="a string"),
-        m.Envelope(event_id="e-4", origin="urn:probe:4", body=b"\x00\x01", doc=[1e300, -1], blob=b""),
+        envelope(event_id="e-2", origin="https://p.example/x", score=12345678901234567890.0, ratio=-0.0, doc=7),
+        envelope(event_id="e-3", origin="urn:probe:3", mime="text/plain", body=b"plain text", doc="a string"),
+        envelope(event_id="e-4", origin="urn:probe:4", body=b"\x00\x01", doc=[1e300, -1], blob=b""),
     ]
 
 
@@ -181,3 +191,322 @@ def test_to_kafka_refuses_what_the_codec_refuses(spark: Any, probe: tuple[Any, A
     fields = [r["error"].split("`")[1] if r["error"] else None for r in out]
     assert fields == ["ref", "doc", "event_id", "score"], [r["error"] for r in out]
     assert all(r["value"] is None for r in out)
+
+
+# --- the sibling's Java codec -----------------------------------------------------------------------------------
+
+JAVA_PROBE = PROBE.replace("      - {name: doc, type: any, optional: true}\n", "")
+"""The sibling without its ``any`` attribute: the kafka family's Java target carries every other type of it (UUID,
+floats, base64, 32-bit integers beside text, booleans, a time and an extension map); with ``doc`` the protocol has
+no Java target yet."""
+
+
+class _Java:
+    """The sibling's Java codec and UDF classes, loaded from the jar generated with it into the session's JVM."""
+
+    def __init__(self, spark: Any, jar: Any) -> None:
+        self.jvm, self.gateway = spark._jvm, spark.sparkContext._gateway
+        jvm = self.jvm
+        parent = jvm.java.lang.Thread.currentThread().getContextClassLoader()
+        self.loader = jvm.java.net.URLClassLoader(
+            self.array(jvm.java.net.URL, jvm.java.io.File(str(jar)).toURI().toURL()), parent
+        )
+        self.codec = self.loader.loadClass("probe_java_codecs.probe.Codec")
+        kinds = jvm.java.lang.Class
+        lists = kinds.forName("java.util.List")
+        self.from_kafka = self.codec.getMethod("fromKafka", self.array(kinds, kinds.forName("[B"), lists, lists))
+        self.content_mode = self.codec.getMethod("contentMode", self.array(kinds, lists, lists))
+        event = self.loader.loadClass("probe_java_codecs.probe.Envelope")
+        self.to_kafka = self.codec.getMethod("toKafka", self.array(kinds, event, jvm.java.lang.Boolean.TYPE))
+
+    def array(self, kind: Any, *items: Any) -> Any:
+        made = self.gateway.new_array(kind, len(items))
+        for i, item in enumerate(items):
+            made[i] = item
+        return made
+
+    def udf(self, name: str) -> Any:
+        made = self.loader.loadClass(f"probe_java_codecs.probe.{name}")
+        return made.getDeclaredConstructor(self.array(self.jvm.java.lang.Class)).newInstance(
+            self.array(self.jvm.java.lang.Object)
+        )
+
+    def list(self, items: list[Any]) -> Any:
+        made = self.jvm.java.util.ArrayList()
+        for item in items:
+            made.add(bytearray(item) if isinstance(item, bytes) else item)
+        return made
+
+    def seq(self, items: list[Any] | None) -> Any:
+        return None if items is None else self.jvm.scala.jdk.javaapi.CollectionConverters.asScala(self.list(items))
+
+    def invoke(self, method: Any, *arguments: Any) -> tuple[Any, Any]:
+        """(result, None), or (None, the Java exception the method threw)."""
+        from py4j.protocol import Py4JJavaError
+
+        try:
+            return method.invoke(None, self.array(self.jvm.java.lang.Object, *arguments)), None
+        except Py4JJavaError as exc:
+            return None, exc.java_exception.getCause()
+
+
+@pytest.fixture(scope="module")
+def probe_java(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, _Java]]:
+    from streamcodecs_gen.cli import main as generate
+
+    if shutil.which("javac") is None:
+        pytest.skip("needs a JDK (javac) to compile the sibling's Java codec")
+    assert "type: any" not in JAVA_PROBE and "type: float32" in JAVA_PROBE
+    root = tmp_path_factory.mktemp("probe-java")
+    (root / "defs").mkdir()
+    (root / "defs" / "probe.yaml").write_text(JAVA_PROBE, encoding="utf-8")
+    out = root / "out"
+    assert generate(["-p", str(root / "defs"), "-r", str(out), "-n", "probe_java_codecs", "--no-binary", "-q"]) == 0
+    spark_module = (out / "probe_java_codecs" / "spark" / "probe.py").read_text(encoding="utf-8")
+    assert spark_module.count("_jvm.java_udf(")  # the Spark functions run the Java codec when the jar is there
+    sys.path.insert(0, str(out))
+    try:
+        m = importlib.import_module("probe_java_codecs.probe")
+        yield m, _Java(spark, out / "probe_java_codecs" / "spark" / "streamcodecs-spark.jar")
+    finally:
+        sys.path.remove(str(out))
+        for name in [m for m in sys.modules if m.split(".")[0] == "probe_java_codecs"]:
+            del sys.modules[name]
+
+
+def _java_inputs(m: Any) -> list[tuple[list[tuple[str, bytes | None]], bytes | None]]:
+    records = [(r.headers, r.value) for e in _events(m) for r in (m.to_kafka(e), m.to_kafka(e, "structured"))]
+    good = m.to_kafka(m.Envelope(event_id="e-9", origin="urn:probe:9")).headers
+    structured = [("x-acme-mime", b"application/vnd.acme.event+json")]
+    document = b'{"version":"2","event_id":"e-9","origin":"urn:probe:9",'
+    more: list[tuple[list[tuple[str, bytes | None]], bytes | None]] = [
+        ([*good, (name, value)], None)
+        for name, value in [
+            ("acme.ref", b"12345678123456781234567812345678"),  # UUID() takes it; the codec wants 8-4-4-4-12
+            ("acme.ref", b"{12345678-1234-5678-1234-567812345678}"),
+            ("acme.ref", b"ABCDEF01-2345-6789-ABCD-EF0123456789"),
+            ("acme.score", b"1e400"),
+            ("acme.score", b"-0"),
+            ("acme.score", b"1E+22"),
+            ("acme.score", b"0.1e-3"),
+            ("acme.score", b".5"),
+            ("acme.score", b"NaN"),
+            ("acme.score", b"+1"),
+            ("acme.ratio", b"3.4028235e38"),  # rounds to the largest float32, but is beyond it as a double
+            ("acme.ratio", b"-3.4028234663852886e38"),
+            ("acme.ratio", b"1e-50"),
+            ("acme.blob", b"AAA="),
+            ("acme.blob", b"AAA"),
+            ("acme.blob", b"AA AA"),
+            ("acme.count", b"-2147483649"),
+            ("acme.count", b"007"),
+        ]
+    ]
+    more += [
+        (structured, document + member)
+        for member in [
+            b'"score":1e308}',
+            b'"score":-12}',
+            b'"score":true}',
+            b'"ratio":3.5e38}',
+            b'"ratio":123456789}',
+            b'"ref":"12345678-1234-5678-1234-56781234567g"}',
+            b'"blob":"/+8="}',
+            b'"blob":5}',
+            b'"count":1.0}',
+        ]
+    ]
+    return records + _malformed(m) + more
+
+
+def _java_event(java: _Java, headers: list[tuple[str, bytes | None]], value: bytes | None) -> tuple[Any, Any]:
+    return java.invoke(
+        java.from_kafka,
+        None if value is None else bytearray(value),
+        java.list([k for k, _ in headers]),
+        java.list([v for _, v in headers]),
+    )
+
+
+def test_the_java_codec_decodes_and_encodes_as_the_python_codec(probe_java: tuple[Any, _Java]) -> None:
+    """Every record, valid or not, in both modes: the same event (its records in both modes written byte for byte
+    as the Python codec writes them) or the same problem, word for word."""
+    m, java = probe_java
+    refused = 0
+    for headers, value in _java_inputs(m):
+        record = m.KafkaRecord(None, value, headers)
+        names, values = java.list([k for k, _ in headers]), java.list([v for _, v in headers])
+        assert java.invoke(java.content_mode, names, values)[0] == m.content_mode(record)
+        event, problem = _java_event(java, headers, value)
+        try:
+            wanted = m.from_kafka(record)
+        except m.DecodeError as exc:
+            assert problem is not None, (headers, value)
+            assert problem.field() == exc.field and problem.offset() == (-1 if exc.offset is None else exc.offset)
+            if not any(words in exc.reason for words in ("malformed JSON", "JSON text is not UTF-8")):
+                assert problem.getMessage() == str(exc), (headers, value)  # else worded by msgspec or Jackson
+            refused += 1
+            continue
+        assert problem is None, (headers, value, problem.getMessage())
+        # The Java codec holds a float32 attribute as a float32: as the Python Spark functions read it back
+        held = wanted.ratio if wanted.ratio is None else float(_float32_text(wanted.ratio))
+        wanted = m.Envelope(**{**wanted.to_dict(), "ratio": held})
+        for mode in ("binary", "structured"):
+            written, failed = java.invoke(java.to_kafka, event, mode == "structured")
+            try:
+                python = m.to_kafka(wanted, mode)
+            except m.EncodeError as exc:  # the largest float32's shortest decimal is beyond it as a float64
+                assert failed is not None and failed.getMessage() == str(exc), (headers, value)
+                continue
+            assert failed is None, failed.getMessage()
+            assert [(str(k), bytes(v)) for k, v in zip(written.names(), written.values(), strict=True)] == [
+                (k, bytes(v)) for k, v in python.headers
+            ], (mode, headers, value)
+            assert (written.value() and bytes(written.value())) == python.value, (mode, headers, value)
+    assert refused >= 20 and len(_java_inputs(m)) - refused >= 15  # both kinds, many of each
+
+
+def _float32_text(number: float) -> str:
+    """The shortest decimal that is the same float32 as ``number``, as Python's repr of it."""
+    f32 = struct.unpack("<f", struct.pack("<f", number))[0]
+    for digits in range(1, 10):
+        shorter = float(f"{f32:.{digits}g}")
+        try:
+            if struct.unpack("<f", struct.pack("<f", shorter))[0] == f32:
+                return repr(shorter)
+        except OverflowError:  # rounded up past the largest float32
+            continue
+    raise AssertionError(number)
+
+
+def test_the_java_codec_writes_floats_as_python_repr(probe_java: tuple[Any, _Java]) -> None:
+    """A float64 attribute as Python's repr writes it (the shortest decimal that reads back the same, positional
+    from 1e-4 up to 1e16); a float32 one, which the Java codec holds as a float32, as the shortest decimal that is
+    the same float32 (what the Python Spark functions read a FLOAT back as). JDK 17's Double.toString differs."""
+    m, java = probe_java
+    numbers = [1e10, 1e16, 1e15, 123456789012345678.0, 1e-4, 1e-5, 0.1, 2 / 3, 5e-324, 1.7976931348623157e308]
+    numbers += [-1.5, 9007199254740993.0, 1e22, 1e23, 0.3, 100.0, 2.0**-1022, 4.35, 1.2345678e-9, 2.0**-149, -0.0]
+    numbers += [3.4028234663852886e38, 1.1754943508222875e-38, 16777217.0, 0.2]
+    rng = random.Random(16)
+    numbers += [n for n in (struct.unpack("<d", rng.randbytes(8))[0] for _ in range(300)) if math.isfinite(n)]
+    numbers += [rng.uniform(-1e6, 1e6) for _ in range(100)] + [float(rng.randrange(10**17)) for _ in range(50)]
+    good = m.to_kafka(m.Envelope(event_id="e-9", origin="urn:probe:9")).headers
+    for number in numbers:
+        cases = [("score", number)]
+        if abs(number) <= 3.4028234663852886e38 and abs(float(_float32_text(number))) <= 3.4028234663852886e38:
+            cases.append(("ratio", float(_float32_text(number))))
+        for name, held in cases:
+            event, problem = _java_event(java, [*good, (f"acme.{name}", repr(number).encode())], None)
+            assert problem is None, problem.getMessage()
+            written, _ = java.invoke(java.to_kafka, event, False)
+            texts = dict(zip(written.names(), (bytes(v).decode() for v in written.values()), strict=True))
+            assert texts[f"acme.{name}"] == repr(held), number
+            structured, _ = java.invoke(java.to_kafka, event, True)  # msgspec's JSON numbers: 1e-6, 0.00001
+            python = m.to_kafka(m.Envelope(event_id="e-9", origin="urn:probe:9", **{name: held}), "structured")
+            assert bytes(structured.value()) == python.value, number
+
+
+def _same_value(java: Any, python: Any, spark_type: Any) -> bool:
+    """Whether a value of a Java UDF's row is the value the Python path puts in Spark's column of ``spark_type``."""
+    name = spark_type.typeName()
+    if python is None or java is None:
+        return python is None and java is None
+    if name == "float":  # Spark's FLOAT holds the float32 of the codec's value
+        return struct.pack("<f", java) == struct.pack("<f", python)
+    if name == "timestamp":  # java.time.Instant
+        micros = round(python.timestamp() * 1_000_000)
+        return java.getEpochSecond() * 1_000_000 + java.getNano() // 1000 == micros
+    if name == "map":
+        return list(dict(java).items()) == list(python)
+    if name == "binary":
+        return bytes(java) == bytes(python)
+    return bool(java == python)
+
+
+def test_the_java_udfs_give_the_python_paths_rows(probe_java: tuple[Any, _Java]) -> None:
+    """The sibling's from_kafka UDF (FromKafka, over SparkRows) gives each record the row, data text or error the
+    Python path gives; to_kafka's UDFs write the decoded rows back as the Python codec writes their events."""
+    m, java = probe_java
+    sm = importlib.import_module("probe_java_codecs.spark.probe")
+    from_kafka, binary, structured = java.udf("FromKafka"), java.udf("ToKafkaBinary"), java.udf("ToKafkaStructured")
+    fields = sm.ENVELOPE_SCHEMA.fields
+    written = 0
+    for headers, value in _java_inputs(m):
+        row = from_kafka.call(
+            None if value is None else bytearray(value),
+            java.seq([k for k, _ in headers]),
+            java.seq([v for _, v in headers]),
+        )
+        record = m.KafkaRecord(None, value, headers)
+        assert row.getString(0) == m.content_mode(record)
+        try:
+            event = m.from_kafka(record)
+        except m.DecodeError as exc:
+            where = f"`{exc.field}`: " if exc.field else ""
+            offset = f" (offset {exc.offset})" if exc.offset is not None and not exc.field else ""
+            if not any(words in exc.reason for words in ("malformed JSON", "JSON text is not UTF-8")):
+                assert row.getString(4) == where + exc.reason + offset, (headers, value)
+            assert row.get(2) is None and row.getString(4).startswith(where), (headers, value)
+            continue
+        assert row.getString(4) is None, row.getString(4)
+        wanted = sm._spark_row(event, value if m.content_mode(record) == "structured" else None)
+        got = row.get(2)
+        for i, field in enumerate(fields):
+            assert _same_value(got.get(i), wanted[i], field.dataType), (field.name, got.get(i), wanted[i])
+        assert row.getString(3) == sm._data_text(wanted[4], wanted[-1])
+        at = event.at and event.at.astimezone(datetime.UTC)  # Spark holds instants: written in UTC
+        micros = None if at is None else round(at.timestamp() * 1_000_000)
+        ext = [] if got.isNullAt(len(fields) - 2) else list(dict(got.get(len(fields) - 2)).items())
+        names, texts = java.seq([k for k, _ in ext]), java.seq([v for _, v in ext])
+        held = [  # the row as the Python path reads it back from Spark: a FLOAT as its shortest decimal
+            float(_float32_text(v)) if v is not None and f.dataType.typeName() == "float" else v
+            for f, v in zip(fields, wanted, strict=True)
+        ]
+        spark_event = sm._event_of(*[held[i] if fields[i].name != "at" else at for i in range(len(fields))])
+        for udf, mode in ((binary, "binary"), (structured, "structured")):
+            out = udf.call(got, micros, names, texts)
+            try:
+                python = m.to_kafka(spark_event, mode)
+            except m.EncodeError as exc:
+                assert out.getString(2) == f"`{exc.field}`: {exc.reason}", (mode, headers, value)
+                continue
+            assert out.getString(2) is None, out.getString(2)
+            assert (out.get(0) and bytes(out.get(0))) == python.value, (mode, headers, value)
+            if mode == "binary":
+                got_headers = out.get(1)
+                pairs = [
+                    (got_headers.get(i).getString(0), bytes(got_headers.get(i).get(1)))
+                    for i in range(got_headers.size())
+                ]
+                assert pairs == python.headers, (headers, value)
+            written += 1
+    assert written >= 20
+
+
+def test_the_java_udfs_refuse_what_the_codec_refuses(probe_java: tuple[Any, _Java]) -> None:
+    """Rows the Python path refuses (text that is no UUID, a float that is not finite, an empty required text):
+    refused by to_kafka's UDFs with the same problem."""
+    m, java = probe_java
+    sm = importlib.import_module("probe_java_codecs.spark.probe")
+    names = [f.name for f in sm.ENVELOPE_SCHEMA.fields]
+    base = dict.fromkeys(names) | {"version": "2", "event_id": "e-1", "origin": "urn:x"}
+    rows = [
+        {**base, "ref": "nope"},
+        {**base, "ref": "12345678123456781234567812345678"},
+        {**base, "event_id": ""},
+        {**base, "ref": "12345678-1234-5678-1234-567812345678", "score": float("nan")},
+        {**base, "score": float("-inf")},
+    ]
+    for udf, mode in ((java.udf("ToKafkaBinary"), "binary"), (java.udf("ToKafkaStructured"), "structured")):
+        for values in rows:
+            row = java.jvm.org.apache.spark.sql.RowFactory.create(
+                java.array(java.jvm.java.lang.Object, *[values[n] for n in names])
+            )
+            out = udf.call(row, None, None, None)
+            try:
+                m.to_kafka(sm._event_of(*values.values()), mode)
+            except m.EncodeError as exc:
+                assert out.getString(2) == f"`{exc.field}`: {exc.reason}", (mode, values)
+                assert out.get(0) is None
+            else:
+                raise AssertionError(f"the codec takes {values}")

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from itertools import takewhile
 from typing import Any
 
+from ..families.framing import KafkaFraming
 from ..filters import javastr as java_string
 from ..model import Field, Message, Protocol
 from ..naming import java_camel, java_safe
-from ..types import JSON_BYTES, WireType
+from ..types import JAVA_PRIMITIVES, JSON_BYTES, WireType
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def _checked_first(f: Field) -> bool:
 
 def kafka_event(protocol: Protocol) -> KafkaEvent:
     """The event model of a Kafka-family protocol (its first message)."""
-    framing = protocol.framing
+    framing = protocol.framing_as(KafkaFraming)
     event = protocol.messages[0]
     payload = next(f for f in event.fields if f.name == framing.payload.field)
     extra = next((f for f in event.fields if f.additional), None)
@@ -116,10 +117,15 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
 
 # --- the Java target ------------------------------------------------------------------------------------------
 
-_CARRIED = frozenset({"String", "OffsetDateTime", "Boolean", "Byte", "Short", "Integer", "Long"})
-"""The Java types of the attributes the Java target carries (text, a time, booleans and integers: the runtime's
-KafkaWire has their rules). A protocol with an attribute of another type (``WireType.java``) has no Java target:
-its Spark functions take the Python path."""
+_CARRIED = frozenset(
+    {"String", "OffsetDateTime", "Boolean", "Byte", "Short", "Integer", "Long", "Float", "Double", "UUID", "byte[]"}
+)
+"""The Java types of the attributes the Java target carries (text, a time, booleans, integers, floats, UUIDs and
+bytes: the runtime's KafkaWire has their rules, ``<wire>FromText``/``FromJson``/``ToText``). A protocol with an
+attribute of another type (``WireType.java``: ``any``, held on the JVM as a VariantVal, which Kafka's Spark schema
+does not use) has no Java target: its Spark functions take the Python path."""
+_JAVA_IMPORTS = {"UUID": "java.util.UUID"}
+"""Java types of attributes outside java.lang and java.time.OffsetDateTime (which the templates import anyway)."""
 _JAVA_TEXT = {"String"}
 """Java types that are text: their minimum length is checked, and the JSON format writes them as strings."""
 
@@ -136,6 +142,7 @@ class JavaAttribute:
     const: str | None  # the only value allowed, as text
     min_length: int
     content_type: bool  # the attribute naming the payload's media type
+    spark_text: bool  # Spark holds the value as its canonical text (``<wire>ToText``; read back by ``FromText``)
 
     @property
     def timestamp(self) -> bool:
@@ -148,8 +155,9 @@ class JavaAttribute:
 
     @property
     def json_raw(self) -> bool:
-        """Written in the JSON format as a bare JSON value (a boolean or number), not as a string."""
-        return not self.text and not self.timestamp
+        """Written in the JSON format as a bare JSON value (a boolean or number: a Java primitive's box), not as a
+        string."""
+        return self.type in JAVA_PRIMITIVES
 
 
 @dataclass(frozen=True)
@@ -167,6 +175,11 @@ class JavaKafka:
     name_rule: str  # the rule on names, as problems say it
     json_implied: bool  # an absent content type means JSON data
     time_field: str | None  # the one timestamp attribute's field (Spark passes its microseconds to the UDFs)
+
+    @property
+    def imports(self) -> list[str]:
+        """The Java imports the attributes' types need (beyond those every kafka template has), sorted."""
+        return sorted({_JAVA_IMPORTS[a.type] for a in self.attributes if a.type in _JAVA_IMPORTS})
 
 
 def _java_pattern(match: Any) -> list[str]:
@@ -193,7 +206,7 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
     times = [f for f in event.attributes if f.type.wire and f.type.wire.java == "OffsetDateTime"]
     if len(times) > 1:
         return None
-    framing = protocol.framing
+    framing = protocol.framing_as(KafkaFraming)
     attributes = []
     for f in event.attributes:
         wire = f.type.wire
@@ -213,6 +226,7 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
                 const=const,
                 min_length=f.min_length or 0,
                 content_type=f is event.content_type,
+                spark_text=event.spark_text(f),
             )
         )
     fields = [f for f in event.message.fields if f is not event.payload]
@@ -239,6 +253,8 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
             "parameter": _java_pattern(kw._PARAMETER),
             "timestamp": _java_pattern(kw._TIMESTAMP_MATCH),
             "base64": _java_pattern(kw._BASE64_MATCH),
+            "number": _java_pattern(kw._JSON_NUMBER),
+            "uuid": _java_pattern(kw._UUID_MATCH),
         },
         name_pattern=java_string(framing.attribute_names.pattern),
         name_rule=f"must match {framing.attribute_names.pattern}"

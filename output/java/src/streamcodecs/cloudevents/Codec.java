@@ -143,7 +143,9 @@ public final class Codec {
             + "?:[\\t !#-\\[\\]-~\\x80-\\xff]|\\\\[\\t -~\\x80-\\xff])*\")",
         "[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0"
             + "-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])",
-        "(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?"
+        "(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?",
+        "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?",
+        "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
     );
     private static final Pattern NAME = Pattern.compile("[a-z0-9]+");
     private static final Set<String> NOT_EXTENSIONS = Set.of(
@@ -828,7 +830,11 @@ public final class Codec {
             values.add(text.getBytes(StandardCharsets.UTF_8));
         }
         if (event.time() != null) {
-            text = WIRE.timestampToText(event.time());
+            try {
+                text = WIRE.timestampToText(event.time());
+            } catch (KafkaWire.Invalid e) {
+                throw encodeError("attribute 'time' " + e.getMessage(), "time");
+            }
             names.add("ce_time");
             values.add(text.getBytes(StandardCharsets.UTF_8));
         }
@@ -1000,7 +1006,11 @@ public final class Codec {
             out.ascii(",\"subject\":").string(text);
         }
         if (event.time() != null) {
-            text = WIRE.timestampToText(event.time());
+            try {
+                text = WIRE.timestampToText(event.time());
+            } catch (KafkaWire.Invalid e) {
+                throw encodeError("attribute 'time' " + e.getMessage(), "time");
+            }
             out.ascii(",\"time\":").string(text);
         }
         if (event.partitionkey() != null) {
@@ -1025,7 +1035,7 @@ public final class Codec {
                 if (contentType != null && isJson(contentType)) {
                     out.ascii(",\"" + DATA + "\":").raw(jsonValue(data, contentType));
                 } else {
-                    out.ascii(",\"" + DATA_BASE64 + "\":\"").ascii(KafkaWire.base64ToText(data)).ch('"');
+                    out.ascii(",\"" + DATA_BASE64 + "\":\"").ascii(KafkaWire.base64Text(data)).ch('"');
                 }
             } else if (kind == CloudEvent.Data.JSON) {
                 if (!jsonData(contentType) && data.length > 0 && data[0] != '"') {

@@ -56,8 +56,9 @@ final class SparkRows {
 
     /** The event of a row of the event schema; {@code micros} is its time (microseconds since the epoch, or
      * null), {@code names} and {@code values} its undeclared attributes in order (Spark passes maps to UDFs
-     * unordered). */
-    static CloudEvent event(Row row, Long micros, Seq<String> names, Seq<String> values) {
+     * unordered). A value Spark holds as text that is not one of the attribute's type is refused as the codec
+     * refuses it. */
+    static CloudEvent event(Row row, Long micros, Seq<String> names, Seq<String> values) throws EncodeException {
         Map<String, Object> undeclared = new LinkedHashMap<>();
         if (names != null) {
             for (int i = 0, n = names.size(); i < n; i++) {

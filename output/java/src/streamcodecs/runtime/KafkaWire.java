@@ -6,6 +6,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.OffsetDateTime;
@@ -16,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -163,6 +167,8 @@ public final class KafkaWire {
     private final Pattern parameter;
     private final Pattern timestamp;
     private final Pattern base64;
+    private final Pattern number;
+    private final Pattern uuid;
     private final Set<String> validUri = ConcurrentHashMap.newKeySet();
     private final Set<String> validReference = ConcurrentHashMap.newKeySet();
     private final Set<String> validMediaType = ConcurrentHashMap.newKeySet();
@@ -177,7 +183,9 @@ public final class KafkaWire {
         String mediaType,
         String parameter,
         String timestamp,
-        String base64
+        String base64,
+        String number,
+        String uuid
     ) {
         this.forbidden = Pattern.compile(forbidden);
         this.simpleUri = Pattern.compile(simpleUri);
@@ -188,6 +196,8 @@ public final class KafkaWire {
         this.parameter = Pattern.compile(parameter);
         this.timestamp = Pattern.compile(timestamp);
         this.base64 = Pattern.compile(base64);
+        this.number = Pattern.compile(number);
+        this.uuid = Pattern.compile(uuid);
     }
 
     // --- text ---------------------------------------------------------------------------------------------------
@@ -447,7 +457,7 @@ public final class KafkaWire {
 
     /** {@code YYYY-MM-DDTHH:MM:SS}, {@code .ffffff} only when there are microseconds, then {@code Z} or
      * {@code +hh:mm}: as the Python runtime writes it. */
-    public String timestampToText(OffsetDateTime value) {
+    public String timestampToText(OffsetDateTime value) throws Invalid {
         StringBuilder out = new StringBuilder(32);
         int year = value.getYear();
         String y = Integer.toString(year);
@@ -497,8 +507,12 @@ public final class KafkaWire {
         return value.kind == TRUE;
     }
 
-    public String boolToText(Boolean value) {
+    public String boolToText(Boolean value) throws Invalid {
         return value ? "true" : "false";
+    }
+
+    public String boolToJson(Boolean value) throws Invalid {
+        return boolToText(value);
     }
 
     private static long integer(String text, int bits) throws Invalid {
@@ -541,8 +555,12 @@ public final class KafkaWire {
         return (byte) jsonInteger(value, 8);
     }
 
-    public String int8ToText(Byte value) {
+    public String int8ToText(Byte value) throws Invalid {
         return value.toString();
+    }
+
+    public String int8ToJson(Byte value) throws Invalid {
+        return int8ToText(value);
     }
 
     public Short int16FromText(String text) throws Invalid {
@@ -553,8 +571,12 @@ public final class KafkaWire {
         return (short) jsonInteger(value, 16);
     }
 
-    public String int16ToText(Short value) {
+    public String int16ToText(Short value) throws Invalid {
         return value.toString();
+    }
+
+    public String int16ToJson(Short value) throws Invalid {
+        return int16ToText(value);
     }
 
     public Integer int32FromText(String text) throws Invalid {
@@ -565,8 +587,12 @@ public final class KafkaWire {
         return (int) jsonInteger(value, 32);
     }
 
-    public String int32ToText(Integer value) {
+    public String int32ToText(Integer value) throws Invalid {
         return value.toString();
+    }
+
+    public String int32ToJson(Integer value) throws Invalid {
+        return int32ToText(value);
     }
 
     public Long int64FromText(String text) throws Invalid {
@@ -577,7 +603,192 @@ public final class KafkaWire {
         return jsonInteger(value, 64);
     }
 
-    public String int64ToText(Long value) {
+    public String int64ToText(Long value) throws Invalid {
+        return value.toString();
+    }
+
+    public String int64ToJson(Long value) throws Invalid {
+        return int64ToText(value);
+    }
+
+    // --- floats (JSON number syntax in headers, written as Python's repr) ------------------------------------------
+
+    /** The largest finite float32, as the Python runtime bounds a float32 attribute. */
+    private static final double FLOAT32_MAX = 3.4028234663852886e38;
+
+    private static double finite(double value, double largest) throws Invalid {
+        if (!Double.isFinite(value) || Math.abs(value) > largest) {
+            throw new Invalid(pythonFloat(value) + " is not a finite number in range");
+        }
+        return value;
+    }
+
+    private double numberText(String text, double largest) throws Invalid {
+        if (!number.matcher(text).matches()) {
+            throw new Invalid("is not a number: " + PythonText.repr(text));
+        }
+        return finite(Double.parseDouble(text), largest);
+    }
+
+    private static double jsonNumber(Json value, double largest) throws Invalid {
+        if (value.kind != INTEGER && value.kind != FLOAT) {
+            throw new Invalid("must be a JSON number, not " + kindWords(value.kind));
+        }
+        return finite(Double.parseDouble(value.text), largest);
+    }
+
+    public Double float64FromText(String text) throws Invalid {
+        return numberText(text, Double.POSITIVE_INFINITY);
+    }
+
+    public Double float64FromJson(Json value) throws Invalid {
+        return jsonNumber(value, Double.POSITIVE_INFINITY);
+    }
+
+    public String float64ToText(Double value) throws Invalid {
+        return pythonFloat(finite(value, Double.POSITIVE_INFINITY));
+    }
+
+    /** The JSON number msgspec writes for the float (the JSON event format). */
+    public String float64ToJson(Double value) throws Invalid {
+        return msgspecFloat(finite(value, Double.POSITIVE_INFINITY));
+    }
+
+    /** A float32 attribute: checked in range as the decimal's double (as Python does), held as the float32. */
+    public Float float32FromText(String text) throws Invalid {
+        return (float) numberText(text, FLOAT32_MAX);
+    }
+
+    public Float float32FromJson(Json value) throws Invalid {
+        return (float) jsonNumber(value, FLOAT32_MAX);
+    }
+
+    /** The float32 as the Python runtime writes the shortest decimal that is the same float32. */
+    public String float32ToText(Float value) throws Invalid {
+        return pythonFloat(finite(float32Decimal(value), FLOAT32_MAX));
+    }
+
+    public String float32ToJson(Float value) throws Invalid {
+        return msgspecFloat(finite(float32Decimal(value), FLOAT32_MAX));
+    }
+
+    /**
+     * The double of the shortest decimal (fewest significant digits, rounded half-even from the exact value) that
+     * is the same float32 as {@code value}: what the Python Spark functions read a FLOAT as (0.1 for the float32
+     * nearest 0.1, whose exact value is 0.100000001490116...).
+     */
+    public static double float32Decimal(float value) {
+        if (!Float.isFinite(value) || value == 0) {
+            return value;
+        }
+        BigDecimal exact = new BigDecimal(value);
+        for (int digits = 1; digits < 10; digits++) {
+            double shorter = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN)).doubleValue();
+            if ((float) shorter == value) {
+                return shorter;
+            }
+        }
+        return value;
+    }
+
+    /**
+     * A double as Python's {@code repr} writes it: the shortest decimal that reads back as the same double (of
+     * those, the nearest), in positional notation when its exponent is in -4..15 ({@code 0.0001},
+     * {@code 1234.5}, {@code 1e+16}, {@code 1e-05}, {@code 10000000000.0}), {@code inf}, {@code nan}.
+     * (JDK 17's {@code Double.toString} differs: {@code 1.0E10}, and not always shortest.)
+     */
+    public static String pythonFloat(double value) {
+        return formatFloat(value, -4, true);
+    }
+
+    /**
+     * A finite double as msgspec writes it in JSON: the same digits as Python's {@code repr}, positional when the
+     * exponent is in -5..15 ({@code 0.00001}), else {@code 1e16}, {@code 1.5e-6} (no {@code +}, no padding).
+     */
+    public static String msgspecFloat(double value) {
+        return formatFloat(value, -5, false);
+    }
+
+    /** The shortest decimal of {@code value}, positional for exponents {@code lowest..15}; {@code python}: the
+     * exponent of the scientific form is signed and of two digits at least, as Python writes it. */
+    private static String formatFloat(double value, int lowest, boolean python) {
+        if (Double.isNaN(value)) {
+            return "nan";
+        }
+        if (Double.isInfinite(value)) {
+            return value > 0 ? "inf" : "-inf";
+        }
+        if (value == 0) {
+            return 1 / value < 0 ? "-0.0" : "0.0";
+        }
+        BigDecimal shortest = shortest(Math.abs(value));
+        String digits = shortest.unscaledValue().toString();
+        int exponent = digits.length() - 1 - shortest.scale(); // of the first digit
+        StringBuilder out = new StringBuilder(24);
+        if (value < 0) {
+            out.append('-');
+        }
+        if (exponent < lowest || exponent >= 16) {
+            out.append(digits.charAt(0));
+            if (digits.length() > 1) {
+                out.append('.').append(digits, 1, digits.length());
+            }
+            int e = Math.abs(exponent);
+            if (python) {
+                out.append(exponent < 0 ? "e-" : "e+").append(e < 10 ? "0" : "").append(e);
+            } else {
+                out.append(exponent < 0 ? "e-" : "e").append(e);
+            }
+        } else if (exponent < 0) {
+            out.append("0.").append("0".repeat(-exponent - 1)).append(digits);
+        } else if (digits.length() <= exponent + 1) {
+            out.append(digits).append("0".repeat(exponent + 1 - digits.length())).append(".0");
+        } else {
+            out.append(digits, 0, exponent + 1).append('.').append(digits, exponent + 1, digits.length());
+        }
+        return out.toString();
+    }
+
+    /** The nearest decimal of so many digits, and the ones just below and above it. */
+    private static final RoundingMode[] ROUNDINGS = {RoundingMode.HALF_EVEN, RoundingMode.FLOOR, RoundingMode.CEILING};
+
+    /** The shortest decimal that reads back as {@code value} (positive, finite), trailing zeros stripped; of two
+     * such decimals of as many digits, the nearer. */
+    private static BigDecimal shortest(double value) {
+        BigDecimal exact = new BigDecimal(value);
+        for (int digits = 1; digits < 17; digits++) {
+            BigDecimal best = null;
+            for (RoundingMode mode : ROUNDINGS) {
+                BigDecimal candidate = exact.round(new MathContext(digits, mode));
+                if (candidate.doubleValue() == value && (best == null
+                    || candidate.subtract(exact).abs().compareTo(best.subtract(exact).abs()) < 0)) {
+                    best = candidate;
+                }
+            }
+            if (best != null) {
+                return best.stripTrailingZeros();
+            }
+        }
+        return exact.round(new MathContext(17, RoundingMode.HALF_EVEN)).stripTrailingZeros();
+    }
+
+    // --- UUID (8-4-4-4-12 hex digits, written in lower case) -------------------------------------------------------
+
+    public UUID uuidFromText(String text) throws Invalid {
+        if (!uuid.matcher(text).matches()) {
+            throw new Invalid("is not a UUID (8-4-4-4-12 hex digits): " + PythonText.repr(text));
+        }
+        return new UUID(
+            Long.parseUnsignedLong(text.substring(0, 8) + text.substring(9, 13) + text.substring(14, 18), 16),
+            Long.parseUnsignedLong(text.substring(19, 23) + text.substring(24), 16)
+        );
+    }
+
+    public UUID uuidFromJson(Json value) throws Invalid {
+        return uuidFromText(jsonText(value));
+    }
+
+    public String uuidToText(UUID value) throws Invalid {
         return value.toString();
     }
 
@@ -595,7 +806,12 @@ public final class KafkaWire {
         return base64FromText(jsonText(value));
     }
 
-    public static String base64ToText(byte[] value) {
+    public String base64ToText(byte[] value) throws Invalid {
+        return base64Text(value);
+    }
+
+    /** Bytes as padded standard base64. */
+    public static String base64Text(byte[] value) {
         return Base64.getEncoder().encodeToString(value);
     }
 
