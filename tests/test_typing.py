@@ -75,3 +75,20 @@ def test_pyproject_holds_the_same_mypy_settings() -> None:
     overrides = tomllib.loads((GENERATED / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]["overrides"]
     assert [o["module"] for o in overrides] == [["pyarrow", "pyarrow.*"]]  # no stubs exist; nothing else is let off
     assert settings["python_version"] == "3.11"
+
+
+def test_the_generator_passes_mypy(cache: Path) -> None:
+    """The generator's own code, with the settings of the repository's pyproject.toml; the modules it copies into
+    the package (``py_package/``) are checked there, above."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "streamcodecs_gen", "generator.py", "--exclude", "streamcodecs_gen/py_package/"]
+        + ["--cache-dir", str(cache)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    checked = re.search(r"no issues found in (\d+) source files", result.stdout)
+    assert checked and int(checked.group(1)) > 40, result.stdout
