@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import random
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -219,6 +221,15 @@ def test_the_fixture_protocols_java_codec_round_trips_its_vectors(spark: Any, tm
                 assert wire == codec.encode(codec.decode(data, direction=direction)) == data, data[:200]
                 written += 1
     assert checked >= 20 and written >= 10
+    # Floats as msgspec writes them (0.00001, 1e-7, 1e16: the shortest digits), not as JDK 17's Double.toString.
+    rng = random.Random(7)
+    numbers = [1e-5, 1e-7, 1e-4, 1e15, 1e16, 1e22, 1e23, 5e-324, 0.1, 2 / 3, 8.41e21, 2.0**-44, -0.0, 100.0]
+    numbers += [n for n in (struct.unpack("<d", rng.randbytes(8))[0] for _ in range(200)) if math.isfinite(n)]
+    for number in numbers:
+        data = b'{"command":"emit","tuple":[],"ratio":' + json.dumps(number).encode() + b"}\nend\n"
+        message = decode.invoke(None, array(jvm.java.lang.Object, bytearray(data), "up"))
+        wire = bytes(encode.invoke(None, array(jvm.java.lang.Object, message)))
+        assert wire == codec.encode(codec.decode(data, direction="up")), number
 
 
 def _duplicate_keys(data: bytes) -> bool:

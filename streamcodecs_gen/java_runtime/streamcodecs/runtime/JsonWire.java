@@ -8,7 +8,6 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
@@ -1093,24 +1092,12 @@ public final class JsonWire {
         integer(w, v, true);
     }
 
-    /** A double as Python's repr writes it ({@code 1.5}, {@code 1e16}, {@code 1e-07} becomes {@code 1e-7}). */
+    /** A finite double as msgspec writes it in JSON (the Python codec's encoder), else the codec's refusal. */
     static String pythonFloat(double d) throws Problem {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             throw new Problem("Expected `float`, got `" + d + "`");
         }
-        if (d == 0) {
-            return (1 / d < 0) ? "-0.0" : "0.0";
-        }
-        BigDecimal exact = new BigDecimal(Double.toString(d)).stripTrailingZeros();
-        String digits = exact.unscaledValue().abs().toString();
-        int exponent = digits.length() - 1 - exact.scale();
-        String sign = d < 0 ? "-" : "";
-        if (exponent >= 16 || exponent < -4) {
-            String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
-            return sign + mantissa + "e" + (exponent < 0 ? "-" : "") + Math.abs(exponent);
-        }
-        String plain = exact.abs().toPlainString();
-        return sign + (plain.contains(".") ? plain : plain + ".0");
+        return PythonText.msgspecFloat(d);
     }
 
     public static void writeFloat64(Writer w, Double v) throws Problem {
@@ -1127,13 +1114,13 @@ public final class JsonWire {
 
     public static void writeFloat32(Writer w, Float v) throws Problem {
         if (!isNull(w, v, "float", false)) {
-            w.number(pythonFloat(Double.parseDouble(Float.toString(v))));
+            w.number(pythonFloat(PythonText.float32Decimal(v)));
         }
     }
 
     public static void writeFloat32OrNull(Writer w, Float v) throws Problem {
         if (!isNull(w, v, "float", true)) {
-            w.number(pythonFloat(Double.parseDouble(Float.toString(v))));
+            w.number(pythonFloat(PythonText.float32Decimal(v)));
         }
     }
 

@@ -6,9 +6,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.math.MathContext;
-import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.OffsetDateTime;
@@ -624,7 +621,7 @@ public final class KafkaWire {
 
     private static double finite(double value, double largest) throws Invalid {
         if (!Double.isFinite(value) || Math.abs(value) > largest) {
-            throw new Invalid(pythonFloat(value) + " is not a finite number in range");
+            throw new Invalid(PythonText.pythonFloat(value) + " is not a finite number in range");
         }
         return value;
     }
@@ -652,12 +649,12 @@ public final class KafkaWire {
     }
 
     public String float64ToText(Double value) throws Invalid {
-        return pythonFloat(finite(value, Double.POSITIVE_INFINITY));
+        return PythonText.pythonFloat(finite(value, Double.POSITIVE_INFINITY));
     }
 
     /** The JSON number msgspec writes for the float (the JSON event format). */
     public String float64ToJson(Double value) throws Invalid {
-        return msgspecFloat(finite(value, Double.POSITIVE_INFINITY));
+        return PythonText.msgspecFloat(finite(value, Double.POSITIVE_INFINITY));
     }
 
     /** A float32 attribute: checked in range as the decimal's double (as Python does), held as the float32. */
@@ -671,111 +668,11 @@ public final class KafkaWire {
 
     /** The float32 as the Python runtime writes the shortest decimal that is the same float32. */
     public String float32ToText(Float value) throws Invalid {
-        return pythonFloat(finite(float32Decimal(value), FLOAT32_MAX));
+        return PythonText.pythonFloat(finite(PythonText.float32Decimal(value), FLOAT32_MAX));
     }
 
     public String float32ToJson(Float value) throws Invalid {
-        return msgspecFloat(finite(float32Decimal(value), FLOAT32_MAX));
-    }
-
-    /**
-     * The double of the shortest decimal (fewest significant digits, rounded half-even from the exact value) that
-     * is the same float32 as {@code value}: what the Python Spark functions read a FLOAT as (0.1 for the float32
-     * nearest 0.1, whose exact value is 0.100000001490116...).
-     */
-    public static double float32Decimal(float value) {
-        if (!Float.isFinite(value) || value == 0) {
-            return value;
-        }
-        BigDecimal exact = new BigDecimal(value);
-        for (int digits = 1; digits < 10; digits++) {
-            double shorter = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN)).doubleValue();
-            if ((float) shorter == value) {
-                return shorter;
-            }
-        }
-        return value;
-    }
-
-    /**
-     * A double as Python's {@code repr} writes it: the shortest decimal that reads back as the same double (of
-     * those, the nearest), in positional notation when its exponent is in -4..15 ({@code 0.0001},
-     * {@code 1234.5}, {@code 1e+16}, {@code 1e-05}, {@code 10000000000.0}), {@code inf}, {@code nan}.
-     * (JDK 17's {@code Double.toString} differs: {@code 1.0E10}, and not always shortest.)
-     */
-    public static String pythonFloat(double value) {
-        return formatFloat(value, -4, true);
-    }
-
-    /**
-     * A finite double as msgspec writes it in JSON: the same digits as Python's {@code repr}, positional when the
-     * exponent is in -5..15 ({@code 0.00001}), else {@code 1e16}, {@code 1.5e-6} (no {@code +}, no padding).
-     */
-    public static String msgspecFloat(double value) {
-        return formatFloat(value, -5, false);
-    }
-
-    /** The shortest decimal of {@code value}, positional for exponents {@code lowest..15}; {@code python}: the
-     * exponent of the scientific form is signed and of two digits at least, as Python writes it. */
-    private static String formatFloat(double value, int lowest, boolean python) {
-        if (Double.isNaN(value)) {
-            return "nan";
-        }
-        if (Double.isInfinite(value)) {
-            return value > 0 ? "inf" : "-inf";
-        }
-        if (value == 0) {
-            return 1 / value < 0 ? "-0.0" : "0.0";
-        }
-        BigDecimal shortest = shortest(Math.abs(value));
-        String digits = shortest.unscaledValue().toString();
-        int exponent = digits.length() - 1 - shortest.scale(); // of the first digit
-        StringBuilder out = new StringBuilder(24);
-        if (value < 0) {
-            out.append('-');
-        }
-        if (exponent < lowest || exponent >= 16) {
-            out.append(digits.charAt(0));
-            if (digits.length() > 1) {
-                out.append('.').append(digits, 1, digits.length());
-            }
-            int e = Math.abs(exponent);
-            if (python) {
-                out.append(exponent < 0 ? "e-" : "e+").append(e < 10 ? "0" : "").append(e);
-            } else {
-                out.append(exponent < 0 ? "e-" : "e").append(e);
-            }
-        } else if (exponent < 0) {
-            out.append("0.").append("0".repeat(-exponent - 1)).append(digits);
-        } else if (digits.length() <= exponent + 1) {
-            out.append(digits).append("0".repeat(exponent + 1 - digits.length())).append(".0");
-        } else {
-            out.append(digits, 0, exponent + 1).append('.').append(digits, exponent + 1, digits.length());
-        }
-        return out.toString();
-    }
-
-    /** The nearest decimal of so many digits, and the ones just below and above it. */
-    private static final RoundingMode[] ROUNDINGS = {RoundingMode.HALF_EVEN, RoundingMode.FLOOR, RoundingMode.CEILING};
-
-    /** The shortest decimal that reads back as {@code value} (positive, finite), trailing zeros stripped; of two
-     * such decimals of as many digits, the nearer. */
-    private static BigDecimal shortest(double value) {
-        BigDecimal exact = new BigDecimal(value);
-        for (int digits = 1; digits < 17; digits++) {
-            BigDecimal best = null;
-            for (RoundingMode mode : ROUNDINGS) {
-                BigDecimal candidate = exact.round(new MathContext(digits, mode));
-                if (candidate.doubleValue() == value && (best == null
-                    || candidate.subtract(exact).abs().compareTo(best.subtract(exact).abs()) < 0)) {
-                    best = candidate;
-                }
-            }
-            if (best != null) {
-                return best.stripTrailingZeros();
-            }
-        }
-        return exact.round(new MathContext(17, RoundingMode.HALF_EVEN)).stripTrailingZeros();
+        return PythonText.msgspecFloat(finite(PythonText.float32Decimal(value), FLOAT32_MAX));
     }
 
     // --- UUID (8-4-4-4-12 hex digits, written in lower case) -------------------------------------------------------
@@ -816,7 +713,7 @@ public final class KafkaWire {
             case INTEGER:
                 return new java.math.BigInteger(value.text).toString();
             case FLOAT:
-                return msgspecFloat(Double.parseDouble(value.text));
+                return PythonText.msgspecFloat(Double.parseDouble(value.text));
             case OBJECT:
             case ARRAY:
                 return anyJson(value.source, value.start);
@@ -921,7 +818,7 @@ public final class KafkaWire {
                 if (Double.isInfinite(value)) {
                     throw new Invalid("malformed JSON: number out of range", p.currentTokenLocation().getByteOffset());
                 }
-                out.ascii(msgspecFloat(value));
+                out.ascii(PythonText.msgspecFloat(value));
                 return;
             }
             case VALUE_TRUE:
