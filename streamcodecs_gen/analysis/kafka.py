@@ -151,6 +151,8 @@ class JavaAttribute:
     content_type: bool  # the attribute naming the payload's media type
     spark_text: bool  # Spark holds the value as its canonical text (``<wire>ToText``; read back by ``FromText``)
     json_text: bool  # held as its JSON text (``any``): written in the JSON format as that JSON value
+    column: int  # its column in Spark's row of the event (the undeclared attributes' map has one in field order)
+    json_key: str  # what the JSON format writes before its value (its name, after a comma unless it is first)
 
     @property
     def timestamp(self) -> bool:
@@ -163,6 +165,31 @@ class JavaAttribute:
         return self.type in _JAVA_TEXT and not self.json_text
 
     @property
+    def checked_length(self) -> int:
+        """The minimum length checked on the text (``KafkaEvents.checkLength``), 0 for none."""
+        return self.min_length if self.text else 0
+
+    @property
+    def to_row(self) -> str:
+        """The value of ``event`` in Spark's row (``contentType``: the event's, made explicit for JSON data)."""
+        value = f"event.{self.java}()"
+        if self.spark_text:
+            return f"{value} == null ? null : Codec.WIRE.{self.wire}ToText({value})"
+        if self.content_type:
+            return "contentType"
+        return f"Codec.instant({value})" if self.timestamp else value
+
+    @property
+    def from_row(self) -> str:
+        """The value of Spark's ``row`` for the event (one held as text is read into its local first; the time is
+        ``time``, from the microseconds Spark passes)."""
+        if self.spark_text:
+            return self.java
+        if self.timestamp:
+            return "time"
+        return f"row.getString({self.column})" if self.text else f"({self.type}) row.get({self.column})"
+
+    @property
     def json_raw(self) -> bool:
         """Written in the JSON format as a bare JSON value (a boolean or number: a Java primitive's box), not as a
         string."""
@@ -172,7 +199,7 @@ class JavaAttribute:
     def json_write(self) -> str:
         """How the JSON format's writer (``KafkaWire.Out``) writes the text ``text`` of the value."""
         if self.json_text:
-            return "raw(text.getBytes(StandardCharsets.UTF_8))"
+            return "json(text)"
         return "ascii(text)" if self.json_raw else "string(text)"
 
 
@@ -190,12 +217,31 @@ class JavaKafka:
     name_pattern: str  # attribute names (Java literal)
     name_rule: str  # the rule on names, as problems say it
     json_implied: bool  # an absent content type means JSON data
+    own_headers: str  # attributes carried by a header of their own, and that header: Map.of arguments
     time_field: str | None  # the one timestamp attribute's field (Spark passes its microseconds to the UDFs)
 
     @property
     def imports(self) -> list[str]:
         """The Java imports the attributes' types need (beyond those every kafka template has), sorted."""
         return sorted({_JAVA_IMPORTS[a.type] for a in self.attributes if a.type in _JAVA_IMPORTS})
+
+    @property
+    def slots(self) -> list[JavaAttribute | None]:
+        """The event record's components before its data, in field order: the attributes, and None where the map
+        of undeclared attributes goes."""
+        slots: list[JavaAttribute | None] = list(self.attributes)
+        slots.insert(self.extensions_at, None)
+        return slots
+
+    @property
+    def content_type(self) -> JavaAttribute:
+        """The attribute naming the data's media type."""
+        return self.attributes[self.content_type_at]
+
+    @property
+    def data_column(self) -> int:
+        """The data's column in Spark's row of the event (after every attribute and the undeclared ones)."""
+        return len(self.attributes) + 1
 
 
 def _java_pattern(match: Any) -> list[str]:
@@ -228,7 +274,9 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
         return None
     framing = protocol.framing_as(KafkaFraming)
     attributes = []
-    for f in event.attributes:
+    fields = [f for f in event.message.fields if f is not event.payload]
+    extensions_at = fields.index(event.extra) if event.extra else len(fields)
+    for at, f in enumerate(event.attributes):
         wire = f.type.wire
         assert wire is not None
         const = None
@@ -248,10 +296,10 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
                 content_type=f is event.content_type,
                 spark_text=event.spark_text(f),
                 json_text=wire.java_json_text,
+                column=at if at < extensions_at else at + 1,
+                json_key=("," if at else "") + f'"{f.name}":',
             )
         )
-    fields = [f for f in event.message.fields if f is not event.payload]
-    extensions_at = fields.index(event.extra) if event.extra else len(fields)
     json_data = framing.json_format.json_data
     subtype = json_data.implied.partition(";")[0].strip().lower().partition("/")[2]
     json_implied = subtype in json_data.subtypes or any(
@@ -282,6 +330,9 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
         + (f" and not be one of {', '.join(reserved)}" if reserved else "")
         + " or a declared attribute",
         json_implied=json_implied,
+        own_headers=", ".join(
+            f"{java_string(own)}, {java_string(header)}" for own, header in framing.binary.attribute_headers.items()
+        ),
         time_field=times[0].py if times else None,
     )
 
