@@ -79,9 +79,10 @@ class Binary(Family):
         return python_context(protocol)
 
     def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.arrow import arrow_context
+        from ..analysis.spark import spark_context
 
-        return arrow_context(protocol)
+        # A kind's column is never ``offset`` either: an inline frame has that column.
+        return spark_context(protocol, reserved=("message", "error", "offset"), variant=False)
 
     def java_context(self, protocol: Protocol) -> dict[str, Any]:
         from ..analysis.java_binary import java_context

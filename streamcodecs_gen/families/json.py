@@ -53,10 +53,13 @@ class Json(Family):
         return python_context(protocol)
 
     def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.arrow import arrow_context
-        from ..analysis.json import spark_class
+        from ..analysis.spark import spark_context
 
-        return {**arrow_context(protocol), "spark_class": spark_class}
+        framing = protocol.framing_as(JsonFraming)
+        return {
+            **spark_context(protocol, reserved=("message", "error"), variant=True),  # free-form JSON: a VARIANT
+            "terminator": "newline" if framing.delimiter == "line" else "end line",  # what ends a message
+        }
 
     def java_context(self, protocol: Protocol) -> dict[str, Any]:
         from ..analysis.java_json import java_context
