@@ -175,3 +175,15 @@ def test_an_origin_of_plain_data_has_every_key_at_line_zero() -> None:
     origin = Origin.of({"a": 1, "b": {"c": [1, 2]}})
     assert origin.line_of("a") == 0 and origin.written("b") and not origin.written("z")
     assert origin.within("b").within("c").path == "/b/c" and origin.within("z").path == "/z"
+
+
+def test_the_checks_and_the_family_hooks_read_the_model_not_the_yaml() -> None:
+    """Neither the checks nor the families' hooks import the loader: what they read is the model's."""
+    import ast
+
+    package = ROOT / "streamcodecs_gen"
+    modules = [*sorted((package / "checks").glob("*.py")), *sorted((package / "families").glob("*.py"))]
+    for module in modules:
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                assert node.module not in ("load", "streamcodecs_gen.load"), f"{module.name} imports the loader"
