@@ -24,7 +24,6 @@ from typing import Protocol as Interface
 from ..families.framing import JsonFraming
 from ..filters import pystr
 from ..model import Field, Message, Protocol, Shape, TypeRef
-from ..types import SPARK_CLASSES
 
 
 class Owner(Interface):
@@ -63,14 +62,6 @@ def encode_rule(owner: Owner, f: Field) -> str:
     if mode == "default" and omit_defaults(owner):
         return "if_set"
     return "always"
-
-
-def spark_class(ref: TypeRef) -> str:
-    """The PySpark class of a decoded scalar (a wire type or an enum): free-form JSON is a VARIANT."""
-    if ref.kind == "wire":
-        assert ref.wire
-        return SPARK_CLASSES[ref.wire.spark_json or ref.wire.spark]
-    return ref.spark_class
 
 
 @dataclass(frozen=True)
