@@ -119,6 +119,11 @@ class TypeRef:
         return None
 
     @property
+    def json_annotation(self) -> str:
+        """JSON family: the annotation msgspec decodes a value of the type with (wire types constrained)."""
+        return self.text
+
+    @property
     def struct_code(self) -> str | None:
         """Binary: the ``struct`` code of a fixed-size value (an enum's is its integer type's); None if not fixed."""
         return None
@@ -172,6 +177,10 @@ class WireRef(TypeRef):
         return self.wire.to_arrow is not None
 
     @property
+    def json_annotation(self) -> str:
+        return self.wire.json_annotation
+
+    @property
     def struct_code(self) -> str | None:
         return self.wire.struct
 
@@ -207,6 +216,10 @@ class ListRef(TypeRef):
     @property
     def default_factory(self) -> str | None:
         return "list"
+
+    @property
+    def json_annotation(self) -> str:
+        return f"list[{self.item.json_annotation}]"
 
     @property
     def holds_view(self) -> bool:
@@ -249,6 +262,10 @@ class MapRef(TypeRef):
     @property
     def default_factory(self) -> str | None:
         return "dict"
+
+    @property
+    def json_annotation(self) -> str:
+        return f"dict[str, {self.item.json_annotation}]"
 
     def to_plain(self, expr: str) -> str:
         item = self.item.to_plain("v")

@@ -17,23 +17,10 @@ from ..families.framing import BinaryFraming
 from ..layout import Layout, binary_layout, min_size
 from ..model import EnumRef, Field, ListRef, Message, Protocol, Struct, StructRef, TypeRef, WireRef
 from ..types import WIRE_TYPES
+from .exports import exports
 
-EXPORTS = (
-    "DIRECTIONS",
-    "MAX_FRAME",
-    "MESSAGES",
-    "VERSION",
-    "VERSIONS",
-    "DecodeError",
-    "EncodeError",
-    "Message",
-    "Reader",
-    "decode",
-    "encode",
-    "encode_inline",
-    "owned",
-)
-"""The names every binary protocol's module exports (the module contract), before its own types."""
+MODULE_NAMES = ("MAX_FRAME", "encode_inline", "owned")
+"""What a binary protocol's module exports besides the module contract (``exports.CONTRACT``) and its types."""
 
 
 @dataclass(frozen=True)
@@ -92,10 +79,7 @@ class PythonBinary:
     @property
     def exports(self) -> list[str]:
         """``__all__``: the module contract, then the protocol's constants, enums, structs and messages."""
-        p = self.protocol
-        return [*EXPORTS, *(c.name for c in p.constants), *(e.name for e in p.enums)] + [
-            s.name for s in [*p.structs, *p.messages]
-        ]
+        return exports(self.protocol, MODULE_NAMES, [s.name for s in [*self.protocol.structs, *self.protocol.messages]])
 
     @property
     def holding_views(self) -> list[Message]:
