@@ -17,6 +17,20 @@ from ..filters import javastr as java_string
 from ..model import Field, Message, Protocol
 from ..naming import java_camel, java_safe
 from ..types import JAVA_PRIMITIVES, JSON_BYTES, WireType
+from .exports import exports
+
+MODULE_NAMES = (
+    "MAX_MESSAGE",
+    "MISSING",
+    "KafkaRecord",
+    "MissingType",
+    "content_mode",
+    "from_json",
+    "from_kafka",
+    "to_json",
+    "to_kafka",
+)
+"""What a Kafka protocol's module exports besides the module contract (``exports.CONTRACT``) and its event."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +126,8 @@ def kafka_event(protocol: Protocol) -> KafkaEvent:
 
 def python_context(protocol: Protocol) -> dict[str, Any]:
     """What the Kafka templates read: the event model."""
-    return {"kafka": kafka_event(protocol)}
+    event = kafka_event(protocol)
+    return {"kafka": event, "exports": exports(protocol, MODULE_NAMES, [event.message.name])}
 
 
 # --- the Java target ------------------------------------------------------------------------------------------
