@@ -1,7 +1,8 @@
 """Build the jar of the Java target, reproducibly, with what PySpark already needs.
 
 ``javac`` of Java 17 compiles the Java target's sources against Spark's own jars (the installed ``pyspark/jars``,
-Jackson included) and nothing else, with ``-Xlint:all -Werror``.  The jar is written by this module, not by the
+Jackson included) and nothing else, with ``-Xlint:all -Werror``; no other version (another compiler writes other
+class files).  The jar is written by this module, not by the
 ``jar`` tool, so its bytes depend on the class files only: entries in sorted order, one fixed date, a fixed
 manifest.  It carries a fingerprint of what it was built from (the sources, the Java release, the Spark version);
 when the jar already in the output has the same fingerprint it is kept as it is, so ``--check`` and every
@@ -94,16 +95,33 @@ def jar_for(sources: list[OutputFile], previous: Path | None) -> bytes:
 
 
 def javac() -> str:
-    found = shutil.which("javac")
-    if found is None and os.environ.get("JAVA_HOME"):
-        candidate = Path(os.environ["JAVA_HOME"]) / "bin" / "javac"
-        found = str(candidate) if candidate.is_file() else None
-    if found is None:
-        raise MissingJdk(
-            "error: the Java sources changed and the Spark jar must be rebuilt, which needs javac 17 (a JDK): "
-            "install one (e.g. openjdk-17-jdk-headless) or set JAVA_HOME"
-        )
-    return found
+    """A javac of Java 17: ``$JAVA_HOME/bin/javac``, else the first on the PATH. Another version is refused, as a
+    missing JDK is: it would write other class files, so the jar would change with the machine that built it."""
+    candidates = [Path(os.environ["JAVA_HOME"]) / "bin" / "javac"] if os.environ.get("JAVA_HOME") else []
+    on_path = shutil.which("javac")
+    candidates += [Path(on_path)] if on_path else []
+    found: list[str] = []
+    for candidate in candidates:
+        if candidate.is_file():
+            version = _javac_version(candidate)
+            if version.split(".")[0] == JAVA_RELEASE:
+                return str(candidate)
+            found.append(f"{candidate} is javac {version}")
+    raise MissingJdk(
+        f"error: the Java sources changed and the Spark jar must be rebuilt, which needs javac {JAVA_RELEASE} (a JDK"
+        f"{': ' + '; '.join(found) if found else ''}): install one (e.g. openjdk-{JAVA_RELEASE}-jdk-headless) or set "
+        "JAVA_HOME to it"
+    )
+
+
+def _javac_version(path: Path) -> str:
+    """``17.0.15`` of ``javac 17.0.15`` (what ``javac -version`` prints), or what it printed."""
+    try:
+        result = subprocess.run([str(path), "-version"], capture_output=True, text=True, check=False, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"unusable ({exc})"
+    words = (result.stdout + result.stderr).split()
+    return words[1] if len(words) >= 2 and words[0] == "javac" else "of unknown version"
 
 
 def build(sources: list[OutputFile], print_: str) -> bytes:

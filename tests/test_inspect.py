@@ -26,18 +26,7 @@ from streamcodecs_gen.pipeline import load_protocols
 REPO = Path(__file__).resolve().parent.parent
 GENERATED = REPO / "output" / "py"
 VECTORS = GENERATED / "vectors"
-# The Java known-answer vectors: the copy kept in the repository, else the shared one beside it (CI).
-JAVA_KAT = next(
-    (
-        p
-        for p in (
-            REPO / "tests" / "fixtures" / "pravega" / "pravega-java-kat.txt",
-            REPO.parent / "shared" / "vectors" / "pravega-java-kat.txt",
-        )
-        if p.is_file()
-    ),
-    REPO.parent / "shared" / "vectors" / "pravega-java-kat.txt",
-)
+JAVA_KAT = REPO / "tests" / "fixtures" / "pravega" / "pravega-java-kat.txt"  # the Java known-answer vectors
 CLOUDEVENTS_CASES = REPO / "tests" / "fixtures" / "cloudevents" / "conformance.json"
 
 
@@ -267,8 +256,6 @@ def test_results_do_not_depend_on_how_the_input_is_cut(protocol: str, monkeypatc
 
 
 def test_the_java_known_answer_vectors_decode() -> None:
-    if not JAVA_KAT.is_file():
-        pytest.skip(f"the Java KAT file is not here ({JAVA_KAT.name}: tests/fixtures/pravega or ../shared/vectors)")
     titles: list[str] = []
     frames: list[str] = []  # per entry, the hex
     batch_frames: list[int] = []

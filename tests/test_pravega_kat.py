@@ -18,11 +18,8 @@ from typing import Any
 import pytest
 from streamcodecs import pravega as pv
 
-REPO = Path(__file__).resolve().parent.parent
-KAT_PLACES = (
-    REPO / "tests" / "fixtures" / "pravega" / "pravega-java-kat.txt",
-    REPO.parent / "shared" / "vectors" / "pravega-java-kat.txt",
-)
+KAT = Path(__file__).resolve().parent / "fixtures" / "pravega" / "pravega-java-kat.txt"
+"""The known-answer file, committed with the tests (a missing file is a failure, not a skip)."""
 
 
 @dataclass
@@ -37,13 +34,6 @@ class Entry:
     @property
     def is_batch(self) -> bool:
         return self.title.startswith("batch")
-
-
-def kat_path() -> Path:
-    for path in KAT_PLACES:
-        if path.is_file():
-            return path
-    pytest.skip("pravega-java-kat.txt (Java-made vectors) is not available beside this checkout")
 
 
 def parse_kat(text: str) -> list[Entry]:
@@ -73,7 +63,7 @@ def parse_kat(text: str) -> list[Entry]:
 
 
 def entries() -> list[Entry]:
-    return parse_kat(kat_path().read_text(encoding="utf-8"))
+    return parse_kat(KAT.read_text(encoding="utf-8"))
 
 
 # -- Java's toString, parsed ------------------------------------------------------------------------------------------
@@ -209,18 +199,6 @@ def batch_entries() -> list[Entry]:
     return [e for e in entries() if e.is_batch]
 
 
-def ids(items: list[Entry]) -> list[str]:
-    return [e.title for e in items]
-
-
-def _params(kind: str) -> list[Any]:
-    try:
-        found = frame_entries() if kind == "frame" else batch_entries()
-    except pytest.skip.Exception:
-        return [pytest.param(None, marks=pytest.mark.skip(reason="pravega-java-kat.txt is not available"))]
-    return [pytest.param(e, id=e.title) for e in found]
-
-
 def test_the_file_has_the_vectors_the_issue_names() -> None:
     found = entries()
     titles = " ".join(e.title for e in found)
@@ -229,7 +207,7 @@ def test_the_file_has_the_vectors_the_issue_names() -> None:
         assert name in titles
 
 
-@pytest.mark.parametrize("entry", _params("frame"))
+@pytest.mark.parametrize("entry", frame_entries(), ids=lambda e: e.title)
 def test_vector_decodes_to_java_values_and_reencodes(entry: Entry) -> None:
     message = pv.decode(entry.frame)
     assert entry.decoded, entry.title
@@ -241,7 +219,7 @@ def test_vector_decodes_to_java_values_and_reencodes(entry: Entry) -> None:
         assert pv.decode(entry.frame, direction=direction) == message
 
 
-@pytest.mark.parametrize("entry", _params("batch"))
+@pytest.mark.parametrize("entry", batch_entries(), ids=lambda e: e.title)
 def test_batch_frames_and_appends(entry: Entry) -> None:
     setup = next(e for e in frame_entries() if e.title.startswith("SetupAppend"))
     stream = setup.frame + entry.frame
@@ -269,7 +247,7 @@ def test_batch_frames_and_appends(entry: Entry) -> None:
         assert ours.segment == messages[0].segment and ours.writer_id == messages[0].writer_id
 
 
-@pytest.mark.parametrize("entry", _params("batch"))
+@pytest.mark.parametrize("entry", batch_entries(), ids=lambda e: e.title)
 def test_writer_writes_the_java_batch(entry: Entry) -> None:
     """The append writer, given the same appends and block size, writes exactly the bytes the Java client wrote."""
     setup_entry = next(e for e in frame_entries() if e.title.startswith("SetupAppend"))

@@ -50,6 +50,26 @@ def test_without_javac_a_stale_jar_is_one_line_and_exit_2(tmp_path: Path) -> Non
     assert not (tmp_path / "out").exists()
 
 
+def test_a_javac_of_another_version_is_refused_as_a_missing_one_is(tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "javac"
+    fake.write_text("#!/bin/sh\necho javac 21.0.2\nexit 0\n", encoding="utf-8")
+    fake.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
+    env["PATH"] = os.pathsep.join([str(bin_dir), str(Path(sys.executable).parent)])
+    result = subprocess.run(
+        [sys.executable, str(REPO / "generator.py"), "-q", "-r", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and "javac 17" in result.stderr and "is javac 21.0.2" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.spark
 def test_the_session_loads_the_packaged_jar_and_uses_the_jvm(spark) -> None:
     from streamcodecs.spark import _jvm

@@ -4,9 +4,10 @@ Each test drops rows into a directory in several files, one file per micro-batch
 file-source stream (``processAllAvailable`` between drops, so each file arrives while the query runs); the query
 writes to the memory sink, and what it wrote is compared with the same function on the same files read as a batch.
 The rows are the bundled example sample (Kafka-shaped CloudEvents records, KCL lines, Pravega SegmentRead frames,
-each with some malformed rows) and the Storm vectors. ``pravega.explode_inline`` on a stream (state kept across
-micro-batches) is tested in ``test_spark_pravega_streaming.py``. Every test runs on both paths (``spark_path``: the
-Java UDFs, and the fallback with ``spark.streamcodecs.jvm=false``), the stream and the batch on the same one.
+each with some malformed rows) and the Storm vectors; ``fail_on_error`` stops a stream at a bad row it sees, and
+only then. ``pravega.explode_inline`` on a stream (state kept across micro-batches) is tested in
+``test_spark_pravega_streaming.py``. Every test runs on both paths (``spark_path``: the Java UDFs, and the fallback
+with ``spark.streamcodecs.jvm=false``), the stream and the batch on the same one.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 import pytest
 from pyspark.sql import functions as F
 from spark_checks import plain, vectors
-from streamcodecs.spark import cloudevents, kcl, pravega, storm
+from streamcodecs.spark import cloudevents, fail_on_error, kcl, pravega, storm
 
 pytestmark = [pytest.mark.spark, pytest.mark.usefixtures("spark_path")]  # each test on both paths
 
@@ -146,11 +147,15 @@ def test_pravega_decode_encode_and_split_on_a_stream(spark: Any, tmp_path: Path)
 
 def test_cloudevents_from_kafka_and_decode_on_a_stream(spark: Any, tmp_path: Path) -> None:
     def query(df: Any) -> Any:
-        events = cloudevents.from_kafka(_kafka_shaped(df).withColumn("record_value", F.col("value")))
+        records = _kafka_shaped(df).withColumn("record_value", F.col("value"))
+        events = cloudevents.from_kafka(records.withColumn("mode", cloudevents.content_mode("headers")))
         return events.select(
             "offset",
             "content_mode",
+            "mode",
             "cloud_event",
+            "data_text",
+            cloudevents.data_text("cloud_event").alias("text"),
             "error",
             cloudevents.decode("record_value").alias("structured"),
             cloudevents.encode(F.struct("message", "cloud_event")).alias("encoded"),
@@ -159,6 +164,24 @@ def test_cloudevents_from_kafka_and_decode_on_a_stream(spark: Any, tmp_path: Pat
     rows = stream_vs_batch(spark, tmp_path, _lines("kafka-cloudevents.jsonl"), "json", KAFKA_JSON, query)
     assert sum(r["error"] is not None for r in rows) == 2  # the sample's two broken records
     assert {r["content_mode"] for r in rows} == {"binary", "structured"}
+    assert all(r["mode"] == r["content_mode"] for r in rows)  # content_mode alone reads what from_kafka read
+    assert all(r["text"] == r["data_text"] for r in rows) and any(r["text"] for r in rows)
+
+
+@pytest.mark.parametrize("kept", ["error IS NULL", "true"])
+def test_fail_on_error_on_a_stream_fails_only_for_a_bad_row_it_sees(spark: Any, tmp_path: Path, kept: str) -> None:
+    lines = _lines("kcl-process-records.jsonl") + ["not json"]
+
+    def query(df: Any) -> Any:
+        decoded = df.select(kcl.decode("value", direction="to_child").alias("d")).select("d.*")
+        return fail_on_error(decoded.where(kept), "error")
+
+    if kept == "true":  # the bad line reaches the check: the stream stops with the line's problem
+        with pytest.raises(Exception, match="STREAM_FAILED.*malformed JSON"):
+            stream_vs_batch(spark, tmp_path, lines, "text", "value string", query)
+    else:
+        rows = stream_vs_batch(spark, tmp_path, lines, "text", "value string", query)
+        assert len(rows) == len(lines) - 1
 
 
 @pytest.mark.parametrize("mode", ["binary", "structured"])
