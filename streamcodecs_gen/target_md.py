@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .families import family
-from .families.framing import FramingVariant
+from .families.framing import FramingVariant, as_written
 from .filters import _clean
 from .model import Enum, EnumRef, Field, ListRef, MapRef, Message, Protocol, Struct, StructRef, TypeRef
 from .render import Options, OutputFile, Renderer
@@ -407,6 +407,7 @@ def markdown_target(protocols: list[Protocol], options: Options) -> list[OutputF
         "wire_types": WIRE_TYPES,
         "json": lambda v: json.dumps(v, ensure_ascii=False),
         "json_block": lambda v: json.dumps(v, ensure_ascii=False, indent=2),
+        "framing_written": as_written,
     }
     where = options.package_dir
     files = []

@@ -23,8 +23,7 @@ from typing import Protocol as Interface
 
 from ..families.framing import JsonFraming
 from ..filters import pystr
-from ..model import Field, Message, Protocol, Shape, TypeRef, WireRef
-from ..types import SPARK_CLASSES
+from ..model import Field, Message, Protocol, Shape
 from .exports import exports
 
 MODULE_NAMES = ("MAX_MESSAGE", "SERIALIZERS")
@@ -67,13 +66,6 @@ def encode_rule(owner: Owner, f: Field) -> str:
     if mode == "default" and omit_defaults(owner):
         return "if_set"
     return "always"
-
-
-def spark_class(ref: TypeRef) -> str:
-    """The PySpark class of a decoded scalar (a wire type or an enum): free-form JSON is a VARIANT."""
-    if isinstance(ref, WireRef):
-        return SPARK_CLASSES[ref.wire.spark_json or ref.wire.spark]
-    return ref.spark_class
 
 
 @dataclass(frozen=True)
