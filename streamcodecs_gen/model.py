@@ -117,6 +117,31 @@ class TypeRef:
         """Whether plain data of the type needs converting back (``from_plain`` is not the value itself)."""
         return self.from_plain("x") != "x"
 
+    @property
+    def default_factory(self) -> str | None:
+        """The callable that makes a default value afresh, for a mutable type (``list``, ``dict``); None for others."""
+        return None
+
+    @property
+    def json_annotation(self) -> str:
+        """JSON family: the annotation msgspec decodes a value of the type with (wire types constrained)."""
+        return self.text
+
+    @property
+    def struct_code(self) -> str | None:
+        """Binary: the ``struct`` code of a fixed-size value (an enum's is its integer type's); None if not fixed."""
+        return None
+
+    @property
+    def holds_view(self) -> bool:
+        """Binary: whether a decoded value is, or holds, read-only memoryviews onto the frame."""
+        return False
+
+    @property
+    def held_struct(self) -> Struct | None:
+        """The struct a value of the type is, or holds as its items."""
+        return None
+
     def python_literal(self, value: Any) -> str:
         """Python source for ``value`` (a default or constant) of this type."""
         if value is None:
@@ -159,6 +184,18 @@ class WireRef(TypeRef):
     def arrow_converts(self) -> bool:
         return self.wire.to_arrow is not None
 
+    @property
+    def json_annotation(self) -> str:
+        return self.wire.json_annotation
+
+    @property
+    def struct_code(self) -> str | None:
+        return self.wire.struct
+
+    @property
+    def holds_view(self) -> bool:
+        return self.wire.view
+
     def to_plain(self, expr: str) -> str:
         return f"bytes({expr})" if self.wire.view else expr
 
@@ -191,6 +228,22 @@ class ListRef(TypeRef):
     @property
     def arrow_converts(self) -> bool:
         return self.item.arrow_converts
+
+    @property
+    def default_factory(self) -> str | None:
+        return "list"
+
+    @property
+    def json_annotation(self) -> str:
+        return f"list[{self.item.json_annotation}]"
+
+    @property
+    def holds_view(self) -> bool:
+        return self.item.holds_view
+
+    @property
+    def held_struct(self) -> Struct | None:
+        return self.item.held_struct
 
     def to_plain(self, expr: str) -> str:
         item = self.item.to_plain("v")
@@ -230,6 +283,14 @@ class MapRef(TypeRef):
     def arrow_converts(self) -> bool:
         return self.item.arrow_converts
 
+    @property
+    def default_factory(self) -> str | None:
+        return "dict"
+
+    @property
+    def json_annotation(self) -> str:
+        return f"dict[str, {self.item.json_annotation}]"
+
     def to_plain(self, expr: str) -> str:
         item = self.item.to_plain("v")
         return f"{{k: {item} for k, v in {expr}.items()}}" if item != "v" else f"dict({expr})"
@@ -259,6 +320,10 @@ class EnumRef(TypeRef):
     @property
     def spark_class(self) -> str:
         return WIRE_TYPES[self.enum.wire].spark_class
+
+    @property
+    def struct_code(self) -> str | None:
+        return None if self.enum.is_string else WIRE_TYPES[self.enum.wire].struct
 
     def to_plain(self, expr: str) -> str:
         return f"{'str' if self.enum.is_string else 'int'}({expr})"
@@ -290,6 +355,10 @@ class StructRef(TypeRef):
     @property
     def arrow_converts(self) -> bool:
         return True  # a struct travels as a dict
+
+    @property
+    def held_struct(self) -> Struct | None:
+        return self.struct
 
     def to_plain(self, expr: str) -> str:
         return f"{expr}.to_dict()"

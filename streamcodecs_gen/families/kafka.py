@@ -80,9 +80,9 @@ class Kafka(Family):
         return python_context(protocol)
 
     def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.kafka import java_kafka
+        from ..analysis.kafka import spark_context
 
-        return {"java": java_kafka(protocol)}  # None: no Java target, the Spark functions take their Python path
+        return spark_context(protocol)
 
     def java_context(self, protocol: Protocol) -> dict[str, Any] | None:
         from ..analysis.kafka import java_context

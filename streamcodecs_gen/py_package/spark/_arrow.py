@@ -227,7 +227,11 @@ class Shipped:
         self._where = (module, name)
 
     def __reduce__(self) -> tuple[Callable[[str, str], Any], tuple[str, str]]:
-        if _global(*self._where) is not self:
+        try:
+            found = _global(*self._where)
+        except (ImportError, AttributeError):
+            found = None
+        if found is not self:
             raise TypeError(f"{type(self).__name__} is not {'.'.join(self._where)}, which its module names it")
         return _global, self._where
 
