@@ -6,6 +6,7 @@ import streamcodecs.runtime.EncodeException;
 import streamcodecs.runtime.KafkaEvents;
 import streamcodecs.runtime.KafkaWire;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -466,8 +467,8 @@ public final class Codec {
     }
 
     private static KafkaEvents.Record toBinary(CloudEvent event) throws EncodeException {
-        List<String> names = EVENTS.newHeaders();
-        List<byte[]> values = EVENTS.newHeaders();
+        List<String> names = new ArrayList<>(NAMES.length + 4);
+        List<byte[]> values = new ArrayList<>(NAMES.length + 4);
         String text;
         int contentTypeAt = -1;
         if (!"1.0".equals(event.specversion())) {

@@ -2,7 +2,6 @@
 package streamcodecs.runtime;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -532,11 +531,6 @@ public final class KafkaEvents {
     /** The value of a structured-mode record's header. */
     public byte[] structuredHeaderValue() {
         return structuredContentType;
-    }
-
-    /** A list of a binary-mode record's header names or values, with room for {@code attributes} and a few. */
-    public <T> List<T> newHeaders() {
-        return new ArrayList<>(attributes.length + 4);
     }
 
     /** Adds a header: its name, and its value as UTF-8 text. */
