@@ -8,6 +8,7 @@ fields inserted before existing ones, ``since`` moved, released versions rewritt
 from __future__ import annotations
 
 from .families import Family, family
+from .families.framing import as_written
 from .model import Enum, Field, Message, Origin, Protocol, Struct
 from .problems import Problem
 from .versions import version_key
@@ -251,7 +252,7 @@ def _framing(base: Protocol, cur: Protocol) -> list[Problem]:
                 )
             )
     # Compared typed (both protocols are of one family); reported as the definitions write them.
-    written, now_written = base.framing.yaml, cur.framing.yaml
+    written, now_written = as_written(base.framing), as_written(cur.framing)
     for key in sorted(set(written) | set(now_written)):
         if key not in ("max_message", "variants") and getattr(base.framing, key) != getattr(cur.framing, key):
             problems.append(

@@ -10,7 +10,7 @@ import struct
 from dataclasses import dataclass, field
 
 from .families.framing import BinaryFraming
-from .model import Field, Message, Protocol, Struct, TypeRef
+from .model import Field, ListRef, Message, Protocol, Struct, StructRef, TypeRef, WireRef
 from .types import WIRE_TYPES
 
 
@@ -37,36 +37,21 @@ class Step:
         return self.fields[0]
 
 
-def fixed_code(ref: TypeRef) -> str | None:
-    """The struct code of a fixed-size type (enums use their integer wire type)."""
-    if ref.kind == "wire" and ref.wire and ref.wire.struct:
-        return ref.wire.struct
-    if ref.kind == "enum" and ref.enum and not ref.enum.is_string:
-        return WIRE_TYPES[ref.enum.wire].struct
-    return None
-
-
 def min_size(ref: TypeRef) -> int:
     """The fewest bytes an encoded value of this type takes (bounds a list count before reading)."""
-    code = fixed_code(ref)
+    code = ref.struct_code
     if code:
         return struct.calcsize(">" + code)
-    if ref.kind == "wire" and ref.wire:
-        return ref.wire.min_size
-    if ref.kind == "list":
-        return 4
-    if ref.kind == "struct" and ref.struct:
-        prefix = ref.struct.size_prefix
-        prefix_size = struct.calcsize(">" + (WIRE_TYPES[prefix.type].struct or "")) if prefix else 0
-        return prefix_size + sum(min_size(f.type) for f in ref.struct.fields if not _conditional(f))
+    match ref:
+        case WireRef(wire=wire):
+            return wire.min_size
+        case ListRef():
+            return 4  # the item count
+        case StructRef(struct=owner):
+            prefix = owner.size_prefix
+            prefix_size = struct.calcsize(">" + (WIRE_TYPES[prefix.type].struct or "")) if prefix else 0
+            return prefix_size + sum(min_size(f.type) for f in owner.fields if not _conditional(f))
     return 0
-
-
-def holds_view(ref: TypeRef) -> bool:
-    """Decoded values of this type are (or hold) read-only memoryviews onto the frame."""
-    if ref.kind == "list" and ref.item:
-        return holds_view(ref.item)
-    return ref.kind == "wire" and ref.wire is not None and ref.wire.view
 
 
 def _conditional(f: Field) -> bool:
@@ -99,12 +84,12 @@ def _steps(owner: Struct, layout: Layout, order: str, *, write: bool = False) ->
 
     def flush() -> None:
         if run:
-            fmt = order + "".join(fixed_code(f.type) or "" for f in run)
+            fmt = order + "".join(f.type.struct_code or "" for f in run)
             steps.append(Step(list(run), fmt, layout.constant(fmt)))
             run.clear()
 
     for f in owner.fields:
-        code = fixed_code(f.type)
+        code = f.type.struct_code
         if code and not f.has_const and not f.when_nonempty and (write or f.presence is None):
             run.append(f)
             continue
@@ -164,7 +149,7 @@ def binary_layout(protocol: Protocol) -> Layout:
     for owner in [*protocol.structs, *protocol.messages]:
         layout.steps[owner.name] = _steps(owner, layout, order)
         layout.write_steps[owner.name] = _steps(owner, layout, order, write=True)
-        if any(holds_view(f.type) for f in owner.fields):
+        if any(f.type.holds_view for f in owner.fields):
             layout.views.add(owner.name)
         steps = layout.write_steps[owner.name]
         if isinstance(owner, Message) and not owner.inline_only and _all_fixed(steps):
@@ -177,7 +162,7 @@ def binary_layout(protocol: Protocol) -> Layout:
         changed = False
         for owner in [*protocol.structs, *protocol.messages]:
             if owner.name not in layout.holds_views and any(
-                _struct_of(f.type) in layout.holds_views for f in owner.fields
+                (held := f.type.held_struct) and held.name in layout.holds_views for f in owner.fields
             ):
                 layout.holds_views.add(owner.name)
                 changed = True
@@ -186,9 +171,3 @@ def binary_layout(protocol: Protocol) -> Layout:
 
 def _all_fixed(steps: list[Step]) -> bool:
     return all(step.fixed and not step.guard_nonempty for step in steps)
-
-
-def _struct_of(ref: TypeRef) -> str | None:
-    if ref.kind == "list" and ref.item:
-        return _struct_of(ref.item)
-    return ref.struct.name if ref.kind == "struct" and ref.struct else None

@@ -1,6 +1,7 @@
-"""The typed intermediate representation built from validated definitions.
+"""The typed intermediate representation (IR): what a definition says, each node with its origin.
 
-Plain dataclasses with derived properties only; templates read these, never the raw YAML.
+Plain dataclasses with derived properties only. ``build.py`` builds it from schema-valid definitions, the semantic
+checks run over it, and the targets render it; none of them reads the raw YAML.
 """
 
 from __future__ import annotations
@@ -8,24 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .families import family
 from .families.framing import Framing
-from .load import Document, Mapping
 from .naming import snake_case, upper_snake_case
-from .resolve import TypeExpr, TypeScope
-from .types import WIRE_TYPES, WireType
+from .origin import NOWHERE, Origin
+from .types import MAP_KEY, WIRE_TYPES, WireType
 from .versions import version_key
 
 FramingT = TypeVar("FramingT", bound=Framing)
-
-
-@dataclass(frozen=True)
-class Origin:
-    """Where a model node was defined: its file (a custom-type file for shared types), line and YAML path."""
-
-    file: str
-    line: int
-    path: str = ""  # a JSON pointer into the file, such as /messages/3/fields/0
 
 
 @dataclass
@@ -33,6 +23,8 @@ class EnumValue:
     name: str
     value: int | str
     doc: str
+    since: str | None = None  # as written (checked against the versions; not generated)
+    origin: Origin = NOWHERE
 
 
 @dataclass
@@ -43,6 +35,7 @@ class Enum:
     unknown: str | None
     doc: str
     origin: Origin
+    shared: bool = False  # from custom/
 
     @property
     def is_string(self) -> bool:
@@ -59,16 +52,17 @@ class Enum:
 
 @dataclass
 class TypeRef:
-    """A field's type: one of a closed set of classes, one per ``kind`` (wire, list, map, enum, struct).
+    """A field's type: one of a closed set of classes, one per ``kind`` (wire, list, map, enum, struct, unknown).
 
     ``TypeRef(text, kind, ...)`` builds the class of ``kind``; each class answers the properties the targets need
     (its Python annotation, Spark type and PySpark class, a Python literal of a value, whether Arrow needs a
     conversion), so callers ask the node instead of switching on ``kind``. ``kind`` stays readable for the checks
-    and templates that still tell the classes apart.
+    and templates that still tell the classes apart. An :class:`UnknownRef` is a type the definition gets wrong,
+    which the checks report; a protocol that passed them has none.
     """
 
     text: str
-    kind: str  # wire | list | map | enum | struct
+    kind: str  # wire | list | map | enum | struct | unknown
     wire: WireType | None = None
     item: TypeRef | None = None  # list item, or map value
     enum: Enum | None = None
@@ -80,6 +74,16 @@ class TypeRef:
     @property
     def name(self) -> str:
         return self.text
+
+    @property
+    def head(self) -> str:
+        """The name the type expression starts with: ``list``, ``map``, or the wire type, enum or struct."""
+        raise NotImplementedError
+
+    @property
+    def args(self) -> tuple[TypeRef, ...]:
+        """The type arguments, as written (a list's item; a map's key and value)."""
+        return ()
 
     @property
     def py_annotation(self) -> str:
@@ -113,6 +117,31 @@ class TypeRef:
         """Whether plain data of the type needs converting back (``from_plain`` is not the value itself)."""
         return self.from_plain("x") != "x"
 
+    @property
+    def default_factory(self) -> str | None:
+        """The callable that makes a default value afresh, for a mutable type (``list``, ``dict``); None for others."""
+        return None
+
+    @property
+    def json_annotation(self) -> str:
+        """JSON family: the annotation msgspec decodes a value of the type with (wire types constrained)."""
+        return self.text
+
+    @property
+    def struct_code(self) -> str | None:
+        """Binary: the ``struct`` code of a fixed-size value (an enum's is its integer type's); None if not fixed."""
+        return None
+
+    @property
+    def holds_view(self) -> bool:
+        """Binary: whether a decoded value is, or holds, read-only memoryviews onto the frame."""
+        return False
+
+    @property
+    def held_struct(self) -> Struct | None:
+        """The struct a value of the type is, or holds as its items."""
+        return None
+
     def python_literal(self, value: Any) -> str:
         """Python source for ``value`` (a default or constant) of this type."""
         if value is None:
@@ -136,6 +165,10 @@ class WireRef(TypeRef):
     wire: WireType  # type: ignore[assignment,misc]
 
     @property
+    def head(self) -> str:
+        return self.wire.name
+
+    @property
     def py_annotation(self) -> str:
         return self.wire.annotation
 
@@ -151,6 +184,18 @@ class WireRef(TypeRef):
     def arrow_converts(self) -> bool:
         return self.wire.to_arrow is not None
 
+    @property
+    def json_annotation(self) -> str:
+        return self.wire.json_annotation
+
+    @property
+    def struct_code(self) -> str | None:
+        return self.wire.struct
+
+    @property
+    def holds_view(self) -> bool:
+        return self.wire.view
+
     def to_plain(self, expr: str) -> str:
         return f"bytes({expr})" if self.wire.view else expr
 
@@ -165,6 +210,14 @@ class ListRef(TypeRef):
     item: TypeRef  # type: ignore[assignment,misc]
 
     @property
+    def head(self) -> str:
+        return "list"
+
+    @property
+    def args(self) -> tuple[TypeRef, ...]:
+        return (self.item,)
+
+    @property
     def py_annotation(self) -> str:
         return f"list[{self.item.py_annotation}]"
 
@@ -175,6 +228,22 @@ class ListRef(TypeRef):
     @property
     def arrow_converts(self) -> bool:
         return self.item.arrow_converts
+
+    @property
+    def default_factory(self) -> str | None:
+        return "list"
+
+    @property
+    def json_annotation(self) -> str:
+        return f"list[{self.item.json_annotation}]"
+
+    @property
+    def holds_view(self) -> bool:
+        return self.item.holds_view
+
+    @property
+    def held_struct(self) -> Struct | None:
+        return self.item.held_struct
 
     def to_plain(self, expr: str) -> str:
         item = self.item.to_plain("v")
@@ -195,6 +264,14 @@ class MapRef(TypeRef):
     item: TypeRef  # type: ignore[assignment,misc]
 
     @property
+    def head(self) -> str:
+        return "map"
+
+    @property
+    def args(self) -> tuple[TypeRef, ...]:
+        return (TypeRef(MAP_KEY, "wire", wire=WIRE_TYPES[MAP_KEY]), self.item)
+
+    @property
     def py_annotation(self) -> str:
         return f"dict[str, {self.item.py_annotation}]"
 
@@ -205,6 +282,14 @@ class MapRef(TypeRef):
     @property
     def arrow_converts(self) -> bool:
         return self.item.arrow_converts
+
+    @property
+    def default_factory(self) -> str | None:
+        return "dict"
+
+    @property
+    def json_annotation(self) -> str:
+        return f"dict[str, {self.item.json_annotation}]"
 
     def to_plain(self, expr: str) -> str:
         item = self.item.to_plain("v")
@@ -225,12 +310,20 @@ class EnumRef(TypeRef):
     enum: Enum  # type: ignore[assignment,misc]
 
     @property
+    def head(self) -> str:
+        return self.enum.name
+
+    @property
     def spark_type(self) -> str:
         return WIRE_TYPES[self.enum.wire].spark
 
     @property
     def spark_class(self) -> str:
         return WIRE_TYPES[self.enum.wire].spark_class
+
+    @property
+    def struct_code(self) -> str | None:
+        return None if self.enum.is_string else WIRE_TYPES[self.enum.wire].struct
 
     def to_plain(self, expr: str) -> str:
         return f"{'str' if self.enum.is_string else 'int'}({expr})"
@@ -251,6 +344,10 @@ class StructRef(TypeRef):
     struct: Struct  # type: ignore[assignment,misc]
 
     @property
+    def head(self) -> str:
+        return self.struct.name
+
+    @property
     def spark_type(self) -> str:
         inner = ",".join(f"{f.py}:{f.type.spark_type}" for f in self.struct.fields)
         return f"struct<{inner}>"
@@ -259,11 +356,33 @@ class StructRef(TypeRef):
     def arrow_converts(self) -> bool:
         return True  # a struct travels as a dict
 
+    @property
+    def held_struct(self) -> Struct | None:
+        return self.struct
+
     def to_plain(self, expr: str) -> str:
         return f"{expr}.to_dict()"
 
     def from_plain(self, expr: str) -> str:
         return f"{self.struct.name}.from_dict({expr})"
+
+
+@dataclass
+class UnknownRef(TypeRef):
+    """A type the definition gets wrong: a name it does not define, or a malformed expression (``list``,
+    ``map<int32,T>``, ``Pair<int32>``). ``spelled`` keeps the name it starts with and ``spelled_args`` its arguments,
+    resolved as far as they go, for the checks to report."""
+
+    spelled: str = ""
+    spelled_args: tuple[TypeRef, ...] = ()
+
+    @property
+    def head(self) -> str:
+        return self.spelled
+
+    @property
+    def args(self) -> tuple[TypeRef, ...]:
+        return self.spelled_args
 
 
 _REF_CLASSES: dict[str, type[TypeRef]] = {
@@ -272,6 +391,7 @@ _REF_CLASSES: dict[str, type[TypeRef]] = {
     "map": MapRef,
     "enum": EnumRef,
     "struct": StructRef,
+    "unknown": UnknownRef,
 }
 
 
@@ -293,10 +413,16 @@ class Field:
     nullable: bool = False
     optional: bool = False
     accept_scalar: bool = False
-    negative_empty: bool = False  # binary: a negative length/count decodes as empty
+    negative: str | None = None  # binary: what a negative length/count means (error, empty), if written
     added_later: bool = False  # since is newer than the owner's since
     min_length: int | None = None  # text: fewest characters (checked on decode and encode)
     additional: bool = False  # kafka: this map holds every attribute not declared as a field
+    py_explicit: bool = False  # `py:` was written (else py is the snake_case of name)
+
+    @property
+    def negative_empty(self) -> bool:
+        """Binary: a negative length/count decodes as empty."""
+        return self.negative == "empty"
 
     @property
     def py_annotation(self) -> str:
@@ -367,12 +493,14 @@ class Constant:
     name: str
     value: Any
     doc: str
+    origin: Origin = NOWHERE
 
 
 @dataclass
 class Direction:
     name: str
     doc: str
+    origin: Origin = NOWHERE
 
 
 @dataclass
@@ -391,6 +519,7 @@ class Protocol:
     messages: list[Message]
     companions: list[str]
     source: str
+    origin: Origin = NOWHERE
 
     @property
     def version(self) -> str:
@@ -432,162 +561,3 @@ class Protocol:
         """Standard-library modules the message classes need for their annotations."""
         found = {imp for r in self.all_types() if r.wire for imp in r.wire.imports}
         return sorted(found)
-
-
-class _Builder:
-    def __init__(self, doc: Document, types: TypeScope):
-        self.doc = doc
-        self.data = doc.data
-        self.first = self.data["versions"][0]
-        self.types = types  # the checks resolved every type expression of the protocol in this scope
-        self.enum_nodes = types.enums
-        self.struct_nodes = types.structs
-        self.local = {t["name"] for t in self.data.get("types", [])}
-        self.enums: dict[str, Enum] = {}
-        self.structs: dict[str, Struct] = {}
-
-    def origin(self, node: Mapping) -> Origin:
-        # Shared custom types come from their own file, which the loader recorded on every mapping.
-        return Origin(node.source or self.doc.path, node.line, node.path)
-
-    def is_local(self, origin: Origin) -> bool:
-        return origin.file == self.doc.path
-
-    def enum(self, name: str) -> Enum:
-        if name not in self.enums:
-            node = self.enum_nodes[name]
-            self.enums[name] = Enum(
-                name,
-                node["type"],
-                [EnumValue(v["name"], v["value"], v.get("doc", "")) for v in node["values"]],
-                node.get("unknown"),
-                node.get("doc", ""),
-                self.origin(node),
-            )
-        return self.enums[name]
-
-    def struct(self, name: str) -> Struct:
-        if name not in self.structs:
-            node = self.struct_nodes[name]
-            prefix = node.get("size_prefix")
-            if isinstance(prefix, str):
-                prefix = {"type": prefix}
-            struct = Struct(
-                name,
-                node.get("since", self.first),
-                node.get("doc", ""),
-                [],
-                self.origin(node),
-                SizePrefix(**prefix) if prefix else None,
-                shared=name not in self.local,
-            )
-            self.structs[name] = struct  # registered before its fields so recursive references resolve
-            struct.fields = self.fields(node, struct.since)
-        return self.structs[name]
-
-    def type_ref(self, expr: TypeExpr) -> TypeRef:
-        if expr.kind == "list":
-            return TypeRef(expr.text, "list", item=self.type_ref(expr.args[0]))
-        if expr.kind == "map":
-            return TypeRef(expr.text, "map", item=self.type_ref(expr.args[1]))
-        if expr.kind == "wire":
-            return TypeRef(expr.text, "wire", wire=WIRE_TYPES[expr.head])
-        if expr.kind == "enum":
-            return TypeRef(expr.text, "enum", enum=self.enum(expr.head))
-        return TypeRef(expr.text, "struct", struct=self.struct(expr.head))
-
-    def fields(self, owner: Mapping, owner_since: str) -> list[Field]:
-        result = []
-        for node in owner["fields"]:
-            since = node.get("since", owner_since)
-            result.append(
-                Field(
-                    name=node["name"],
-                    py=node.get("py") or snake_case(node["name"]),
-                    type=self.type_ref(self.types.of(node)),
-                    since=since,
-                    removed=node.get("removed"),
-                    doc=node.get("doc", ""),
-                    origin=self.origin(node),
-                    has_default="default" in node,
-                    default=node.get("default"),
-                    presence=node["presence"]["remaining"] if "presence" in node else None,
-                    when_nonempty=node.get("when_nonempty"),
-                    has_const="const" in node,
-                    const=node.get("const"),
-                    nullable=bool(node.get("nullable")),
-                    optional=bool(node.get("optional")),
-                    accept_scalar=bool(node.get("accept_scalar")),
-                    negative_empty=node.get("negative") == "empty",
-                    added_later=version_key(since) > version_key(owner_since),
-                    min_length=node.get("min_length"),
-                    additional=bool(node.get("additional")),
-                )
-            )
-        return result
-
-    def message(self, node: Mapping) -> Message:
-        since = node.get("since", self.first)
-        shape = node.get("shape")
-        return Message(
-            name=node["name"],
-            since=since,
-            doc=node.get("doc", ""),
-            fields=self.fields(node, since),
-            origin=self.origin(node),
-            directions=list(node["directions"]),
-            code=node.get("code"),
-            tag=node.get("tag"),
-            shape=Shape(shape["json"], list(shape.get("keys", [])), dict(shape.get("match", {}))) if shape else None,
-            removed=node.get("removed"),
-            inline_only=bool(node.get("inline_only")),
-        )
-
-    def build(self) -> Protocol:
-        data = self.data
-        messages = [self.message(m) for m in data["messages"]]
-        for name in self.local:  # local structs are generated even when unused
-            self.struct(name)
-        for node in data.get("enums", []):
-            self.enum(node["name"])
-        return Protocol(
-            name=data["protocol"],
-            title=data["title"],
-            doc=data.get("doc", ""),
-            family=data["family"],
-            versions=list(data["versions"]),
-            directions=[Direction(d["name"], d.get("doc", "")) for d in data["directions"]],
-            framing=family(data["family"]).framing(data["framing"]),
-            constants=[Constant(c["name"], c["value"], c.get("doc", "")) for c in data.get("constants", [])],
-            # Shared enums first (by file and line), then this protocol's in definition order.
-            enums=sorted(self.enums.values(), key=lambda e: (self.is_local(e.origin), e.origin.file, e.origin.line)),
-            structs=_dependency_order(self.structs),
-            messages=messages,
-            companions=list(data.get("companions", [])),
-            source=self.doc.path,
-        )
-
-
-def _dependency_order(structs: dict[str, Struct]) -> list[Struct]:
-    """Structs ordered so that each comes after the structs its fields use (stable by definition order)."""
-    ordered: list[Struct] = []
-    placed: set[str] = set()
-
-    def place(struct: Struct) -> None:
-        if struct.name in placed:
-            return
-        placed.add(struct.name)
-        for f in struct.fields:
-            for ref in f.type.walk():
-                if ref.struct:
-                    place(ref.struct)
-        ordered.append(struct)
-
-    for struct in sorted(structs.values(), key=lambda s: (not s.shared, s.origin.file, s.origin.line)):
-        place(struct)
-    return ordered
-
-
-def build_protocol(doc: Document, types: TypeScope) -> Protocol:
-    """The model of a checked definition; ``types`` is the scope its checks resolved its type expressions in."""
-    return _Builder(doc, types).build()

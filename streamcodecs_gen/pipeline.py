@@ -1,17 +1,23 @@
-"""Load, validate and model every definition: the stages before rendering, with all problems collected."""
+"""The stages before rendering: load, validate against the schema, build the model, check it; all problems at once.
+
+Each definition the schema accepts is built into its model (``build.py``) whatever its semantic problems; the checks
+(``checks/``) run over that model, and the protocols without problems are returned as built, for the targets.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from .build import Built, SharedTypes, build_protocol
 from .checks import Context, run_checks
 from .load import Document, Mapping, load_definitions
-from .model import Protocol, build_protocol
+from .model import Protocol
 from .problems import DefinitionError, Problem
 from .schema import CUSTOM_SCHEMA, PROTOCOL_SCHEMA, validate_document
 
 
-def _custom_types(customs: list[Document], problems: list[Problem]) -> tuple[dict[str, Mapping], dict[str, Mapping]]:
+def _shared_types(customs: list[Document], problems: list[Problem]) -> SharedTypes:
+    """The custom types of the files the schema accepts, by name; a name defined twice is a problem."""
     structs: dict[str, Mapping] = {}
     enums: dict[str, Mapping] = {}
     for doc in customs:
@@ -19,65 +25,63 @@ def _custom_types(customs: list[Document], problems: list[Problem]) -> tuple[dic
         problems.extend(found)
         if found:
             continue
-        for node in doc.data.get("customTypes", []):
-            if node["name"] in structs:
-                problems.append(
-                    Problem(
-                        doc.path, node.line, f"custom type {node['name']!r} is defined twice", "keep one definition"
+        for section, kind, known in (("customTypes", "custom type", structs), ("enums", "custom enum", enums)):
+            for node in doc.data.get(section, []):
+                if node["name"] in known:
+                    problems.append(
+                        Problem(doc.path, node.line, f"{kind} {node['name']!r} is defined twice", "keep one definition")
                     )
-                )
-            structs[node["name"]] = node
-        for node in doc.data.get("enums", []):
-            if node["name"] in enums:
-                problems.append(
-                    Problem(
-                        doc.path, node.line, f"custom enum {node['name']!r} is defined twice", "keep one definition"
-                    )
-                )
-            enums[node["name"]] = node
-    return structs, enums
+                known[node["name"]] = node
+    return SharedTypes(structs, enums)
 
 
-def load_protocols(
-    definitions: Path, display_root: Path, *, id_check: bool = True, only: list[str] | None = None
-) -> list[Protocol]:
-    """Every protocol in ``definitions``, validated and modelled; raises DefinitionError with all problems.
-
-    ``only`` names protocols the caller will restrict itself to: unknown names are problems too.
-    """
-    loaded = load_definitions(definitions, display_root)
-    documents, customs = loaded.protocols, loaded.customs
-    problems: list[Problem] = list(loaded.problems)  # unreadable files; the others are still checked
-    custom_structs, custom_enums = _custom_types(customs, problems)
-    valid: list[Context] = []
+def _built(documents: list[Document], shared: SharedTypes, problems: list[Problem]) -> list[Built]:
+    """The model of every definition the schema accepts; a protocol name defined twice is a problem."""
+    built: list[Built] = []
     names: dict[str, str] = {}
     for doc in documents:
         found = validate_document(doc, PROTOCOL_SCHEMA)
         problems.extend(found)
         if found:
             continue
-        name = doc.data["protocol"]
-        if name in names:
+        one = build_protocol(doc, shared)
+        protocol = one.protocol
+        if protocol.name in names:
             problems.append(
                 Problem(
-                    doc.path,
-                    doc.data.line_of("protocol"),
-                    f"protocol {name!r} is also defined in {names[name]}",
+                    protocol.source,
+                    protocol.origin.line_of("protocol"),
+                    f"protocol {protocol.name!r} is also defined in {names[protocol.name]}",
                     "rename one of them",
                 )
             )
-        names[name] = doc.path
-        if not loaded.customs_complete:  # the checks would report the unreadable file's types as unknown
-            continue
-        ctx = Context(doc, custom_structs, custom_enums, id_check=id_check)
-        # Custom types are checked in the context of each protocol that can use them.
-        found = run_checks(ctx)
-        problems.extend(found)
-        if not found:
-            valid.append(ctx)
+        names[protocol.name] = protocol.source
+        built.append(one)
+    return built
+
+
+def load_protocols(
+    definitions: Path, display_root: Path, *, id_check: bool = True, only: list[str] | None = None
+) -> list[Protocol]:
+    """Every protocol in ``definitions``, validated, modelled and checked; raises DefinitionError with all problems.
+
+    ``only`` names protocols the caller will restrict itself to: unknown names are problems too.
+    """
+    loaded = load_definitions(definitions, display_root)
+    problems: list[Problem] = list(loaded.problems)  # unreadable files; the others are still checked
+    shared = _shared_types(loaded.customs, problems)
+    built = _built(loaded.protocols, shared, problems)
+    valid: list[Protocol] = []
+    if loaded.customs_complete:  # else the checks would report the unreadable file's types as unknown
+        for one in built:
+            # Shared custom types are checked in the context of each protocol that uses them.
+            found = run_checks(Context(one.protocol, one.scope, id_check=id_check))
+            problems.extend(found)
+            if not found:
+                valid.append(one.protocol)
     if only and not loaded.problems:  # an unreadable file may define the protocol asked for
-        unknown = sorted(set(only) - set(names))
-        for name in unknown:
+        names = {one.protocol.name for one in built}
+        for name in sorted(set(only) - names):
             problems.append(
                 Problem(
                     str(definitions),
@@ -88,4 +92,4 @@ def load_protocols(
             )
     if problems:
         raise DefinitionError(problems)
-    return [build_protocol(c.doc, c.types) for c in valid]
+    return valid

@@ -24,6 +24,8 @@ from . import filters
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
 PY_PACKAGE_DIR = Path(__file__).resolve().parent / "py_package"
 """Hand-written modules of the generated Python package, copied to the same relative path under it (see README)."""
+PY_TESTS_DIR = Path(__file__).resolve().parent / "py_tests"
+"""Hand-written support of the generated tests, copied into their directory (``-t``) beside them."""
 LINE_LENGTH = 120
 
 
@@ -74,7 +76,7 @@ def copy_header(source: str) -> str:
 
 
 def copy_source(path: Path) -> str:
-    """A hand-written module under ``PY_PACKAGE_DIR`` as it goes into the package: header, then the file as is."""
+    """A hand-written module (``PY_PACKAGE_DIR``, ``PY_TESTS_DIR``) as it is copied: header, then the file as is."""
     source = path.relative_to(PY_PACKAGE_DIR.parent.parent).as_posix()
     return copy_header(source) + path.read_text(encoding="utf-8")
 

@@ -1,64 +1,55 @@
-"""Type expressions of one protocol, parsed and resolved once, shared by the semantic checks and the model.
+"""The names a protocol's types resolve in, and type expressions resolved to model nodes.
 
-A protocol sees the registry's wire types plus its enums and structs (its own and the shared custom ones).
-:meth:`TypeScope.expr` parses a type expression such as ``list<Pair>`` once and says what its head names; the
-checks ask the scope about every field, and the model builds its :class:`~.model.TypeRef` from the same resolved
-expressions, so a type string is parsed once per protocol however many checks look at it.
+A protocol sees the registry's wire types plus its enums and structs (its own over the shared ones of ``custom/``;
+of a name defined twice, the last definition). :meth:`TypeScope.ref` resolves a type expression such as
+``list<Pair>`` to a :class:`~.model.TypeRef`; what does not resolve (an unknown name, ``list`` without its item,
+``map<int32,T>``, ``Pair<int32>``) becomes an :class:`~.model.UnknownRef` that keeps what was written, for the
+checks to report. Each distinct text is parsed once per protocol, however many fields use it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from .types import CONTAINERS, WIRE_TYPES, parse_type_expr
-
-
-@dataclass(frozen=True)
-class TypeExpr:
-    """A parsed type expression: the text as written, its head and its argument expressions."""
-
-    text: str
-    head: str
-    args: tuple[TypeExpr, ...]
-    kind: str
-    """What the head names: ``list`` or ``map`` (whatever the number of arguments), ``wire``, ``enum``, ``struct``,
-    or ``unknown`` (a name the protocol does not define)."""
-
-    @property
-    def arg_texts(self) -> tuple[str, ...]:
-        return tuple(arg.text for arg in self.args)
+from .model import Enum, Struct, TypeRef, UnknownRef
+from .types import CONTAINERS, MAP_KEY, WIRE_TYPES, parse_type_expr
 
 
 class TypeScope:
-    """The enums and structs one protocol can use (``name -> YAML node``), and its type expressions resolved."""
+    """The enums and structs one protocol defines (in file order) and can use (by name), and the shared ones."""
 
-    def __init__(self, enums: dict[str, Any], structs: dict[str, Any]) -> None:
-        self.enums = enums
-        self.structs = structs
-        self.known = sorted([*WIRE_TYPES, *structs, *enums])
+    def __init__(
+        self,
+        own_enums: list[Enum],
+        own_structs: list[Struct],
+        shared_enums: dict[str, Enum],
+        shared_structs: dict[str, Struct],
+    ) -> None:
+        self.own_enums = own_enums
+        self.own_structs = own_structs
+        self.enums = {**shared_enums, **{e.name: e for e in own_enums}}
+        self.structs = {**shared_structs, **{s.name: s for s in own_structs}}
+        self.shared_enums = shared_enums
+        """Every shared enum by name, also one a protocol's own enum of that name hides."""
+        self.shared_structs = shared_structs
+        """Every shared struct by name, also one a protocol's own struct of that name hides."""
+        self.known = sorted([*WIRE_TYPES, *self.structs, *self.enums])
         """Every type name the protocol can use, for 'did you mean' hints."""
-        self._exprs: dict[str, TypeExpr] = {}
+        self._parsed: dict[str, tuple[str, tuple[str, ...]]] = {}
 
-    def expr(self, text: str) -> TypeExpr:
-        found = self._exprs.get(text)
-        if found is None:
-            head, args = parse_type_expr(text)
-            found = TypeExpr(text, head, tuple(self.expr(arg) for arg in args), self._kind(head))
-            self._exprs[text] = found
-        return found
-
-    def of(self, field: Any) -> TypeExpr:
-        """The type of a field node (a mapping with a ``type`` key)."""
-        return self.expr(field["type"])
-
-    def _kind(self, head: str) -> str:
+    def ref(self, text: str) -> TypeRef:
+        """A new reference to the type ``text`` names, resolved as far as it goes."""
+        parsed = self._parsed.get(text)
+        if parsed is None:
+            parsed = self._parsed[text] = parse_type_expr(text)
+        head, args = parsed
+        refs = tuple(self.ref(arg) for arg in args)
         if head in CONTAINERS:
-            return head
-        if head in WIRE_TYPES:
-            return "wire"
-        if head in self.enums:
-            return "enum"
-        if head in self.structs:
-            return "struct"
-        return "unknown"
+            if len(args) == CONTAINERS[head] and (head == "list" or args[0] == MAP_KEY):
+                return TypeRef(text, head, item=refs[-1])
+        elif not args:
+            if head in WIRE_TYPES:
+                return TypeRef(text, "wire", wire=WIRE_TYPES[head])
+            if head in self.enums:
+                return TypeRef(text, "enum", enum=self.enums[head])
+            if head in self.structs:
+                return TypeRef(text, "struct", struct=self.structs[head])
+        return UnknownRef(text, "unknown", spelled=head, spelled_args=refs)

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .families import family
-from .families.framing import FramingVariant
+from .families.framing import FramingVariant, as_written
 from .filters import _clean
-from .model import Enum, Field, Message, Protocol, Struct, TypeRef
+from .model import Enum, EnumRef, Field, ListRef, MapRef, Message, Protocol, Struct, StructRef, TypeRef
 from .render import Options, OutputFile, Renderer
 from .types import WIRE_TYPES
 from .vectors import manifest as _manifest
@@ -115,14 +115,13 @@ def anchor(name: str) -> str:
 
 def type_md(ref: TypeRef) -> str:
     """The type as Markdown: wire types in code, enums and structs linked to their sections."""
-    if ref.kind == "list":
-        assert ref.item
-        return f"list&lt;{type_md(ref.item)}&gt;"
-    if ref.kind == "map":
-        assert ref.item
-        return f"map&lt;string, {type_md(ref.item)}&gt;"
-    if ref.kind in ("enum", "struct"):
-        return f"[{ref.text}](#{anchor(ref.text)})"
+    match ref:
+        case ListRef(item=item):
+            return f"list&lt;{type_md(item)}&gt;"
+        case MapRef(item=item):
+            return f"map&lt;string, {type_md(item)}&gt;"
+        case EnumRef() | StructRef():
+            return f"[{ref.text}](#{anchor(ref.text)})"
     return f"`{ref.text}`"
 
 
@@ -257,8 +256,7 @@ def hex_rows(data: bytes, limit: int = 4 * HEX_ROW) -> list[str]:
 def _display(ref: TypeRef | None, value: Any) -> str:
     if ref is None:
         return str(value)
-    if ref.kind == "enum":
-        assert ref.enum
+    if isinstance(ref, EnumRef):
         member = next((v.name for v in ref.enum.values if v.value == value), None)
         return f"{value} ({member})" if member else str(value)
     if isinstance(value, bool):
@@ -409,6 +407,7 @@ def markdown_target(protocols: list[Protocol], options: Options) -> list[OutputF
         "wire_types": WIRE_TYPES,
         "json": lambda v: json.dumps(v, ensure_ascii=False),
         "json_block": lambda v: json.dumps(v, ensure_ascii=False, indent=2),
+        "framing_written": as_written,
     }
     where = options.package_dir
     files = []

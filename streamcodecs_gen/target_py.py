@@ -19,7 +19,7 @@ from .families import family
 from .jar import JAR_NAME, jar_for
 from .model import Protocol
 from .problems import DefinitionError, Problem
-from .render import PY_PACKAGE_DIR, Options, OutputFile, Renderer, copy_source, format_python
+from .render import PY_PACKAGE_DIR, PY_TESTS_DIR, Options, OutputFile, Renderer, copy_source, format_python
 from .target_java import java_sources
 from .vectors import manifest as _manifest
 
@@ -36,7 +36,7 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
 
     add("py/package/pyproject.toml.j2", PurePosixPath("pyproject.toml"), protocols=protocols)
     add("py/package/__init__.py.j2", package / "__init__.py", protocols=protocols)
-    add("py/package/__main__.py.j2", package / "__main__.py")
+    files.append(OutputFile(None, package / "__main__.py", copy_source(PY_PACKAGE_DIR / "__main__.py")))
     files.append(OutputFile(None, package / "py.typed", ""))
     for module in sorted((PY_PACKAGE_DIR / "_runtime").glob("*.py")):
         files.append(OutputFile(None, package / "_runtime" / module.name, copy_source(module)))
@@ -134,7 +134,7 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
     if problems:
         raise DefinitionError(problems)
     if covered:
-        tests_to_vectors = os.path.relpath(options.binary_dir, options.test_dir)
+        tests_to_vectors = PurePosixPath(os.path.relpath(options.binary_dir, options.test_dir)).as_posix()
         files.append(
             OutputFile(
                 None,
@@ -142,17 +142,8 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
                 renderer.render("py/tests/conftest.py.j2", "templates/py/tests/conftest.py.j2"),
             )
         )
-        files.append(
-            OutputFile(
-                None,
-                options.test_dir / "vector_support.py",
-                renderer.render(
-                    "py/tests/vector_support.py.j2",
-                    "templates/py/tests/vector_support.py.j2",
-                    vectors_path=PurePosixPath(tests_to_vectors).as_posix(),
-                ),
-            )
-        )
+        support = PY_TESTS_DIR / "vector_support.py"
+        files.append(OutputFile(None, options.test_dir / support.name, copy_source(support)))
         for protocol in covered:
             files.append(
                 OutputFile(
@@ -163,7 +154,9 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
                         protocol.source,
                         protocol=protocol,
                         reader_suffix=repr(family(protocol.family).reader_suffix),
+                        records=family(protocol.family).record_vectors,
                         variants=[v.name for v in _manifest.variants(protocol)],
+                        vectors_path=tests_to_vectors,
                     ),
                 )
             )

@@ -7,7 +7,7 @@ import uuid
 from typing import Any
 
 from streamcodecs_gen.analysis.arrow import ArrowField, arrow_plan, field_shape, shape
-from streamcodecs_gen.analysis.json import encode_rule, spark_class
+from streamcodecs_gen.analysis.json import encode_rule
 from streamcodecs_gen.model import Field, Origin, Struct, TypeRef
 from streamcodecs_gen.types import WIRE_TYPES
 
@@ -77,11 +77,6 @@ def test_from_arrow() -> None:
 
 def arrow_plan_of(s: Struct) -> list[ArrowField]:
     return [ArrowField(s, f) for f in s.fields]
-
-
-def test_spark_class_of_free_form_json_is_variant() -> None:
-    assert spark_class(wire("any")) == "VariantType()"
-    assert spark_class(wire("string")) == "StringType()"
 
 
 def test_plan_covers_every_struct_and_message() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from streamcodecs_gen.analysis.kafka import KafkaEvent, kafka_event
+from streamcodecs_gen.analysis.kafka import KafkaEvent, kafka_event, kafka_spark
 from streamcodecs_gen.model import Protocol
 from streamcodecs_gen.pipeline import load_protocols
 
@@ -87,5 +87,44 @@ def test_spark_text_where_spark_holds_another_python_type_as_text(event: KafkaEv
     assert not any(event.spark_text(f) for f in event.attributes)
 
 
-def test_spark_classes_are_the_schemas_types_once_each(event: KafkaEvent) -> None:
-    assert event.spark_classes == ["BinaryType", "StringType", "TimestampType"]
+def test_the_spark_module_of_cloudevents(protocol: Protocol) -> None:
+    spark = kafka_spark(protocol)
+    assert (spark.column, spark.schema) == ("cloud_event", "CLOUD_EVENT_SCHEMA")
+    assert [a.py for a in spark.attributes] == [f.py for f in protocol.messages[0].fields]
+    by_py = {a.py: a for a in spark.attributes}
+    assert {a.type for a in spark.attributes} == {
+        "StringType()",
+        "TimestampType()",
+        "BinaryType()",
+        by_py["extensions"].type,
+    }
+    assert by_py["extensions"].type == "MapType(StringType(), StringType())"
+    assert (by_py["data"].to_spark, by_py["data"].to_codec) == ("data", "_kw.MISSING if data is None else data")
+    assert (by_py["datacontenttype"].to_spark, by_py["datacontenttype"].to_codec) == ("content_type", "datacontenttype")
+    assert by_py["extensions"].to_spark == (
+        "[(k, _kw.attribute_value_to_text(v)) for k, v in event.extensions.items()] if event.extensions else []"
+    )
+    assert by_py["extensions"].to_codec == "dict(extensions or ())"
+    assert (by_py["id"].to_spark, by_py["id"].to_codec) == ("event.id", "id")
+    assert [a.from_text for a in spark.attributes] == [None] * len(spark.attributes)  # nothing held as text
+    assert spark.key_mappers == [("partitionkey", "partitionkey", "utf-8")]
+    assert spark.java and spark.time_field == "time"
+
+
+def test_the_spark_module_holds_other_python_types_as_text(tmp_path: Path) -> None:
+    from test_cloudevents_definition import ACME
+
+    probe = ACME.replace(
+        "      - {name: at, type: timestamp, optional: true}\n",
+        "      - {name: at, type: timestamp, optional: true}\n      - {name: ref, type: uuid, optional: true}\n",
+    )
+    (tmp_path / "defs").mkdir()
+    (tmp_path / "defs" / "acme.yaml").write_text(probe, encoding="utf-8")
+    (acme,) = load_protocols(tmp_path / "defs", tmp_path)
+    spark = kafka_spark(acme)
+    by_py = {a.py: a for a in spark.attributes}
+    assert by_py["ref"].to_spark == "None if event.ref is None else _kw.uuid_to_text(event.ref)"
+    assert by_py["ref"].from_text == "_kw.uuid_from_text" and by_py["ref"].type == "StringType()"
+    assert by_py["attempts"].type == "ShortType()" and by_py["attempts"].from_text is None
+    assert spark.key_mappers == [("by_tenant", "tenant", "utf-8")]
+    assert not spark.java and spark.time_field is None  # no map of undeclared attributes: no Java target

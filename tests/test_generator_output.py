@@ -222,8 +222,8 @@ def test_flags_binary_and_test_dirs(tmp_path: Path) -> None:
     result = generate("-p", str(FIXTURES), "-r", str(root), "-b", "data/vec", "-t", "checks", "-q")
     assert result.returncode == 0, result.stderr
     assert (root / "data" / "vec" / "fixture" / "1" / "manifest.json").is_file()
-    test_file = root / "checks" / "vector_support.py"
-    assert "../data/vec" in test_file.read_text()
+    test_file = root / "checks" / "test_compat_fixture.py"
+    assert '"../data/vec"' in test_file.read_text()
     ran = subprocess.run(
         [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "checks"],
         cwd=root,

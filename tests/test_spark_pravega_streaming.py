@@ -248,23 +248,6 @@ def test_every_event_comes_out_once_whole_however_the_pieces_are_spread(spark: A
     assert sorted(map(repr, batch)) == sorted(map(repr, rows))
 
 
-def test_pieces_wait_for_a_gap_up_to_max_frame_bytes() -> None:
-    """The bound on what waits per stream: beyond ``MAX_FRAME`` bytes behind a gap, the gap is a problem."""
-    blob = b"".join(pv.encode_inline(pv.Event(data=p)) for p in (b"one", b"two", b"three"))
-    stream = spv._Stream(start=0)
-    assert stream.take([(22, blob[22:])], wait=True) == ([], [(22, blob[22:])])
-    filler = pv.encode_inline(pv.Event(data=bytes(spv._MAX_FRAME - 8 - len(blob) + 22)))
-    found, waiting = stream.take([(22, blob[22:]), (len(blob), filler)], wait=True)
-    assert (found, len(filler) + len(blob) - 22) == ([], spv._MAX_FRAME)  # exactly MAX_FRAME bytes wait
-    found, waiting = stream.take([*waiting, (len(blob) + len(filler), b"\0")], wait=True)  # one byte more
-    assert [(at, error) for at, _, error in found] == [
-        (22, "data for offset 22, expected 0"),
-        (22, None),
-        (len(blob), None),
-    ]
-    assert waiting == [] and stream.pending == b"\0"
-
-
 @pytest.mark.usefixtures("spark_path")
 def test_a_quiet_stream_is_closed_after_the_timeout(spark: Any, tmp_path: Path) -> None:
     """What comes out does not depend on when the timeout fires: the test waits for each outcome, however long

@@ -64,9 +64,10 @@ class JavaBinary:
     def enum_member(self, enum: Any, name: str) -> str:
         return self._number(self.enum_java(enum), next(v.value for v in enum.values if v.name == name))
 
-    def truthy_named(self, owner: Struct, accessor: str) -> str:
-        f = next(f for f in owner.fields if self.name(f) == accessor)
-        return self.truthy(f.type, f"value.{accessor}()")
+    @property
+    def direction_names(self) -> str:
+        """The directions' names, as Java string literals separated by commas."""
+        return ", ".join(java_string(d.name) for d in self.protocol.directions)
 
     @property
     def header_size(self) -> int:
@@ -142,6 +143,13 @@ class JavaBinary:
 
     def const(self, f: Field) -> str:
         return self.literal(f.type, f.const)
+
+    def written(self, f: Field) -> str:
+        """What the encoder writes for field ``f`` of ``value``: its constant (a struct's is checked by its own
+        writer, so the value is written), else the value's component."""
+        if f.has_const and f.type.kind != "struct":
+            return self.const(f)
+        return f"value.{self.name(f)}()"
 
     def const_repr(self, f: Field) -> str:
         """The constant as Python's ``repr`` shows it in the error text."""
@@ -268,13 +276,17 @@ class JavaBinary:
             return f"out.{wire.name}({expr});"
         return f"out.{wire.name}({expr}, {place});"
 
-    def counts_absent(self, owner: Struct) -> list[tuple[str, int]]:
-        """(condition field's accessor, bytes) of the fields a size prefix counts even when they are not written."""
-        return [
-            (self.name(self.nonempty_field(owner, f.when_nonempty)), min_size(f.type))
-            for f in owner.fields
-            if f.when_nonempty and self.fixed(f.type)
-        ]
+    def size_counted(self, owner: Struct) -> str:
+        """What a size prefix counts besides the bytes written after it (``sizeAt`` and ``out`` of the writer): the
+        prefix's own size taken off, and the fields it counts even when they are not written (their condition
+        field empty) added."""
+        assert owner.size_prefix is not None
+        counted = str(self.wire_size(owner.size_prefix.type))
+        for f in owner.fields:
+            if f.when_nonempty and self.fixed(f.type):
+                test = self.nonempty_field(owner, f.when_nonempty)
+                counted += f" + ({self.truthy(test.type, f'value.{self.name(test)}()')} ? 0 : {min_size(f.type)})"
+        return counted
 
     # ------------------------------------------------------------------ Spark values
 

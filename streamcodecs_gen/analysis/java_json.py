@@ -248,6 +248,16 @@ class JavaStruct:
     empty: bool  # a message without fields (its DECODED column is a boolean)
     index: int  # its place among the messages (DECODED column = index + 1)
 
+    @property
+    def components_end(self) -> str:
+        """What closes its record's components and opens its body."""
+        return ") implements Message {" if self.message else ") {"
+
+    @property
+    def decoded_value(self) -> str:
+        """The value of its DECODED column for a decoded ``message`` (true for a message without fields)."""
+        return "Boolean.TRUE" if self.empty else f"row((Messages.{self.name}) message)"
+
 
 @dataclass(frozen=True)
 class JavaEnum:
@@ -256,6 +266,11 @@ class JavaEnum:
     string: bool
     members: list[tuple[str, str]]  # Java constant, Java literal of its wire value
     unknown: str | None  # the member any other integer decodes as
+
+    @property
+    def reader(self) -> str:
+        """The ``JsonWire`` method reading its wire value."""
+        return "enumStr" if self.string else "enumInt"
 
 
 @dataclass(frozen=True)
@@ -274,6 +289,24 @@ class JavaDirection:
     base: str | None  # the catch-all object message the fast path tries
     checks: list[list[JavaCheck]]  # values of the base that make it another message (each all of a list)
 
+    @property
+    def other_message_tests(self) -> list[str]:
+        """Each a Java test on ``base`` (the catch-all message read) that it is another message's shape."""
+        return [
+            "(" + " && ".join(f"JsonWire.same(base.{c.accessor}, {c.literal})" for c in check) + ")"
+            for check in self.checks
+        ]
+
+    @property
+    def shape_tests(self) -> list[tuple[str, str]]:
+        """(message, the Java test on ``scan`` and ``object`` that a scanned value has its shape), in order."""
+        tests = []
+        for name, keys, match in self.shapes:
+            test = f"object && scan.all({', '.join(str(k) for k in keys)})"
+            test += "".join(f" && scan.is({k}, {literal})" for k, literal in match)
+            tests.append((name, test))
+        return tests
+
 
 @dataclass(frozen=True)
 class JavaJsonPlan:
@@ -291,6 +324,27 @@ class JavaJsonPlan:
     shape_keys: list[str]  # the keys the general path looks at (shape keys and matched keys)
     tag_owners: list[tuple[str, list[int]]]  # each tag -> the indexes of the directions that have it
     columns: int  # DECODED's width
+
+    @property
+    def stream_doc(self) -> str:
+        """How messages follow each other in a stream (the Reader's documentation)."""
+        if self.end_line:
+            return "JSON then an `end` line per message (the JSON may span lines)."
+        return "One message per line; blank lines are skipped."
+
+    @property
+    def direction_names(self) -> str:
+        """The directions' names, as Java string literals separated by commas."""
+        return ", ".join(java_string(d.name) for d in self.directions)
+
+    def index_of(self, message: str) -> int:
+        """The index of a message (its DECODED column is one more)."""
+        return next(m.index for m in self.messages if m.name == message)
+
+    @property
+    def single_owners(self) -> list[tuple[str, int]]:
+        """Each tag that one direction alone has, with that direction's index (its failure is the one told)."""
+        return [(tag, owners[0]) for tag, owners in self.tag_owners if len(owners) == 1]
 
 
 def _field(owner: Struct, f: Field, index: int, x: Expressions) -> JavaField:

@@ -23,8 +23,11 @@ from typing import Protocol as Interface
 
 from ..families.framing import JsonFraming
 from ..filters import pystr
-from ..model import Field, Message, Protocol, Shape, TypeRef
-from ..types import SPARK_CLASSES
+from ..model import Field, Message, Protocol, Shape
+from .exports import exports
+
+MODULE_NAMES = ("MAX_MESSAGE", "SERIALIZERS")
+"""What a JSON protocol's module exports besides the module contract (``exports.CONTRACT``) and its types."""
 
 
 class Owner(Interface):
@@ -63,14 +66,6 @@ def encode_rule(owner: Owner, f: Field) -> str:
     if mode == "default" and omit_defaults(owner):
         return "if_set"
     return "always"
-
-
-def spark_class(ref: TypeRef) -> str:
-    """The PySpark class of a decoded scalar (a wire type or an enum): free-form JSON is a VARIANT."""
-    if ref.kind == "wire":
-        assert ref.wire
-        return SPARK_CLASSES[ref.wire.spark_json or ref.wire.spark]
-    return ref.spark_class
 
 
 @dataclass(frozen=True)
@@ -127,17 +122,15 @@ def removed_fields(protocol: Protocol) -> list[tuple[Message, list[Field]]]:
     return [(m, gone) for m, gone in found if gone]
 
 
-def _json_annotation(ref: TypeRef) -> str:
-    if ref.kind == "wire":
-        assert ref.wire
-        return ref.wire.json_annotation
-    if ref.kind == "list":
-        assert ref.item
-        return f"list[{_json_annotation(ref.item)}]"
-    if ref.kind == "map":
-        assert ref.item
-        return f"dict[str, {_json_annotation(ref.item)}]"
-    return ref.text
+def field_doc(f: Field) -> str:
+    """A field's docstring: its doc, then when it was added (and what older peers' messages decode as) or removed."""
+    text = f.doc
+    if f.added_later:
+        text += f" Added in {f.since}; absent from older peers (decoded as "
+        text += f"{f.const_literal if f.has_const else f.default_literal})."
+    if f.removed:
+        text += f" Removed in {f.removed}: decoded when an older peer sends it, never encoded."
+    return text.strip()
 
 
 def _shape(message: Message) -> Shape:
@@ -169,14 +162,13 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
         return repr(owners)
 
     def json_type(f: Field) -> str:
-        base = _json_annotation(f.type)
+        base = f.type.json_annotation
         return f"{base} | None" if f.nullable or (f.optional and f.default is None) else base
 
     def default_arg(f: Field) -> str:
-        if f.type.kind == "list" and f.default == []:
-            return "default_factory=list"
-        if f.type.kind == "map" and f.default == {}:
-            return "default_factory=dict"
+        factory = f.type.default_factory
+        if factory and f.default in ([], {}):  # an empty list or map: a new one for each message
+            return f"default_factory={factory}"
         return f"default={f.default_literal}"
 
     def shape_test(m: Message) -> str:
@@ -241,6 +233,7 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
 
     typed = typed_path(protocol)
     return {
+        "exports": exports(protocol, MODULE_NAMES, [s.name for s in [*protocol.structs, *protocol.messages]]),
         "framing": framing,
         "omit_defaults": omit_defaults,
         "absent_fields": absent_fields,
@@ -251,6 +244,7 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
         "unset_default_fields": unset_default_fields,
         "unset_default_types": lambda owner: {f.py: json_type(f) for f in unset_default_fields(owner)},
         "field_mode": field_mode,
+        "field_doc": field_doc,
         "json_type": json_type,
         "default_arg": default_arg,
         "shape_test": shape_test,

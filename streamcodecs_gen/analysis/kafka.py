@@ -17,6 +17,20 @@ from ..filters import javastr as java_string
 from ..model import Field, Message, Protocol
 from ..naming import java_camel, java_safe
 from ..types import JAVA_PRIMITIVES, JSON_BYTES, WireType
+from .exports import exports
+
+MODULE_NAMES = (
+    "MAX_MESSAGE",
+    "MISSING",
+    "KafkaRecord",
+    "MissingType",
+    "content_mode",
+    "from_json",
+    "from_kafka",
+    "to_json",
+    "to_kafka",
+)
+"""What a Kafka protocol's module exports besides the module contract (``exports.CONTRACT``) and its event."""
 
 
 @dataclass(frozen=True)
@@ -52,12 +66,6 @@ class KafkaEvent:
         wire = f.type.item.wire if f.additional and f.type.item else f.type.wire
         assert wire is not None, f"attribute type {f.type.text} is not a wire type"
         return wire.spark == "string" and wire.py != "str"
-
-    @property
-    def spark_classes(self) -> list[str]:
-        """The PySpark type classes of the event schema's fields (``StringType``, ...), sorted, each once."""
-        refs = [f.type.item if f.additional and f.type.item else f.type for f in self.message.fields]
-        return sorted({ref.wire.spark_class.removesuffix("()") for ref in refs if ref.wire})
 
     @staticmethod
     def required(f: Field) -> bool:
@@ -112,7 +120,93 @@ def kafka_event(protocol: Protocol) -> KafkaEvent:
 
 def python_context(protocol: Protocol) -> dict[str, Any]:
     """What the Kafka templates read: the event model."""
-    return {"kafka": kafka_event(protocol)}
+    event = kafka_event(protocol)
+    return {"kafka": event, "exports": exports(protocol, MODULE_NAMES, [event.message.name])}
+
+
+# --- the Spark module ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SparkAttribute:
+    """How one field of the event crosses between the codec and Spark on the Python path."""
+
+    field: Field
+    type: str  # Python source: its PySpark type
+    to_spark: str  # Python source: its value in the Spark row, from the codec's ``event`` (the data and its content
+    # type come from ``_MEDIA.payload``: ``data``, ``content_type``)
+    from_text: str | None  # the runtime's ``<wire>_from_text`` that reads its Spark value back (None: as it is)
+    to_codec: str  # Python source: the codec's value from the local variable named after the field
+
+    @property
+    def py(self) -> str:
+        return self.field.py
+
+
+@dataclass(frozen=True)
+class SparkKafka:
+    """What the Kafka family's Spark module lays out: the event's schema and column, how each field crosses between
+    the codec and Spark, and the facts its functions take (``py_package/spark/_kafka.py``)."""
+
+    event: KafkaEvent
+    column: str  # the event's column in DECODED and in from_kafka's row
+    schema: str  # the module-level name of the event's schema
+    attributes: list[SparkAttribute]  # every field of the event, in schema order
+    key_mappers: list[tuple[str, str, str]]  # (mapper, field, encoding): the attributes that may become the key
+    java: bool  # whether the protocol has a Java target (the JVM path)
+    time_field: str | None  # the timestamp the Java UDFs take in microseconds (with a Java target)
+
+    @property
+    def extra_field(self) -> str | None:
+        """The map of undeclared attributes (its field), which the Java UDFs take as names and values."""
+        return self.event.extra.py if self.event.extra else None
+
+
+def _spark_attribute(event: KafkaEvent, f: Field) -> SparkAttribute:
+    from .spark import pyspark
+
+    text = event.spark_text(f)
+    wire = f.type.item.wire if f.additional and f.type.item else f.type.wire
+    assert wire is not None
+    if f is event.payload:
+        to_spark, to_codec = "data", f"_kw.MISSING if {f.py} is None else {f.py}"
+    elif f is event.content_type:
+        to_spark, to_codec = "content_type", f.py
+    elif f.additional:
+        items = f"[(k, _kw.{wire.name}_to_text(v)) for k, v in event.{f.py}.items()]" if text else None
+        to_spark = f"{items} if event.{f.py} else []" if items else f"list(event.{f.py}.items())"
+        to_codec = f"dict({f.py} or ())"
+    else:
+        to_spark = (
+            f"None if event.{f.py} is None else _kw.{wire.name}_to_text(event.{f.py})" if text else f"event.{f.py}"
+        )
+        to_codec = f.py
+    from_text = f"_kw.{wire.name}_from_text" if text and not f.additional and f is not event.payload else None
+    return SparkAttribute(f, pyspark(f.type, variant=False), to_spark, from_text, to_codec)
+
+
+def kafka_spark(protocol: Protocol) -> SparkKafka:
+    """The Spark module of a Kafka-family protocol."""
+    from .spark import kind_column, schema_name
+
+    event = kafka_event(protocol)
+    framing = protocol.framing_as(KafkaFraming)
+    by_name = {f.name: f for f in event.attributes}
+    java = java_kafka(protocol)
+    return SparkKafka(
+        event=event,
+        column=kind_column(event.message, ("message", "error")),
+        schema=schema_name(event.message),
+        attributes=[_spark_attribute(event, f) for f in event.message.fields],
+        key_mappers=[(m.name, by_name[m.attribute].py, m.encoding) for m in framing.key.mappers],
+        java=java is not None,
+        time_field=java.time_field if java else None,
+    )
+
+
+def spark_context(protocol: Protocol) -> dict[str, Any]:
+    """What the Kafka family's Spark template reads besides the event model (``python_context``)."""
+    return {"spark": kafka_spark(protocol)}
 
 
 # --- the Java target ------------------------------------------------------------------------------------------
@@ -151,6 +245,8 @@ class JavaAttribute:
     content_type: bool  # the attribute naming the payload's media type
     spark_text: bool  # Spark holds the value as its canonical text (``<wire>ToText``; read back by ``FromText``)
     json_text: bool  # held as its JSON text (``any``): written in the JSON format as that JSON value
+    column: int  # its column in Spark's row of the event (the undeclared attributes' map has one in field order)
+    json_key: str  # what the JSON format writes before its value (its name, after a comma unless it is first)
 
     @property
     def timestamp(self) -> bool:
@@ -163,6 +259,31 @@ class JavaAttribute:
         return self.type in _JAVA_TEXT and not self.json_text
 
     @property
+    def checked_length(self) -> int:
+        """The minimum length checked on the text (``KafkaEvents.checkLength``), 0 for none."""
+        return self.min_length if self.text else 0
+
+    @property
+    def to_row(self) -> str:
+        """The value of ``event`` in Spark's row (``contentType``: the event's, made explicit for JSON data)."""
+        value = f"event.{self.java}()"
+        if self.spark_text:
+            return f"{value} == null ? null : Codec.WIRE.{self.wire}ToText({value})"
+        if self.content_type:
+            return "contentType"
+        return f"Codec.instant({value})" if self.timestamp else value
+
+    @property
+    def from_row(self) -> str:
+        """The value of Spark's ``row`` for the event (one held as text is read into its local first; the time is
+        ``time``, from the microseconds Spark passes)."""
+        if self.spark_text:
+            return self.java
+        if self.timestamp:
+            return "time"
+        return f"row.getString({self.column})" if self.text else f"({self.type}) row.get({self.column})"
+
+    @property
     def json_raw(self) -> bool:
         """Written in the JSON format as a bare JSON value (a boolean or number: a Java primitive's box), not as a
         string."""
@@ -172,7 +293,7 @@ class JavaAttribute:
     def json_write(self) -> str:
         """How the JSON format's writer (``KafkaWire.Out``) writes the text ``text`` of the value."""
         if self.json_text:
-            return "raw(text.getBytes(StandardCharsets.UTF_8))"
+            return "json(text)"
         return "ascii(text)" if self.json_raw else "string(text)"
 
 
@@ -190,12 +311,31 @@ class JavaKafka:
     name_pattern: str  # attribute names (Java literal)
     name_rule: str  # the rule on names, as problems say it
     json_implied: bool  # an absent content type means JSON data
+    own_headers: str  # attributes carried by a header of their own, and that header: Map.of arguments
     time_field: str | None  # the one timestamp attribute's field (Spark passes its microseconds to the UDFs)
 
     @property
     def imports(self) -> list[str]:
         """The Java imports the attributes' types need (beyond those every kafka template has), sorted."""
         return sorted({_JAVA_IMPORTS[a.type] for a in self.attributes if a.type in _JAVA_IMPORTS})
+
+    @property
+    def slots(self) -> list[JavaAttribute | None]:
+        """The event record's components before its data, in field order: the attributes, and None where the map
+        of undeclared attributes goes."""
+        slots: list[JavaAttribute | None] = list(self.attributes)
+        slots.insert(self.extensions_at, None)
+        return slots
+
+    @property
+    def content_type(self) -> JavaAttribute:
+        """The attribute naming the data's media type."""
+        return self.attributes[self.content_type_at]
+
+    @property
+    def data_column(self) -> int:
+        """The data's column in Spark's row of the event (after every attribute and the undeclared ones)."""
+        return len(self.attributes) + 1
 
 
 def _java_pattern(match: Any) -> list[str]:
@@ -228,7 +368,9 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
         return None
     framing = protocol.framing_as(KafkaFraming)
     attributes = []
-    for f in event.attributes:
+    fields = [f for f in event.message.fields if f is not event.payload]
+    extensions_at = fields.index(event.extra) if event.extra else len(fields)
+    for at, f in enumerate(event.attributes):
         wire = f.type.wire
         assert wire is not None
         const = None
@@ -248,10 +390,10 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
                 content_type=f is event.content_type,
                 spark_text=event.spark_text(f),
                 json_text=wire.java_json_text,
+                column=at if at < extensions_at else at + 1,
+                json_key=("," if at else "") + f'"{f.name}":',
             )
         )
-    fields = [f for f in event.message.fields if f is not event.payload]
-    extensions_at = fields.index(event.extra) if event.extra else len(fields)
     json_data = framing.json_format.json_data
     subtype = json_data.implied.partition(";")[0].strip().lower().partition("/")[2]
     json_implied = subtype in json_data.subtypes or any(
@@ -282,6 +424,9 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
         + (f" and not be one of {', '.join(reserved)}" if reserved else "")
         + " or a declared attribute",
         json_implied=json_implied,
+        own_headers=", ".join(
+            f"{java_string(own)}, {java_string(header)}" for own, header in framing.binary.attribute_headers.items()
+        ),
         time_field=times[0].py if times else None,
     )
 

@@ -6,13 +6,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..load import Mapping
 from ..problems import Problem
 from .framing import FramingVariant, build
 
 if TYPE_CHECKING:
     from ..checks import Context
-    from ..model import Protocol
+    from ..model import Field, Protocol, Struct
     from ..render import Options
     from ..target_md import Example
 
@@ -34,8 +33,9 @@ class Templates:
 class Family:
     """A wire family. Subclasses set the class attributes and override the hooks their wire needs.
 
-    The shared checks (``checks.py``) and ``--compat`` ask the flags below instead of comparing family names; the
-    hooks add the family's own rules at fixed points of the checks, so problems keep one order.
+    The shared checks (``checks/``) and ``--compat`` ask the flags below instead of comparing family names; the
+    hooks add the family's own rules at fixed points of the checks, so problems keep one order. The hooks run over
+    the model (a field, its owner, the protocol through ``ctx.protocol``), as the shared checks do.
     """
 
     name: ClassVar[str]
@@ -81,11 +81,11 @@ class Family:
         """Rules on the protocol as a whole (check_family_rules, before the fields)."""
         return iter(())
 
-    def field_rules(self, ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
+    def field_rules(self, ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
         """Rules on one field of a struct or message (check_family_rules)."""
         return iter(())
 
-    def owner_rules(self, ctx: Context, owner: Mapping) -> Iterator[Problem]:
+    def owner_rules(self, ctx: Context, owner: Struct) -> Iterator[Problem]:
         """Rules on a struct or message, after its fields (check_family_rules)."""
         return iter(())
 
@@ -121,3 +121,8 @@ class Family:
 
     def __repr__(self) -> str:
         return f"<family {self.name}>"
+
+
+def discriminator_keys(owner: Struct) -> set[str]:
+    """Which of ``code``, ``tag`` and ``shape`` a message was written with (none, for a struct)."""
+    return {key for key in ("code", "tag", "shape") if getattr(owner, key, None) is not None}

@@ -5,17 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..load import Mapping
 from ..problems import Problem
-from ..resolve import TypeScope
 from ..types import CONTAINERS, WIRE_TYPES
-from .base import Family, Templates
+from .base import Family, Templates, discriminator_keys
 from .framing import BinaryFraming
 
 if TYPE_CHECKING:
     from ..checks import Context
-    from ..model import Protocol
+    from ..model import Field, Protocol, Struct
     from ..render import Options
+    from ..resolve import TypeScope
     from ..target_md import Example
 
 
@@ -49,31 +48,30 @@ class Binary(Family):
     def protocol_rules(self, ctx: Context) -> Iterator[Problem]:
         yield from _binary_code_ranges(ctx)
 
-    def field_rules(self, ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
+    def field_rules(self, ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
         """Binary fields are never removed, take constants of integer and bool types only, and have an encoding."""
-        head = ctx.types.of(f).head
-        if f.get("removed"):
+        head = f.type.head
+        if f.removed:
             yield ctx.problem(
                 f,
                 "removed",
-                f"{owner['name']}.{f['name']}: binary fields are never removed "
+                f"{owner.name}.{f.name}: binary fields are never removed "
                 "(their position carries the fields after them)",
                 "keep the field",
             )
-        if "const" in f and not (head in WIRE_TYPES and WIRE_TYPES[head].constant):
+        if f.has_const and not (head in WIRE_TYPES and WIRE_TYPES[head].constant):
             yield ctx.problem(
                 f,
                 "const",
-                f"{owner['name']}.{f['name']}: binary constants are for integer and bool fields",
+                f"{owner.name}.{f.name}: binary constants are for integer and bool fields",
                 "drop `const` or use an integer type",
             )
         yield from _binary_field_type(ctx, owner, f)
 
-    def owner_rules(self, ctx: Context, owner: Mapping) -> Iterator[Problem]:
-        if owner["name"] in ctx.types.structs and _recursive(ctx.types, owner["name"]):
-            yield ctx.problem(
-                owner, "name", f"type {owner['name']} contains itself", "binary structs cannot be recursive"
-            )
+    def owner_rules(self, ctx: Context, owner: Struct) -> Iterator[Problem]:
+        # By name, as a field's type names it: a message of a struct's name is that struct's problem too.
+        if owner.name in ctx.scope.structs and _recursive(ctx.scope, owner.name):
+            yield ctx.problem(owner, "name", f"type {owner.name} contains itself", "binary structs cannot be recursive")
 
     def python_context(self, protocol: Protocol) -> dict[str, Any]:
         from ..analysis.binary import python_context
@@ -81,9 +79,10 @@ class Binary(Family):
         return python_context(protocol)
 
     def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.arrow import arrow_context
+        from ..analysis.spark import spark_context
 
-        return arrow_context(protocol)
+        # A kind's column is never ``offset`` either: an inline frame has that column.
+        return spark_context(protocol, reserved=("message", "error", "offset"), variant=False)
 
     def java_context(self, protocol: Protocol) -> dict[str, Any]:
         from ..analysis.java_binary import java_context
@@ -108,9 +107,10 @@ def _binary_codes(ctx: Context) -> Iterator[Problem]:
     """Every binary message has a code, unique and (unless --no-id-check) ascending."""
     codes: dict[int, str] = {}
     previous_code: int | None = None
-    for message in ctx.data["messages"]:
-        name = message["name"]
-        if {key for key in ("code", "tag", "shape") if key in message} != {"code"}:
+    for message in ctx.protocol.messages:
+        name = message.name
+        code = message.code
+        if code is None or discriminator_keys(message) != {"code"}:
             yield ctx.problem(
                 message,
                 "name",
@@ -118,7 +118,6 @@ def _binary_codes(ctx: Context) -> Iterator[Problem]:
                 "give its numeric type code",
             )
             continue
-        code = message["code"]
         if code in codes:
             yield ctx.problem(
                 message,
@@ -140,33 +139,32 @@ def _binary_codes(ctx: Context) -> Iterator[Problem]:
 def _binary_code_ranges(ctx: Context) -> Iterator[Problem]:
     code_type = ctx.framing.code_type
     low, high = WIRE_TYPES[code_type].range
-    for message in ctx.data["messages"]:
-        if not low <= message.get("code", 0) <= high:
+    for message in ctx.protocol.messages:
+        if not low <= (message.code or 0) <= high:
             yield ctx.problem(
                 message,
                 "code",
-                f"code {message['code']} of {message['name']!r} does not fit the framing's {code_type}",
+                f"code {message.code} of {message.name!r} does not fit the framing's {code_type}",
                 "choose a code in range",
             )
 
 
-def _binary_field_type(ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
+def _binary_field_type(ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
     """A binary field's type has an encoding, and a list's count is bounded by the frame."""
-    expr = ctx.types.of(f)
-    head, args = expr.head, expr.args
+    head, args = f.type.head, f.type.args
     item = args[0].head if head == "list" and args else None  # a bare `list` is check_types' problem
     if head == "map" or item in CONTAINERS:
         yield ctx.problem(
             f,
             "type",
-            f"{owner['name']}.{f['name']}: {f['type']} has no binary encoding",
+            f"{owner.name}.{f.name}: {f.type.text} has no binary encoding",
             "use a list of a struct",
         )
-    elif item in ctx.types.structs and _zero_size(ctx.types, item, set()):
+    elif item is not None and item in ctx.scope.structs and _zero_size(ctx.scope, item, set()):
         yield ctx.problem(
             f,
             "type",
-            f"{owner['name']}.{f['name']}: list items of {args[0].text} can take "
+            f"{owner.name}.{f.name}: list items of {args[0].text} can take "
             "no bytes, so a count could not be bounded by the frame",
             "give the struct a mandatory field",
         )
@@ -175,9 +173,8 @@ def _binary_field_type(ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Pro
 def _struct_types(types: TypeScope, name: str) -> list[str]:
     """Structs a struct's fields name: a field's type or one of its type arguments."""
     found = []
-    for f in types.structs[name]["fields"]:
-        expr = types.of(f)
-        for inner in (expr.head, *(arg.head for arg in expr.args)):
+    for f in types.structs[name].fields:
+        for inner in (f.type.head, *(arg.head for arg in f.type.args)):
             if inner in types.structs:
                 found.append(inner)
     return found
@@ -198,13 +195,13 @@ def _recursive(types: TypeScope, start: str) -> bool:
 
 def _zero_size(types: TypeScope, name: str, seen: set[str]) -> bool:
     """True when every field of the struct is conditional, or itself a zero-size struct (and no size prefix)."""
-    node = types.structs[name]
-    if node.get("size_prefix") or name in seen:
+    struct = types.structs[name]
+    if struct.size_prefix or name in seen:
         return False
-    for f in node["fields"]:
-        if "presence" in f or "when_nonempty" in f:
+    for f in struct.fields:
+        if f.presence is not None or f.when_nonempty is not None:
             continue
-        head = types.of(f).head
+        head = f.type.head
         if head in types.structs and _zero_size(types, head, seen | {name}):
             continue
         if head in WIRE_TYPES and WIRE_TYPES[head].min_size == 0:  # rest, padding: nothing left, nothing read

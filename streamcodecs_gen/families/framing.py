@@ -3,7 +3,9 @@
 The JSON Schema (``schema/protocol-schema.json``, ``framing_<family>``) has accepted the mapping before it is built,
 so building only converts: nested mappings become their dataclasses, lists and maps stay lists and dicts (the
 templates concatenate and iterate them), an optional key left out takes the field's default. A key the dataclass
-does not declare is a programming error (the schema and the dataclass disagree), not a definition problem.
+does not declare is a programming error (the schema and the dataclass disagree), not a definition problem. Each
+dataclass keeps the :class:`~..origin.Origin` of its mapping: the lines problems point at, and which keys were
+written (:func:`as_written`).
 """
 
 from __future__ import annotations
@@ -13,41 +15,54 @@ import types
 import typing
 from typing import Any, TypeVar
 
+from ..origin import NOWHERE, Origin
+
 T = TypeVar("T")
 
 
-def build(cls: type[T], node: Any) -> T:
-    """An instance of the dataclass ``cls`` from a mapping the schema accepted."""
+def build(cls: type[T], node: Any, origin: Origin | None = None) -> T:
+    """An instance of the dataclass ``cls`` from a mapping the schema accepted (``origin``: the mapping's)."""
+    origin = Origin.of(node) if origin is None else origin
     hints = typing.get_type_hints(cls)
     names = {f.name for f in dataclasses.fields(cls) if f.init}  # type: ignore[arg-type]
     unknown = set(node) - names
     if unknown:
         raise ValueError(f"{cls.__name__} has no field for framing key(s) {sorted(unknown)} (schema and class differ)")
-    kwargs = {key: _value(hints[key], value) for key, value in node.items()}
-    if "yaml" in names:
-        kwargs["yaml"] = node
+    kwargs: dict[str, Any] = {key: _value(hints[key], value, origin.within(key)) for key, value in node.items()}
+    kwargs["origin"] = origin
     return cls(**kwargs)
 
 
-def _value(hint: Any, value: Any) -> Any:
-    origin = typing.get_origin(hint)
+def _value(hint: Any, value: Any, origin: Origin) -> Any:
+    kind = typing.get_origin(hint)
     if dataclasses.is_dataclass(hint):
-        return build(hint, value)  # type: ignore[arg-type]
-    if origin is list:
+        return build(hint, value, origin)  # type: ignore[arg-type]
+    if kind is list:
         (item,) = typing.get_args(hint)
-        return [_value(item, v) for v in value]
-    if origin is dict:
+        return [_value(item, v, origin.within(i)) for i, v in enumerate(value)]
+    if kind is dict:
         _, item = typing.get_args(hint)
-        return {k: _value(item, v) for k, v in value.items()}
-    if origin in (typing.Union, types.UnionType):
+        return {k: _value(item, v, origin.within(k)) for k, v in value.items()}
+    if kind in (typing.Union, types.UnionType):
         (inner,) = [arg for arg in typing.get_args(hint) if arg is not type(None)]
-        return None if value is None else _value(inner, value)
+        return None if value is None else _value(inner, value, origin)
     return value
 
 
-def _yaml() -> Any:
-    """The mapping as written: its line numbers point problems at the definition; never read for values."""
-    return dataclasses.field(default=None, compare=False, repr=False)
+def as_written(value: Any) -> Any:
+    """A framing value as the definition wrote it, as plain data: an optional key left out stays out."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {str(key): as_written(getattr(value, str(key))) for key in value.origin.lines}  # type: ignore[attr-defined]
+    if isinstance(value, list):
+        return [as_written(v) for v in value]
+    if isinstance(value, dict):
+        return {k: as_written(v) for k, v in value.items()}
+    return value
+
+
+def _origin() -> Any:
+    """Where the mapping was written: its lines point problems at the definition, its keys are the ones written."""
+    return dataclasses.field(default=NOWHERE, compare=False, repr=False)
 
 
 # --- binary ---------------------------------------------------------------------------------------------------------
@@ -63,7 +78,7 @@ class BinaryFraming:
     list_count: str
     bytes_length: str
     max_frame: int
-    yaml: Any = _yaml()
+    origin: Origin = _origin()
 
 
 # --- json -----------------------------------------------------------------------------------------------------------
@@ -76,7 +91,7 @@ class FramingVariant:
     name: str
     encoding: str
     doc: str
-    yaml: Any = _yaml()
+    origin: Origin = _origin()
 
 
 DEFAULT_MAX_MESSAGE = 16 * 1024 * 1024
@@ -90,7 +105,7 @@ class JsonFraming:
     max_message: int | None = None
     escape_hex: str | None = None
     variants: list[FramingVariant] = dataclasses.field(default_factory=list)
-    yaml: Any = _yaml()
+    origin: Origin = _origin()
 
     @property
     def message_limit(self) -> int:
@@ -105,7 +120,7 @@ class JsonFraming:
 class AttributeNames:
     pattern: str
     reserved: list[str] = dataclasses.field(default_factory=list)
-    yaml: Any = _yaml()
+    origin: Origin = _origin()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,6 +132,7 @@ class HeaderRules:
     duplicates: str
     null_value: str
     other: str
+    origin: Origin = _origin()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,7 +141,7 @@ class KeyMapper:
     attribute: str
     encoding: str
     doc: str = ""
-    yaml: Any = _yaml()
+    origin: Origin = _origin()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,6 +149,7 @@ class KeyRules:
     encode: str
     decode: str
     mappers: list[KeyMapper] = dataclasses.field(default_factory=list)
+    origin: Origin = _origin()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,13 +158,14 @@ class Detection:
     structured_prefix: str
     otherwise: str
     unknown_format: str
-    yaml: Any = _yaml()
+    origin: Origin = _origin()
 
 
 @dataclasses.dataclass(frozen=True)
 class PayloadRules:
     field: str
     content_type_attribute: str
+    origin: Origin = _origin()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,7 +176,7 @@ class BinaryMode:
     empty_value: str
     implied_content_type: str
     text_charsets: list[str]
-    yaml: Any = _yaml()
+    origin: Origin = _origin()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -167,6 +185,7 @@ class StructuredFormat:
     media_type: str
     content_type: str
     charsets: list[str]
+    origin: Origin = _origin()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -174,6 +193,7 @@ class StructuredMode:
     formats: list[StructuredFormat]
     prefixed_headers: str
     null_value: str
+    origin: Origin = _origin()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -181,6 +201,7 @@ class JsonData:
     subtypes: list[str]
     suffixes: list[str]
     implied: str
+    origin: Origin = _origin()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -188,6 +209,7 @@ class JsonEncode:
     member_order: str
     separators: str
     ascii_only: bool
+    origin: Origin = _origin()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -198,6 +220,7 @@ class JsonFormat:
     null_member: str
     encode: JsonEncode
     batch: str
+    origin: Origin = _origin()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -211,7 +234,7 @@ class KafkaFraming:
     structured: StructuredMode
     json_format: JsonFormat
     max_message: int | None = None
-    yaml: Any = _yaml()
+    origin: Origin = _origin()
 
     @property
     def message_limit(self) -> int:

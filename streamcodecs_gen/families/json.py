@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..load import Mapping
 from ..problems import Problem, suggest
-from .base import Family, Templates
+from .base import Family, Templates, discriminator_keys
 from .framing import FramingVariant, JsonFraming
 
 if TYPE_CHECKING:
     from ..checks import Context
-    from ..model import Protocol
+    from ..model import Field, Message, Protocol, Struct
     from ..render import Options
     from ..target_md import Example
 
@@ -39,12 +38,12 @@ class Json(Family):
     def protocol_rules(self, ctx: Context) -> Iterator[Problem]:
         yield from _repeated_variants(ctx)
 
-    def field_rules(self, ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
-        if (tag_key := ctx.framing.tag_key) and f["name"] == tag_key and "tag" in owner:
+    def field_rules(self, ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
+        if (tag_key := ctx.framing.tag_key) and f.name == tag_key and "tag" in discriminator_keys(owner):
             yield ctx.problem(
                 f,
                 "name",
-                f"{owner['name']}: field {f['name']!r} is the framing's tag_key",
+                f"{owner.name}: field {f.name!r} is the framing's tag_key",
                 "the tag is written by the codec; remove the field",
             )
 
@@ -54,10 +53,13 @@ class Json(Family):
         return python_context(protocol)
 
     def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.arrow import arrow_context
-        from ..analysis.json import spark_class
+        from ..analysis.spark import spark_context
 
-        return {**arrow_context(protocol), "spark_class": spark_class}
+        framing = protocol.framing_as(JsonFraming)
+        return {
+            **spark_context(protocol, reserved=("message", "error"), variant=True),  # free-form JSON: a VARIANT
+            "terminator": "newline" if framing.delimiter == "line" else "end line",  # what ends a message
+        }
 
     def java_context(self, protocol: Protocol) -> dict[str, Any]:
         from ..analysis.java_json import java_context
@@ -81,9 +83,9 @@ JSON = Json()
 def _json_discriminators(ctx: Context) -> Iterator[Problem]:
     """Every JSON message has a tag (unique per direction, with a tag_key to carry it) or a shape of its fields."""
     tags: dict[tuple[str, str], str] = {}
-    for message in ctx.data["messages"]:
-        name = message["name"]
-        has = {key for key in ("code", "tag", "shape") if key in message}
+    for message in ctx.protocol.messages:
+        name = message.name
+        has = discriminator_keys(message)
         if len(has) != 1 or "code" in has:
             yield ctx.problem(
                 message,
@@ -92,35 +94,38 @@ def _json_discriminators(ctx: Context) -> Iterator[Problem]:
                 "tag for messages carrying the discriminator key, shape for the others",
             )
             continue
-        if "tag" not in message:
+        tag = message.tag
+        if tag is None:
             yield from _shape_keys(ctx, message)
             continue
         if not ctx.framing.tag_key:
             yield ctx.problem(
                 message, "tag", f"message {name!r} has a tag but framing has no tag_key", "set framing.tag_key"
             )
-        for direction in message["directions"]:
-            key = (direction, message["tag"])
+        for direction in message.directions:
+            key = (direction, tag)
             if key in tags:
                 yield ctx.problem(
                     message,
                     "tag",
-                    f"tag {message['tag']!r} is used twice in direction {direction!r} ({tags[key]!r} and {name!r})",
+                    f"tag {tag!r} is used twice in direction {direction!r} ({tags[key]!r} and {name!r})",
                     "tags must be unique per direction",
                 )
             tags[key] = name
 
 
-def _shape_keys(ctx: Context, message: Mapping) -> Iterator[Problem]:
+def _shape_keys(ctx: Context, message: Message) -> Iterator[Problem]:
     """An object shape's keys and matched keys are fields of the message."""
-    field_names = {f["name"] for f in message["fields"]}
-    shape = message["shape"]
-    for key in [*shape.get("keys", []), *shape.get("match", {})]:
-        if key not in field_names and shape["json"] == "object":
+    field_names = {f.name for f in message.fields}
+    shape = message.shape
+    if shape is None:
+        return
+    for key in [*shape.keys, *shape.match]:
+        if key not in field_names and shape.json == "object":
             yield ctx.problem(
                 message,
                 "shape",
-                f"shape of {message['name']!r} names key {key!r} that is not a field",
+                f"shape of {message.name!r} names key {key!r} that is not a field",
                 suggest(key, field_names),
             )
 
@@ -130,7 +135,7 @@ def _repeated_variants(ctx: Context) -> Iterator[Problem]:
     for variant in ctx.framing.variants:
         if variant.name in seen_variants:
             yield ctx.problem(
-                variant.yaml,
+                variant,
                 "name",
                 f"framing variant {variant.name!r} is declared twice",
                 "give each variant its own name (it is what `serializer=` takes)",

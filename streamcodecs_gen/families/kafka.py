@@ -6,15 +6,16 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..load import Mapping
 from ..problems import Problem, suggest
 from ..types import WIRE_TYPES
-from .base import Family, Templates
+from .base import Family, Templates, discriminator_keys
 from .framing import KafkaFraming
 
 if TYPE_CHECKING:
     from ..checks import Context
-    from ..model import Protocol
+    from ..checks.context import HasOrigin
+    from ..model import Field, Message, Protocol, Struct
+    from ..origin import Origin
     from ..render import Options
     from ..target_md import Example
 
@@ -52,21 +53,21 @@ class Kafka(Family):
     additional_map = True
 
     def discriminators(self, ctx: Context) -> Iterator[Problem]:
-        for message in ctx.data["messages"]:
-            if any(key in message for key in ("code", "tag", "shape")):
+        for message in ctx.protocol.messages:
+            if discriminator_keys(message):
                 yield ctx.problem(
                     message,
                     "name",
-                    f"kafka message {message['name']!r} takes no code/tag/shape",
+                    f"kafka message {message.name!r} takes no code/tag/shape",
                     "remove them: records are told apart by their headers",
                 )
 
-    def field_rules(self, ctx: Context, owner: Mapping, f: Mapping) -> Iterator[Problem]:
-        if not f.get("additional") and not _IDENT.fullmatch(f["name"]):
+    def field_rules(self, ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
+        if not f.additional and not _IDENT.fullmatch(f.name):
             yield ctx.problem(
                 f,
                 "name",
-                f"kafka field name {f['name']!r} must be an identifier",
+                f"kafka field name {f.name!r} must be an identifier",
                 "use letters, digits and underscores",
             )
 
@@ -79,9 +80,9 @@ class Kafka(Family):
         return python_context(protocol)
 
     def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.kafka import java_kafka
+        from ..analysis.kafka import spark_context
 
-        return {"java": java_kafka(protocol)}  # None: no Java target, the Spark functions take their Python path
+        return spark_context(protocol)
 
     def java_context(self, protocol: Protocol) -> dict[str, Any] | None:
         from ..analysis.kafka import java_context
@@ -109,10 +110,10 @@ def _event(ctx: Context) -> Iterator[Problem]:
     each must exist with the right type, and every field name must be a valid attribute name.
     """
     framing = ctx.framing
-    messages = ctx.data["messages"]
+    messages = ctx.protocol.messages
     if len(messages) != 1:
         yield ctx.problem(
-            ctx.data,
+            ctx.protocol,
             "messages",
             "a kafka protocol defines exactly one message (the event)",
             "describe one event; attributes it does not declare go to its `additional` map",
@@ -122,7 +123,7 @@ def _event(ctx: Context) -> Iterator[Problem]:
         pattern = re.compile(framing.attribute_names.pattern)
     except re.error as exc:
         yield ctx.problem(
-            framing.attribute_names.yaml,
+            framing.attribute_names,
             "pattern",
             f"attribute name pattern is not a regular expression: {exc}",
             "fix the pattern",
@@ -132,63 +133,64 @@ def _event(ctx: Context) -> Iterator[Problem]:
     yield from _kafka_framing_references(ctx, messages[0])
 
 
-def _record_value(f: Mapping) -> bool:
+def _record_value(f: Field) -> bool:
     """Whether field ``f`` is of the type that carries the record value (the payload), not an attribute."""
-    wire = WIRE_TYPES.get(f["type"])
+    wire = WIRE_TYPES.get(f.type.text)
     return wire is not None and wire.record_value
 
 
-def _kafka_attributes(ctx: Context, message: Mapping, pattern: re.Pattern[str]) -> Iterator[Problem]:
+def _kafka_attributes(ctx: Context, message: Message, pattern: re.Pattern[str]) -> Iterator[Problem]:
     """Declared attributes: valid attribute names of wire types, and at most one `additional` map."""
     reserved = set(ctx.framing.attribute_names.reserved)
-    additional = [f for f in message["fields"] if f.get("additional")]
-    for f in message["fields"]:
-        head = ctx.types.of(f).head
-        if f.get("additional"):
+    additional = [f for f in message.fields if f.additional]
+    for f in message.fields:
+        if f.additional:
             continue
-        if not (pattern.fullmatch(f["name"]) and f["name"] not in reserved) and not _record_value(f):
+        if not (pattern.fullmatch(f.name) and f.name not in reserved) and not _record_value(f):
             yield ctx.problem(
                 f,
                 "name",
-                f"{message['name']}.{f['name']}: not a valid attribute name (framing.attribute_names)",
+                f"{message.name}.{f.name}: not a valid attribute name (framing.attribute_names)",
                 "rename it",
             )
-        if head not in WIRE_TYPES:
+        if f.type.head not in WIRE_TYPES:
             yield ctx.problem(
                 f,
                 "type",
-                f"{message['name']}.{f['name']}: kafka attributes have wire types",
+                f"{message.name}.{f.name}: kafka attributes have wire types",
                 "use a wire type such as string",
             )
     if len(additional) > 1:
         yield ctx.problem(
             additional[1],
             "additional",
-            f"{message['name']}: more than one `additional` field",
+            f"{message.name}: more than one `additional` field",
             "keep one map for the undeclared attributes",
         )
 
 
-def _kafka_framing_references(ctx: Context, message: Mapping) -> Iterator[Problem]:
+def _kafka_framing_references(ctx: Context, message: Message) -> Iterator[Problem]:
     """The payload field, the attributes the framing maps to headers and keys, and the detection header exist."""
     framing = ctx.framing
-    fields = {f["name"]: f for f in message["fields"]}
-    payloads = [f["name"] for f in message["fields"] if _record_value(f)]
+    fields = {f.name: f for f in message.fields}
+    payloads = [f.name for f in message.fields if _record_value(f)]
     payload = framing.payload
     if payloads != [payload.field]:
         yield ctx.problem(
-            framing.yaml,
+            framing,
             "payload",
             f"framing.payload.field {payload.field!r} must name the one "
             f"field of type payload (found: {', '.join(payloads) or 'none'})",
             "declare one payload field and name it here",
         )
     headers = framing.binary.attribute_headers
-    named = [(framing.yaml["payload"], "content_type_attribute", payload.content_type_attribute)]
-    named += [(framing.binary.yaml["attribute_headers"], key, key) for key in headers]
-    named += [(m.yaml, "attribute", m.attribute) for m in framing.key.mappers]
+    named: list[tuple[HasOrigin | Origin, str, str]] = [
+        (payload, "content_type_attribute", payload.content_type_attribute)
+    ]
+    named += [(framing.binary.origin.within("attribute_headers"), key, key) for key in headers]
+    named += [(m, "attribute", m.attribute) for m in framing.key.mappers]
     for node, key, name in named:
-        if name not in fields or _record_value(fields[name]) or fields[name].get("additional"):
+        if name not in fields or _record_value(fields[name]) or fields[name].additional:
             yield ctx.problem(
                 node,
                 key,
@@ -197,7 +199,7 @@ def _kafka_framing_references(ctx: Context, message: Mapping) -> Iterator[Proble
             )
     if headers.get(payload.content_type_attribute) != framing.detection.header:
         yield ctx.problem(
-            framing.detection.yaml,
+            framing.detection,
             "header",
             "framing.detection.header must be the binary-mode header of the content-type attribute",
             "map that attribute to this header in binary.attribute_headers",

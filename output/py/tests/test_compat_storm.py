@@ -9,69 +9,43 @@ The framing variants (``msgpack``) have vectors of their own, checked the same w
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
 
 import pytest
-from vector_support import untag, vector_cases
+from vector_support import Vector, Vectors
 
 from streamcodecs import storm as codec
 
-VERSIONS = ["0.7.1", "0.8.0", "0.8.1", "0.8.2", "0.9.2", "0.9.3", "0.10.0", "1.1.0", "2.6.0"]
-VECTOR_CASES = vector_cases("storm", VERSIONS)
-CURRENT = [case for case in VECTOR_CASES if case.values[0]["version"] == codec.VERSION]
+VECTORS = Vectors(
+    Path(__file__).resolve().parent / "../vectors",
+    "storm",
+    versions=["0.7.1", "0.8.0", "0.8.1", "0.8.2", "0.9.2", "0.9.3", "0.10.0", "1.1.0", "2.6.0"],
+    framings=[None, "msgpack"],
+    suffix=b"",
+)
 
 
-def _expected(entry: dict[str, Any]) -> Any:
-    return codec.MESSAGES[entry["message"]].from_dict(untag(entry["fields"]))
+@pytest.mark.parametrize("framing", VECTORS.framings)
+def test_every_version_has_vectors(framing: str | None) -> None:
+    found = VECTORS.vectors(framing)
+    assert {vector.version for vector in found} == set(VECTORS.versions)
+    assert {vector.framing for vector in found} == {framing}
 
 
-def test_every_version_has_vectors() -> None:
-    assert {case.values[0]["version"] for case in VECTOR_CASES} == set(VERSIONS)
+@pytest.mark.parametrize("vector", VECTORS.cases())
+def test_decode(vector: Vector) -> None:
+    message = codec.decode(vector.data, direction=vector.direction, **vector.options)
+    assert type(message).__name__ == vector.message
+    assert message == vector.expected(codec)
 
 
-@pytest.mark.parametrize(("manifest", "entry", "data"), VECTOR_CASES)
-def test_decode(manifest: dict[str, Any], entry: dict[str, Any], data: bytes) -> None:
-    message = codec.decode(data, direction=entry["direction"])
-    assert type(message).__name__ == entry["message"]
-    assert message == _expected(entry)
+@pytest.mark.parametrize("vector", VECTORS.cases(version=codec.VERSION))
+def test_encode_current_version(vector: Vector) -> None:
+    assert codec.encode(vector.expected(codec), **vector.options) == vector.data
 
 
-@pytest.mark.parametrize(("manifest", "entry", "data"), CURRENT)
-def test_encode_current_version(manifest: dict[str, Any], entry: dict[str, Any], data: bytes) -> None:
-    assert codec.encode(_expected(entry)) == data
-
-
-@pytest.mark.parametrize(("manifest", "entry", "data"), VECTOR_CASES)
-def test_stream_reader(manifest: dict[str, Any], entry: dict[str, Any], data: bytes) -> None:
-    reader = codec.Reader(direction=entry["direction"])
-    stream = data + b""
-    messages = [m for i in range(0, len(stream), 7) for m in reader.feed(stream[i : i + 7])]
-    assert messages == [_expected(entry)]
-
-
-MSGPACK_CASES = vector_cases("storm", VERSIONS, framing="msgpack")
-MSGPACK_CURRENT = [case for case in MSGPACK_CASES if case.values[0]["version"] == codec.VERSION]
-
-
-def test_every_version_has_msgpack_vectors() -> None:
-    assert {case.values[0]["version"] for case in MSGPACK_CASES} == set(VERSIONS)
-    assert {case.values[0]["framing"] for case in MSGPACK_CASES} == {"msgpack"}
-
-
-@pytest.mark.parametrize(("manifest", "entry", "data"), MSGPACK_CASES)
-def test_decode_msgpack(manifest: dict[str, Any], entry: dict[str, Any], data: bytes) -> None:
-    message = codec.decode(data, direction=entry["direction"], serializer="msgpack")
-    assert type(message).__name__ == entry["message"]
-    assert message == _expected(entry)
-
-
-@pytest.mark.parametrize(("manifest", "entry", "data"), MSGPACK_CURRENT)
-def test_encode_current_version_msgpack(manifest: dict[str, Any], entry: dict[str, Any], data: bytes) -> None:
-    assert codec.encode(_expected(entry), serializer="msgpack") == data
-
-
-@pytest.mark.parametrize(("manifest", "entry", "data"), MSGPACK_CASES)
-def test_stream_reader_msgpack(manifest: dict[str, Any], entry: dict[str, Any], data: bytes) -> None:
-    reader = codec.Reader(direction=entry["direction"], serializer="msgpack")
-    messages = [m for i in range(0, len(data), 7) for m in reader.feed(data[i : i + 7])]
-    assert messages == [_expected(entry)]
+@pytest.mark.parametrize("vector", VECTORS.cases())
+def test_stream_reader(vector: Vector) -> None:
+    reader = codec.Reader(direction=vector.direction, **vector.options)
+    messages = [message for piece in vector.pieces(7) for message in reader.feed(piece)]
+    assert messages == [vector.expected(codec)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import gc
+import importlib
 import math
 import operator
 import struct
@@ -41,6 +42,7 @@ __all__ = [
     "Items",
     "Kind",
     "Shape",
+    "Shipped",
     "Struct",
     "arrow_udf",
     "codec_text",
@@ -212,6 +214,30 @@ def arrow_udf(function: Callable[..., pa.Array], returns: DataType) -> Callable[
     """A scalar Arrow UDF, known as such by its type hints (``pa.Array`` in, one per column, and out); pyspark's
     stubs only describe the older form with ``functionType``, which warns at run time."""
     return F.arrow_udf(function, returns)  # type: ignore[call-overload,no-any-return]
+
+
+class Shipped:
+    """An object that a generated Spark module keeps in a global (its tables, the Spark functions over them) and
+    hands to Spark with the functions of its Python path (``arrow_udf``, ``mapInArrow``, ...). Spark pickles those
+    functions with what they name, by value unless it is a module's global; this object is one, so it pickles as
+    ``(module, name)`` and an executor imports the module (the executors have the package) instead of unpickling
+    a copy of the codec's tables for every task."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self._where = (module, name)
+
+    def __reduce__(self) -> tuple[Callable[[str, str], Any], tuple[str, str]]:
+        try:
+            found = _global(*self._where)
+        except (ImportError, AttributeError):
+            found = None
+        if found is not self:
+            raise TypeError(f"{type(self).__name__} is not {'.'.join(self._where)}, which its module names it")
+        return _global, self._where
+
+
+def _global(module: str, name: str) -> Any:
+    return getattr(importlib.import_module(module), name)
 
 
 def reason(error: DecodeError) -> str:

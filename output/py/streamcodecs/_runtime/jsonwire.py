@@ -13,7 +13,7 @@ import re
 import types
 import typing
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Annotated, Any, Generic, TypeVar
 
@@ -66,7 +66,7 @@ def upper_hex_escapes(data: bytes) -> bytes:
 
 
 def telling_failure(
-    failures: dict[str, Exception], text: bytes, tag_key: str, tag_directions: dict[str, tuple[str, ...]]
+    failures: dict[str, Exception], text: bytes, tag_key: str, tag_directions: Mapping[str, tuple[str, ...]]
 ) -> Exception:
     """Of the failures of decoding ``text`` in each direction (in order), the one to report.
 

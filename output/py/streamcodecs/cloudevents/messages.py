@@ -37,6 +37,9 @@ holding its canonical string. Structured content mode: the whole event in the JS
 header starts with ``application/cloudevents`` (ASCII case-insensitive), else binary (:func:`content_mode`); a
 structured format other than ``application/cloudevents+json`` is a :class:`DecodeError` naming it.
 
+:func:`to_kafka` takes the record key as given or from a key mapper, by name: ``'partitionkey'``, or any
+callable.
+
 :func:`to_json` and :func:`from_json` are the JSON event format alone. :func:`encode` and :func:`decode` (the
 module contract) are the bytes of a whole event, which for this family is the JSON event format, i.e. the value
 of a structured-mode record; :class:`Reader` reads JSON Lines of such events.
@@ -55,14 +58,17 @@ from __future__ import annotations
 import datetime
 import enum
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from typing import Any, ClassVar, Final, TypeAlias
 
 import msgspec
 
 from .._runtime import errors as _errors
-from .._runtime import jsonwire as _jw
+from .._runtime import kafkarecords as _kr
 from .._runtime import kafkawire as _kw
+from .._runtime.kafkarecords import BINARY_TYPES as _BINARY_TYPES
+from .._runtime.kafkarecords import KafkaRecord
+from .._runtime.kafkarecords import kind as _kind
 from .._runtime.kafkawire import (
     MISSING,
     MissingType,
@@ -149,19 +155,6 @@ class ContentMode(enum.StrEnum):
     """Data in the record value; attributes in headers."""
     STRUCTURED = "structured"
     """The whole event in the record value as an event format."""
-
-
-class KafkaRecord(msgspec.Struct):
-    """One Kafka record as a client library gives and takes it.
-
-    ``key`` and ``value`` are bytes or None (null); ``headers`` is the ordered list of ``(name, value)`` pairs,
-    duplicates allowed, a value may be None.  :func:`from_kafka` also accepts any object with ``headers`` and
-    ``value`` attributes, and headers given as a mapping.
-    """
-
-    key: bytes | None = None
-    value: bytes | None = None
-    headers: list[tuple[str, bytes | None]] = msgspec.field(default_factory=list)
 
 
 class CloudEvent(msgspec.Struct, kw_only=True):
@@ -284,92 +277,13 @@ _HEADER_ATTRIBUTE: Final[dict[str, str]] = {  # lower-case header name -> declar
     "ce_time": "time",
     "ce_partitionkey": "partitionkey",
 }
-_OWN_HEADER: Final[dict[str, str]] = {  # prefix + attribute -> the header that carries the attribute instead
-    "ce_datacontenttype": "content-type",
-}
-_STRUCTURED_PREFIX: Final = "application/cloudevents"
-_STRUCTURED_MEDIA_TYPE: Final = "application/cloudevents+json"
-_STRUCTURED_CHARSETS: Final = frozenset(
-    {
-        "utf-8",
-    }
-)
-_STRUCTURED_CONTENT_TYPE: Final = b"application/cloudevents+json; charset=UTF-8"
-_TEXT_CHARSETS: Final = (
-    "utf-8",
-    "us-ascii",
-)
 _IMPLIED_CONTENT_TYPE: Final = b"application/json"
 _is_json = _kw.JsonMediaTypes(("json",), ("+json",)).cached
 _JSON_IMPLIED: Final = _is_json("application/json")
 """Whether an absent ``datacontenttype`` means JSON data in the JSON event format."""
-_BINARY_TYPES = (bytes, bytearray, memoryview)
-_JSON_ENCODE = _kw.JSON_ENCODE
-_JSON_DECODE = msgspec.json.Decoder().decode
-
-
-def _kind(value: Any) -> str:
-    return type(value).__name__
 
 
 # --- binary content mode ------------------------------------------------------------------------------------------
-
-
-def _read_headers(headers: Iterable[tuple[str, bytes | None]]) -> tuple[dict[str, str], dict[str, str]]:
-    """The text of every attribute header: (declared attributes, undeclared attributes); the last header wins."""
-    found: dict[str, str] = {}
-    others: dict[str, str] = {}
-    for name, raw in headers:
-        attribute = _HEADER_ATTRIBUTE.get(name)  # names are written in lower case: try them as they are first
-        if attribute is not None:
-            target = found
-        else:
-            key = name.lower() if name.isascii() else _kw.ascii_lower(name)
-            attribute = _HEADER_ATTRIBUTE.get(key)
-            if attribute is not None:
-                target = found
-            elif key.startswith(_PREFIX):
-                attribute = key[3:]
-                if key in _OWN_HEADER:
-                    raise DecodeError(
-                        f"header {name!r} is not allowed: attribute {attribute!r} goes in the "
-                        f"{_OWN_HEADER[key]!r} header",
-                        field=attribute,
-                    )
-                if _NAME_MATCH(attribute) is None or attribute in _NOT_EXTENSIONS:
-                    raise DecodeError(
-                        f"header {name!r}: {attribute!r} is not a valid attribute name ({_NAME_RULE})", field=attribute
-                    )
-                target = others
-            else:
-                continue
-        if raw is None:
-            raise DecodeError(f"header {name!r} has a null value", field=attribute)
-        try:
-            target[attribute] = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise DecodeError(
-                f"header {name!r} is not UTF-8 text ({exc.reason} at byte {exc.start})", field=attribute
-            ) from None
-    return found, others
-
-
-def _header_pairs(headers: Any) -> Iterable[tuple[str, bytes | None]]:
-    if headers is None:
-        return ()
-    return headers.items() if isinstance(headers, Mapping) else headers
-
-
-def _content_type_header(headers: Iterable[tuple[str, bytes | None]]) -> str | None:
-    """The last ``content-type`` header as text, or None (absent, null or not text)."""
-    found = None
-    for name, raw in headers:
-        if isinstance(name, str) and _kw.ascii_lower(name) == "content-type":
-            found = raw
-    try:
-        return None if found is None else bytes(found).decode("utf-8")
-    except (TypeError, ValueError):
-        return None
 
 
 def _from_binary(found: dict[str, str], others: dict[str, str], record_value: Any) -> CloudEvent:
@@ -483,41 +397,6 @@ def _from_binary(found: dict[str, str], others: dict[str, str], record_value: An
         partitionkey=v_partitionkey,
         extensions=undeclared,
         data=data,
-    )
-
-
-def _text_value(data: str, content_type: str) -> bytes:
-    """str data under a non-JSON content type: encoded in its charset parameter (default utf-8)."""
-    charset = _kw.media_type_parameter(content_type, "charset")
-    charset = _TEXT_CHARSETS[0] if charset is None else _kw.ascii_lower(charset)
-    if charset not in _TEXT_CHARSETS:
-        raise EncodeError(
-            f"str data can be written as {', '.join(_TEXT_CHARSETS)}, not charset {charset!r}: give bytes",
-            field="data",
-        )
-    try:
-        return data.encode(charset)
-    except UnicodeEncodeError as exc:
-        raise EncodeError(
-            f"str data does not fit charset {charset}: {exc.reason} at character {exc.start}",
-            field="data",
-        ) from None
-
-
-def _json_data(data: Any) -> bytes:
-    try:
-        value = _JSON_ENCODE(data)
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise EncodeError(f"data cannot be written as JSON: {exc}", field="data") from None
-    if value.rfind(b"null") >= 0 and not _kw.finite(data):  # msgspec writes NaN and infinity as null
-        raise EncodeError("JSON data holds NaN or infinity, which JSON cannot carry", field="data")
-    return value
-
-
-def _non_json(data: Any, content_type: str | None) -> EncodeError:
-    return EncodeError(
-        f"{_kind(data)} data cannot be written under the non-JSON content type {content_type!r}: give bytes or str",
-        field="data",
     )
 
 
@@ -890,118 +769,7 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
     return document
 
 
-def _raw_json_data(data: bytes | bytearray | memoryview, content_type: str) -> msgspec.Raw:
-    """Bytes data under a JSON content type, as the JSON value they hold (whitespace between tokens removed)."""
-    try:
-        return _kw.json_raw(data)
-    except _Invalid as exc:
-        where = "" if exc.offset is None else f" (byte {exc.offset})"
-        raise EncodeError(
-            f"bytes under the JSON content type {content_type!r} are not one JSON value: {exc}{where}; "
-            "give their JSON value, or a content type that does not declare JSON",
-            field="data",
-        ) from None
-
-
-def from_json(data: bytes | bytearray | memoryview | str) -> CloudEvent:
-    """Decode one event in the JSON event format (UTF-8 JSON text)."""
-    if isinstance(data, str):
-        try:
-            data = data.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise DecodeError(f"text is not valid Unicode: {exc.reason}", offset=exc.start) from None
-    try:
-        document = _JSON_DECODE(data)
-    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-        try:
-            _kw.json_decode(data)  # the same decode again, for the reason and the offset
-        except _Invalid as exc:
-            raise DecodeError(str(exc), offset=exc.offset) from None
-        raise
-    return _from_json_object(document)
-
-
-def _json_value(event: CloudEvent) -> bytes:
-    document = _to_json_object(event)
-    try:
-        value = _JSON_ENCODE(document)
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise EncodeError(f"data cannot be written as JSON: {exc}", field="data") from None
-    if value.rfind(b"null") >= 0 and not _kw.finite(event.data):  # msgspec writes NaN as null
-        raise EncodeError("JSON data holds NaN or infinity, which JSON cannot carry", field="data")
-    return value
-
-
-def to_json(event: CloudEvent) -> bytes:
-    """The event in the JSON event format: compact UTF-8 JSON, members in field order.
-
-    Bytes data under a ``datacontenttype`` that declares JSON are written in ``data`` as the JSON value they
-    hold (whitespace between tokens removed, the rest as written); bytes that are not one JSON value are an
-    :class:`EncodeError` naming ``data``.  Other bytes go to ``data_base64``.
-    """
-    if type(event) is not CloudEvent:
-        raise EncodeError(f"not a CloudEvent: {_kind(event)}")
-    return _json_value(event)
-
-
 # --- records ------------------------------------------------------------------------------------------------------
-
-
-def _structured_value(value: Any, content_type: str) -> CloudEvent:
-    if content_type not in _STRUCTURED_OK:
-        essence = _kw.media_type_essence(content_type)
-        if essence != _STRUCTURED_MEDIA_TYPE:
-            raise DecodeError(
-                f"structured content type {content_type!r} is not a supported event format "
-                f"(supported: {_STRUCTURED_MEDIA_TYPE})",
-                field="datacontenttype",
-            )
-        charset = _kw.media_type_parameter(content_type, "charset")
-        if charset is not None and _kw.ascii_lower(charset) not in _STRUCTURED_CHARSETS:
-            raise DecodeError(
-                f"structured content type {content_type!r}: charset {charset!r} is not supported",
-                field="datacontenttype",
-            )
-        if len(_STRUCTURED_OK) < 256:
-            _STRUCTURED_OK.add(content_type)
-    if value is None:
-        raise DecodeError("a structured-mode record needs a value; it is null")
-    return from_json(value)
-
-
-_STRUCTURED_OK: set[str] = set()
-
-
-def _structured(content_type: str | None) -> bool:
-    return content_type is not None and _kw.ascii_lower(content_type[:23]) == _STRUCTURED_PREFIX
-
-
-def from_kafka(record: KafkaRecord | Any) -> CloudEvent:
-    """Decode the event in a Kafka record, binary or structured content mode (told apart by the
-    ``content-type`` header).  The record's key and other headers are not part of the event."""
-    headers = _header_pairs(record.headers)
-    try:
-        found, others = _read_headers(headers)
-    except DecodeError:
-        content_type = _content_type_header(headers)
-        if _structured(content_type):  # a structured record ignores its prefixed headers, bad or not
-            assert content_type is not None
-            return _structured_value(record.value, content_type)
-        raise
-    except (TypeError, ValueError, AttributeError):
-        raise DecodeError("headers must be (str, bytes or None) pairs") from None
-    content_type = found.get("datacontenttype")
-    if content_type is not None:
-        head = content_type[:23]
-        if head.isascii() and head.lower() == _STRUCTURED_PREFIX:
-            return _structured_value(record.value, content_type)
-    return _from_binary(found, others, record.value)
-
-
-def content_mode(record: KafkaRecord | Any) -> str:
-    """``"structured"`` when the record's ``content-type`` header starts with
-    ``application/cloudevents`` (ASCII case-insensitive), else ``"binary"``: the mode :func:`from_kafka` reads it in."""
-    return "structured" if _structured(_content_type_header(_header_pairs(record.headers))) else "binary"
 
 
 def _key_partitionkey(event: CloudEvent) -> bytes | None:
@@ -1015,99 +783,52 @@ _KEY_MAPPERS: Final[dict[str, Callable[[CloudEvent], bytes | None]]] = {
 }
 
 
-def _record_key(event: CloudEvent, key: Any, key_mapper: Any) -> bytes | None:
-    if key_mapper is not None:
-        if key is not None:
-            raise EncodeError("give a key or a key_mapper, not both")
-        if isinstance(key_mapper, str):
-            if key_mapper not in _KEY_MAPPERS:
-                raise EncodeError(
-                    f"unknown key mapper {key_mapper!r}; expected a callable or one of {sorted(_KEY_MAPPERS)}"
-                )
-            return _KEY_MAPPERS[key_mapper](event)
-        key = key_mapper(event)
-    if key is None or type(key) is bytes:
-        return key
-    if isinstance(key, str):
-        return key.encode("utf-8")
-    if isinstance(key, _BINARY_TYPES):
-        return bytes(key)
-    raise EncodeError(f"a record key is bytes, str or None, not {_kind(key)}")
+_RECORDS: _kr.Records[CloudEvent] = _kr.Records(
+    event_type=CloudEvent,
+    directions=DIRECTIONS,
+    max_message=MAX_MESSAGE,
+    decode_error=DecodeError,
+    encode_error=EncodeError,
+    header_attribute=_HEADER_ATTRIBUTE,
+    own_header={  # prefix + attribute -> the header that carries the attribute instead
+        "ce_datacontenttype": "content-type",
+    },
+    prefix=_PREFIX,
+    undeclared=True,
+    name_match=_NAME_MATCH,
+    not_extensions=_NOT_EXTENSIONS,
+    name_rule=_NAME_RULE,
+    charset="utf-8",
+    detection_header="content-type",
+    structured_prefix="application/cloudevents",
+    structured_media_type="application/cloudevents+json",
+    structured_charsets=frozenset({"utf-8"}),
+    structured_content_type=b"application/cloudevents+json; charset=UTF-8",
+    text_charsets=("utf-8", "us-ascii"),
+    payload="data",
+    payload_attribute="data",
+    content_type_attribute="datacontenttype",
+    key_mappers=_KEY_MAPPERS,
+    from_binary=_from_binary,
+    to_binary=_to_binary,
+    from_json_object=_from_json_object,
+    to_json_object=_to_json_object,
+)
+"""The records and the JSON event format of this protocol, from the tables and the event functions above."""
+from_kafka = _RECORDS.from_kafka
+to_kafka = _RECORDS.to_kafka
+content_mode = _RECORDS.content_mode
+from_json = _RECORDS.from_json
+to_json = _RECORDS.to_json
+decode = _RECORDS.decode
+encode = _RECORDS.encode
+_text_value = _RECORDS.text_value
+_json_data = _RECORDS.json_data
+_non_json = _RECORDS.non_json
+_raw_json_data = _RECORDS.raw_json_data
 
 
-def _extra_headers(headers: Any) -> list[tuple[str, bytes | None]]:
-    extra: list[tuple[str, bytes | None]] = []
-    for name, value in _header_pairs(headers):
-        if not isinstance(name, str):
-            raise EncodeError(f"a header name is a str, not {_kind(name)}")
-        key = _kw.ascii_lower(name)
-        if key.startswith(_PREFIX) or key in _HEADER_ATTRIBUTE:
-            raise EncodeError(f"header {name!r} would be read as an attribute; set the attribute on the event instead")
-        if value is not None and not isinstance(value, _BINARY_TYPES):
-            raise EncodeError(f"header {name!r}: a value is bytes or None, not {_kind(value)}")
-        extra.append((name, None if value is None else bytes(value)))
-    return extra
+class Reader(_kr.Reader[Message]):
+    __doc__ = _kr.Reader.__doc__
 
-
-def to_kafka(
-    event: CloudEvent,
-    mode: str = "binary",
-    key_mapper: str | Callable[[CloudEvent], bytes | str | None] | None = None,
-    *,
-    key: bytes | str | None = None,
-    headers: Iterable[tuple[str, bytes | None]] | Mapping[str, bytes | None] | None = None,
-) -> KafkaRecord:
-    """The event as a Kafka record in ``mode`` ``"binary"`` or ``"structured"``.
-
-    The record key is ``key`` (a str is UTF-8 encoded), or, when ``key_mapper`` is given, what it returns: a
-    mapper name (``'partitionkey'``) or a callable taking the event.
-    The event is never changed.  ``headers`` are written after the event's own headers; a name that would be read as
-    an attribute is an :class:`EncodeError`.
-    """
-    if type(event) is not CloudEvent:
-        raise EncodeError(f"not a CloudEvent: {_kind(event)}")
-    if mode == "binary":
-        record_headers, value = _to_binary(event)
-    elif mode == "structured":
-        value = _json_value(event)
-        record_headers = [("content-type", _STRUCTURED_CONTENT_TYPE)]
-    else:
-        raise EncodeError(f"mode must be 'binary' or 'structured', not {mode!r}")
-    if headers is not None:
-        record_headers += _extra_headers(headers)
-    if key_mapper is None and (key is None or type(key) is bytes):
-        return KafkaRecord(key, value, record_headers)
-    return KafkaRecord(_record_key(event, key, key_mapper), value, record_headers)
-
-
-# --- the module contract ------------------------------------------------------------------------------------------
-
-
-def _check_direction(direction: str | None) -> None:
-    if direction is not None and direction not in DIRECTIONS:
-        raise ValueError(f"unknown direction {direction!r}; expected one of {DIRECTIONS}")
-
-
-def decode(frame: bytes | bytearray | memoryview | str, *, direction: str | None = None) -> Message:
-    """Decode one whole event in the JSON event format (a structured-mode record's value); see :func:`from_json`."""
-    _check_direction(direction)
-    return from_json(frame)
-
-
-def encode(message: Message) -> bytes:
-    """The event as bytes: the JSON event format, i.e. the value of a structured-mode record (:func:`to_json`)."""
-    return to_json(message)
-
-
-class Reader(_jw.LineReader[Message]):
-    """Incremental decoder of JSON Lines: one event in the JSON event format per line (``encode(event) + b"\\n"``).
-
-    ``feed`` any slice of the stream; it returns the events of the lines it completes.  Blank lines are skipped.
-    A bad line raises :class:`DecodeError` naming its line, with ``decoded`` holding the events before it in the
-    same call; the next ``feed`` (``feed(b"")`` to drain) goes on after it.
-    """
-
-    def __init__(self, *, direction: str | None = None, max_message: int = MAX_MESSAGE) -> None:
-        _check_direction(direction)
-        super().__init__(from_json, DecodeError, max_message)
-        self.direction = direction
+    records = _RECORDS

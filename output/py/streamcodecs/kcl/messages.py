@@ -45,11 +45,13 @@ Decoding accepts any key order and validates every field; encoding writes keys i
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 import msgspec
 
 from .._runtime import errors as _errors
+from .._runtime import jsonpaths as _jp
 from .._runtime import jsonwire as _jw
 from .._runtime.jsonwire import Int64
 
@@ -505,35 +507,23 @@ _DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
     ),
     "to_daemon": msgspec.json.Decoder(Status | Checkpoint),
 }
-_TAG_DIRECTIONS: dict[str, tuple[str, ...]] = {
-    "initialize": ("to_child",),
-    "processRecords": ("to_child",),
-    "leaseLost": ("to_child",),
-    "shardEnded": ("to_child",),
-    "shutdownRequested": ("to_child",),
-    "shutdown": ("to_child",),
-    "checkpoint": ("to_child", "to_daemon"),
-    "status": ("to_daemon",),
-}
-"""Each tag -> the directions with a message of that tag (the error without a direction is that direction's)."""
-
-
-def _decode_text(direction: str | None, text: bytes, line: int | None) -> Message:
-    if direction is not None:
-        try:
-            return _DECODERS[direction].decode(text)
-        except _jw.DECODE_FAILURES as exc:
-            raise _jw.decode_error(exc, DecodeError, line=line) from None
-    failures: dict[str, Exception] = {}
-    for name, decoder in _DECODERS.items():  # a tag used in several directions: the first that fits wins
-        try:
-            return decoder.decode(text)
-        except _jw.DECODE_FAILURES as exc:
-            failures[name] = exc
-            if not isinstance(exc, msgspec.ValidationError):  # malformed input: no other decoder can do better
-                break
-    failure = _jw.telling_failure(failures, text, "action", _TAG_DIRECTIONS)
-    raise _jw.decode_error(failure, DecodeError, line=line) from None
+# The typed path: each direction is one union of its tagged messages.
+_decode_text: Callable[[str | None, bytes, int | None], Message] = _jp.typed_text(
+    _DECODERS,
+    DecodeError,
+    tag_key="action",
+    # Each tag -> the directions with a message of that tag (without a direction, the error is that direction's).
+    tag_directions={
+        "initialize": ("to_child",),
+        "processRecords": ("to_child",),
+        "leaseLost": ("to_child",),
+        "shardEnded": ("to_child",),
+        "shutdownRequested": ("to_child",),
+        "shutdown": ("to_child",),
+        "checkpoint": ("to_child", "to_daemon"),
+        "status": ("to_daemon",),
+    },
+)
 
 
 def _check_direction(direction: str | None) -> None:

@@ -41,16 +41,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import msgspec
-import pyarrow as pa
 from pyspark.sql import Column, DataFrame
-from pyspark.sql import functions as F
-from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import (
-    ArrayType,
     BinaryType,
-    IntegerType,
-    LongType,
     MapType,
     StringType,
     StructField,
@@ -61,7 +54,7 @@ from pyspark.sql.types import (
 from .. import cloudevents as _codec
 from .. import spark as _sp
 from .._runtime import kafkawire as _kw
-from . import _arrow, _jvm
+from . import _kafka
 
 __all__ = [
     "CONTENT_MODES",
@@ -82,25 +75,14 @@ __all__ = [
 ]
 
 DIRECTIONS: tuple[str, ...] = ("record",)
-CONTENT_MODES: tuple[str, ...] = ("binary", "structured")
+CONTENT_MODES = _kafka.CONTENT_MODES
 """The values of ``content_mode`` in :func:`from_kafka`, and the modes of :func:`to_kafka`."""
 
 # ---------------------------------------------------------------- schemas
 
-HEADERS = ArrayType(StructType([StructField("key", StringType()), StructField("value", BinaryType())]))
+HEADERS = _kafka.HEADERS
 """The type of Kafka headers in Spark: an ordered list, names may repeat, a value may be null."""
-KAFKA_SOURCE_SCHEMA = StructType(
-    [
-        StructField("key", BinaryType()),
-        StructField("value", BinaryType()),
-        StructField("topic", StringType()),
-        StructField("partition", IntegerType()),
-        StructField("offset", LongType()),
-        StructField("timestamp", TimestampType()),
-        StructField("timestampType", IntegerType()),
-        StructField("headers", HEADERS),
-    ]
-)
+KAFKA_SOURCE_SCHEMA = _kafka.KAFKA_SOURCE_SCHEMA
 """The columns of Spark's Kafka source (with ``includeHeaders``): what :func:`from_kafka` reads."""
 
 CLOUD_EVENT_SCHEMA = StructType(
@@ -137,53 +119,15 @@ ENCODED = _sp.ENCODED
 
 FROM_KAFKA_COLUMNS: tuple[str, ...] = ("content_mode", "message", "cloud_event", "data_text", "error")
 """The columns :func:`from_kafka` puts in place of the record's value and headers."""
-_FROM_KAFKA_ROW = StructType(
-    [
-        StructField("content_mode", StringType()),
-        StructField("message", StringType()),
-        StructField("cloud_event", CLOUD_EVENT_SCHEMA),
-        StructField("data_text", StringType()),
-        StructField("error", StringType()),
-    ]
+
+# ---------------------------------------------------------------- the event between the codec and Spark
+
+_MEDIA = _kafka.Media(
+    json_subtypes=("json",),
+    json_suffixes=("+json",),
+    implied="application/json",
+    data_member="data",
 )
-"""What the UDF of :func:`from_kafka` returns: ``FROM_KAFKA_COLUMNS`` as one struct."""
-_TO_KAFKA_ROW = StructType(
-    [StructField("value", BinaryType()), StructField("headers", HEADERS), StructField("error", StringType())]
-)
-"""What the UDFs of :func:`to_kafka` return: the record's value and headers, or the problem."""
-
-# ---------------------------------------------------------------- the definition
-
-_MESSAGE = "CloudEvent"
-_PROTOCOL = "cloudevents"
-_DATA = "data"
-_KEY_MAPPERS: dict[str, tuple[str, str]] = {  # name -> (field, encoding) of the attribute that becomes the key
-    "partitionkey": ("partitionkey", "utf-8"),
-}
-_STAGE = "__streamcodecs_{}"
-_NO_EVENT = "no event (the row is null)"
-
-# ---------------------------------------------------------------- the Python path: the codec on Arrow batches
-# Spark pickles a UDF's function by value with the globals it names; the UDFs below are thin closures calling these
-# module-level functions, which are pickled by reference (the executors import this module).
-
-_JSON_SUBTYPES: tuple[str, ...] = ("json",)
-_JSON_SUFFIXES: tuple[str, ...] = ("+json",)
-_is_json = _kw.JsonMediaTypes(_JSON_SUBTYPES, _JSON_SUFFIXES).cached
-_IMPLIED_TYPE = "application/json"
-_JSON_IMPLIED = _is_json(_IMPLIED_TYPE)
-"""Whether an absent ``datacontenttype`` means JSON data."""
-_TEXT_TYPE = "text"
-"""The top-level media type of text (RFC 2046): such data is text, as is JSON."""
-_IMPLIED_TEXT = _JSON_IMPLIED or _IMPLIED_TYPE.startswith(_TEXT_TYPE + "/")
-"""Whether data without a content type is text."""
-_MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw]).decode
-"""An event in the JSON event format as its members' JSON texts (the last of repeated members, as the codec)."""
-_ARROW: dict[str, pa.DataType] = {
-    "decoded": to_arrow_type(DECODED, timezone="UTC"),
-    "from_kafka": to_arrow_type(_FROM_KAFKA_ROW, timezone="UTC"),
-    "to_kafka": to_arrow_type(_TO_KAFKA_ROW),
-}
 
 
 class _Row(NamedTuple):
@@ -202,34 +146,9 @@ class _Row(NamedTuple):
     data: Any
 
 
-def _event_of_value(value: dict[str, Any]) -> _codec.CloudEvent:
-    return _event_of(*value.values())
-
-
-_KINDS = {
-    _MESSAGE: _arrow.Kind(_MESSAGE, "cloud_event", _Row, tuple((name, None) for name in _Row._fields), _event_of_value)
-}
-
-
-def _payload(event: _codec.CloudEvent, document: bytes | None) -> tuple[str | None, bytes | None]:
-    """The data as bytes and its content type, as the JVM path gives them: bytes as they are; JSON data (a
-    structured record's ``data`` member, read from ``document``) as its text, whitespace between tokens removed,
-    under the type the format implies when none is given; a string under another type in UTF-8."""
-    data, content_type = event.data, event.datacontenttype
-    if data is _kw.MISSING:
-        return content_type, None
-    if type(data) is bytes:
-        return content_type, data
-    if not (_JSON_IMPLIED if content_type is None else _is_json(content_type)):
-        return content_type, data.encode("utf-8")  # the codec only reads strings there
-    assert document is not None
-    text = msgspec.json.format(_MEMBERS(document)[_DATA], indent=-1)
-    return _IMPLIED_TYPE if content_type is None else content_type, text
-
-
 def _spark_row(event: _codec.CloudEvent, document: bytes | None) -> _Row:
     """The codec's event as ``CLOUD_EVENT_SCHEMA`` holds it (``document``: the JSON event format it was read from)."""
-    content_type, data = _payload(event, document)
+    content_type, data = _MEDIA.payload(event.data, event.datacontenttype, document)
     return _Row(
         event.specversion,
         event.id,
@@ -243,72 +162,6 @@ def _spark_row(event: _codec.CloudEvent, document: bytes | None) -> _Row:
         [(k, _kw.attribute_value_to_text(v)) for k, v in event.extensions.items()] if event.extensions else [],
         data,
     )
-
-
-def _data_text(content_type: str | None, data: bytes | None) -> str | None:
-    """The data as text when its content type says it is text (JSON, ``text/*``, or absent) and it is UTF-8."""
-    if data is None:
-        return None
-    if content_type is None:
-        if not _IMPLIED_TEXT:
-            return None
-    elif not _is_json(content_type) and _kw.media_type_essence(content_type).partition("/")[0] != _TEXT_TYPE:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
-def _decode_batch(values: pa.Array) -> pa.Array:
-    """:func:`decode` of one batch: the JSON event format (BINARY) -> ``DECODED``, null for null."""
-    found: list[_Row | None] = []
-    errors: list[str | None] = []
-    for document in values.to_pylist():
-        row = error = None
-        if document is not None:
-            try:
-                row = _spark_row(_codec.decode(document), document)
-            except _codec.DecodeError as exc:
-                error = _arrow.problem(exc)
-            except UnicodeEncodeError as exc:
-                error = f"`data`: not representable in Spark ({exc.reason})"
-        found.append(row)
-        errors.append(error)
-    arrow = _ARROW["decoded"]
-    mask = values.is_null() if values.null_count else None
-    return pa.StructArray.from_arrays(
-        _arrow.columns(_KINDS, arrow, found, errors), fields=_arrow.fields_of(arrow), mask=mask
-    )
-
-
-def _from_kafka_batch(values: pa.Array, headers: pa.Array) -> pa.Array:
-    """:func:`from_kafka` of one batch: records' values and headers -> ``_FROM_KAFKA_ROW``."""
-    records = _arrow.pairs(headers)
-    modes: list[str] = []
-    found: list[_Row | None] = []
-    errors: list[str | None] = []
-    for value, pairs in zip(values.to_pylist(), records, strict=True):
-        record = _codec.KafkaRecord(None, value, pairs or [])
-        modes.append(_codec.content_mode(record))
-        row = error = None
-        try:
-            row = _spark_row(_codec.from_kafka(record), value)
-        except _codec.DecodeError as exc:
-            error = _arrow.problem(exc)
-        except UnicodeEncodeError as exc:
-            error = f"`data`: not representable in Spark ({exc.reason})"
-        found.append(row)
-        errors.append(error)
-    arrow = _ARROW["from_kafka"]
-    decoded = pa.struct([arrow.field(i) for i in (1, 2, 4)])
-    message, events, error = _arrow.columns(_KINDS, decoded, found, errors)  # may add errors (unfit values)
-    texts = [
-        None if r is None or e is not None else _data_text(r.datacontenttype, r.data)
-        for r, e in zip(found, errors, strict=True)
-    ]
-    children = [pa.array(modes, pa.string()), message, events, pa.array(texts, pa.string()), error]
-    return pa.StructArray.from_arrays(children, fields=_arrow.fields_of(arrow))
 
 
 def _event_of(*values: Any) -> _codec.CloudEvent:
@@ -342,131 +195,46 @@ def _event_of(*values: Any) -> _codec.CloudEvent:
     )
 
 
-def _events(events: pa.Array) -> list[_codec.CloudEvent | _codec.EncodeError | None]:
-    """The codec's events of a batch of ``CLOUD_EVENT_SCHEMA`` rows: None for a null row, the EncodeError of a row the
-    codec's types cannot hold."""
-    columns = [_arrow.values_of(column) for column in events.flatten()]  # times in UTC, whatever the session's
-    valid = events.is_valid().to_pylist() if events.null_count else None
-    out: list[_codec.CloudEvent | _codec.EncodeError | None] = []
-    for i, values in enumerate(zip(*columns, strict=True)):
-        if valid is not None and not valid[i]:
-            out.append(None)
-            continue
-        try:
-            out.append(_event_of(*values))
-        except _codec.EncodeError as exc:
-            out.append(exc)
-    return out
+# ---------------------------------------------------------------- the functions (py_package/spark/_kafka.py)
 
-
-def _encode_batch(rows: pa.Array) -> pa.Array:
-    """:func:`encode` of one batch: ``DECODED`` rows -> ``ENCODED``."""
-    columns = rows.flatten()  # the struct's nulls and offset applied
-    names = columns[rows.type.get_field_index("message")].to_pylist()
-    at = rows.type.get_field_index("cloud_event")
-    events = _events(columns[at]) if at >= 0 else [None] * len(rows)
-    data: list[bytes | None] = []
-    errors: list[str | None] = []
-    for name, event in zip(names, events, strict=True):
-        value = error = None
-        if name is None:
-            pass
-        elif name != _MESSAGE:
-            error = f"unknown message {name}"
-        elif event is None:
-            error = _NO_EVENT
-        else:
-            try:
-                if isinstance(event, _codec.EncodeError):
-                    raise event
-                value = _codec.encode(event)
-            except _codec.EncodeError as exc:
-                error = _arrow.problem(exc)
-        data.append(value)
-        errors.append(error)
-    return pa.StructArray.from_arrays(
-        [pa.array(data, pa.binary()), pa.array(errors, pa.string())], fields=_arrow.fields_of(_arrow.ENCODED_ARROW)
-    )
-
-
-def _to_kafka_batch(events: pa.Array, mode: str) -> pa.Array:
-    """:func:`to_kafka` of one batch: ``CLOUD_EVENT_SCHEMA`` rows -> ``_TO_KAFKA_ROW`` (value, headers, error)."""
-    values: list[bytes | None] = []
-    headers: list[list[tuple[str, bytes | None]] | None] = []
-    errors: list[str | None] = []
-    for event in _events(events):
-        record = error = None
-        if event is None:
-            error = _NO_EVENT
-        else:
-            try:
-                if isinstance(event, _codec.EncodeError):
-                    raise event
-                record = _codec.to_kafka(event, mode)
-            except _codec.EncodeError as exc:
-                error = _arrow.problem(exc)
-        values.append(None if record is None else record.value)
-        headers.append(None if record is None else record.headers)
-        errors.append(error)
-    arrow = _ARROW["to_kafka"]
-    children = [
-        pa.array(values, pa.binary()),
-        _arrow.pairs_array(headers, arrow.field("headers").type),
-        pa.array(errors, pa.string()),
-    ]
-    return pa.StructArray.from_arrays(children, fields=_arrow.fields_of(arrow))
-
-
-def _content_mode_batch(headers: pa.Array) -> pa.Array:
-    modes = [_codec.content_mode(_codec.KafkaRecord(None, None, pairs or [])) for pairs in _arrow.pairs(headers)]
-    return pa.array(modes, pa.string())
-
-
-def _data_text_batch(content_types: pa.Array, data: pa.Array) -> pa.Array:
-    texts = map(_data_text, content_types.to_pylist(), data.to_pylist())
-    return pa.array(list(texts), pa.string())
-
-
-# ---------------------------------------------------------------- the functions
-
-
-def _java_udf(java_class: str, return_type: Any) -> str | None:
-    """The Java UDF to call for a function, or None for its Python path (the session cannot run the jar's UDFs)."""
-    return _jvm.java_udf(_PROTOCOL, java_class, return_type)
-
-
-def _quoted(name: str) -> Column:
-    return F.col("`" + name.replace("`", "``") + "`")
+_FUNCTIONS = _kafka.KafkaFunctions(
+    __name__,
+    "_FUNCTIONS",
+    codec=_codec,
+    protocol="cloudevents",
+    directions=DIRECTIONS,
+    decoded=DECODED,
+    event=_kafka.SparkEvent(
+        message="CloudEvent",
+        column="cloud_event",
+        schema=CLOUD_EVENT_SCHEMA,
+        row=_Row,
+        spark_row=_spark_row,
+        event_of=_event_of,
+        payload="data",
+        content_type="datacontenttype",
+        extra="extensions",
+        time="time",
+        payload_name="data",
+    ),
+    media=_MEDIA,
+    key_mappers={  # name -> (field, encoding) of the attribute that becomes the key
+        "partitionkey": ("partitionkey", "utf-8"),
+    },
+    java=True,
+)
 
 
 def content_mode(headers: Column | str) -> Column:
     """``"structured"`` when the last ``content-type`` header starts with ``application/cloudevents``
     (ASCII case-insensitive), else ``"binary"``: the mode :func:`from_kafka` reads a record in."""
-    column = F.col(headers) if isinstance(headers, str) else headers
-    udf = _java_udf("ContentMode", StringType())
-    if udf is not None:
-        return F.call_udf(udf, column["key"], column["value"])
-
-    def modes(headers: pa.Array) -> pa.Array:
-        with _arrow.no_cycle_collection():
-            return _content_mode_batch(headers)
-
-    return _arrow.arrow_udf(modes, StringType())(column)
+    return _FUNCTIONS.content_mode(headers)
 
 
 def data_text(event: Column | str) -> Column:
     """The data of events (``CLOUD_EVENT_SCHEMA`` structs) as a string when its
     ``datacontenttype`` says it is text (JSON, ``text/*``, or absent) and it is UTF-8; else null."""
-    row = F.col(event) if isinstance(event, str) else event
-    udf = _java_udf("DataText", StringType())
-    if udf is not None:
-        return F.call_udf(udf, row["datacontenttype"], row["data"])
-
-    def texts(content_types: pa.Array, data: pa.Array) -> pa.Array:
-        with _arrow.no_cycle_collection():
-            return _data_text_batch(content_types, data)
-
-    return _arrow.arrow_udf(texts, StringType())(row["datacontenttype"], row["data"])
+    return _FUNCTIONS.data_text(event)
 
 
 def decode(column: Column | str, *, direction: str | None = None, mode: str = "PERMISSIVE") -> Column:
@@ -479,27 +247,7 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
     only on rows of the result.
     """
-    mode = _sp.check_mode(mode)
-    _sp.check_direction(direction, DIRECTIONS)
-    source = F.col(column) if isinstance(column, str) else column
-    udf = _java_udf("Decode", DECODED)
-    if udf is not None:
-        return _sp.finish(F.call_udf(udf, source.cast("binary")), mode, _PROTOCOL, source)
-
-    def decode_values(values: pa.Array) -> pa.Array:
-        with _arrow.no_cycle_collection():
-            return _decode_batch(values)
-
-    return _sp.finish(_arrow.arrow_udf(decode_values, DECODED)(source.cast("binary")), mode, _PROTOCOL, source)
-
-
-def _failure(error: Column, columns: list[str]) -> Column:
-    """The message of a FAILFAST failure: the problem, and where the record is when the columns say so."""
-    where: list[Column] = []
-    for c in ("topic", "partition", "offset"):
-        if c in columns:
-            where += [F.lit(f" {c} "), F.coalesce(_quoted(c).cast("string"), F.lit("null"))]
-    return F.concat(F.lit(f"{_PROTOCOL}: "), error, *([F.lit(" (record"), *where, F.lit(")")] if where else []))
+    return _FUNCTIONS.decode(column, direction, mode)
 
 
 def from_kafka(df: DataFrame, *, mode: str = "PERMISSIVE", value: str = "value", headers: str = "headers") -> DataFrame:
@@ -515,45 +263,7 @@ def from_kafka(df: DataFrame, *, mode: str = "PERMISSIVE", value: str = "value",
     ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
     only on rows of the result.
     """
-    mode = _sp.check_mode(mode)
-    kept = [_quoted(c) for c in df.columns if c not in (value, headers)]
-    udf = _java_udf("FromKafka", _FROM_KAFKA_ROW)
-    if udf is not None:
-        # The headers as two arrays, names and values: Spark hands those to a Java UDF faster than structs.
-        decoded = F.call_udf(udf, _quoted(value), _quoted(headers)["key"], _quoted(headers)["value"])
-    else:
-
-        def read(values: pa.Array, header_lists: pa.Array) -> pa.Array:
-            with _arrow.no_cycle_collection():
-                return _from_kafka_batch(values, header_lists)
-
-        decoded = _arrow.arrow_udf(read, _FROM_KAFKA_ROW)(_quoted(value), _quoted(headers))
-    # The UDF's row in a projection of its own, computed once (the next one reads five of its fields).
-    staged = df.select(*kept, decoded.alias(_STAGE.format("row")))
-    row = F.col(_STAGE.format("row"))
-    error = row["error"]
-    if mode == "FAILFAST":
-        error = F.when(error.isNull(), error).otherwise(F.raise_error(_failure(error, df.columns)))
-    return staged.select(*kept, *[row[c].alias(c) for c in FROM_KAFKA_COLUMNS[:-1]], error.alias("error"))
-
-
-def _for_java(event: Column) -> Column:
-    """The event without what :func:`_jvm_event_extras` passes on its own (nulls: Spark would convert those fields
-    to Java for nothing)."""
-    return event.withField("extensions", F.lit(None).cast(MapType(StringType(), StringType()))).withField(
-        "time", F.lit(None).cast(TimestampType())
-    )
-
-
-def _jvm_event_extras(event: Column) -> list[Column]:
-    """What the Java UDFs take besides an event row: its time in microseconds (Spark hands a UDF a
-    ``java.sql.Timestamp`` in the hybrid Julian calendar) and the names and values of its undeclared attributes in
-    order (Spark hands a UDF a map without its order); the event itself goes without those (:func:`_for_java`)."""
-    return [
-        F.unix_micros(event["time"]),
-        F.map_keys(event["extensions"]),
-        F.map_values(event["extensions"]),
-    ]
+    return _FUNCTIONS.from_kafka(df, mode, value, headers)
 
 
 def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
@@ -567,20 +277,7 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
     only on rows of the result.
     """
-    on_error = _sp.check_mode(on_error)
-    row = F.col(column) if isinstance(column, str) else column
-    event = row["cloud_event"]
-    udf = _java_udf("Encode", ENCODED)
-    if udf is not None:
-        written = F.call_udf(udf, row.withField("cloud_event", _for_java(event)), *_jvm_event_extras(event))
-    else:
-
-        def encode_rows(rows: pa.Array) -> pa.Array:
-            with _arrow.no_cycle_collection():
-                return _encode_batch(rows)
-
-        written = _arrow.arrow_udf(encode_rows, ENCODED)(row)
-    return _sp.encoded(written["data"], written["error"], on_error, _PROTOCOL)
+    return _FUNCTIONS.encode(column, on_error)
 
 
 def to_kafka(
@@ -605,41 +302,4 @@ def to_kafka(
     ``streamcodecs.spark.fail_on_error(df)`` called last fails only on rows of the result. Before a Kafka sink
     keep ``error IS NULL`` and drop the column (a null value is a tombstone to Kafka).
     """
-    if mode not in CONTENT_MODES:
-        raise ValueError(f"unknown mode {mode!r}; expected one of {CONTENT_MODES}")
-    on_error = _sp.check_mode(on_error)
-    e = _quoted(event)
-    if key_mapper is not None:
-        if key_mapper not in _KEY_MAPPERS:
-            raise ValueError(f"unknown key mapper {key_mapper!r}; expected one of {sorted(_KEY_MAPPERS)}")
-        field, encoding = _KEY_MAPPERS[key_mapper]
-        key = F.encode(e[field], encoding)
-    elif "key" in df.columns:
-        key = F.col("key")
-    else:
-        key = F.lit(None).cast(BinaryType())
-    routing = [c for c in ("topic", "partition") if c in df.columns]
-    udf = _java_udf("ToKafkaBinary" if mode == "binary" else "ToKafkaStructured", _TO_KAFKA_ROW)
-    if udf is not None:
-        written = F.call_udf(udf, _for_java(e), *_jvm_event_extras(e))
-    else:
-
-        def write(events: pa.Array) -> pa.Array:
-            with _arrow.no_cycle_collection():
-                return _to_kafka_batch(events, mode)
-
-        written = _arrow.arrow_udf(write, _TO_KAFKA_ROW)(e)
-    staged = df.select(
-        key.alias(_STAGE.format("key")), written.alias(_STAGE.format("written")), *[_quoted(c) for c in routing]
-    )
-    w = F.col(_STAGE.format("written"))
-    error = F.concat(F.lit(f"{_PROTOCOL}: cannot encode the event: "), w["error"])
-    if on_error == "FAILFAST":
-        error = _sp.raise_unless_null(error)
-    return staged.select(
-        F.col(_STAGE.format("key")).alias("key"),
-        w["value"].alias("value"),
-        w["headers"].alias("headers"),
-        *[_quoted(c) for c in routing],
-        error.alias("error"),
-    )
+    return _FUNCTIONS.to_kafka(df, mode, event, key_mapper, on_error)

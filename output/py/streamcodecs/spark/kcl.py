@@ -25,13 +25,9 @@ repeated key. The Arrow path is the Python codec itself.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-import pyarrow as pa
 from pyspark.sql import Column
-from pyspark.sql import functions as F
-from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import (
     ArrayType,
     BinaryType,
@@ -44,7 +40,7 @@ from pyspark.sql.types import (
 
 from .. import kcl as _codec
 from .. import spark as _sp
-from . import _arrow, _jvm
+from . import _arrow, _json
 
 __all__ = [
     "DECODED",
@@ -321,27 +317,17 @@ _KINDS: dict[str, _arrow.Kind] = {
     ),
 }
 
-# Free-form JSON crosses to and from Python as its text (``_arrow.textual``), parsed on the JVM.
-_DECODED_TEXT = _arrow.textual(DECODED)
-_DECODED_ARROW: pa.StructType = to_arrow_type(_DECODED_TEXT, timezone="UTC")  # instants: any zone would do
+# ---------------------------------------------------------------- the functions (py_package/spark/_json.py)
 
-
-# ---------------------------------------------------------------- decode and encode
-
-
-# Spark pickles a UDF's function by value with the globals it names; these module-level functions, which name the
-# tables, are pickled by reference (the executors import this module).
-
-
-def _decode_batch(lines: pa.Array, direction: str | None) -> pa.Array:
-    decode_line = _codec.decode if direction is None else functools.partial(_codec.decode, direction=direction)
-    with _arrow.no_cycle_collection():
-        return _arrow.decode_batch(lines, decode_line, _KINDS, _DECODED_ARROW)
-
-
-def _encode_batch(rows: pa.Array) -> pa.Array:
-    with _arrow.no_cycle_collection():
-        return _arrow.encode_batch(rows, _KINDS, _codec.encode, _codec.EncodeError, _arrow.codec_text)
+_FUNCTIONS = _json.JsonFunctions(
+    __name__,
+    "_FUNCTIONS",
+    codec=_codec,
+    protocol="kcl",
+    directions=DIRECTIONS,
+    decoded=DECODED,
+    kinds=_KINDS,
+)
 
 
 def decode(column: Column | str, *, direction: str | None = None, mode: str = "PERMISSIVE") -> Column:
@@ -355,20 +341,7 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     later ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last
     fails only on rows of the result.
     """
-    mode = _sp.check_mode(mode)
-    _sp.check_direction(direction, DIRECTIONS)
-    source = F.col(column) if isinstance(column, str) else column
-    java = _jvm.java_udf("kcl", "Decode", DECODED)
-    if java is not None:
-        index = -1 if direction is None else DIRECTIONS.index(direction)  # -1: every direction, in order
-        row = F.call_udf(java, source.cast("binary"), F.lit(index))
-    else:
-
-        def decode_lines(lines: pa.Array) -> pa.Array:
-            return _decode_batch(lines, direction)
-
-        row = _arrow.from_text(_arrow.arrow_udf(decode_lines, _DECODED_TEXT)(source.cast("binary")), DECODED)
-    return _sp.finish(row, mode, "kcl", source)
+    return _FUNCTIONS.decode(column, direction, mode)
 
 
 def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
@@ -383,17 +356,4 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
     only on rows of the result.
     """
-    on_error = _sp.check_mode(on_error)
-    source = F.col(column) if isinstance(column, str) else column
-    java = _jvm.java_udf("kcl", "Encode", ENCODED)
-    if java is not None:
-        result = F.call_udf(java, source)
-        if on_error == "PERMISSIVE":
-            return result  # data is already null where there is an error
-    else:
-
-        def encode_rows(rows: pa.Array) -> pa.Array:
-            return _encode_batch(rows)
-
-        result = _arrow.arrow_udf(encode_rows, ENCODED)(_arrow.to_text(source, DECODED))
-    return _sp.encoded(result["data"], result["error"], on_error, "kcl")
+    return _FUNCTIONS.encode(column, on_error)

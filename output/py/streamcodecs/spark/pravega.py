@@ -28,15 +28,9 @@ byte) into one row per frame, gathering a frame cut across reads; ``INLINE`` is 
 from __future__ import annotations
 
 import datetime
-import functools
-import struct
-from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-import pyarrow as pa
 from pyspark.sql import Column, DataFrame
-from pyspark.sql import functions as F
-from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import (
     ArrayType,
     BinaryType,
@@ -52,7 +46,7 @@ from pyspark.sql.types import (
 from .. import pravega as _codec
 from .. import spark as _sp
 from ..pravega import messages as _messages
-from . import _arrow, _jvm
+from . import _arrow, _binary, _inline
 
 __all__ = [
     "DECODED",
@@ -2616,37 +2610,31 @@ _KINDS: dict[str, _arrow.Kind] = {
 _INLINE_KINDS: dict[str, _arrow.Kind] = {
     "Event": _arrow.Kind("Event", "event", _codec.Event, (("data", None),), _event_of),
 }
-_INLINE_READERS: dict[int, tuple[_arrow.Kind, Callable[..., tuple[Any, int]]]] = {
-    0: (_INLINE_KINDS["Event"], _messages._read_event),
-}
-_INLINE_NAMES = "Event"
 
-_DECODED_ARROW: pa.StructType = to_arrow_type(DECODED)
-_INLINE_ARROW: pa.StructType = to_arrow_type(INLINE)
+# ---------------------------------------------------------------- the functions (py_package/spark/_binary.py)
 
-
-def _failure(reason: str, data: bytes) -> _codec.DecodeError:
-    """FAILFAST: the row's problem and the start of its bytes."""
-    shown = bytes(data[:48]).hex()
-    return _codec.DecodeError(f"{reason} (input of {len(data)} bytes starts {shown}{'...' if len(data) > 48 else ''})")
-
-
-# ---------------------------------------------------------------- decode and encode
-
-
-# Spark pickles a UDF's function by value with the globals it names; these module-level functions, which name the
-# tables, are pickled by reference (the executors import this module).
-
-
-def _decode_batch(frames: pa.Array, direction: str | None, failfast: bool) -> pa.Array:
-    decode_frame = _codec.decode if direction is None else functools.partial(_codec.decode, direction=direction)
-    with _arrow.no_cycle_collection():
-        return _arrow.decode_batch(frames, decode_frame, _KINDS, _DECODED_ARROW, _failure if failfast else None)
-
-
-def _encode_batch(rows: pa.Array) -> pa.Array:
-    with _arrow.no_cycle_collection():
-        return _arrow.encode_batch(rows, _KINDS, _codec.encode, _codec.EncodeError)
+_FUNCTIONS = _binary.BinaryFunctions(
+    __name__,
+    "_FUNCTIONS",
+    codec=_codec,
+    protocol="pravega",
+    directions=DIRECTIONS,
+    decoded=DECODED,
+    kinds=_KINDS,
+)
+_INLINE = _inline.InlineFunctions(
+    __name__,
+    "_INLINE",
+    codec=_codec,
+    protocol="pravega",
+    schema=INLINE,
+    kinds=_INLINE_KINDS,
+    readers={
+        0: _messages._read_event,
+    },
+    header=_messages._HEADER,
+    max_frame=_messages.MAX_FRAME,
+)
 
 
 def decode(column: Column | str, *, direction: str | None = None, mode: str = "PERMISSIVE") -> Column:
@@ -2659,18 +2647,7 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     query; ``streamcodecs.spark.fail_on_error(df)`` called last fails only on rows of the result. A null input gives
     a null row.
     """
-    mode = _sp.check_mode(mode)
-    _sp.check_direction(direction, DIRECTIONS)
-    source = F.col(column) if isinstance(column, str) else column
-    failfast = mode == "FAILFAST"
-    java = _jvm.java_udf("pravega", "Decode", DECODED)
-    if java is not None:
-        return F.call_udf(java, source.cast("binary"), F.lit(direction).cast("string"), F.lit(failfast))
-
-    def decode_frames(frames: pa.Array) -> pa.Array:
-        return _decode_batch(frames, direction, failfast)
-
-    return _arrow.arrow_udf(decode_frames, DECODED)(source.cast("binary"))
+    return _FUNCTIONS.decode(column, direction, mode)
 
 
 def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
@@ -2684,205 +2661,7 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
     only on rows of the result.
     """
-    on_error = _sp.check_mode(on_error)
-    source = F.col(column) if isinstance(column, str) else column
-    java = _jvm.java_udf("pravega", "Encode", _sp.ENCODED)
-    if java is not None:
-        result = F.call_udf(java, source)
-        if on_error == "PERMISSIVE":
-            return result  # data is already null where there is an error
-    else:
-
-        def encode_rows(rows: pa.Array) -> pa.Array:
-            return _encode_batch(rows)
-
-        result = _arrow.arrow_udf(encode_rows, _sp.ENCODED)(source)
-    return _sp.encoded(result["data"], result["error"], on_error, "pravega")
-
-
-# ---------------------------------------------------------------- inline frames
-
-_HEADER = _messages._HEADER
-_MAX_FRAME = _messages.MAX_FRAME
-
-
-def _inline_frame(view: Any, start: int, end: int, at: int) -> tuple[int, Any, str | None]:
-    """The inline frame in ``view[start:end]`` (its header checked), which starts at stream offset ``at``."""
-    code = _HEADER.unpack_from(view, start)[0]
-    kind, reader = _INLINE_READERS[code]
-    try:
-        return at, reader(view, start + _HEADER.size, end)[0], None
-    except _codec.DecodeError as exc:
-        return (
-            at,
-            None,
-            _arrow.reason(_codec.DecodeError(exc.reason, offset=at + (exc.offset or 0) - start, field=exc.field)),
-        )
-
-
-class _Stream:
-    """Inline frames out of consecutive pieces of one stream: ``feed`` each piece with its stream offset; frames
-    come out with their offset, or a problem. A frame cut across pieces is gathered as its bytes arrive; a bad
-    header makes the rest of the stream unreadable (each later piece gets one problem), a piece that does not
-    continue where the last stopped starts over there. A stream made with a ``start`` offset begins there; without
-    one, at its first piece."""
-
-    def __init__(self, start: int | None = None) -> None:
-        self.offset: int | None = start  # stream offset of the next frame's first byte
-        self.pending = bytearray()  # the start of a frame cut at the end of the last piece
-        self.need = _HEADER.size  # the pending frame's whole size, once its header is in
-        self.broken: str | None = None  # why the stream cannot be read any further
-
-    def _header(self, code: int, length: int, at: int) -> str | None:
-        if code not in _INLINE_READERS:
-            return _arrow.reason(
-                _codec.DecodeError(f"type code {code} is not an inline frame ({_INLINE_NAMES})", offset=at)
-            )
-        if length < 0 or length + _HEADER.size > _MAX_FRAME:
-            return _arrow.reason(
-                _codec.DecodeError(f"payload length {length} outside 0..{_MAX_FRAME - _HEADER.size}", offset=at + 4)
-            )
-        return None
-
-    def _frame(self, view: Any, start: int, end: int, at: int) -> tuple[int, Any, str | None]:
-        return _inline_frame(view, start, end, at)
-
-    def saved(self) -> tuple[int | None, bytes, str | None]:
-        """What the state store keeps of this stream between micro-batches (``_STATE``)."""
-        return self.offset, bytes(self.pending), self.broken
-
-    def restore(self, saved: Any) -> None:
-        """Continue where ``saved`` (a ``_STATE`` row) stopped."""
-        self.offset, pending, self.broken = saved[0], saved[1], saved[2]
-        self.pending = bytearray(pending or b"")
-        self.need = _HEADER.size
-        if len(self.pending) >= _HEADER.size:
-            self.need += _HEADER.unpack_from(self.pending, 0)[1]
-
-    def take(
-        self, pieces: list[tuple[int, bytes]], *, wait: bool
-    ) -> tuple[list[tuple[int, Any, str | None]], list[tuple[int, bytes]]]:
-        """``feed`` these pieces in offset order; with ``wait``, the pieces after a gap (the first starts beyond
-        where the stream stopped) are not fed but returned, to wait for the missing piece in a later micro-batch,
-        unless more than ``MAX_FRAME`` bytes would wait: then the gap is a problem, as without ``wait``."""
-        out: list[tuple[int, Any, str | None]] = []
-        pieces = sorted(pieces, key=lambda piece: piece[0])
-        waiting = sum(len(data) for _, data in pieces)
-        for i, (offset, data) in enumerate(pieces):
-            ahead = self.offset is not None and offset > self.offset + len(self.pending)
-            if wait and ahead and waiting <= _MAX_FRAME:
-                return out, pieces[i:]
-            out += self.feed(offset, data)
-            waiting -= len(data)
-        return out, []
-
-    def feed(self, offset: int, data: bytes) -> list[tuple[int, Any, str | None]]:
-        out: list[tuple[int, Any, str | None]] = []
-        if self.offset is None:
-            self.offset = offset
-        expected = self.offset + len(self.pending)
-        if offset != expected:
-            lost = f", losing the {len(self.pending)} bytes of a cut frame" if self.pending else ""
-            out.append((offset, None, f"data for offset {offset}, expected {expected}{lost}"))
-            self.offset, self.pending, self.need, self.broken = offset, bytearray(), _HEADER.size, None
-        if self.broken is not None:
-            out.append((offset, None, f"not read: {self.broken}"))
-            self.offset = offset + len(data)
-            return out
-        with memoryview(data) as view:
-            size, pos = len(view), 0
-            if self.pending:
-                pos = self._take(view, 0, out)
-                if self.broken is not None or len(self.pending) < self.need:
-                    return out
-                with memoryview(self.pending) as whole:
-                    out.append(self._frame(whole, 0, len(whole), self.offset))
-                self.offset += len(self.pending)
-                self.pending, self.need = bytearray(), _HEADER.size
-            while size - pos >= _HEADER.size:
-                code, length = _HEADER.unpack_from(view, pos)
-                problem = self._header(code, length, self.offset)
-                if problem is not None:
-                    return self._break(problem, offset + size, out)
-                end = pos + _HEADER.size + length
-                if end > size:
-                    break
-                out.append(self._frame(view, pos, end, self.offset))
-                self.offset += end - pos
-                pos = end
-            if pos < size:
-                self._take(view, pos, out)
-        return out
-
-    def _take(self, view: memoryview, pos: int, out: list[tuple[int, Any, str | None]]) -> int:
-        """Add to the cut frame the bytes it still lacks from ``view[pos:]``; return the new position."""
-        pending = self.pending
-        if len(pending) < _HEADER.size:
-            more = min(_HEADER.size - len(pending), len(view) - pos)
-            pending += view[pos : pos + more]
-            pos += more
-            if len(pending) < _HEADER.size:
-                return pos
-            code, length = _HEADER.unpack_from(pending, 0)
-            assert self.offset is not None
-            problem = self._header(code, length, self.offset)
-            if problem is not None:
-                self._break(problem, self.offset + len(pending) + len(view) - pos, out)
-                return len(view)
-            self.need = _HEADER.size + length
-        more = min(self.need - len(pending), len(view) - pos)
-        pending += view[pos : pos + more]
-        return pos + more
-
-    def _break(
-        self, problem: str, end: int, out: list[tuple[int, Any, str | None]]
-    ) -> list[tuple[int, Any, str | None]]:
-        assert self.offset is not None
-        out.append((self.offset, None, problem))
-        self.broken = f"the stream is unreadable after the bad frame header at offset {self.offset}"
-        self.offset, self.pending, self.need = end, bytearray(), _HEADER.size
-        return out
-
-    def finish(self) -> list[tuple[int, Any, str | None]]:
-        """The end of the stream: a problem if it ends inside a frame."""
-        if not self.pending or self.broken is not None:
-            return []
-        assert self.offset is not None
-        problem = f"the data ends inside a frame ({len(self.pending)} of {self.need} bytes)"
-        return [(self.offset, None, _arrow.reason(_codec.DecodeError(problem, offset=self.offset)))]
-
-
-def _inline_children(frames: list[tuple[int, Any, str | None]], failfast: bool) -> list[pa.Array]:
-    """INLINE's children for these frames."""
-    offsets = pa.array([f[0] for f in frames], pa.int64())
-    errors = [f[2] for f in frames]
-    columns = _arrow.columns(_INLINE_KINDS, _INLINE_ARROW, [f[1] for f in frames], errors)
-    _check([(0, None, e) for e in errors], failfast)  # a value Spark cannot hold
-    return [offsets, *columns]
-
-
-def _check(frames: list[tuple[int, Any, str | None]], failfast: bool, data: bytes | None = None) -> None:
-    if failfast:
-        for _, _, problem in frames:
-            if problem is not None:
-                raise _failure(problem, data) if data is not None else _codec.DecodeError(problem)
-
-
-def _split_batch(values: pa.Array, failfast: bool) -> pa.Array:
-    """One Arrow batch of values -> arrays of INLINE (null for a null value)."""
-    frames: list[tuple[int, Any, str | None]] = []
-    lengths = [0]
-    for data in values.to_pylist():
-        if data is not None:
-            stream = _Stream()
-            found = stream.feed(0, data) + stream.finish()
-            _check(found, failfast, data)
-            frames += found
-        lengths.append(len(frames))
-    items = pa.StructArray.from_arrays(_inline_children(frames, failfast), fields=_arrow.fields_of(_INLINE_ARROW))
-    offsets = pa.array(lengths, pa.int32())
-    mask = values.is_null() if values.null_count else None
-    return pa.ListArray.from_arrays(offsets, items, mask=mask)
+    return _FUNCTIONS.encode(column, on_error)
 
 
 def split_inline(column: Column | str, *, mode: str = "PERMISSIVE") -> Column:
@@ -2896,247 +2675,7 @@ def split_inline(column: Column | str, *, mode: str = "PERMISSIVE") -> Column:
     only on rows of the result.
     A null value gives null. Use ``F.explode`` or ``F.inline`` on the result for one row per frame.
     """
-    mode = _sp.check_mode(mode)
-    source = F.col(column) if isinstance(column, str) else column
-    failfast = mode == "FAILFAST"
-    java = _jvm.java_udf("pravega", "SplitInline", ArrayType(INLINE))
-    if java is not None:
-        return F.call_udf(java, source.cast("binary"), F.lit(0).cast("bigint"), F.lit(failfast))
-
-    def split_values(values: pa.Array) -> pa.Array:
-        with _arrow.no_cycle_collection():
-            return _split_batch(values, failfast)
-
-    return _arrow.arrow_udf(split_values, ArrayType(INLINE))(source.cast("binary"))
-
-
-def _explode_batches(
-    batches: Iterable[pa.RecordBatch],
-    keyed: bool,
-    failfast: bool,
-    schema: pa.Schema,
-    start: int | None,
-    gather: bool = False,
-) -> Iterator[pa.RecordBatch]:
-    """Rows (stream key, offset, data), ordered by key then offset -> one row per inline frame; with ``gather``,
-    the frame's bytes whole (or null and a problem), for the JVM to decode."""
-    stream: _Stream | None = None
-    key: Any = None
-    keys: list[Any] = []
-    frames: list[tuple[int, Any, str | None]] = []
-
-    def ended() -> None:
-        if stream is not None:
-            found = stream.finish()
-            _check(found, failfast)
-            keys.extend([key] * len(found))
-            frames.extend(found)
-
-    def batch() -> pa.RecordBatch:
-        columns = [pa.array(keys, schema.field(0).type)] if keyed else []
-        if gather:
-            columns += [
-                pa.array([f[0] for f in frames], pa.int64()),
-                pa.array([f[1] for f in frames], pa.binary()),
-                pa.array([f[2] for f in frames], pa.string()),
-            ]
-            return pa.RecordBatch.from_arrays(columns, schema=schema)
-        return pa.RecordBatch.from_arrays([*columns, *_inline_children(frames, failfast)], schema=schema)
-
-    for part in batches:
-        rows = zip(*(part.column(i).to_pylist() for i in range(part.num_columns)), strict=True)
-        for row in rows:
-            row_key, offset, data = row if keyed else (None, *row)
-            if stream is None or row_key != key:
-                ended()
-                stream, key = (_Gathering if gather else _Stream)(start), row_key
-            if data is None:
-                continue
-            found: list[tuple[int, Any, str | None]]
-            if offset is None:
-                found = [(0, None, "no offset")]
-            else:
-                found = stream.feed(offset, data)
-            _check(found, failfast)
-            keys.extend([key] * len(found))
-            frames.extend(found)
-        if frames:
-            yield batch()
-            keys, frames = [], []
-    ended()
-    if frames:
-        yield batch()
-
-
-class _Gathering(_Stream):
-    """A ``_Stream`` whose frames come out as their bytes, each decoded later on its own (``_decode_gathered``)."""
-
-    def _frame(self, view: Any, start: int, end: int, at: int) -> tuple[int, Any, str | None]:
-        return at, bytes(view[start:end]), None
-
-
-_STATE = StructType(
-    [
-        StructField("offset", LongType()),
-        StructField("pending", BinaryType()),
-        StructField("broken", StringType()),
-        StructField("waiting", BinaryType()),
-    ]
-)
-"""What the state store keeps per stream between micro-batches: the stream offset of the next frame, the start of a
-frame cut at the end of the last piece (fewer than ``MAX_FRAME`` bytes), why the stream is unreadable, and the
-pieces that came after a gap, waiting for the missing piece (at most ``MAX_FRAME`` bytes; ``_WAITING`` each: a
-binary column, as PySpark 4.3's workers cannot read a state schema holding an array)."""
-_WAITING = struct.Struct(">qI")
-"""A waiting piece in the state's ``waiting``: its stream offset and size, then its bytes."""
-
-
-def _packed(pieces: list[tuple[int, bytes]]) -> bytes:
-    return b"".join(_WAITING.pack(at, len(value)) + value for at, value in pieces)
-
-
-def _unpacked(packed: bytes | None) -> list[tuple[int, bytes]]:
-    pieces, pos = [], 0
-    while packed and pos < len(packed):
-        at, size = _WAITING.unpack_from(packed, pos)
-        pos += _WAITING.size
-        pieces.append((at, bytes(packed[pos : pos + size])))
-        pos += size
-    return pieces
-
-
-_GATHERED = ("__streamcodecs_offset", "__streamcodecs_frame", "__streamcodecs_problem", "__streamcodecs_no_offset")
-"""The columns between the stateful step and the decoding one: stream offset, whole frame (or null), problem; and
-the flag of an input row without an offset."""
-
-
-def _gather(
-    key: tuple[Any, ...],
-    pieces: Iterator[Any],
-    state: Any,
-    *,
-    data: str,
-    key_name: str,
-    timeout: int | None,
-    start: int | None,
-    failfast: bool,
-) -> Iterator[Any]:
-    """One stream's pieces of one micro-batch (pandas DataFrames of offset, data and the no-offset flag) -> its
-    whole frames (or problems), continuing from and saving to its ``state``; pieces after a gap wait there for the
-    missing one. On a timeout, the end of the stream (a gap still open then is a problem). ``failfast``: a problem
-    fails the query here (before the state is saved), whichever step decodes the frames."""
-    import pandas as pd  # type: ignore[import-untyped]
-
-    offset, no_offset = _GATHERED[0], _GATHERED[3]
-    stream = _Gathering(start)
-    waiting: list[tuple[int, bytes]] = []
-    if state.exists:
-        saved = state.get
-        stream.restore(saved)
-        waiting = _unpacked(saved[3])
-    found: list[tuple[int, Any, str | None]] = []
-    if state.hasTimedOut:
-        found, _ = stream.take(waiting, wait=False)
-        found += stream.finish()
-        _check(found, failfast)
-        state.remove()
-    else:
-        new: list[tuple[int, bytes]] = []
-        chunks = [chunk for chunk in pieces if len(chunk)]
-        if chunks:
-            rows = pd.concat(chunks, ignore_index=True)
-            for at, value, missing in zip(rows[offset], rows[data], rows[no_offset], strict=True):
-                if value is None:
-                    continue
-                if missing:
-                    found.append((0, None, "no offset"))
-                else:
-                    new.append((int(at), value))
-        taken, waiting = stream.take(waiting + new, wait=True)
-        found = taken + found
-        _check(found, failfast)
-        state.update((*stream.saved(), _packed(waiting)))
-        if timeout is not None:
-            state.setTimeoutDuration(timeout)
-    if found:
-        yield pd.DataFrame(
-            {
-                key_name: [key[0]] * len(found),
-                _GATHERED[0]: [f[0] for f in found],
-                _GATHERED[1]: [f[1] for f in found],
-                _GATHERED[2]: [f[2] for f in found],
-            }
-        )
-
-
-def _decode_gathered(
-    batches: Iterable[pa.RecordBatch], keyed: bool, failfast: bool, schema: pa.Schema
-) -> Iterator[pa.RecordBatch]:
-    """Rows (stream key, offset, whole frame or null, problem) -> the stream key and INLINE's fields."""
-    for part in batches:
-        offsets, frames, problems = (part.column(i).to_pylist() for i in range(1, 4))
-        found: list[tuple[int, Any, str | None]] = []
-        for at, data, problem in zip(offsets, frames, problems, strict=True):
-            if data is None:
-                found.append((at, None, problem))
-            else:
-                with memoryview(data) as view:
-                    found.append(_inline_frame(view, 0, len(view), at))
-        columns = [part.column(0)] if keyed else []
-        yield pa.RecordBatch.from_arrays([*columns, *_inline_children(found, failfast)], schema=schema)
-
-
-def _explode_stream(
-    frame: DataFrame,
-    data: str,
-    offset: str,
-    stream: str | None,
-    failfast: bool,
-    timeout: datetime.timedelta | None,
-    start: int | None,
-) -> DataFrame:
-    """:func:`explode_inline` on a streaming DataFrame: the pieces of each stream gathered into whole frames by
-    ``applyInPandasWithState`` (grouped by the stream), then each frame decoded by the Java ``split_inline`` in one
-    projection when the session has it (as in a batch, ``_split_gathered``), else in a ``mapInArrow``."""
-    from pyspark.sql.streaming.state import GroupStateTimeout
-
-    key = stream if stream is not None else "__streamcodecs_stream"
-    at, no_offset = F.col(offset).cast("bigint"), F.col(offset).isNull()
-    pieces = frame.select(
-        (F.col(stream) if stream is not None else F.lit(0)).alias(key),
-        F.coalesce(at, F.lit(0)).alias(_GATHERED[0]),
-        F.col(data).cast("binary").alias(data),
-        no_offset.alias(_GATHERED[3]),
-    )
-    gathered_schema = StructType(
-        [
-            pieces.schema[key],
-            StructField(_GATHERED[0], LongType()),
-            StructField(_GATHERED[1], BinaryType()),
-            StructField(_GATHERED[2], StringType()),
-        ]
-    )
-    milliseconds = None if timeout is None else max(1, int(timeout.total_seconds() * 1000))
-    gather = functools.partial(_gather, data=data, key_name=key, timeout=milliseconds, start=start, failfast=failfast)
-    gathered = pieces.groupBy(key).applyInPandasWithState(
-        gather,
-        gathered_schema,
-        _STATE,
-        "append",
-        GroupStateTimeout.NoTimeout if timeout is None else GroupStateTimeout.ProcessingTimeTimeout,
-    )
-    names = [key] if stream is not None else []
-    java = _jvm.java_udf("pravega", "SplitInline", ArrayType(INLINE))
-    if java is not None:
-        return _split_gathered(gathered, java, names, _GATHERED[0], offset, failfast)
-
-    # A mapInArrow, not an Arrow UDF: Spark 4.3 feeds a scalar Python UDF's queue the rows of the stateful step
-    # as they come, which it cannot hold (ClassCastException: GenericInternalRow to UnsafeRow).
-    fields = [pieces.schema[key]] if stream is not None else []
-    schema = StructType([*fields, StructField(offset, LongType()), *INLINE.fields[1:]])
-    arrow_schema = pa.schema([pa.field(f.name, to_arrow_type(f.dataType)) for f in schema.fields])
-    run = functools.partial(_decode_gathered, keyed=stream is not None, failfast=failfast, schema=arrow_schema)
-    return gathered.mapInArrow(run, schema)
+    return _INLINE.split_inline(column, mode)
 
 
 def explode_inline(
@@ -3187,63 +2726,6 @@ def explode_inline(
     state is Python's), so the executors need pandas too. A batch ends every stream at its end (``timeout`` does
     nothing there).
     """
-    mode = _sp.check_mode(mode)
-    failfast = mode == "FAILFAST"
-    if timeout is not None and timeout.total_seconds() <= 0:
-        raise ValueError(f"timeout must be positive, not {timeout}")
-    if frame.isStreaming:
-        return _explode_stream(frame, data, offset, stream, failfast, timeout, start)
-    keyed = stream is not None
-    names = [stream] if stream is not None else []
-    pieces = frame.select(*names, F.col(offset).cast("bigint").alias(offset), F.col(data).cast("binary").alias(data))
-    if stream is not None:
-        pieces = pieces.repartition(stream).sortWithinPartitions(stream, offset)
-    else:
-        pieces = pieces.repartition(1).sortWithinPartitions(offset)
-    fields = [pieces.schema[stream]] if stream is not None else []
-    java = _jvm.java_udf("pravega", "SplitInline", ArrayType(INLINE))
-    if java is not None:
-        return _explode_on_jvm(pieces, java, names, fields, offset, failfast, start)
-    fields += [StructField(offset, LongType()), *INLINE.fields[1:]]
-    schema = StructType(fields)
-    arrow_schema = pa.schema([pa.field(f.name, to_arrow_type(f.dataType)) for f in schema.fields])
-    run = functools.partial(_explode_batches, keyed=keyed, failfast=failfast, schema=arrow_schema, start=start)
-    return pieces.mapInArrow(run, schema)
-
-
-def _explode_on_jvm(
-    pieces: DataFrame,
-    java: str,
-    names: list[str],
-    fields: list[StructField],
-    offset: str,
-    failfast: bool,
-    start: int | None,
-) -> DataFrame:
-    """:func:`explode_inline`'s batch path with the Java codec: the Python step (``mapInArrow``, the pieces of each
-    stream in order) only gathers each frame's bytes whole, and the Java ``split_inline`` decodes them."""
-    frame, problem = _GATHERED[1], _GATHERED[2]
-    schema = StructType(
-        [*fields, StructField(offset, LongType()), StructField(frame, BinaryType()), StructField(problem, StringType())]
+    return _INLINE.explode_inline(
+        frame, data=data, offset=offset, stream=stream, mode=mode, timeout=timeout, start=start
     )
-    arrow_schema = pa.schema([pa.field(f.name, to_arrow_type(f.dataType)) for f in schema.fields])
-    run = functools.partial(
-        _explode_batches, keyed=bool(names), failfast=failfast, schema=arrow_schema, start=start, gather=True
-    )
-    return _split_gathered(pieces.mapInArrow(run, schema), java, names, offset, offset, failfast)
-
-
-def _split_gathered(
-    gathered: DataFrame, java: str, names: list[str], at: str, offset: str, failfast: bool
-) -> DataFrame:
-    """The JVM path's decoding step of :func:`explode_inline`, in a batch and on a stream: gathered rows (the stream
-    key in ``names``, the frame's stream offset in ``at``, its bytes whole or null, and the problem) -> one row per
-    frame (the stream key, ``offset``, INLINE's fields), decoded by the Java ``split_inline`` in one projection; a
-    null frame is its problem's row."""
-    frame, problem = F.col(_GATHERED[1]), F.col(_GATHERED[2])
-    where = F.col(at)
-    nothing = [F.lit(None).cast(f.dataType).alias(f.name) for f in INLINE.fields[1:-1]]
-    alone = F.array(F.struct(where.alias(INLINE.fields[0].name), *nothing, problem.alias("error")))
-    split = F.call_udf(java, frame, where, F.lit(failfast))
-    frames = gathered.select(*names, F.inline(F.when(frame.isNull(), alone).otherwise(split)))
-    return frames.select(*names, F.col(INLINE.fields[0].name).alias(offset), *INLINE.names[1:])

@@ -34,6 +34,7 @@ from typing import Any, ClassVar, Final, Literal, TypeAlias, cast
 import msgspec
 
 from .._runtime import errors as _errors
+from .._runtime import jsonpaths as _jp
 from .._runtime import jsonwire as _jw
 from .._runtime.jsonwire import Int32
 
@@ -880,106 +881,77 @@ _ENCODER = msgspec.json.Encoder()
 _CHECKERS: dict[type, msgspec.json.Decoder[Any]] = {cls: _jw.checker(cls) for cls in MESSAGES.values()}
 """Each message class's own decoder; :func:`encode` checks its output with it."""
 _CHECKERS[TaskIds] = msgspec.json.Decoder(list[Int32])  # written as a bare array
-_BY_TAG: dict[str, dict[str, type[Message]]] = {
-    "to_component": {"next": Next, "ack": SpoutAck, "fail": SpoutFail, "activate": Activate, "deactivate": Deactivate},
-    "to_storm": {"emit": Emit, "ack": Ack, "fail": Fail, "log": Log, "error": Error, "metrics": Metrics, "sync": Sync},
-}
-_BY_SHAPE: dict[str, tuple[tuple[Callable[[Any], bool], type[Message]], ...]] = {
-    "to_component": (
-        (lambda v: isinstance(v, dict) and "conf" in v and "pidDir" in v and "context" in v, Handshake),
-        (
-            lambda v: (
-                isinstance(v, dict)
-                and "id" in v
-                and "comp" in v
-                and "stream" in v
-                and "task" in v
-                and "tuple" in v
-                and v.get("stream") == "__heartbeat"
-                and v.get("task") == -1
-            ),
-            Heartbeat,
-        ),
-        (
-            lambda v: (
-                isinstance(v, dict)
-                and "id" in v
-                and "comp" in v
-                and "stream" in v
-                and "task" in v
-                and "tuple" in v
-                and v.get("comp") == "__system"
-                and v.get("stream") == "__tick"
-            ),
-            Tick,
-        ),
-        (
-            lambda v: (
-                isinstance(v, dict) and "id" in v and "comp" in v and "stream" in v and "task" in v and "tuple" in v
-            ),
-            BoltTuple,
-        ),
-        (lambda v: isinstance(v, list), TaskIds),
-    ),
-    "to_storm": ((lambda v: isinstance(v, dict) and "pid" in v, PidReply),),
-}
-_SCALAR_LISTS: dict[type, tuple[str, ...]] = {
-    Emit: ("anchors",),
-}
 _ARRAY_FIELD: dict[type, tuple[str, str]] = {  # message class -> (wire name, Python name) of its one list field
     TaskIds: ("taskIds", "task_ids"),
 }
-
-
-def _classify(value: Any, direction: str) -> type[Message] | None:
-    if isinstance(value, dict):
-        tag = value.get("command")
-        if tag is not None:
-            return _BY_TAG[direction].get(tag) if isinstance(tag, str) else None
-    for test, cls in _BY_SHAPE[direction]:
-        if test(value):
-            return cls
-    return None
-
-
-def _convert(value: Any, cls: type[Message], line: int | None) -> Message:
-    if cls in _ARRAY_FIELD:
-        value = {_ARRAY_FIELD[cls][0]: value}
-    elif cls in _SCALAR_LISTS:
-        for key in _SCALAR_LISTS[cls]:
-            if key in value and not isinstance(value[key], list):
-                value[key] = [value[key]]
-    try:
-        return msgspec.convert(value, cls, from_attributes=False)
-    except _jw.DECODE_FAILURES as exc:
-        raise _jw.decode_error(exc, DecodeError, line=line) from None
-
-
-def _decode_general(direction: str | None, text: bytes, line: int | None) -> Message:
-    """Any message: parse, recognise (by tag, else by shape in declaration order), then validate."""
-    try:
-        value = msgspec.json.decode(text)
-    except _jw.DECODE_FAILURES as exc:
-        if not text.strip():
-            raise DecodeError(_jw.EMPTY_MESSAGE, line=line) from None
-        raise _jw.decode_error(exc, DecodeError, line=line) from None
-    return _recognise(value, direction, line)
-
-
-def _recognise(value: Any, direction: str | None, line: int | None) -> Message:
-    """A parsed value as the message it is (by tag, else by shape in declaration order), validated."""
-    for name in (direction,) if direction is not None else DIRECTIONS:
-        cls = _classify(value, name)
-        if cls is not None:
-            return _convert(value, cls, line)
-    what = (
-        f"{'command'}: {value.get('command')!r}"
-        if isinstance(value, dict) and "command" in value
-        else type(value).__name__
-    )
-    raise DecodeError(
-        f"no message matches this {what}" + (f" in direction {direction!r}" if direction else ""), line=line
-    )
+# The general path: parse, recognise (by tag, else by shape in declaration order), then validate.
+_recognise: Callable[[Any, str | None, int | None], Message] = _jp.recogniser(
+    tag_key="command",
+    by_tag={
+        "to_component": {
+            "next": Next,
+            "ack": SpoutAck,
+            "fail": SpoutFail,
+            "activate": Activate,
+            "deactivate": Deactivate,
+        },
+        "to_storm": {
+            "emit": Emit,
+            "ack": Ack,
+            "fail": Fail,
+            "log": Log,
+            "error": Error,
+            "metrics": Metrics,
+            "sync": Sync,
+        },
+    },
+    by_shape={
+        "to_component": (
+            (lambda v: isinstance(v, dict) and "conf" in v and "pidDir" in v and "context" in v, Handshake),
+            (
+                lambda v: (
+                    isinstance(v, dict)
+                    and "id" in v
+                    and "comp" in v
+                    and "stream" in v
+                    and "task" in v
+                    and "tuple" in v
+                    and v.get("stream") == "__heartbeat"
+                    and v.get("task") == -1
+                ),
+                Heartbeat,
+            ),
+            (
+                lambda v: (
+                    isinstance(v, dict)
+                    and "id" in v
+                    and "comp" in v
+                    and "stream" in v
+                    and "task" in v
+                    and "tuple" in v
+                    and v.get("comp") == "__system"
+                    and v.get("stream") == "__tick"
+                ),
+                Tick,
+            ),
+            (
+                lambda v: (
+                    isinstance(v, dict) and "id" in v and "comp" in v and "stream" in v and "task" in v and "tuple" in v
+                ),
+                BoltTuple,
+            ),
+            (lambda v: isinstance(v, list), TaskIds),
+        ),
+        "to_storm": ((lambda v: isinstance(v, dict) and "pid" in v, PidReply),),
+    },
+    scalar_lists={  # message class -> its list fields that take a lone scalar as a list of one
+        Emit: ("anchors",),
+    },
+    array_field=_ARRAY_FIELD,
+    directions=DIRECTIONS,
+    error=DecodeError,
+)
+_decode_general: Callable[[str | None, bytes, int | None], Message] = _jp.general_text(_recognise, DecodeError)
 
 
 # The fast path: the common messages of a direction decoded in one typed pass (every field validated in C), with no
@@ -1128,12 +1100,9 @@ _FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[int, bool
 }
 
 
-def _decode_text(direction: str | None, text: bytes, line: int | None) -> Message:
-    out: list[Message] = []
-    tagged_first = text.find(b'"command"') >= 0  # only a guess, saving a miss
-    if _FAST[direction or DIRECTIONS[0]]([text], 0, out, tagged_first)[0]:  # no direction: the first, as below
-        return out[0]
-    return _decode_general(direction, text, line)
+_decode_text: Callable[[str | None, bytes, int | None], Message] = _jp.fast_text(
+    _FAST, _decode_general, DIRECTIONS, "command"
+)
 
 
 # MessagePack framing: the same messages as MessagePack values, back to back ('msgpack').
@@ -1143,7 +1112,6 @@ _PACKED_CHECKERS: dict[type, msgspec.msgpack.Decoder[Any]] = {
 }
 """Each message class's own MessagePack decoder; :func:`encode` checks its output with it."""
 _PACKED_CHECKERS[TaskIds] = msgspec.msgpack.Decoder(list[Int32])  # written as a bare array
-_PACKED_ANY = msgspec.msgpack.Decoder()
 _PACKED_TAGGED_RUN_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(
     list[Next | SpoutAck | SpoutFail | Activate | Deactivate]
 )
@@ -1211,22 +1179,9 @@ _PACKED_FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[in
 }
 
 
-def _decode_packed(direction: str | None, data: Any, at: int | None) -> Message:
-    """One MessagePack value as a message (the fast path, else parse, recognise, validate); ``at`` is its offset in
-    the stream, when read from one."""
-    out: list[Message] = []
-    if _PACKED_FAST[direction or DIRECTIONS[0]]([data], 0, out, False)[0]:  # no direction: the first, as below
-        return out[0]
-    try:
-        value = _PACKED_ANY.decode(data)
-    except _jw.DECODE_FAILURES as exc:
-        raise _jw.decode_error(exc, DecodeError, syntax="MessagePack", at=at) from None
-    if at is None:
-        return _recognise(value, direction, None)
-    try:
-        return _recognise(value, direction, None)
-    except DecodeError as exc:
-        raise DecodeError(exc.reason, offset=at, field=exc.field) from None
+_decode_packed: Callable[[str | None, Any, int | None], Message] = _jp.general_packed(
+    _PACKED_FAST, _recognise, DIRECTIONS, DecodeError
+)
 
 
 def _encode_packed(message: Message) -> bytes:

@@ -3,6 +3,7 @@ package streamcodecs.runtime;
 import java.util.List;
 import java.util.UUID;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 
 /**
  * Values of the binary family's Java codecs to and from Spark's external types (the Spark UDFs' side), failing as
@@ -237,6 +238,88 @@ public final class BinarySpark {
         String shown = value == null ? "None" : value instanceof String ? PythonText.repr((String) value)
             : String.valueOf(value);
         throw fail("padding must be a non-negative int, got " + shown, where);
+    }
+
+    // ---------------------------------------------------------------- the UDFs' rows
+
+    /**
+     * A frame that could not be decoded: with {@code failfast} the query fails (naming the protocol, the problem and
+     * the frame's first bytes), else the problem is the row's last column, {@code error}.
+     */
+    public static void failed(Object[] values, String problem, Boolean failfast, String protocol, byte[] frame) {
+        if (Boolean.TRUE.equals(failfast)) {
+            throw new IllegalArgumentException(BinaryWire.failure(protocol, problem, frame));
+        }
+        values[values.length - 1] = problem;
+    }
+
+    /** The message name of a DECODED row, or null for a null row or a row without a message. */
+    public static String messageName(Row row) {
+        if (row == null) {
+            return null;
+        }
+        Object name = row.get(row.fieldIndex("message"));
+        return name == null ? null : String.valueOf(name);
+    }
+
+    /** The value of message {@code name}'s column (null: the name is no message's) in a DECODED row. */
+    public static Object messageColumn(Row row, String name, String column) throws EncodeException {
+        if (column == null) {
+            throw new EncodeException(null, "unknown message " + name, null);
+        }
+        int index;
+        try {
+            index = row.fieldIndex(column);
+        } catch (IllegalArgumentException e) {
+            throw new EncodeException(null, "no column for message '" + name + "'", column);
+        }
+        Object value = row.get(index);
+        if (value == null) {
+            throw new EncodeException(null, "null for message " + name, column);
+        }
+        return value;
+    }
+
+    /**
+     * Why the header of an inline frame at stream offset {@code at} cannot start a frame, or null: its type code is
+     * not an inline frame's ({@code names}), or its payload length is out of range.
+     */
+    public static String inlineHeaderProblem(boolean inline, int code, int length, long at, String names,
+        int headerSize, int lengthSize, int maxFrame) {
+        if (!inline) {
+            return "type code " + code + " is not an inline frame (" + names + ") (offset " + at + ")";
+        }
+        if (length < 0 || length > maxFrame - headerSize) {
+            return "payload length " + length + " outside 0.." + (maxFrame - headerSize) + " (offset "
+                + (at + headerSize - lengthSize) + ")";
+        }
+        return null;
+    }
+
+    /** A value that ends inside a frame at stream offset {@code at}: {@code left} bytes of the {@code need} it
+     * takes. */
+    public static String cutFrameProblem(int left, int need, long at) {
+        return "the data ends inside a frame (" + left + " of " + need + " bytes) (offset " + at + ")";
+    }
+
+    /** The problem of an inline frame starting at stream offset {@code at} whose payload could not be decoded
+     * (offsets in the value made stream offsets, as the Python path gives). */
+    public static String inlineFrameProblem(DecodeException e, long base, int start) {
+        long offset = base + (e.offset() < 0 ? start : e.offset());
+        return BinaryWire.reason(new DecodeException(null, e.reason(), -1, offset, e.field()));
+    }
+
+    /** An INLINE row of a problem at stream offset {@code offset}, {@code columns} wide; with {@code strict} the
+     * query fails instead. */
+    public static Row inlineProblemRow(long offset, String problem, boolean strict, byte[] value, String protocol,
+        int columns) {
+        if (strict) {
+            throw new IllegalArgumentException(BinaryWire.failure(protocol, problem, value));
+        }
+        Object[] values = new Object[columns];
+        values[0] = offset;
+        values[columns - 1] = problem;
+        return RowFactory.create(values);
     }
 
     /** The row's {@code `field`: reason} text of an EncodeException (the reason alone without a field). */

@@ -3,23 +3,20 @@ package streamcodecs.cloudevents;
 
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
-import streamcodecs.runtime.PythonText;
+import streamcodecs.runtime.KafkaEvents;
 import streamcodecs.runtime.KafkaWire;
-import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
  * The cloudevents codec on the JVM: {@link CloudEvent} from and to Kafka records (binary and structured
  * content mode) and the JSON event format, with the rules of the Python codec {@code cloudevents}: the
  * same checks in the same order, and problems ({@link DecodeException}, {@link EncodeException}) with the same
- * reasons, naming the attribute.
+ * reasons, naming the attribute. The attributes are read and written here, in field order; the rules that do not
+ * depend on them (content modes, undeclared attributes, the data) are {@link KafkaEvents}' over this framing.
  */
 public final class Codec {
     public static final String PROTOCOL = "cloudevents";
@@ -147,214 +144,7 @@ public final class Codec {
         "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?",
         "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
     );
-    private static final Pattern NAME = Pattern.compile("[a-z0-9]+");
-    private static final Set<String> NOT_EXTENSIONS = Set.of(
-        "data",
-        "data_base64",
-        "datacontenttype",
-        "dataschema",
-        "id",
-        "partitionkey",
-        "source",
-        "specversion",
-        "subject",
-        "time",
-        "type"
-    );
-    private static final String NAME_RULE = "must match [a-z0-9]+ and not be one of data or a declared attribute";
-    private static final String PREFIX = "ce_";
-    private static final String DETECTION_HEADER = "content-type";
-    private static final String STRUCTURED_PREFIX = "application/cloudevents";
-    private static final String STRUCTURED_MEDIA_TYPE = "application/cloudevents+json";
-    private static final List<String> STRUCTURED_CHARSETS = List.of(
-        "utf-8"
-    );
-    static final byte[] STRUCTURED_CONTENT_TYPE = ascii("application/cloudevents+json; charset=UTF-8");
-    private static final List<String> TEXT_CHARSETS = List.of("utf-8", "us-ascii");
-    private static final byte[] IMPLIED_CONTENT_TYPE = ascii("application/json");
-    private static final List<String> JSON_SUBTYPES = List.of("json");
-    private static final List<String> JSON_SUFFIXES = List.of("+json");
-    /** Whether an absent content type means JSON data in the JSON event format. */
-    static final boolean JSON_IMPLIED = true;
-    /** The content type an absent one stands for when the data is JSON. */
-    static final String IMPLIED_JSON_TYPE = "application/json";
-    private static final String DATA = "data";
-    private static final String DATA_BASE64 = "data_base64";
-    private static final int ATTRIBUTES = 9;
-    private static final int CONTENT_TYPE = 4;
-    private static final Set<String> STRUCTURED_OK = ConcurrentHashMap.newKeySet();
-    private static final Map<String, Boolean> JSON_TYPES = new ConcurrentHashMap<>();
-
-    private Codec() {
-    }
-
-    private static byte[] ascii(String text) {
-        return text.getBytes(StandardCharsets.US_ASCII);
-    }
-
-    static DecodeException decodeError(String reason, String field) {
-        return new DecodeException(PROTOCOL, reason, -1, -1, field);
-    }
-
-    static EncodeException encodeError(String reason, String field) {
-        return new EncodeException(PROTOCOL, reason, field);
-    }
-
-    static String repr(String text) {
-        return text == null ? "None" : PythonText.repr(text);
-    }
-
-    /** Whether a media type declares JSON (remembered: media types repeat). */
-    public static boolean isJson(String mediaType) {
-        Boolean known = JSON_TYPES.get(mediaType);
-        if (known == null) {
-            known = KafkaWire.declaresJson(mediaType, JSON_SUBTYPES, JSON_SUFFIXES);
-            if (JSON_TYPES.size() < 1024) {
-                JSON_TYPES.put(mediaType, known);
-            }
-        }
-        return known;
-    }
-
-    /** Whether data under this content type ({@code null}: absent) is JSON. */
-    static boolean jsonData(String contentType) {
-        return contentType == null ? JSON_IMPLIED : isJson(contentType);
-    }
-
-    // --- binary content mode ----------------------------------------------------------------------------------
-
-    /** The declared attribute a header carries (its index), or -1. */
-    private static int declared(String name) {
-        switch (name) {
-            case "ce_specversion":
-                return 0;
-            case "ce_id":
-                return 1;
-            case "ce_source":
-                return 2;
-            case "ce_type":
-                return 3;
-            case "content-type":
-                return 4;
-            case "ce_dataschema":
-                return 5;
-            case "ce_subject":
-                return 6;
-            case "ce_time":
-                return 7;
-            case "ce_partitionkey":
-                return 8;
-            default:
-                return -1;
-        }
-    }
-
-    /** The attribute a header's name names: its index, or -2 for an undeclared one, or -1 for none. */
-    private static int attributeOf(String name) {
-        int at = declared(name);
-        if (at >= 0) {
-            return at;
-        }
-        String key = KafkaWire.asciiLower(name);
-        if (key != name) {
-            at = declared(key);
-            if (at >= 0) {
-                return at;
-            }
-        }
-        return key.startsWith(PREFIX) ? -2 : -1;
-    }
-
-    /** Whether a record with this content type ({@code null}: none) is in structured content mode. */
-    public static boolean structured(String contentType) {
-        return contentType != null && contentType.length() >= STRUCTURED_PREFIX.length()
-            && KafkaWire.asciiLower(contentType.substring(0, STRUCTURED_PREFIX.length())).equals(STRUCTURED_PREFIX);
-    }
-
-    /** The last {@code content-type} header as text, or null (absent, null or not UTF-8). */
-    public static String contentTypeHeader(KafkaWire.Headers headers) {
-        byte[] found = null;
-        for (int i = 0, n = headers.size(); i < n; i++) {
-            String name = headers.name(i);
-            if (name != null && DETECTION_HEADER.equals(KafkaWire.asciiLower(name))) {
-                found = headers.value(i);
-            }
-        }
-        try {
-            return found == null ? null : KafkaWire.utf8(found);
-        } catch (KafkaWire.Invalid e) {
-            return null;
-        }
-    }
-
-    /** {@code "structured"} or {@code "binary"}: the mode {@link #fromKafka} reads a record in. */
-    public static String contentMode(KafkaWire.Headers headers) {
-        return structured(contentTypeHeader(headers)) ? "structured" : "binary";
-    }
-
-    /** Decode the event in a Kafka record, binary or structured content mode (told apart by the
-     * {@code content-type} header). The record's key and other headers are not part of the event. */
-    public static CloudEvent fromKafka(byte[] value, KafkaWire.Headers headers) throws DecodeException {
-        String[] found = new String[ATTRIBUTES];
-        Map<String, String> others = null;
-        try {
-            for (int i = 0, n = headers.size(); i < n; i++) {
-                String name = headers.name(i);
-                int at = attributeOf(name);
-                if (at == -1) {
-                    continue;
-                }
-                String attribute = at >= 0 ? null : KafkaWire.asciiLower(name).substring(PREFIX.length());
-                if (attribute != null) {
-                    if (attribute.equals("datacontenttype")) {
-                        throw decodeError(
-                            "header " + repr(name) + " is not allowed: attribute " + repr(attribute) + " goes in the "
-                                + repr("content-type") + " header",
-                            attribute
-                        );
-                    }
-                    if (!NAME.matcher(attribute).matches() || NOT_EXTENSIONS.contains(attribute)) {
-                        throw decodeError(
-                            "header " + repr(name) + ": " + repr(attribute) + " is not a valid attribute name ("
-                                + NAME_RULE + ")",
-                            attribute
-                        );
-                    }
-                }
-                String field = attribute != null ? attribute : NAMES[at];
-                byte[] raw = headers.value(i);
-                if (raw == null) {
-                    throw decodeError("header " + repr(name) + " has a null value", field);
-                }
-                String text;
-                try {
-                    text = KafkaWire.utf8(raw);
-                } catch (KafkaWire.Invalid e) {
-                    throw decodeError("header " + repr(name) + " is not UTF-8 text (" + e.getMessage() + ")", field);
-                }
-                if (attribute == null) {
-                    found[at] = text;
-                } else {
-                    if (others == null) {
-                        others = new LinkedHashMap<>();
-                    }
-                    others.put(attribute, text);
-                }
-            }
-        } catch (DecodeException problem) {
-            String contentType = contentTypeHeader(headers);
-            if (structured(contentType)) { // a structured record ignores its prefixed headers, bad or not
-                return structuredValue(value, contentType);
-            }
-            throw problem;
-        }
-        String contentType = found[CONTENT_TYPE];
-        if (structured(contentType)) {
-            return structuredValue(value, contentType);
-        }
-        return fromBinary(found, others, value);
-    }
-
+    /** The declared attributes, in field order. */
     private static final String[] NAMES = {
         "specversion",
         "id",
@@ -366,56 +156,126 @@ public final class Codec {
         "time",
         "partitionkey"
     };
+    /** Their headers in binary content mode. */
+    private static final String[] HEADERS = {
+        "ce_specversion",
+        "ce_id",
+        "ce_source",
+        "ce_type",
+        "content-type",
+        "ce_dataschema",
+        "ce_subject",
+        "ce_time",
+        "ce_partitionkey"
+    };
+    private static final int CONTENT_TYPE = 4;
+    static final KafkaEvents EVENTS = new KafkaEvents(
+        PROTOCOL,
+        WIRE,
+        NAMES,
+        HEADERS,
+        CONTENT_TYPE,
+        new KafkaEvents.Names(
+            Pattern.compile("[a-z0-9]+"),
+            Set.of(
+                "data",
+                "data_base64",
+                "datacontenttype",
+                "dataschema",
+                "id",
+                "partitionkey",
+                "source",
+                "specversion",
+                "subject",
+                "time",
+                "type"
+            ),
+            "must match [a-z0-9]+ and not be one of data or a declared attribute"
+        ),
+        new KafkaEvents.Binary(
+            "ce_",
+            Map.of("datacontenttype", "content-type"),
+            List.of("utf-8", "us-ascii"),
+            "application/json"
+        ),
+        new KafkaEvents.Structured(
+            "content-type",
+            "application/cloudevents",
+            "application/cloudevents+json",
+            List.of("utf-8"),
+            "application/cloudevents+json; charset=UTF-8"
+        ),
+        new KafkaEvents.JsonFormat(
+            "data",
+            "data_base64",
+            List.of("json"),
+            List.of("+json"),
+            "application/json",
+            true
+        )
+    );
+
+    private Codec() {
+    }
+
+    // --- binary content mode ----------------------------------------------------------------------------------
+
+    /** Decode the event in a Kafka record, binary or structured content mode (told apart by the
+     * {@code content-type} header). The record's key and other headers are not part of the event. */
+    public static CloudEvent fromKafka(byte[] value, KafkaWire.Headers headers) throws DecodeException {
+        String[] found = new String[NAMES.length];
+        Map<String, String> others = EVENTS.readHeaders(headers, found);
+        String contentType = EVENTS.structuredContentType(found);
+        if (contentType != null) {
+            EVENTS.checkStructured(contentType, value);
+            return fromJson(value);
+        }
+        return fromBinary(found, others, value);
+    }
 
     private static CloudEvent fromBinary(String[] found, Map<String, String> others, byte[] recordValue)
         throws DecodeException {
         String value;
         value = found[0];
         if (value == null) {
-            throw decodeError("required attribute 'specversion' is missing", "specversion");
+            throw EVENTS.missing("specversion");
         }
         if (!value.equals("1.0")) {
-            throw decodeError("attribute 'specversion' must be '1.0', not " + repr(value), "specversion");
+            throw EVENTS.notConstant("specversion", "1.0", KafkaEvents.repr(value));
         }
         String specversion = "1.0";
         value = found[1];
         if (value == null) {
-            throw decodeError("required attribute 'id' is missing", "id");
+            throw EVENTS.missing("id");
         }
         String id;
-        if (value.isEmpty()) {
-            throw decodeError("attribute 'id' must not be empty", "id");
-        }
+        EVENTS.checkLength("id", value, 1);
         try {
             id = WIRE.stringFromText(value);
         } catch (KafkaWire.Invalid e) {
-            throw decodeError("attribute 'id' " + e.getMessage(), "id");
+            throw EVENTS.invalid("id", e);
         }
         value = found[2];
         if (value == null) {
-            throw decodeError("required attribute 'source' is missing", "source");
+            throw EVENTS.missing("source");
         }
         String source;
-        if (value.isEmpty()) {
-            throw decodeError("attribute 'source' must not be empty", "source");
-        }
+        EVENTS.checkLength("source", value, 1);
         try {
             source = WIRE.uriReferenceFromText(value);
         } catch (KafkaWire.Invalid e) {
-            throw decodeError("attribute 'source' " + e.getMessage(), "source");
+            throw EVENTS.invalid("source", e);
         }
         value = found[3];
         if (value == null) {
-            throw decodeError("required attribute 'type' is missing", "type");
+            throw EVENTS.missing("type");
         }
         String type;
-        if (value.isEmpty()) {
-            throw decodeError("attribute 'type' must not be empty", "type");
-        }
+        EVENTS.checkLength("type", value, 1);
         try {
             type = WIRE.stringFromText(value);
         } catch (KafkaWire.Invalid e) {
-            throw decodeError("attribute 'type' " + e.getMessage(), "type");
+            throw EVENTS.invalid("type", e);
         }
         value = found[4];
         String datacontenttype = null;
@@ -423,64 +283,49 @@ public final class Codec {
             try {
                 datacontenttype = WIRE.mediaTypeFromText(value);
             } catch (KafkaWire.Invalid e) {
-                throw decodeError("attribute 'datacontenttype' " + e.getMessage(), "datacontenttype");
+                throw EVENTS.invalid("datacontenttype", e);
             }
-}
+        }
         value = found[5];
         String dataschema = null;
         if (value != null) {
-            if (value.isEmpty()) {
-                throw decodeError("attribute 'dataschema' must not be empty", "dataschema");
-            }
+            EVENTS.checkLength("dataschema", value, 1);
             try {
                 dataschema = WIRE.uriFromText(value);
             } catch (KafkaWire.Invalid e) {
-                throw decodeError("attribute 'dataschema' " + e.getMessage(), "dataschema");
+                throw EVENTS.invalid("dataschema", e);
             }
-}
+        }
         value = found[6];
         String subject = null;
         if (value != null) {
-            if (value.isEmpty()) {
-                throw decodeError("attribute 'subject' must not be empty", "subject");
-            }
+            EVENTS.checkLength("subject", value, 1);
             try {
                 subject = WIRE.stringFromText(value);
             } catch (KafkaWire.Invalid e) {
-                throw decodeError("attribute 'subject' " + e.getMessage(), "subject");
+                throw EVENTS.invalid("subject", e);
             }
-}
+        }
         value = found[7];
         OffsetDateTime time = null;
         if (value != null) {
             try {
                 time = WIRE.timestampFromText(value);
             } catch (KafkaWire.Invalid e) {
-                throw decodeError("attribute 'time' " + e.getMessage(), "time");
+                throw EVENTS.invalid("time", e);
             }
-}
+        }
         value = found[8];
         String partitionkey = null;
         if (value != null) {
-            if (value.isEmpty()) {
-                throw decodeError("attribute 'partitionkey' must not be empty", "partitionkey");
-            }
+            EVENTS.checkLength("partitionkey", value, 1);
             try {
                 partitionkey = WIRE.stringFromText(value);
             } catch (KafkaWire.Invalid e) {
-                throw decodeError("attribute 'partitionkey' " + e.getMessage(), "partitionkey");
-            }
-}
-        Map<String, Object> undeclared = new LinkedHashMap<>();
-        if (others != null) {
-            for (Map.Entry<String, String> entry : others.entrySet()) {
-                try {
-                    undeclared.put(entry.getKey(), WIRE.attributeValueFromText(entry.getValue()));
-                } catch (KafkaWire.Invalid e) {
-                    throw decodeError("attribute " + repr(entry.getKey()) + " " + e.getMessage(), entry.getKey());
-                }
+                throw EVENTS.invalid("partitionkey", e);
             }
         }
+        Map<String, Object> undeclared = EVENTS.undeclaredFromHeaders(others);
         return new CloudEvent(
             specversion,
             id,
@@ -493,113 +338,56 @@ public final class Codec {
             partitionkey,
             undeclared,
             recordValue,
-            recordValue == null ? null : CloudEvent.Data.BYTES
+            recordValue == null ? null : KafkaEvents.Data.BYTES
         );
     }
 
     // --- the JSON event format (structured content mode) ------------------------------------------------------
 
-    private static CloudEvent structuredValue(byte[] value, String contentType) throws DecodeException {
-        if (!STRUCTURED_OK.contains(contentType)) {
-            if (!KafkaWire.essence(contentType).equals(STRUCTURED_MEDIA_TYPE)) {
-                throw decodeError(
-                    "structured content type " + repr(contentType) + " is not a supported event format (supported: "
-                        + STRUCTURED_MEDIA_TYPE + ")",
-                    "datacontenttype"
-                );
-            }
-            String charset = WIRE.parameter(contentType, "charset");
-            if (charset != null && !STRUCTURED_CHARSETS.contains(KafkaWire.asciiLower(charset))) {
-                throw decodeError(
-                    "structured content type " + repr(contentType) + ": charset " + repr(charset)
-                        + " is not supported",
-                    "datacontenttype"
-                );
-            }
-            if (STRUCTURED_OK.size() < 256) {
-                STRUCTURED_OK.add(contentType);
-            }
-        }
-        if (value == null) {
-            throw decodeError("a structured-mode record needs a value; it is null", null);
-        }
-        return fromJson(value);
-    }
-
-    private static String jsonRepr(KafkaWire.Json value) {
-        switch (value.kind) {
-            case KafkaWire.STRING:
-                return PythonText.repr(value.text);
-            case KafkaWire.TRUE:
-                return "True";
-            case KafkaWire.FALSE:
-                return "False";
-            case KafkaWire.NULL:
-                return "None";
-            case KafkaWire.OBJECT:
-                return "{...}";
-            case KafkaWire.ARRAY:
-                return "[...]";
-            default:
-                return value.text;
-        }
-    }
-
     /** Decode one event in the JSON event format (UTF-8 JSON text). */
     public static CloudEvent fromJson(byte[] text) throws DecodeException {
-        Map<String, KafkaWire.Json> document;
-        try {
-            document = KafkaWire.members(text);
-        } catch (KafkaWire.Invalid e) {
-            throw new DecodeException(PROTOCOL, e.getMessage(), -1, e.offset(), null);
-        }
+        Map<String, KafkaWire.Json> document = EVENTS.members(text);
         KafkaWire.Json value;
         value = document.remove("specversion");
         if (value == null || value.isNull()) {
-            throw decodeError("required attribute 'specversion' is missing", "specversion");
+            throw EVENTS.missing("specversion");
         }
         if (value.kind != KafkaWire.STRING || !value.text.equals("1.0")) {
-            throw decodeError("attribute 'specversion' must be '1.0', not " + jsonRepr(value), "specversion");
+            throw EVENTS.notConstant("specversion", "1.0", KafkaEvents.repr(value));
         }
         String specversion = "1.0";
         value = document.remove("id");
         if (value == null || value.isNull()) {
-            throw decodeError("required attribute 'id' is missing", "id");
+            throw EVENTS.missing("id");
         }
         String id;
-        if (value.kind == KafkaWire.STRING && value.text.isEmpty()) {
-            throw decodeError("attribute 'id' must not be empty", "id");
-        }
+        EVENTS.checkLength("id", value, 1);
         try {
             id = WIRE.stringFromJson(value);
         } catch (KafkaWire.Invalid e) {
-            throw decodeError("attribute 'id' " + e.getMessage(), "id");
+            throw EVENTS.invalid("id", e);
         }
         value = document.remove("source");
         if (value == null || value.isNull()) {
-            throw decodeError("required attribute 'source' is missing", "source");
+            throw EVENTS.missing("source");
         }
         String source;
-        if (value.kind == KafkaWire.STRING && value.text.isEmpty()) {
-            throw decodeError("attribute 'source' must not be empty", "source");
-        }
+        EVENTS.checkLength("source", value, 1);
         try {
             source = WIRE.uriReferenceFromJson(value);
         } catch (KafkaWire.Invalid e) {
-            throw decodeError("attribute 'source' " + e.getMessage(), "source");
+            throw EVENTS.invalid("source", e);
         }
         value = document.remove("type");
         if (value == null || value.isNull()) {
-            throw decodeError("required attribute 'type' is missing", "type");
+            throw EVENTS.missing("type");
         }
         String type;
-        if (value.kind == KafkaWire.STRING && value.text.isEmpty()) {
-            throw decodeError("attribute 'type' must not be empty", "type");
-        }
+        EVENTS.checkLength("type", value, 1);
         try {
             type = WIRE.stringFromJson(value);
         } catch (KafkaWire.Invalid e) {
-            throw decodeError("attribute 'type' " + e.getMessage(), "type");
+            throw EVENTS.invalid("type", e);
         }
         value = document.remove("datacontenttype");
         String datacontenttype = null;
@@ -607,102 +395,53 @@ public final class Codec {
             try {
                 datacontenttype = WIRE.mediaTypeFromJson(value);
             } catch (KafkaWire.Invalid e) {
-                throw decodeError("attribute 'datacontenttype' " + e.getMessage(), "datacontenttype");
+                throw EVENTS.invalid("datacontenttype", e);
             }
-}
+        }
         value = document.remove("dataschema");
         String dataschema = null;
         if (value != null && !value.isNull()) {
-            if (value.kind == KafkaWire.STRING && value.text.isEmpty()) {
-                throw decodeError("attribute 'dataschema' must not be empty", "dataschema");
-            }
+            EVENTS.checkLength("dataschema", value, 1);
             try {
                 dataschema = WIRE.uriFromJson(value);
             } catch (KafkaWire.Invalid e) {
-                throw decodeError("attribute 'dataschema' " + e.getMessage(), "dataschema");
+                throw EVENTS.invalid("dataschema", e);
             }
-}
+        }
         value = document.remove("subject");
         String subject = null;
         if (value != null && !value.isNull()) {
-            if (value.kind == KafkaWire.STRING && value.text.isEmpty()) {
-                throw decodeError("attribute 'subject' must not be empty", "subject");
-            }
+            EVENTS.checkLength("subject", value, 1);
             try {
                 subject = WIRE.stringFromJson(value);
             } catch (KafkaWire.Invalid e) {
-                throw decodeError("attribute 'subject' " + e.getMessage(), "subject");
+                throw EVENTS.invalid("subject", e);
             }
-}
+        }
         value = document.remove("time");
         OffsetDateTime time = null;
         if (value != null && !value.isNull()) {
             try {
                 time = WIRE.timestampFromJson(value);
             } catch (KafkaWire.Invalid e) {
-                throw decodeError("attribute 'time' " + e.getMessage(), "time");
+                throw EVENTS.invalid("time", e);
             }
-}
+        }
         value = document.remove("partitionkey");
         String partitionkey = null;
         if (value != null && !value.isNull()) {
-            if (value.kind == KafkaWire.STRING && value.text.isEmpty()) {
-                throw decodeError("attribute 'partitionkey' must not be empty", "partitionkey");
-            }
+            EVENTS.checkLength("partitionkey", value, 1);
             try {
                 partitionkey = WIRE.stringFromJson(value);
             } catch (KafkaWire.Invalid e) {
-                throw decodeError("attribute 'partitionkey' " + e.getMessage(), "partitionkey");
-            }
-}
-        KafkaWire.Json data = document.remove(DATA);
-        KafkaWire.Json encoded = document.remove(DATA_BASE64);
-        byte[] bytes = null;
-        CloudEvent.Data kind = null;
-        if (encoded != null && !encoded.isNull()) {
-            if (data != null) {
-                throw decodeError(
-                    "members " + repr(DATA) + " and " + repr(DATA_BASE64) + " are mutually exclusive; both are present",
-                    DATA_BASE64
-                );
-            }
-            try {
-                bytes = WIRE.base64FromJson(encoded);
-            } catch (KafkaWire.Invalid e) {
-                throw decodeError("member " + repr(DATA_BASE64) + " " + e.getMessage(), DATA_BASE64);
-            }
-            kind = CloudEvent.Data.BYTES;
-        } else if (data != null) {
-            String contentType = datacontenttype;
-            if (jsonData(contentType)) {
-                bytes = KafkaWire.compact(text, data.start);
-                kind = CloudEvent.Data.JSON;
-            } else if (data.kind == KafkaWire.STRING) {
-                bytes = data.text.getBytes(StandardCharsets.UTF_8);
-                kind = CloudEvent.Data.TEXT;
-            } else {
-                throw decodeError(
-                    "member " + DATA + " under the non-JSON content type " + repr(contentType)
-                        + " must be a JSON string, not " + KafkaWire.kindWords(data.kind),
-                    DATA
-                );
+                throw EVENTS.invalid("partitionkey", e);
             }
         }
-        Map<String, Object> undeclared = new LinkedHashMap<>();
-        for (Map.Entry<String, KafkaWire.Json> member : document.entrySet()) {
-            String name = member.getKey();
-            if (member.getValue().isNull()) {
-                continue; // a null attribute is an absent one
-            }
-            if (!NAME.matcher(name).matches() || NOT_EXTENSIONS.contains(name)) {
-                throw decodeError("member " + repr(name) + " is not a valid attribute name (" + NAME_RULE + ")", name);
-            }
-            try {
-                undeclared.put(name, WIRE.attributeValueFromJson(member.getValue()));
-            } catch (KafkaWire.Invalid e) {
-                throw decodeError("attribute " + repr(name) + " " + e.getMessage(), name);
-            }
-        }
+        KafkaWire.Json dataMember = EVENTS.takeData(document);
+        KafkaWire.Json base64Member = EVENTS.takeDataBase64(document);
+        KafkaEvents.Data kind = EVENTS.dataKind(dataMember, base64Member, datacontenttype);
+        byte[] data = EVENTS.data(dataMember, base64Member, text, kind);
+        Map<String, Object> undeclared = EVENTS.undeclaredFromJson(document);
         return new CloudEvent(
             specversion,
             id,
@@ -714,218 +453,111 @@ public final class Codec {
             time,
             partitionkey,
             undeclared,
-            bytes,
+            data,
             kind
         );
     }
 
     // --- encoding ---------------------------------------------------------------------------------------------
 
-    /** A Kafka record as {@link #toKafka} writes it: header names and values in order, and the value. */
-    public record Record(List<String> names, List<byte[]> values, byte[] value) {
-    }
-
     /** The event as a Kafka record, in structured content mode or binary content mode. */
-    public static Record toKafka(CloudEvent event, boolean structured) throws EncodeException {
-        if (structured) {
-            return new Record(List.of(DETECTION_HEADER), List.of(STRUCTURED_CONTENT_TYPE), toJson(event));
-        }
-        return toBinary(event);
+    public static KafkaEvents.Record toKafka(CloudEvent event, boolean structured) throws EncodeException {
+        return structured ? EVENTS.structuredRecord(toJson(event)) : toBinary(event);
     }
 
-    private static String extensionName(Object name) throws EncodeException {
-        if (!(name instanceof String) || !NAME.matcher((String) name).matches() || NOT_EXTENSIONS.contains(name)) {
-            String text = String.valueOf(name);
-            throw encodeError(
-                repr(text) + " is not a valid name for an undeclared attribute (" + NAME_RULE + ")", text
-            );
-        }
-        return (String) name;
-    }
-
-    private static Record toBinary(CloudEvent event) throws EncodeException {
-        List<String> names = new ArrayList<>(ATTRIBUTES + 4);
-        List<byte[]> values = new ArrayList<>(ATTRIBUTES + 4);
+    private static KafkaEvents.Record toBinary(CloudEvent event) throws EncodeException {
+        List<String> names = EVENTS.newHeaders();
+        List<byte[]> values = EVENTS.newHeaders();
         String text;
         int contentTypeAt = -1;
         if (!"1.0".equals(event.specversion())) {
-            throw encodeError(
-                "attribute 'specversion' must be '1.0', not " + repr(event.specversion()), "specversion"
-            );
+            throw EVENTS.notConstantOnEncode("specversion", "1.0", event.specversion());
         }
         text = "1.0";
-        names.add("ce_specversion");
-        values.add(text.getBytes(StandardCharsets.UTF_8));
+        KafkaEvents.addHeader(names, values, "ce_specversion", text);
         if (event.id() == null) {
-            throw encodeError("required attribute 'id' is missing", "id");
+            throw EVENTS.missingOnEncode("id");
         }
-        if (event.id().isEmpty()) {
-            throw encodeError("attribute 'id' must not be empty", "id");
-        }
+        EVENTS.checkLengthOnEncode("id", event.id(), 1);
         try {
             text = WIRE.stringToText(event.id());
         } catch (KafkaWire.Invalid e) {
-            throw encodeError("attribute 'id' " + e.getMessage(), "id");
+            throw EVENTS.invalidOnEncode("id", e);
         }
-        names.add("ce_id");
-        values.add(text.getBytes(StandardCharsets.UTF_8));
+        KafkaEvents.addHeader(names, values, "ce_id", text);
         if (event.source() == null) {
-            throw encodeError("required attribute 'source' is missing", "source");
+            throw EVENTS.missingOnEncode("source");
         }
-        if (event.source().isEmpty()) {
-            throw encodeError("attribute 'source' must not be empty", "source");
-        }
+        EVENTS.checkLengthOnEncode("source", event.source(), 1);
         try {
             text = WIRE.uriReferenceToText(event.source());
         } catch (KafkaWire.Invalid e) {
-            throw encodeError("attribute 'source' " + e.getMessage(), "source");
+            throw EVENTS.invalidOnEncode("source", e);
         }
-        names.add("ce_source");
-        values.add(text.getBytes(StandardCharsets.UTF_8));
+        KafkaEvents.addHeader(names, values, "ce_source", text);
         if (event.type() == null) {
-            throw encodeError("required attribute 'type' is missing", "type");
+            throw EVENTS.missingOnEncode("type");
         }
-        if (event.type().isEmpty()) {
-            throw encodeError("attribute 'type' must not be empty", "type");
-        }
+        EVENTS.checkLengthOnEncode("type", event.type(), 1);
         try {
             text = WIRE.stringToText(event.type());
         } catch (KafkaWire.Invalid e) {
-            throw encodeError("attribute 'type' " + e.getMessage(), "type");
+            throw EVENTS.invalidOnEncode("type", e);
         }
-        names.add("ce_type");
-        values.add(text.getBytes(StandardCharsets.UTF_8));
+        KafkaEvents.addHeader(names, values, "ce_type", text);
         contentTypeAt = names.size();
         if (event.datacontenttype() != null) {
             try {
                 text = WIRE.mediaTypeToText(event.datacontenttype());
             } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute 'datacontenttype' " + e.getMessage(), "datacontenttype");
+                throw EVENTS.invalidOnEncode("datacontenttype", e);
             }
-            names.add("content-type");
-            values.add(text.getBytes(StandardCharsets.UTF_8));
+            KafkaEvents.addHeader(names, values, "content-type", text);
         }
         if (event.dataschema() != null) {
-            if (event.dataschema().isEmpty()) {
-                throw encodeError("attribute 'dataschema' must not be empty", "dataschema");
-            }
+            EVENTS.checkLengthOnEncode("dataschema", event.dataschema(), 1);
             try {
                 text = WIRE.uriToText(event.dataschema());
             } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute 'dataschema' " + e.getMessage(), "dataschema");
+                throw EVENTS.invalidOnEncode("dataschema", e);
             }
-            names.add("ce_dataschema");
-            values.add(text.getBytes(StandardCharsets.UTF_8));
+            KafkaEvents.addHeader(names, values, "ce_dataschema", text);
         }
         if (event.subject() != null) {
-            if (event.subject().isEmpty()) {
-                throw encodeError("attribute 'subject' must not be empty", "subject");
-            }
+            EVENTS.checkLengthOnEncode("subject", event.subject(), 1);
             try {
                 text = WIRE.stringToText(event.subject());
             } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute 'subject' " + e.getMessage(), "subject");
+                throw EVENTS.invalidOnEncode("subject", e);
             }
-            names.add("ce_subject");
-            values.add(text.getBytes(StandardCharsets.UTF_8));
+            KafkaEvents.addHeader(names, values, "ce_subject", text);
         }
         if (event.time() != null) {
             try {
                 text = WIRE.timestampToText(event.time());
             } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute 'time' " + e.getMessage(), "time");
+                throw EVENTS.invalidOnEncode("time", e);
             }
-            names.add("ce_time");
-            values.add(text.getBytes(StandardCharsets.UTF_8));
+            KafkaEvents.addHeader(names, values, "ce_time", text);
         }
         if (event.partitionkey() != null) {
-            if (event.partitionkey().isEmpty()) {
-                throw encodeError("attribute 'partitionkey' must not be empty", "partitionkey");
-            }
+            EVENTS.checkLengthOnEncode("partitionkey", event.partitionkey(), 1);
             try {
                 text = WIRE.stringToText(event.partitionkey());
             } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute 'partitionkey' " + e.getMessage(), "partitionkey");
+                throw EVENTS.invalidOnEncode("partitionkey", e);
             }
-            names.add("ce_partitionkey");
-            values.add(text.getBytes(StandardCharsets.UTF_8));
+            KafkaEvents.addHeader(names, values, "ce_partitionkey", text);
         }
-        extensionHeaders(event, names, values);
-        byte[] data = event.data();
-        if (data == null) {
-            return new Record(names, values, null);
-        }
-        CloudEvent.Data kind = event.kind() == null ? CloudEvent.Data.BYTES : event.kind();
-        String contentType = event.datacontenttype();
-        if (kind == CloudEvent.Data.BYTES) {
-            return new Record(names, values, data);
-        }
-        if (contentType == null && (kind == CloudEvent.Data.JSON || JSON_IMPLIED)) { // a JSON value: say so
-            names.add(contentTypeAt, DETECTION_HEADER);
-            values.add(contentTypeAt, IMPLIED_CONTENT_TYPE);
-            return new Record(names, values, kind == CloudEvent.Data.JSON ? data : jsonString(data));
-        }
-        if (kind == CloudEvent.Data.JSON) {
-            if (contentType != null && !isJson(contentType) && data.length > 0 && data[0] != '"') {
-                throw nonJson(contentType);
-            }
-            return new Record(names, values, data);
-        }
-        if (contentType != null && isJson(contentType)) {
-            return new Record(names, values, jsonString(data));
-        }
-        return new Record(names, values, textValue(data, contentType));
-    }
-
-    private static void extensionHeaders(CloudEvent event, List<String> names, List<byte[]> values)
-        throws EncodeException {
-        if (event.extensions() == null) {
-            return;
-        }
-        for (Map.Entry<String, Object> entry : event.extensions().entrySet()) {
-            String name = extensionName(entry.getKey());
-            try {
-                values.add(WIRE.attributeValueToText(entry.getValue()).getBytes(StandardCharsets.UTF_8));
-            } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute " + repr(name) + " " + e.getMessage(), name);
-            }
-            names.add(PREFIX + name);
-        }
-    }
-
-    private static byte[] jsonString(byte[] utf8) {
-        return new KafkaWire.Out(utf8.length + 8).string(new String(utf8, StandardCharsets.UTF_8)).bytes();
-    }
-
-    private static EncodeException nonJson(String contentType) {
-        return encodeError(
-            "JSON data cannot be written under the non-JSON content type " + repr(contentType) + ": give bytes or str",
-            DATA
+        EVENTS.extensionHeaders(event.extensions(), names, values);
+        return EVENTS.binaryRecord(
+            names,
+            values,
+            event.data(),
+            event.kind(),
+            event.datacontenttype(),
+            contentTypeAt
         );
-    }
-
-    /** Text data under a non-JSON content type: in its charset parameter (default the first text charset). */
-    private static byte[] textValue(byte[] utf8, String contentType) throws EncodeException {
-        String charset = contentType == null ? null : WIRE.parameter(contentType, "charset");
-        charset = charset == null ? TEXT_CHARSETS.get(0) : KafkaWire.asciiLower(charset);
-        if (!TEXT_CHARSETS.contains(charset)) {
-            throw encodeError(
-                "str data can be written as " + String.join(", ", TEXT_CHARSETS) + ", not charset " + repr(charset)
-                    + ": give bytes",
-                DATA
-            );
-        }
-        if (charset.equals("us-ascii")) {
-            String text = new String(utf8, StandardCharsets.UTF_8);
-            for (int i = 0; i < text.length(); i++) {
-                if (text.charAt(i) >= 0x80) {
-                    throw encodeError(
-                        "str data does not fit charset us-ascii: ordinal not in range(128) at character " + i, DATA
-                    );
-                }
-            }
-        }
-        return utf8;
     }
 
     /** The event in the JSON event format: compact UTF-8 JSON, members in field order. */
@@ -933,75 +565,63 @@ public final class Codec {
         KafkaWire.Out out = new KafkaWire.Out(256).ch('{');
         String text;
         if (!"1.0".equals(event.specversion())) {
-            throw encodeError(
-                "attribute 'specversion' must be '1.0', not " + repr(event.specversion()), "specversion"
-            );
+            throw EVENTS.notConstantOnEncode("specversion", "1.0", event.specversion());
         }
         text = "1.0";
         out.ascii("\"specversion\":").string(text);
         if (event.id() == null) {
-            throw encodeError("required attribute 'id' is missing", "id");
+            throw EVENTS.missingOnEncode("id");
         }
-        if (event.id().isEmpty()) {
-            throw encodeError("attribute 'id' must not be empty", "id");
-        }
+        EVENTS.checkLengthOnEncode("id", event.id(), 1);
         try {
             text = WIRE.stringToText(event.id());
         } catch (KafkaWire.Invalid e) {
-            throw encodeError("attribute 'id' " + e.getMessage(), "id");
+            throw EVENTS.invalidOnEncode("id", e);
         }
         out.ascii(",\"id\":").string(text);
         if (event.source() == null) {
-            throw encodeError("required attribute 'source' is missing", "source");
+            throw EVENTS.missingOnEncode("source");
         }
-        if (event.source().isEmpty()) {
-            throw encodeError("attribute 'source' must not be empty", "source");
-        }
+        EVENTS.checkLengthOnEncode("source", event.source(), 1);
         try {
             text = WIRE.uriReferenceToText(event.source());
         } catch (KafkaWire.Invalid e) {
-            throw encodeError("attribute 'source' " + e.getMessage(), "source");
+            throw EVENTS.invalidOnEncode("source", e);
         }
         out.ascii(",\"source\":").string(text);
         if (event.type() == null) {
-            throw encodeError("required attribute 'type' is missing", "type");
+            throw EVENTS.missingOnEncode("type");
         }
-        if (event.type().isEmpty()) {
-            throw encodeError("attribute 'type' must not be empty", "type");
-        }
+        EVENTS.checkLengthOnEncode("type", event.type(), 1);
         try {
             text = WIRE.stringToText(event.type());
         } catch (KafkaWire.Invalid e) {
-            throw encodeError("attribute 'type' " + e.getMessage(), "type");
+            throw EVENTS.invalidOnEncode("type", e);
         }
         out.ascii(",\"type\":").string(text);
         if (event.datacontenttype() != null) {
             try {
                 text = WIRE.mediaTypeToText(event.datacontenttype());
             } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute 'datacontenttype' " + e.getMessage(), "datacontenttype");
+                throw EVENTS.invalidOnEncode("datacontenttype", e);
             }
             out.ascii(",\"datacontenttype\":").string(text);
         }
         if (event.dataschema() != null) {
-            if (event.dataschema().isEmpty()) {
-                throw encodeError("attribute 'dataschema' must not be empty", "dataschema");
-            }
+            EVENTS.checkLengthOnEncode("dataschema", event.dataschema(), 1);
             try {
                 text = WIRE.uriToText(event.dataschema());
             } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute 'dataschema' " + e.getMessage(), "dataschema");
+                throw EVENTS.invalidOnEncode("dataschema", e);
             }
             out.ascii(",\"dataschema\":").string(text);
         }
         if (event.subject() != null) {
-            if (event.subject().isEmpty()) {
-                throw encodeError("attribute 'subject' must not be empty", "subject");
-            }
+            EVENTS.checkLengthOnEncode("subject", event.subject(), 1);
             try {
                 text = WIRE.stringToText(event.subject());
             } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute 'subject' " + e.getMessage(), "subject");
+                throw EVENTS.invalidOnEncode("subject", e);
             }
             out.ascii(",\"subject\":").string(text);
         }
@@ -1009,82 +629,23 @@ public final class Codec {
             try {
                 text = WIRE.timestampToText(event.time());
             } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute 'time' " + e.getMessage(), "time");
+                throw EVENTS.invalidOnEncode("time", e);
             }
             out.ascii(",\"time\":").string(text);
         }
         if (event.partitionkey() != null) {
-            if (event.partitionkey().isEmpty()) {
-                throw encodeError("attribute 'partitionkey' must not be empty", "partitionkey");
-            }
+            EVENTS.checkLengthOnEncode("partitionkey", event.partitionkey(), 1);
             try {
                 text = WIRE.stringToText(event.partitionkey());
             } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute 'partitionkey' " + e.getMessage(), "partitionkey");
+                throw EVENTS.invalidOnEncode("partitionkey", e);
             }
             out.ascii(",\"partitionkey\":").string(text);
         }
-        extensionMembers(event, out);
-        byte[] data = event.data();
-        if (data != null) {
-            String contentType = event.datacontenttype();
-            CloudEvent.Data kind = event.kind() == null ? CloudEvent.Data.BYTES : event.kind();
-            if (kind == CloudEvent.Data.BYTES) {
-                // Bytes under a content type that declares JSON hold a JSON value: written as that value. Other
-                // bytes, and bytes with no content type (nothing may be assumed about them), are binary data.
-                if (contentType != null && isJson(contentType)) {
-                    out.ascii(",\"" + DATA + "\":").raw(jsonValue(data, contentType));
-                } else {
-                    out.ascii(",\"" + DATA_BASE64 + "\":\"").ascii(KafkaWire.base64Text(data)).ch('"');
-                }
-            } else if (kind == CloudEvent.Data.JSON) {
-                if (!jsonData(contentType) && data.length > 0 && data[0] != '"') {
-                    throw nonJson(contentType);
-                }
-                out.ascii(",\"" + DATA + "\":").raw(data);
-            } else {
-                out.ascii(",\"" + DATA + "\":").string(new String(data, StandardCharsets.UTF_8));
-            }
-        }
-        return out.ch('}').bytes();
-    }
-
-    private static void extensionMembers(CloudEvent event, KafkaWire.Out out) throws EncodeException {
-        if (event.extensions() == null) {
-            return;
-        }
-        for (Map.Entry<String, Object> entry : event.extensions().entrySet()) {
-            String name = extensionName(entry.getKey());
-            Object value = entry.getValue();
-            out.ascii(",\"").ascii(name).ascii("\":");
-            if (value instanceof Boolean || value instanceof Integer) {
-                try {
-                    out.ascii(WIRE.attributeValueToText(value));
-                } catch (KafkaWire.Invalid e) {
-                    throw encodeError("attribute " + repr(name) + " " + e.getMessage(), name);
-                }
-                continue;
-            }
-            try {
-                out.string(WIRE.attributeValueToText(value));
-            } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute " + repr(name) + " " + e.getMessage(), name);
-            }
-        }
-    }
-
-    /** Bytes under a JSON content type, as the JSON value they hold (whitespace between tokens removed). */
-    private static byte[] jsonValue(byte[] data, String contentType) throws EncodeException {
-        try {
-            return KafkaWire.oneJsonValue(data);
-        } catch (KafkaWire.Invalid e) {
-            String where = e.offset() < 0 ? "" : " (byte " + e.offset() + ")";
-            throw encodeError(
-                "bytes under the JSON content type " + repr(contentType) + " are not one JSON value: " + e.getMessage()
-                    + where + "; give their JSON value, or a content type that does not declare JSON",
-                DATA
-            );
-        }
+        EVENTS.extensionMembers(event.extensions(), out);
+        return EVENTS.endJson(
+            out, event.data(), event.kind(), event.datacontenttype()
+        );
     }
 
     // --- the module contract ------------------------------------------------------------------------------------
@@ -1102,6 +663,11 @@ public final class Codec {
     /** {@link #fromKafka} for headers given as two lists (what py4j passes from Python). */
     public static CloudEvent fromKafka(byte[] value, List<String> names, List<byte[]> values) throws DecodeException {
         return fromKafka(value, KafkaWire.headers(names, values));
+    }
+
+    /** {@code "structured"} or {@code "binary"}: the mode {@link #fromKafka} reads a record in. */
+    public static String contentMode(KafkaWire.Headers headers) {
+        return EVENTS.contentMode(headers);
     }
 
     /** {@link #contentMode} for headers given as two lists. */

@@ -12,6 +12,6 @@ public final class DataText implements UDF2<String, byte[], String> {
 
     @Override
     public String call(String contentType, byte[] data) {
-        return SparkRows.dataText(contentType, data);
+        return Codec.EVENTS.dataText(contentType, data);
     }
 }

@@ -2,6 +2,7 @@
 package streamcodecs.cloudevents;
 
 import streamcodecs.runtime.DecodeException;
+import streamcodecs.runtime.KafkaSpark;
 import streamcodecs.runtime.KafkaWire;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -20,7 +21,7 @@ public final class Decode implements UDF1<byte[], Row> {
         try {
             return RowFactory.create(MESSAGE, SparkRows.row(Codec.decode(value)), null);
         } catch (DecodeException e) {
-            return RowFactory.create(null, null, SparkRows.error(e));
+            return RowFactory.create(null, null, KafkaSpark.error(e));
         } catch (KafkaWire.Invalid e) {
             return RowFactory.create(null, null, e.getMessage());
         }

@@ -2,6 +2,7 @@
 package streamcodecs.cloudevents;
 
 import streamcodecs.runtime.EncodeException;
+import streamcodecs.runtime.KafkaSpark;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.api.java.UDF4;
@@ -31,7 +32,7 @@ public final class Encode implements UDF4<Row, Long, Seq<String>, Seq<String>, R
         try {
             return RowFactory.create(Codec.encode(SparkRows.event(event, micros, names, values)), null);
         } catch (EncodeException e) {
-            return RowFactory.create(null, SparkRows.error(e));
+            return RowFactory.create(null, KafkaSpark.error(e));
         }
     }
 }

@@ -2,6 +2,7 @@
 package streamcodecs.cloudevents;
 
 import streamcodecs.runtime.DecodeException;
+import streamcodecs.runtime.KafkaSpark;
 import streamcodecs.runtime.KafkaWire;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -20,16 +21,16 @@ public final class FromKafka implements UDF3<byte[], Seq<String>, Seq<byte[]>, R
 
     @Override
     public Row call(byte[] value, Seq<String> names, Seq<byte[]> values) {
-        KafkaWire.Headers read = SparkRows.headers(names, values);
+        KafkaWire.Headers read = KafkaSpark.headers(names, values);
         String mode = Codec.contentMode(read);
         try {
             Row event = SparkRows.row(Codec.fromKafka(value, read));
-            String text = SparkRows.dataText(
+            String text = Codec.EVENTS.dataText(
                 event.getString(4), (byte[]) event.get(10)
             );
             return RowFactory.create(mode, MESSAGE, event, text, null);
         } catch (DecodeException e) {
-            return RowFactory.create(mode, null, null, null, SparkRows.error(e));
+            return RowFactory.create(mode, null, null, null, KafkaSpark.error(e));
         } catch (KafkaWire.Invalid e) {
             return RowFactory.create(mode, null, null, null, e.getMessage());
         }

@@ -2,6 +2,8 @@
 package streamcodecs.cloudevents;
 
 import streamcodecs.runtime.EncodeException;
+import streamcodecs.runtime.KafkaEvents;
+import streamcodecs.runtime.KafkaSpark;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.api.java.UDF4;
@@ -9,8 +11,8 @@ import scala.collection.Seq;
 
 /**
  * The Spark UDF of {@code to_kafka} in binary content mode: an event row (with its time in microseconds and its
- * undeclared attributes' names and values in order) to {@code (value, headers, error)}: the record's value and headers, or
- * the problem.
+ * undeclared attributes' names and values in order) to {@code (value, headers, error)}: the record's value and
+ * headers, or the problem.
  */
 public final class ToKafkaBinary implements UDF4<Row, Long, Seq<String>, Seq<String>, Row> {
     private static final long serialVersionUID = 1L;
@@ -21,10 +23,10 @@ public final class ToKafkaBinary implements UDF4<Row, Long, Seq<String>, Seq<Str
             return RowFactory.create(null, null, "no event (the row is null)");
         }
         try {
-            Codec.Record record = Codec.toKafka(SparkRows.event(event, micros, names, values), false);
-            return RowFactory.create(record.value(), SparkRows.headers(record), null);
+            KafkaEvents.Record record = Codec.toKafka(SparkRows.event(event, micros, names, values), false);
+            return RowFactory.create(record.value(), KafkaSpark.headers(record), null);
         } catch (EncodeException e) {
-            return RowFactory.create(null, null, SparkRows.error(e));
+            return RowFactory.create(null, null, KafkaSpark.error(e));
         }
     }
 }

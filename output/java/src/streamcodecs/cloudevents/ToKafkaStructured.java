@@ -2,6 +2,7 @@
 package streamcodecs.cloudevents;
 
 import streamcodecs.runtime.EncodeException;
+import streamcodecs.runtime.KafkaSpark;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -10,11 +11,12 @@ import scala.collection.Seq;
 
 /**
  * The Spark UDF of {@code to_kafka} in structured content mode: an event row (with its time in microseconds and its
- * undeclared attributes' names and values in order) to {@code (value, headers, error)}: the record's value and headers, or
- * the problem.
+ * undeclared attributes' names and values in order) to {@code (value, headers, error)}: the record's value and
+ * headers, or the problem.
  */
 public final class ToKafkaStructured implements UDF4<Row, Long, Seq<String>, Seq<String>, Row> {
     private static final long serialVersionUID = 1L;
+    private static final Row HEADER = KafkaSpark.structuredHeader(Codec.EVENTS);
 
     @Override
     public Row call(Row event, Long micros, Seq<String> names, Seq<String> values) {
@@ -23,9 +25,9 @@ public final class ToKafkaStructured implements UDF4<Row, Long, Seq<String>, Seq
         }
         try {
             byte[] value = Codec.toJson(SparkRows.event(event, micros, names, values));
-            return RowFactory.create(value, List.of(SparkRows.STRUCTURED_HEADER), null);
+            return RowFactory.create(value, List.of(HEADER), null);
         } catch (EncodeException e) {
-            return RowFactory.create(null, null, SparkRows.error(e));
+            return RowFactory.create(null, null, KafkaSpark.error(e));
         }
     }
 }

@@ -14,7 +14,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.unsafe.types.VariantVal;
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
-import streamcodecs.runtime.PythonText;
+import streamcodecs.runtime.JsonMessages;
 import streamcodecs.runtime.JsonWire;
 import streamcodecs.runtime.JsonWire.Problem;
 
@@ -38,23 +38,13 @@ public final class Codec {
     static final String TAG_KEY = "action";
     private static final String[] SHAPE_KEYS = {};
     private static final String TERMINATOR = "\n";
-    private static final String EMPTY = "empty message: an end line with no JSON before it";
 
     private Codec() {
     }
 
     /** The index of a direction; -1 for null (every direction, in order). */
     public static int direction(String name) {
-        if (name == null) {
-            return -1;
-        }
-        for (int i = 0; i < DIRECTIONS.length; i++) {
-            if (DIRECTIONS[i].equals(name)) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException(
-                "unknown direction '" + name + "'; expected one of " + String.join(", ", DIRECTIONS));
+        return JsonMessages.direction(DIRECTIONS, name);
     }
 
     /** One whole message as it goes on the wire (its newline optional). */
@@ -74,7 +64,7 @@ public final class Codec {
     }
 
     static DecodeException failure(Problem problem, long line) {
-        return new DecodeException(PROTOCOL, problem.reason(), line, problem.offset(), problem.field());
+        return JsonMessages.failure(PROTOCOL, problem, line);
     }
 
     /** A common message read in one pass, or null: then the general path decides. */
@@ -213,72 +203,48 @@ public final class Codec {
         } catch (Problem e) {
             throw failure(e, line);
         }
+        Problem tagProblem = JsonMessages.tagProblem(scan, TAG_KEY);
+        if (tagProblem != null) {
+            throw failure(tagProblem, line); // the same for every direction
+        }
+        String tag = (String) scan.tag;
         Problem[] failures = new Problem[DIRECTIONS.length];
         for (int d = 0; d < DIRECTIONS.length; d++) {
-            if (direction >= 0 && d != direction) {
-                continue;
-            }
-            try {
-                if (!"object".equals(scan.kind)) {
-                    throw new Problem("Expected `object`, got `" + scan.kind + "`");
-                }
-                if (!scan.hasTag) {
-                    throw Problem.missing(TAG_KEY);
-                }
-                if (!(scan.tag instanceof String tag)) {
-                    throw new Problem("Expected `str`").at(TAG_KEY);
-                }
+            if (direction < 0 || d == direction) {
                 int index = tagIndex(d, tag);
-                if (index < 0) {
-                    throw new Problem("Invalid value " + PythonText.repr(tag)).at(TAG_KEY);
+                try {
+                    if (index < 0) {
+                        throw JsonMessages.unknownTag(TAG_KEY, tag);
+                    }
+                    return read(data, offset, length, index);
+                } catch (Problem e) {
+                    failures[d] = e;
                 }
-                return read(data, offset, length, index);
-            } catch (Problem e) {
-                failures[d] = e;
             }
         }
-        throw failure(telling(scan, failures), line);
+        throw failure(JsonMessages.telling(failures, tagOwner(tag)), line);
     }
 
-    /** The failure to report: that of the one direction that has the message's tag, else the first. */
-    private static Problem telling(JsonWire.Scan scan, Problem[] failures) {
-        int owner = -1;
-        if (scan.tag instanceof String tag) {
-            switch (tag) {
-                case "initialize":
-                    owner = 0;
-                    break;
-                case "processRecords":
-                    owner = 0;
-                    break;
-                case "leaseLost":
-                    owner = 0;
-                    break;
-                case "shardEnded":
-                    owner = 0;
-                    break;
-                case "shutdownRequested":
-                    owner = 0;
-                    break;
-                case "shutdown":
-                    owner = 0;
-                    break;
-                case "status":
-                    owner = 1;
-                    break;
-                default:
-                    break;
-            }
+    /** The one direction that has a message with tag {@code tag}, or -1 (none, or several). */
+    private static int tagOwner(String tag) {
+        switch (tag) {
+            case "initialize":
+                return 0;
+            case "processRecords":
+                return 0;
+            case "leaseLost":
+                return 0;
+            case "shardEnded":
+                return 0;
+            case "shutdownRequested":
+                return 0;
+            case "shutdown":
+                return 0;
+            case "status":
+                return 1;
+            default:
+                return -1;
         }
-        if (owner >= 0 && failures[owner] != null) {
-            return failures[owner];
-        }
-        for (Problem failure : failures) {
-            if (failure != null) {
-                return failure;
-            }
-        }
-        throw new IllegalStateException("no direction was tried");
     }
 
     public static Messages.Record readRecord(JsonParser p) throws IOException, Problem {
@@ -1275,8 +1241,7 @@ public final class Codec {
                     throw new EncodeException(PROTOCOL, "not a " + PROTOCOL + " message: " + name, null);
             }
         } catch (Problem e) {
-            String field = e.field();
-            throw new EncodeException(PROTOCOL, e.reason(), field == null ? name : name + "." + field);
+            throw JsonMessages.encodeFailure(PROTOCOL, name, e);
         }
         w.raw(TERMINATOR);
         return w.toBytes();
@@ -1327,15 +1292,12 @@ public final class Codec {
 
     /** DECODED's row of a malformed message: the error alone. */
     public static Row errorRow(String error) {
-        Object[] values = new Object[COLUMNS];
-        values[COLUMNS - 1] = error;
-        return RowFactory.create(values);
+        return JsonMessages.errorRow(COLUMNS, error);
     }
 
     /** An exception's message without the protocol's prefix (what the Spark functions' error column holds). */
     static String reason(Exception e) {
-        String text = e.getMessage();
-        return text.startsWith(PROTOCOL + ": ") ? text.substring(PROTOCOL.length() + 2) : text;
+        return JsonMessages.reason(PROTOCOL, e);
     }
 
     /** ENCODED of a DECODED row: the bytes on the wire, or why the row cannot be encoded. */
@@ -1349,13 +1311,13 @@ public final class Codec {
             switch (name) {
                 case "Initialize":
                     if (r.isNullAt(1)) {
-                        return RowFactory.create(null, "`initialize`: null for message Initialize");
+                        return JsonMessages.nullMessageRow("initialize", "Initialize");
                     }
                     message = fromInitialize(r.getStruct(1));
                     break;
                 case "ProcessRecords":
                     if (r.isNullAt(2)) {
-                        return RowFactory.create(null, "`process_records`: null for message ProcessRecords");
+                        return JsonMessages.nullMessageRow("process_records", "ProcessRecords");
                     }
                     message = fromProcessRecords(r.getStruct(2));
                     break;
@@ -1370,25 +1332,25 @@ public final class Codec {
                     break;
                 case "Shutdown":
                     if (r.isNullAt(6)) {
-                        return RowFactory.create(null, "`shutdown`: null for message Shutdown");
+                        return JsonMessages.nullMessageRow("shutdown", "Shutdown");
                     }
                     message = fromShutdown(r.getStruct(6));
                     break;
                 case "CheckpointReply":
                     if (r.isNullAt(7)) {
-                        return RowFactory.create(null, "`checkpoint_reply`: null for message CheckpointReply");
+                        return JsonMessages.nullMessageRow("checkpoint_reply", "CheckpointReply");
                     }
                     message = fromCheckpointReply(r.getStruct(7));
                     break;
                 case "Status":
                     if (r.isNullAt(8)) {
-                        return RowFactory.create(null, "`status`: null for message Status");
+                        return JsonMessages.nullMessageRow("status", "Status");
                     }
                     message = fromStatus(r.getStruct(8));
                     break;
                 case "Checkpoint":
                     if (r.isNullAt(9)) {
-                        return RowFactory.create(null, "`checkpoint`: null for message Checkpoint");
+                        return JsonMessages.nullMessageRow("checkpoint", "Checkpoint");
                     }
                     message = fromCheckpoint(r.getStruct(9));
                     break;
@@ -1397,8 +1359,7 @@ public final class Codec {
             }
             return RowFactory.create(encode(message), null);
         } catch (Problem e) {
-            String field = e.field();
-            return RowFactory.create(null, (field == null ? name : name + "." + field) + ": " + e.reason());
+            return JsonMessages.encodeProblemRow(name, e);
         } catch (EncodeException e) {
             return RowFactory.create(null, reason(e));
         }

@@ -2,54 +2,26 @@
 package streamcodecs.kcl;
 
 import streamcodecs.runtime.DecodeException;
-import streamcodecs.runtime.JsonWire;
+import streamcodecs.runtime.JsonReader;
 
 /**
  * Incremental decoder of a kcl stream: {@link #feed} any slice of it, then take the messages it
  * completes with {@link #next}. One message per line; blank lines are skipped.
  * A bad message throws its {@link DecodeException} naming its line, and reading goes on after it.
  */
-public final class Reader {
-    private final int direction;
-    private final JsonWire.Frames frames;
-
+public final class Reader extends JsonReader<Messages.Message> {
     /** {@code direction}: one of {@link Codec#DIRECTIONS}, or null for every direction in order. */
     public Reader(String direction) {
         this(direction, Codec.MAX_MESSAGE);
     }
 
     public Reader(String direction, int maxMessage) {
-        this.direction = Codec.direction(direction);
-        this.frames = new JsonWire.Frames(false, maxMessage);
+        super(Codec.PROTOCOL, Codec.direction(direction), false, maxMessage);
     }
 
-    public void feed(byte[] data) {
-        frames.feed(data, 0, data.length);
-    }
-
-    public void feed(byte[] data, int offset, int length) {
-        frames.feed(data, offset, length);
-    }
-
-    /** Lines consumed so far. */
-    public long line() {
-        return frames.line();
-    }
-
-    /** Bytes received but not yet part of a whole message. */
-    public int buffered() {
-        return frames.buffered();
-    }
-
-    /** The next whole message, or null when none is complete; a bad one throws (the next call goes on after it). */
-    public Messages.Message next() throws DecodeException {
-        JsonWire.Frame frame = frames.next();
-        if (frame == null) {
-            return null;
-        }
-        if (frame.problem() != null) {
-            throw new DecodeException(Codec.PROTOCOL, frame.problem(), frame.line(), -1, null);
-        }
-        return Codec.decode(frame.text(), 0, frame.text().length, direction, frame.line());
+    @Override
+    protected Messages.Message decode(byte[] data, int offset, int length, int direction, long line)
+        throws DecodeException {
+        return Codec.decode(data, offset, length, direction, line);
     }
 }

@@ -10,7 +10,6 @@ import streamcodecs.runtime.BinaryWire.In;
 import streamcodecs.runtime.BinaryWire.Out;
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
-import streamcodecs.runtime.PythonText;
 
 /**
  * Decode and encode Pravega segment-store wire protocol frames: a int32 type code, an int32 payload length
@@ -23,6 +22,8 @@ public final class Codec {
     public static final String PROTOCOL = "pravega";
     /** Bytes of the frame header (type code and payload length). */
     public static final int HEADER_SIZE = 8;
+    /** Bytes of the payload length, which ends the header. */
+    public static final int LENGTH_SIZE = 4;
     /** Largest whole frame (header included) accepted on encode and decode. */
     public static final int MAX_FRAME = 16777215;
     /** The directions a frame is sent in (a message's direction mask has bit {@code i} for direction {@code i}). */
@@ -39,37 +40,17 @@ public final class Codec {
     /** Decode exactly one whole frame (header included); a direction (or null: any) limits the messages. */
     public static Message decode(byte[] frame, String direction) throws DecodeException {
         int mask = directionMask(direction);
-        int size = frame.length;
-        if (size < HEADER_SIZE) {
-            throw fail("frame of " + size + " bytes is shorter than the " + HEADER_SIZE + "-byte header", 0);
-        }
-        In in = new In(PROTOCOL, frame, 0, size);
+        BinaryWire.checkHeader(PROTOCOL, frame.length, HEADER_SIZE);
+        In in = new In(PROTOCOL, frame, 0, frame.length);
         int code = in.int32();
         int length = in.int32();
-        if (length < 0 || length > MAX_FRAME - HEADER_SIZE) {
-            throw fail("payload length " + length + " outside 0.." + (MAX_FRAME - HEADER_SIZE), HEADER_SIZE - 4);
-        }
-        int end = HEADER_SIZE + length;
-        if (end > size) {
-            throw fail("payload length " + length + " runs past the " + (size - HEADER_SIZE) + " bytes given", 4);
-        }
-        if (end < size) {
-            throw fail((size - end) + " bytes follow the frame", end);
-        }
+        BinaryWire.checkLength(PROTOCOL, length, frame.length, HEADER_SIZE, LENGTH_SIZE, MAX_FRAME);
         return payload(in, code, mask, 0);
     }
 
     /** The bit of a direction in a message's direction mask; all bits for null (any direction). */
     public static int directionMask(String direction) {
-        if (direction == null) {
-            return -1;
-        }
-        int index = DIRECTIONS.indexOf(direction);
-        if (index < 0) {
-            throw new IllegalArgumentException("unknown direction " + PythonText.repr(direction) + "; expected one of "
-                + DIRECTIONS);
-        }
-        return 1 << index;
+        return BinaryWire.directionMask(DIRECTIONS, direction);
     }
 
     private static DecodeException fail(String reason, long offset) {
@@ -84,349 +65,349 @@ public final class Codec {
         switch (code) {
             case -127:
                 if ((mask & 3) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readHello(in);
             case -6:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readStorageChunksListed(in);
             case -5:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readListStorageChunks(in);
             case -4:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readStorageFlushed(in);
             case -3:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readFlushToStorage(in);
             case -2:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readPartialEvent(in);
             case -1:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readPadding(in);
             case 0:
                 throw fail("Event (type 0) is never a top-level frame", start);
             case 1:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSetupAppend(in);
             case 2:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readAppendSetup(in);
             case 3:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readAppendBlock(in);
             case 4:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readAppendBlockEnd(in);
             case 5:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readConditionalAppend(in);
             case 7:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readDataAppended(in);
             case 8:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readConditionalCheckFailed(in);
             case 9:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readReadSegment(in);
             case 10:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSegmentRead(in);
             case 11:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readGetStreamSegmentInfo(in);
             case 12:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readStreamSegmentInfo(in);
             case 20:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readCreateSegment(in);
             case 21:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSegmentCreated(in);
             case 28:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSealSegment(in);
             case 29:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSegmentSealed(in);
             case 30:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readDeleteSegment(in);
             case 31:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSegmentDeleted(in);
             case 32:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readUpdateSegmentPolicy(in);
             case 33:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSegmentPolicyUpdated(in);
             case 34:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readGetSegmentAttribute(in);
             case 35:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSegmentAttribute(in);
             case 36:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readUpdateSegmentAttribute(in);
             case 37:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSegmentAttributeUpdated(in);
             case 38:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readTruncateSegment(in);
             case 39:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSegmentTruncated(in);
             case 40:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readCreateTransientSegment(in);
             case 41:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readLocateOffset(in);
             case 42:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readOffsetLocated(in);
             case 50:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readWrongHost(in);
             case 51:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSegmentIsSealed(in);
             case 52:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSegmentAlreadyExists(in);
             case 53:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readNoSuchSegment(in);
             case 55:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readInvalidEventNumber(in);
             case 56:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSegmentIsTruncated(in);
             case 57:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readOperationUnsupported(in);
             case 58:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readMergeSegments(in);
             case 59:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSegmentsMerged(in);
             case 60:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readAuthTokenCheckFailed(in);
             case 61:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readErrorMessage(in);
             case 68:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readGetTableSegmentInfo(in);
             case 69:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readTableSegmentInfo(in);
             case 70:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readCreateTableSegment(in);
             case 71:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readDeleteTableSegment(in);
             case 74:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readUpdateTableEntries(in);
             case 75:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readTableEntriesUpdated(in);
             case 76:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readRemoveTableKeys(in);
             case 77:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readTableKeysRemoved(in);
             case 78:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readReadTable(in);
             case 79:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readTableRead(in);
             case 80:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readTableSegmentNotEmpty(in);
             case 81:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readTableKeyDoesNotExist(in);
             case 82:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readTableKeyBadVersion(in);
             case 83:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readReadTableKeys(in);
             case 84:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readTableKeysRead(in);
             case 85:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readReadTableEntries(in);
             case 86:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readTableEntriesRead(in);
             case 87:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readTableEntriesDeltaRead(in);
             case 88:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readReadTableEntriesDelta(in);
             case 89:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readConditionalBlockEnd(in);
             case 90:
                 if ((mask & 1) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readMergeSegmentsBatch(in);
             case 91:
                 if ((mask & 2) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readSegmentsBatchMerged(in);
             case 100:
                 if ((mask & 3) == 0) {
-                    throw notSent(code, mask, start);
+                    throw BinaryWire.notSent(PROTOCOL, DIRECTIONS, code, mask, start);
                 }
                 return readKeepAlive(in);
             default:
@@ -454,10 +435,6 @@ public final class Codec {
         }
     }
 
-    private static DecodeException notSent(int code, int mask, int start) {
-        String direction = DIRECTIONS.get(Integer.numberOfTrailingZeros(mask));
-        return fail("type code " + code + " is not sent in direction " + PythonText.repr(direction), start);
-    }
 
     /** The whole frame, header included, in the newest layout. */
     public static byte[] encode(Message message) throws EncodeException {
@@ -913,7 +890,7 @@ public final class Codec {
     }
 
     private static byte[] finish(Out out) {
-        out.put(HEADER_SIZE - 4, out.size() - HEADER_SIZE, 4);
+        out.put(HEADER_SIZE - LENGTH_SIZE, out.size() - HEADER_SIZE, LENGTH_SIZE);
         return out.toByteArray();
     }
 

@@ -24,21 +24,14 @@ public final class Decode implements UDF3<byte[], String, Boolean, Row> {
             return null;
         }
         Object[] values = new Object[SparkRows.DECODED_COLUMNS];
-        String error = null;
         try {
             Message message = Codec.decode(frame, direction);
             values[SparkRows.column(message)] = SparkRows.value(message);
             values[0] = message.wireName();
         } catch (DecodeException e) {
-            error = BinaryWire.reason(e);
+            BinarySpark.failed(values, BinaryWire.reason(e), failfast, Codec.PROTOCOL, frame);
         } catch (BinarySpark.Unfit e) {
-            error = e.getMessage();
-        }
-        if (error != null) {
-            if (Boolean.TRUE.equals(failfast)) {
-                throw new IllegalArgumentException(BinaryWire.failure(Codec.PROTOCOL, error, frame));
-            }
-            values[SparkRows.DECODED_COLUMNS - 1] = error;
+            BinarySpark.failed(values, e.getMessage(), failfast, Codec.PROTOCOL, frame);
         }
         return RowFactory.create(values);
     }

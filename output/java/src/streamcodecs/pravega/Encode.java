@@ -17,36 +17,17 @@ public final class Encode implements UDF1<Row, Row> {
 
     @Override
     public Row call(Row row) {
-        if (row == null) {
-            return RowFactory.create(null, null);
-        }
-        Object name = row.get(row.fieldIndex("message"));
+        String name = BinarySpark.messageName(row);
         if (name == null) {
             return RowFactory.create(null, null);
         }
         try {
-            return RowFactory.create(Codec.encode(message(row, String.valueOf(name))), null);
+            int code = SparkRows.code(name);
+            String column = code == Integer.MIN_VALUE ? null : SparkRows.columnName(code);
+            Messages.Message message = SparkRows.message(code, BinarySpark.messageColumn(row, name, column), name);
+            return RowFactory.create(Codec.encode(message), null);
         } catch (EncodeException e) {
             return RowFactory.create(null, BinarySpark.problem(e));
         }
-    }
-
-    private static Messages.Message message(Row row, String name) throws EncodeException {
-        int code = SparkRows.code(name);
-        if (code == Integer.MIN_VALUE) {
-            throw new EncodeException(null, "unknown message " + name, null);
-        }
-        String column = SparkRows.columnName(code);
-        int index;
-        try {
-            index = row.fieldIndex(column);
-        } catch (IllegalArgumentException e) {
-            throw new EncodeException(null, "no column for message '" + name + "'", column);
-        }
-        Object value = row.get(index);
-        if (value == null) {
-            throw new EncodeException(null, "null for message " + name, column);
-        }
-        return SparkRows.message(code, value, name);
     }
 }

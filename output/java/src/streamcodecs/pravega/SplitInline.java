@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import streamcodecs.pravega.Messages.Message;
 import streamcodecs.runtime.BinarySpark;
-import streamcodecs.runtime.BinaryWire;
 import streamcodecs.runtime.BinaryWire.In;
 import streamcodecs.runtime.DecodeException;
 import org.apache.spark.sql.Row;
@@ -40,13 +39,8 @@ public final class SplitInline implements UDF3<byte[], Long, Boolean, Row[]> {
             in.end = size;
             int code = in.int32();
             int length = in.int32();
-            String problem = null;
-            if (!Codec.isInline(code)) {
-                problem = "type code " + code + " is not an inline frame (" + NAMES + ") (offset " + (at + pos) + ")";
-            } else if (length < 0 || length > Codec.MAX_FRAME - Codec.HEADER_SIZE) {
-                problem = "payload length " + length + " outside 0.." + (Codec.MAX_FRAME - Codec.HEADER_SIZE)
-                    + " (offset " + (at + pos + Codec.HEADER_SIZE - 4) + ")";
-            }
+            String problem = BinarySpark.inlineHeaderProblem(Codec.isInline(code), code, length, at + pos, NAMES,
+                Codec.HEADER_SIZE, Codec.LENGTH_SIZE, Codec.MAX_FRAME);
             if (problem != null) {
                 out.add(problem(at + pos, problem, strict, value));
                 return out.toArray(new Row[0]);
@@ -62,12 +56,10 @@ public final class SplitInline implements UDF3<byte[], Long, Boolean, Row[]> {
         if (pos < size) {
             int need = Codec.HEADER_SIZE;
             if (size - pos >= Codec.HEADER_SIZE) {
-                in.pos = pos + Codec.HEADER_SIZE - 4;
+                in.pos = pos + Codec.HEADER_SIZE - Codec.LENGTH_SIZE;
                 need += in.int32();
             }
-            String problem = "the data ends inside a frame (" + (size - pos) + " of " + need + " bytes) (offset "
-                + (at + pos) + ")";
-            out.add(problem(at + pos, problem, strict, value));
+            out.add(problem(at + pos, BinarySpark.cutFrameProblem(size - pos, need, at + pos), strict, value));
         }
         return out.toArray(new Row[0]);
     }
@@ -81,21 +73,13 @@ public final class SplitInline implements UDF3<byte[], Long, Boolean, Row[]> {
             values[1] = message.wireName();
             return RowFactory.create(values);
         } catch (DecodeException e) {
-            long offset = at + (e.offset() < 0 ? start : e.offset()); // a stream offset, as the Python path gives
-            String problem = BinaryWire.reason(new DecodeException(null, e.reason(), -1, offset, e.field()));
-            return problem(at + start, problem, strict, value);
+            return problem(at + start, BinarySpark.inlineFrameProblem(e, at, start), strict, value);
         } catch (BinarySpark.Unfit e) {
             return problem(at + start, e.getMessage(), strict, value);
         }
     }
 
     private static Row problem(long offset, String problem, boolean strict, byte[] value) {
-        if (strict) {
-            throw new IllegalArgumentException(BinaryWire.failure(Codec.PROTOCOL, problem, value));
-        }
-        Object[] values = new Object[SparkRows.INLINE_COLUMNS];
-        values[0] = offset;
-        values[SparkRows.INLINE_COLUMNS - 1] = problem;
-        return RowFactory.create(values);
+        return BinarySpark.inlineProblemRow(offset, problem, strict, value, Codec.PROTOCOL, SparkRows.INLINE_COLUMNS);
     }
 }

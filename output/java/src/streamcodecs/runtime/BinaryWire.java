@@ -3,6 +3,7 @@ package streamcodecs.runtime;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -18,6 +19,57 @@ public final class BinaryWire {
     public static final int MAX_U16 = 0xFFFF;
 
     private BinaryWire() {
+    }
+
+    /** The bit of a direction (its index in {@code directions}) in a message's direction mask; all bits for null
+     * (any direction). */
+    public static int directionMask(List<String> directions, String direction) {
+        if (direction == null) {
+            return -1;
+        }
+        int index = directions.indexOf(direction);
+        if (index < 0) {
+            throw new IllegalArgumentException("unknown direction " + PythonText.repr(direction) + "; expected one of "
+                + directions);
+        }
+        return 1 << index;
+    }
+
+    /** Checks that a whole frame of {@code size} bytes holds its header. */
+    public static void checkHeader(String protocol, int size, int headerSize) throws DecodeException {
+        if (size < headerSize) {
+            throw new DecodeException(protocol, "frame of " + size + " bytes is shorter than the " + headerSize
+                + "-byte header", -1, 0, null);
+        }
+    }
+
+    /** Checks the payload length a whole frame's header gave ({@code lengthSize} bytes, ending the header): within
+     * the largest frame, and exactly the bytes that follow the header. */
+    public static void checkLength(String protocol, int length, int size, int headerSize, int lengthSize,
+        int maxFrame) throws DecodeException {
+        String problem = null;
+        long at = 0;
+        int end = headerSize + length;
+        if (length < 0 || length > maxFrame - headerSize) {
+            problem = "payload length " + length + " outside 0.." + (maxFrame - headerSize);
+            at = headerSize - lengthSize;
+        } else if (end > size) {
+            problem = "payload length " + length + " runs past the " + (size - headerSize) + " bytes given";
+            at = headerSize - lengthSize;
+        } else if (end < size) {
+            problem = (size - end) + " bytes follow the frame";
+            at = end;
+        }
+        if (problem != null) {
+            throw new DecodeException(protocol, problem, -1, at, null);
+        }
+    }
+
+    /** A message that is not sent in the direction of the mask (one bit) at offset {@code start}. */
+    public static DecodeException notSent(String protocol, List<String> directions, int code, int mask, int start) {
+        String direction = directions.get(Integer.numberOfTrailingZeros(mask));
+        return new DecodeException(protocol, "type code " + code + " is not sent in direction "
+            + PythonText.repr(direction), -1, start, null);
     }
 
     /** The reason of a decode failure as the Spark {@code error} column shows it: the text without the protocol. */

@@ -1179,6 +1179,11 @@ public final class KafkaWire {
             return this;
         }
 
+        /** Text that is JSON already (an {@code any} attribute's), as UTF-8. */
+        public Out json(String text) {
+            return raw(text.getBytes(StandardCharsets.UTF_8));
+        }
+
         public Out ascii(String text) {
             int n = text.length();
             room(n);

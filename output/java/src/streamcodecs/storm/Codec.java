@@ -14,7 +14,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.unsafe.types.VariantVal;
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
-import streamcodecs.runtime.PythonText;
+import streamcodecs.runtime.JsonMessages;
 import streamcodecs.runtime.JsonWire;
 import streamcodecs.runtime.JsonWire.Problem;
 
@@ -55,16 +55,7 @@ public final class Codec {
 
     /** The index of a direction; -1 for null (every direction, in order). */
     public static int direction(String name) {
-        if (name == null) {
-            return -1;
-        }
-        for (int i = 0; i < DIRECTIONS.length; i++) {
-            if (DIRECTIONS[i].equals(name)) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException(
-                "unknown direction '" + name + "'; expected one of " + String.join(", ", DIRECTIONS));
+        return JsonMessages.direction(DIRECTIONS, name);
     }
 
     /** One whole message as it goes on the wire (its end line optional). */
@@ -85,7 +76,7 @@ public final class Codec {
     }
 
     static DecodeException failure(Problem problem, long line) {
-        return new DecodeException(PROTOCOL, problem.reason(), line, problem.offset(), problem.field());
+        return JsonMessages.failure(PROTOCOL, problem, line);
     }
 
     /** A common message read in one pass, or null: then the general path decides. */
@@ -274,10 +265,7 @@ public final class Codec {
             throw failure(e, line);
         }
         for (int d = 0; d < DIRECTIONS.length; d++) {
-            if (direction >= 0 && d != direction) {
-                continue;
-            }
-            int index = classify(scan, d);
+            int index = direction < 0 || d == direction ? classify(scan, d) : -1;
             if (index >= 0) {
                 try {
                     return read(data, offset, length, index);
@@ -286,8 +274,7 @@ public final class Codec {
                 }
             }
         }
-        String where = direction >= 0 ? " in direction '" + DIRECTIONS[direction] + "'" : "";
-        throw failure(new Problem("no message matches this " + scan.describe(TAG_KEY) + where), line);
+        throw failure(JsonMessages.noMessage(scan, TAG_KEY, direction >= 0 ? DIRECTIONS[direction] : null), line);
     }
 
     /** The message a scanned value is in a direction (by its tag, else by its shape), or -1. */
@@ -2486,8 +2473,7 @@ public final class Codec {
                     throw new EncodeException(PROTOCOL, "not a " + PROTOCOL + " message: " + name, null);
             }
         } catch (Problem e) {
-            String field = e.field();
-            throw new EncodeException(PROTOCOL, e.reason(), field == null ? name : name + "." + field);
+            throw JsonMessages.encodeFailure(PROTOCOL, name, e);
         }
         w.raw(TERMINATOR);
         return w.toBytes();
@@ -2565,15 +2551,12 @@ public final class Codec {
 
     /** DECODED's row of a malformed message: the error alone. */
     public static Row errorRow(String error) {
-        Object[] values = new Object[COLUMNS];
-        values[COLUMNS - 1] = error;
-        return RowFactory.create(values);
+        return JsonMessages.errorRow(COLUMNS, error);
     }
 
     /** An exception's message without the protocol's prefix (what the Spark functions' error column holds). */
     static String reason(Exception e) {
-        String text = e.getMessage();
-        return text.startsWith(PROTOCOL + ": ") ? text.substring(PROTOCOL.length() + 2) : text;
+        return JsonMessages.reason(PROTOCOL, e);
     }
 
     /** ENCODED of a DECODED row: the bytes on the wire, or why the row cannot be encoded. */
@@ -2587,103 +2570,103 @@ public final class Codec {
             switch (name) {
                 case "Handshake":
                     if (r.isNullAt(1)) {
-                        return RowFactory.create(null, "`handshake`: null for message Handshake");
+                        return JsonMessages.nullMessageRow("handshake", "Handshake");
                     }
                     message = fromHandshake(r.getStruct(1));
                     break;
                 case "Heartbeat":
                     if (r.isNullAt(2)) {
-                        return RowFactory.create(null, "`heartbeat`: null for message Heartbeat");
+                        return JsonMessages.nullMessageRow("heartbeat", "Heartbeat");
                     }
                     message = fromHeartbeat(r.getStruct(2));
                     break;
                 case "Tick":
                     if (r.isNullAt(3)) {
-                        return RowFactory.create(null, "`tick`: null for message Tick");
+                        return JsonMessages.nullMessageRow("tick", "Tick");
                     }
                     message = fromTick(r.getStruct(3));
                     break;
                 case "BoltTuple":
                     if (r.isNullAt(4)) {
-                        return RowFactory.create(null, "`bolt_tuple`: null for message BoltTuple");
+                        return JsonMessages.nullMessageRow("bolt_tuple", "BoltTuple");
                     }
                     message = fromBoltTuple(r.getStruct(4));
                     break;
                 case "TaskIds":
                     if (r.isNullAt(5)) {
-                        return RowFactory.create(null, "`task_ids`: null for message TaskIds");
+                        return JsonMessages.nullMessageRow("task_ids", "TaskIds");
                     }
                     message = fromTaskIds(r.getStruct(5));
                     break;
                 case "Next":
                     if (r.isNullAt(6)) {
-                        return RowFactory.create(null, "`next`: null for message Next");
+                        return JsonMessages.nullMessageRow("next", "Next");
                     }
                     message = fromNext(r.getStruct(6));
                     break;
                 case "SpoutAck":
                     if (r.isNullAt(7)) {
-                        return RowFactory.create(null, "`spout_ack`: null for message SpoutAck");
+                        return JsonMessages.nullMessageRow("spout_ack", "SpoutAck");
                     }
                     message = fromSpoutAck(r.getStruct(7));
                     break;
                 case "SpoutFail":
                     if (r.isNullAt(8)) {
-                        return RowFactory.create(null, "`spout_fail`: null for message SpoutFail");
+                        return JsonMessages.nullMessageRow("spout_fail", "SpoutFail");
                     }
                     message = fromSpoutFail(r.getStruct(8));
                     break;
                 case "Activate":
                     if (r.isNullAt(9)) {
-                        return RowFactory.create(null, "`activate`: null for message Activate");
+                        return JsonMessages.nullMessageRow("activate", "Activate");
                     }
                     message = fromActivate(r.getStruct(9));
                     break;
                 case "Deactivate":
                     if (r.isNullAt(10)) {
-                        return RowFactory.create(null, "`deactivate`: null for message Deactivate");
+                        return JsonMessages.nullMessageRow("deactivate", "Deactivate");
                     }
                     message = fromDeactivate(r.getStruct(10));
                     break;
                 case "PidReply":
                     if (r.isNullAt(11)) {
-                        return RowFactory.create(null, "`pid_reply`: null for message PidReply");
+                        return JsonMessages.nullMessageRow("pid_reply", "PidReply");
                     }
                     message = fromPidReply(r.getStruct(11));
                     break;
                 case "Emit":
                     if (r.isNullAt(12)) {
-                        return RowFactory.create(null, "`emit`: null for message Emit");
+                        return JsonMessages.nullMessageRow("emit", "Emit");
                     }
                     message = fromEmit(r.getStruct(12));
                     break;
                 case "Ack":
                     if (r.isNullAt(13)) {
-                        return RowFactory.create(null, "`ack`: null for message Ack");
+                        return JsonMessages.nullMessageRow("ack", "Ack");
                     }
                     message = fromAck(r.getStruct(13));
                     break;
                 case "Fail":
                     if (r.isNullAt(14)) {
-                        return RowFactory.create(null, "`fail`: null for message Fail");
+                        return JsonMessages.nullMessageRow("fail", "Fail");
                     }
                     message = fromFail(r.getStruct(14));
                     break;
                 case "Log":
                     if (r.isNullAt(15)) {
-                        return RowFactory.create(null, "`log`: null for message Log");
+                        return JsonMessages.nullMessageRow("log", "Log");
                     }
                     message = fromLog(r.getStruct(15));
                     break;
                 case "Error":
                     if (r.isNullAt(16)) {
-                        return RowFactory.create(null, "`error_msg`: null for message Error");
+                        return JsonMessages.nullMessageRow("error_msg", "Error");
                     }
                     message = fromError(r.getStruct(16));
                     break;
                 case "Metrics":
                     if (r.isNullAt(17)) {
-                        return RowFactory.create(null, "`metrics`: null for message Metrics");
+                        return JsonMessages.nullMessageRow("metrics", "Metrics");
                     }
                     message = fromMetrics(r.getStruct(17));
                     break;
@@ -2695,8 +2678,7 @@ public final class Codec {
             }
             return RowFactory.create(encode(message), null);
         } catch (Problem e) {
-            String field = e.field();
-            return RowFactory.create(null, (field == null ? name : name + "." + field) + ": " + e.reason());
+            return JsonMessages.encodeProblemRow(name, e);
         } catch (EncodeException e) {
             return RowFactory.create(null, reason(e));
         }

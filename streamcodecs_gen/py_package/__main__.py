@@ -1,6 +1,6 @@
-"""Command line of the package: ``python -m {{ options.namespace }} inspect [FILE]`` decodes captured traffic.
+"""Command line of the package: ``python -m <package> inspect [FILE]`` decodes captured traffic.
 
-Run ``python -m {{ options.namespace }} inspect --help`` for the options.
+Run ``python -m <package> inspect --help`` for the options.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 COMMANDS = ("inspect",)
-PROG = "python -m {{ options.namespace }}"
+PROG = f"python -m {__package__}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

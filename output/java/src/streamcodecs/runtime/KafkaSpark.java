@@ -1,0 +1,99 @@
+// Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/KafkaSpark.java by ./generator.py; edit that file, not this copy.
+package streamcodecs.runtime;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import scala.collection.Seq;
+
+/**
+ * The kafka family's values to and from Spark's external types, for a protocol's generated {@code SparkRows} and
+ * UDF classes: record headers, undeclared attributes (Spark holds them as their canonical strings), event times, and
+ * the texts of the Spark functions' {@code error} column ({@code `field`: reason}, as the Python path words them).
+ */
+public final class KafkaSpark {
+    private KafkaSpark() {
+    }
+
+    /** Spark's headers of a record, as their names and their values ({@code null}: none). */
+    public static KafkaWire.Headers headers(Seq<String> names, Seq<byte[]> values) {
+        return new KafkaWire.Headers() {
+            @Override
+            public int size() {
+                return names == null ? 0 : names.size();
+            }
+
+            @Override
+            public String name(int i) {
+                return names.apply(i);
+            }
+
+            @Override
+            public byte[] value(int i) {
+                return values.apply(i);
+            }
+        };
+    }
+
+    /** Record headers as Spark's {@code array<struct<key:string,value:binary>>}. */
+    public static List<Row> headers(KafkaEvents.Record record) {
+        List<Row> rows = new ArrayList<>(record.names().size());
+        for (int i = 0; i < record.names().size(); i++) {
+            rows.add(RowFactory.create(record.names().get(i), record.values().get(i)));
+        }
+        return rows;
+    }
+
+    /** The header of a structured-mode record as Spark's header struct. */
+    public static Row structuredHeader(KafkaEvents events) {
+        return RowFactory.create(events.structuredHeader(), events.structuredHeaderValue());
+    }
+
+    /** Undeclared attributes as Spark holds them: their canonical strings, by name in order. */
+    public static Map<String, String> texts(KafkaWire wire, Map<String, Object> undeclared) throws KafkaWire.Invalid {
+        Map<String, String> texts = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> entry : undeclared.entrySet()) {
+            texts.put(entry.getKey(), wire.attributeValueToText(entry.getValue()));
+        }
+        return texts;
+    }
+
+    /** Undeclared attributes from their names and values in order ({@code null}: none; Spark passes maps to UDFs
+     * unordered, so the Spark functions pass these). */
+    public static Map<String, Object> undeclared(Seq<String> names, Seq<String> values) {
+        Map<String, Object> undeclared = new LinkedHashMap<>();
+        if (names != null) {
+            for (int i = 0, n = names.size(); i < n; i++) {
+                undeclared.put(names.apply(i), values.apply(i));
+            }
+        }
+        return undeclared;
+    }
+
+    /** An event's time from microseconds since the epoch (null: none), in UTC. */
+    public static OffsetDateTime time(Long micros) {
+        return micros == null ? null : Instant.ofEpochSecond(
+            Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L
+        ).atOffset(ZoneOffset.UTC);
+    }
+
+    /** A problem as the Spark functions' {@code error} column reads: the field between backticks, then the
+     * reason. */
+    public static String error(DecodeException e) {
+        if (e.field() != null) {
+            return "`" + e.field() + "`: " + e.reason();
+        }
+        return e.offset() >= 0 ? e.reason() + " (offset " + e.offset() + ")" : e.reason();
+    }
+
+    /** {@link #error(DecodeException)} of an encoding problem. */
+    public static String error(EncodeException e) {
+        return e.field() == null ? e.reason() : "`" + e.field() + "`: " + e.reason();
+    }
+}

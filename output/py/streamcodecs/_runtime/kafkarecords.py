@@ -1,0 +1,441 @@
+# Copied from streamcodecs_gen/py_package/_runtime/kafkarecords.py by ./generator.py; edit that file, not this copy.
+"""The Kafka family's records and JSON event format: what is the same for every protocol of the family, written once.
+
+A protocol's generated ``messages`` module builds one :class:`Records` at import from its tables (the record header
+of each declared attribute, the prefix of the others, the structured format, the key mappers, ...) and from its four
+per-event functions (the event from binary-mode headers and from a JSON object, and back), and exports the
+closures as its functions: ``from_kafka``, ``to_kafka``, ``content_mode``, ``from_json``, ``to_json``, ``decode``
+and ``encode``, and a :class:`Reader` subclass naming it; its per-event functions call the payload's writers
+(``json_data``, ``text_value``, ...) in turn.
+
+The hot paths are as they were when the module wrote them out: every function is a closure over the tables (a free
+variable reads as fast as a module's global) and calls the others directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from operator import attrgetter
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+import msgspec
+
+from .errors import DecodeError, EncodeError
+from .jsonwire import LineReader
+from .kafkawire import JSON_ENCODE, Invalid, ascii_lower, finite, json_decode, json_raw
+from .kafkawire import media_type_essence as _essence
+from .kafkawire import media_type_parameter as _parameter
+
+__all__ = ["BINARY_TYPES", "KafkaRecord", "Reader", "Records", "ToKafka", "header_pairs", "kind"]
+
+E = TypeVar("E")
+
+Headers = list[tuple[str, bytes | None]]
+BINARY_TYPES = (bytes, bytearray, memoryview)
+_JSON_DECODE = msgspec.json.Decoder().decode
+
+
+class KafkaRecord(msgspec.Struct):
+    """One Kafka record as a client library gives and takes it.
+
+    ``key`` and ``value`` are bytes or None (null); ``headers`` is the ordered list of ``(name, value)`` pairs,
+    duplicates allowed, a value may be None.  :func:`from_kafka` also accepts any object with ``headers`` and
+    ``value`` attributes, and headers given as a mapping.
+    """
+
+    key: bytes | None = None
+    value: bytes | None = None
+    headers: list[tuple[str, bytes | None]] = msgspec.field(default_factory=list)
+
+
+def kind(value: Any) -> str:
+    """The name of a value's type, as problems name it."""
+    return type(value).__name__
+
+
+def header_pairs(headers: Any) -> Iterable[tuple[str, bytes | None]]:
+    """A record's headers as ``(name, value)`` pairs (given as pairs, as a mapping, or None)."""
+    if headers is None:
+        return ()
+    return headers.items() if isinstance(headers, Mapping) else headers
+
+
+class ToKafka(Protocol[E]):
+    """The signature of a protocol's ``to_kafka``."""
+
+    def __call__(
+        self,
+        event: E,
+        mode: str = "binary",
+        key_mapper: str | Callable[[E], bytes | str | None] | None = None,
+        *,
+        key: bytes | str | None = None,
+        headers: Iterable[tuple[str, bytes | None]] | Mapping[str, bytes | None] | None = None,
+    ) -> KafkaRecord: ...
+
+
+class Records(Generic[E]):
+    """A Kafka protocol's records and JSON event format, from the tables of its generated module.
+
+    Binary content mode: ``header_attribute`` maps each lower-case header name to the declared attribute it
+    carries; ``prefix`` + name is any other attribute's header (``own_header``: the prefixed names of the
+    attributes that have a header of their own, which are refused), whose name must pass ``name_match`` and not be
+    one of ``not_extensions`` (``name_rule`` says so in words); ``undeclared`` says whether the event keeps such
+    attributes. Header values are text in ``charset``. A record is structured when its ``detection_header`` starts
+    with ``structured_prefix``; its media type must be ``structured_media_type`` (charset one of
+    ``structured_charsets``), and structured records are written with ``structured_content_type``.
+    ``payload`` and ``content_type_attribute`` name the event's payload and content-type attributes
+    (``payload_attribute``: the payload's Python name); ``text_charsets`` are those a str payload under a non-JSON
+    content type may be written in, the first being the default.
+    """
+
+    def __init__(
+        self,
+        *,
+        event_type: type[E],
+        directions: tuple[str, ...],
+        max_message: int,
+        decode_error: type[DecodeError],
+        encode_error: type[EncodeError],
+        header_attribute: Mapping[str, str],
+        own_header: Mapping[str, str],
+        prefix: str,
+        undeclared: bool,
+        name_match: Callable[[str], Any],
+        not_extensions: frozenset[str],
+        name_rule: str,
+        charset: str,
+        detection_header: str,
+        structured_prefix: str,
+        structured_media_type: str,
+        structured_charsets: frozenset[str],
+        structured_content_type: bytes,
+        text_charsets: tuple[str, ...],
+        payload: str,
+        payload_attribute: str,
+        content_type_attribute: str,
+        key_mappers: Mapping[str, Callable[[E], bytes | None]],
+        from_binary: Callable[[dict[str, str], dict[str, str], Any], E],
+        to_binary: Callable[[E], tuple[Headers, bytes | None]],
+        from_json_object: Callable[[Any], E],
+        to_json_object: Callable[[E], dict[str, Any]],
+    ) -> None:
+        prefix_length = len(prefix)
+        head_length = len(structured_prefix)
+        structured_ok: set[str] = set()  # structured content types that passed (they repeat from record to record)
+        payload_of = attrgetter(payload_attribute)
+        event_name = event_type.__name__
+
+        # --- binary content mode --------------------------------------------------------------------------------
+
+        def read_headers(headers: Iterable[tuple[str, bytes | None]]) -> tuple[dict[str, str], dict[str, str]]:
+            """The text of every attribute header: (declared attributes, undeclared attributes); the last header
+            wins."""
+            found: dict[str, str] = {}
+            others: dict[str, str] = {}
+            for name, raw in headers:
+                attribute = header_attribute.get(name)  # names are written in lower case: try them as they are first
+                if attribute is not None:
+                    target = found
+                else:
+                    key = name.lower() if name.isascii() else ascii_lower(name)
+                    attribute = header_attribute.get(key)
+                    if attribute is not None:
+                        target = found
+                    elif key.startswith(prefix):
+                        attribute = key[prefix_length:]
+                        if key in own_header:
+                            raise decode_error(
+                                f"header {name!r} is not allowed: attribute {attribute!r} goes in the "
+                                f"{own_header[key]!r} header",
+                                field=attribute,
+                            )
+                        if name_match(attribute) is None or attribute in not_extensions:
+                            raise decode_error(
+                                f"header {name!r}: {attribute!r} is not a valid attribute name ({name_rule})",
+                                field=attribute,
+                            )
+                        if not undeclared:
+                            raise decode_error(f"header {name!r}: unknown attribute {attribute!r}", field=attribute)
+                        target = others
+                    else:
+                        continue
+                if raw is None:
+                    raise decode_error(f"header {name!r} has a null value", field=attribute)
+                try:
+                    target[attribute] = raw.decode(charset)
+                except UnicodeDecodeError as exc:
+                    raise decode_error(
+                        f"header {name!r} is not UTF-8 text ({exc.reason} at byte {exc.start})", field=attribute
+                    ) from None
+            return found, others
+
+        def content_type_header(headers: Iterable[tuple[str, bytes | None]]) -> str | None:
+            """The last detection header as text, or None (absent, null or not text)."""
+            found = None
+            for name, raw in headers:
+                if isinstance(name, str) and ascii_lower(name) == detection_header:
+                    found = raw
+            try:
+                return None if found is None else bytes(found).decode(charset)
+            except (TypeError, ValueError):
+                return None
+
+        def text_value(data: str, content_type: str) -> bytes:
+            """A str payload under a non-JSON content type: encoded in its charset parameter (else the first of
+            ``text_charsets``)."""
+            named = _parameter(content_type, "charset")
+            chosen = text_charsets[0] if named is None else ascii_lower(named)
+            if chosen not in text_charsets:
+                raise encode_error(
+                    f"str {payload} can be written as {', '.join(text_charsets)}, not charset {chosen!r}: give bytes",
+                    field=payload,
+                )
+            try:
+                return data.encode(chosen)
+            except UnicodeEncodeError as exc:
+                raise encode_error(
+                    f"str {payload} does not fit charset {chosen}: {exc.reason} at character {exc.start}",
+                    field=payload,
+                ) from None
+
+        def json_data(data: Any) -> bytes:
+            """A payload that is a JSON value, as JSON text."""
+            try:
+                value = JSON_ENCODE(data)
+            except (TypeError, ValueError, OverflowError) as exc:
+                raise encode_error(f"{payload} cannot be written as JSON: {exc}", field=payload) from None
+            if value.rfind(b"null") >= 0 and not finite(data):  # msgspec writes NaN and infinity as null
+                raise encode_error(f"JSON {payload} holds NaN or infinity, which JSON cannot carry", field=payload)
+            return value
+
+        def non_json(data: Any, content_type: str | None) -> EncodeError:
+            """The problem of a payload that is neither bytes nor str under a non-JSON content type."""
+            return encode_error(
+                f"{kind(data)} {payload} cannot be written under the non-JSON content type {content_type!r}: "
+                "give bytes or str",
+                field=payload,
+            )
+
+        # --- the JSON event format (structured content mode) ----------------------------------------------------
+
+        def raw_json_data(data: bytes | bytearray | memoryview, content_type: str) -> msgspec.Raw:
+            """Bytes payload under a JSON content type, as the JSON value they hold (whitespace between tokens
+            removed)."""
+            try:
+                return json_raw(data)
+            except Invalid as exc:
+                where = "" if exc.offset is None else f" (byte {exc.offset})"
+                raise encode_error(
+                    f"bytes under the JSON content type {content_type!r} are not one JSON value: {exc}{where}; "
+                    "give their JSON value, or a content type that does not declare JSON",
+                    field=payload,
+                ) from None
+
+        def from_json(data: bytes | bytearray | memoryview | str) -> E:
+            """Decode one event in the JSON event format (UTF-8 JSON text)."""
+            if isinstance(data, str):
+                try:
+                    data = data.encode("utf-8")
+                except UnicodeEncodeError as exc:
+                    raise decode_error(f"text is not valid Unicode: {exc.reason}", offset=exc.start) from None
+            try:
+                document = _JSON_DECODE(data)
+            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+                try:
+                    json_decode(data)  # the same decode again, for the reason and the offset
+                except Invalid as exc:
+                    raise decode_error(str(exc), offset=exc.offset) from None
+                raise
+            return from_json_object(document)
+
+        def json_value(event: E) -> bytes:
+            document = to_json_object(event)
+            try:
+                value = JSON_ENCODE(document)
+            except (TypeError, ValueError, OverflowError) as exc:
+                raise encode_error(f"{payload} cannot be written as JSON: {exc}", field=payload) from None
+            if value.rfind(b"null") >= 0 and not finite(payload_of(event)):  # msgspec writes NaN as null
+                raise encode_error(f"JSON {payload} holds NaN or infinity, which JSON cannot carry", field=payload)
+            return value
+
+        def to_json(event: E) -> bytes:
+            """The event in the JSON event format: compact UTF-8 JSON, members in field order.
+
+            Bytes payload under a content type that declares JSON is written as the JSON value it holds (whitespace
+            between tokens removed, the rest as written); bytes that are not one JSON value are an EncodeError
+            naming the payload.  Other bytes go to the format's base64 member.
+            """
+            if type(event) is not event_type:
+                raise encode_error(f"not a {event_name}: {kind(event)}")
+            return json_value(event)
+
+        # --- records --------------------------------------------------------------------------------------------
+
+        def structured_value(value: Any, content_type: str) -> E:
+            if content_type not in structured_ok:
+                essence = _essence(content_type)
+                if essence != structured_media_type:
+                    raise decode_error(
+                        f"structured content type {content_type!r} is not a supported event format "
+                        f"(supported: {structured_media_type})",
+                        field=content_type_attribute,
+                    )
+                named = _parameter(content_type, "charset")
+                if named is not None and ascii_lower(named) not in structured_charsets:
+                    raise decode_error(
+                        f"structured content type {content_type!r}: charset {named!r} is not supported",
+                        field=content_type_attribute,
+                    )
+                if len(structured_ok) < 256:
+                    structured_ok.add(content_type)
+            if value is None:
+                raise decode_error("a structured-mode record needs a value; it is null")
+            return from_json(value)
+
+        def structured(content_type: str | None) -> bool:
+            return content_type is not None and ascii_lower(content_type[:head_length]) == structured_prefix
+
+        def from_kafka(record: KafkaRecord | Any) -> E:
+            """Decode the event in a Kafka record, binary or structured content mode (told apart by the content
+            type header).  The record's key and other headers are not part of the event."""
+            headers = header_pairs(record.headers)
+            try:
+                found, others = read_headers(headers)
+            except decode_error:
+                found_type = content_type_header(headers)
+                if structured(found_type):  # a structured record ignores its prefixed headers, bad or not
+                    assert found_type is not None
+                    return structured_value(record.value, found_type)
+                raise
+            except (TypeError, ValueError, AttributeError):
+                raise decode_error("headers must be (str, bytes or None) pairs") from None
+            found_type = found.get(content_type_attribute)
+            if found_type is not None:
+                head = found_type[:head_length]
+                if head.isascii() and head.lower() == structured_prefix:
+                    return structured_value(record.value, found_type)
+            return from_binary(found, others, record.value)
+
+        def content_mode(record: KafkaRecord | Any) -> str:
+            """``"structured"`` when the record's content type header starts with the structured prefix (ASCII
+            case-insensitive), else ``"binary"``: the mode :func:`from_kafka` reads it in."""
+            return "structured" if structured(content_type_header(header_pairs(record.headers))) else "binary"
+
+        def record_key(event: E, key: Any, key_mapper: Any) -> bytes | None:
+            if key_mapper is not None:
+                if key is not None:
+                    raise encode_error("give a key or a key_mapper, not both")
+                if isinstance(key_mapper, str):
+                    if key_mapper not in key_mappers:
+                        raise encode_error(
+                            f"unknown key mapper {key_mapper!r}; expected a callable or one of {sorted(key_mappers)}"
+                        )
+                    return key_mappers[key_mapper](event)
+                key = key_mapper(event)
+            if key is None or type(key) is bytes:
+                return key
+            if isinstance(key, str):
+                return key.encode("utf-8")
+            if isinstance(key, BINARY_TYPES):
+                return bytes(key)
+            raise encode_error(f"a record key is bytes, str or None, not {kind(key)}")
+
+        def extra_headers(headers: Any) -> Headers:
+            extra: Headers = []
+            for name, value in header_pairs(headers):
+                if not isinstance(name, str):
+                    raise encode_error(f"a header name is a str, not {kind(name)}")
+                key = ascii_lower(name)
+                if key.startswith(prefix) or key in header_attribute:
+                    raise encode_error(
+                        f"header {name!r} would be read as an attribute; set the attribute on the event instead"
+                    )
+                if value is not None and not isinstance(value, BINARY_TYPES):
+                    raise encode_error(f"header {name!r}: a value is bytes or None, not {kind(value)}")
+                extra.append((name, None if value is None else bytes(value)))
+            return extra
+
+        def to_kafka(
+            event: E,
+            mode: str = "binary",
+            key_mapper: str | Callable[[E], bytes | str | None] | None = None,
+            *,
+            key: bytes | str | None = None,
+            headers: Iterable[tuple[str, bytes | None]] | Mapping[str, bytes | None] | None = None,
+        ) -> KafkaRecord:
+            """The event as a Kafka record in ``mode`` ``"binary"`` or ``"structured"``.
+
+            The record key is ``key`` (a str is UTF-8 encoded), or, when ``key_mapper`` is given, what it returns: a
+            mapper name (the module's docstring lists them) or a callable taking the event.
+            The event is never changed.  ``headers`` are written after the event's own headers; a name that would be
+            read as an attribute is an EncodeError.
+            """
+            if type(event) is not event_type:
+                raise encode_error(f"not a {event_name}: {kind(event)}")
+            record_headers: Headers
+            if mode == "binary":
+                record_headers, value = to_binary(event)
+            elif mode == "structured":
+                value = json_value(event)
+                record_headers = [(detection_header, structured_content_type)]
+            else:
+                raise encode_error(f"mode must be 'binary' or 'structured', not {mode!r}")
+            if headers is not None:
+                record_headers += extra_headers(headers)
+            if key_mapper is None and (key is None or type(key) is bytes):
+                return KafkaRecord(key, value, record_headers)
+            return KafkaRecord(record_key(event, key, key_mapper), value, record_headers)
+
+        # --- the module contract --------------------------------------------------------------------------------
+
+        def check_direction(direction: str | None) -> None:
+            if direction is not None and direction not in directions:
+                raise ValueError(f"unknown direction {direction!r}; expected one of {directions}")
+
+        def decode(frame: bytes | bytearray | memoryview | str, *, direction: str | None = None) -> E:
+            """Decode one whole event in the JSON event format (a structured-mode record's value); see
+            :func:`from_json`."""
+            check_direction(direction)
+            return from_json(frame)
+
+        def encode(message: E) -> bytes:
+            """The event as bytes: the JSON event format, i.e. the value of a structured-mode record
+            (:func:`to_json`)."""
+            return to_json(message)
+
+        self.max_message = max_message
+        self.decode_error = decode_error
+        self.check_direction = check_direction
+        self.from_kafka = from_kafka
+        self.to_kafka: ToKafka[E] = to_kafka
+        self.content_mode = content_mode
+        self.from_json = from_json
+        self.to_json = to_json
+        self.decode = decode
+        self.encode = encode
+        # What the module's per-event functions call for the payload.
+        self.text_value = text_value
+        self.json_data = json_data
+        self.non_json = non_json
+        self.raw_json_data = raw_json_data
+
+
+class Reader(LineReader[E]):
+    """Incremental decoder of JSON Lines: one event in the JSON event format per line (``encode(event) + b"\\n"``).
+
+    ``feed`` any slice of the stream; it returns the events of the lines it completes.  Blank lines are skipped.
+    A bad line raises :class:`DecodeError` naming its line, with ``decoded`` holding the events before it in the
+    same call; the next ``feed`` (``feed(b"")`` to drain) goes on after it.  ``max_message`` limits a line (the
+    protocol's ``MAX_MESSAGE`` unless given).
+    """
+
+    records: ClassVar[Records[Any]]
+    """The protocol's records: a generated subclass names them."""
+
+    def __init__(self, *, direction: str | None = None, max_message: int | None = None) -> None:
+        records = self.records
+        records.check_direction(direction)
+        limit = records.max_message if max_message is None else max_message
+        super().__init__(records.from_json, records.decode_error, limit)
+        self.direction = direction

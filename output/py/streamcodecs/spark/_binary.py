@@ -1,0 +1,101 @@
+# Copied from streamcodecs_gen/py_package/spark/_binary.py by ./generator.py; edit that file, not this copy.
+"""``decode`` and ``encode`` of the binary family's Spark modules: whole frames, one per row.
+
+A protocol's module holds its schemas and tables (how each message crosses to and from Arrow: ``_arrow.Kind``) and
+hands them to :class:`BinaryFunctions`, which its public functions call: on the JVM path the protocol's Java UDFs
+(``_jvm``), otherwise Arrow UDFs calling the generated Python codec (``_arrow``).
+"""
+
+from __future__ import annotations
+
+import functools
+from types import ModuleType
+
+import pyarrow as pa
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+from pyspark.sql.pandas.types import to_arrow_type
+from pyspark.sql.types import StructType
+
+from .._runtime.errors import DecodeError
+from . import ENCODED, _arrow, _jvm, check_direction, check_mode, encoded
+
+__all__ = ["BinaryFunctions", "failure"]
+
+
+def failure(error: type[DecodeError], reason: str, data: bytes) -> DecodeError:
+    """FAILFAST: the row's problem and the start of its bytes, as the codec's ``error``."""
+    shown = bytes(data[:48]).hex()
+    return error(f"{reason} (input of {len(data)} bytes starts {shown}{'...' if len(data) > 48 else ''})")
+
+
+class BinaryFunctions(_arrow.Shipped):
+    """``decode`` and ``encode`` of one protocol: ``codec`` is its generated codec module, ``protocol`` its name,
+    ``directions`` its ``DIRECTIONS``, ``decoded`` its ``DECODED`` and ``kinds`` its messages by name (those
+    ``decode`` gives; the inline frames are ``_inline``'s)."""
+
+    def __init__(
+        self,
+        module: str,
+        name: str,
+        *,
+        codec: ModuleType,
+        protocol: str,
+        directions: tuple[str, ...],
+        decoded: StructType,
+        kinds: dict[str, _arrow.Kind],
+    ) -> None:
+        super().__init__(module, name)
+        self.codec = codec
+        self.protocol = protocol
+        self.directions = directions
+        self.decoded = decoded
+        self.kinds = kinds
+        self.decoded_arrow: pa.StructType = to_arrow_type(decoded)
+
+    def failure(self, reason: str, data: bytes) -> DecodeError:
+        return failure(self.codec.DecodeError, reason, data)
+
+    def decode_batch(self, frames: pa.Array, direction: str | None, failfast: bool) -> pa.Array:
+        codec = self.codec
+        decode_frame = codec.decode if direction is None else functools.partial(codec.decode, direction=direction)
+        with _arrow.no_cycle_collection():
+            return _arrow.decode_batch(
+                frames, decode_frame, self.kinds, self.decoded_arrow, self.failure if failfast else None
+            )
+
+    def encode_batch(self, rows: pa.Array) -> pa.Array:
+        with _arrow.no_cycle_collection():
+            return _arrow.encode_batch(rows, self.kinds, self.codec.encode, self.codec.EncodeError)
+
+    def decode(self, column: Column | str, direction: str | None, mode: str) -> Column:
+        """The module's ``decode`` (its docstring says what it does)."""
+        mode = check_mode(mode)
+        check_direction(direction, self.directions)
+        source = F.col(column) if isinstance(column, str) else column
+        failfast = mode == "FAILFAST"
+        java = _jvm.java_udf(self.protocol, "Decode", self.decoded)
+        if java is not None:
+            return F.call_udf(java, source.cast("binary"), F.lit(direction).cast("string"), F.lit(failfast))
+
+        def decode_frames(frames: pa.Array) -> pa.Array:
+            return self.decode_batch(frames, direction, failfast)
+
+        return _arrow.arrow_udf(decode_frames, self.decoded)(source.cast("binary"))
+
+    def encode(self, column: Column | str, on_error: str) -> Column:
+        """The module's ``encode``."""
+        on_error = check_mode(on_error)
+        source = F.col(column) if isinstance(column, str) else column
+        java = _jvm.java_udf(self.protocol, "Encode", ENCODED)
+        if java is not None:
+            result = F.call_udf(java, source)
+            if on_error == "PERMISSIVE":
+                return result  # data is already null where there is an error
+        else:
+
+            def encode_rows(rows: pa.Array) -> pa.Array:
+                return self.encode_batch(rows)
+
+            result = _arrow.arrow_udf(encode_rows, ENCODED)(source)
+        return encoded(result["data"], result["error"], on_error, self.protocol)

@@ -1,0 +1,78 @@
+"""What the checks of one protocol read: its model, the scope its type names resolved in, and the options."""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..families import Family, family
+from ..model import Message, Protocol, Struct, TypeRef
+from ..origin import Key, Origin
+from ..problems import Problem
+from ..resolve import TypeScope
+
+
+class HasOrigin(typing.Protocol):
+    """A model node: it knows where it was written."""
+
+    @property
+    def origin(self) -> Origin: ...
+
+
+@dataclass
+class Context:
+    protocol: Protocol
+    scope: TypeScope
+    id_check: bool = True
+
+    @property
+    def family(self) -> str:
+        return self.protocol.family
+
+    @property
+    def wire_family(self) -> Family:
+        """The family object (``families/``): its flags and hooks are the family-dependent rules."""
+        return family(self.family)
+
+    @property
+    def framing(self) -> Any:
+        """The family's typed framing configuration (``families/framing.py``); each part's ``origin`` locates it."""
+        return self.protocol.framing
+
+    @property
+    def versions(self) -> list[str]:
+        return self.protocol.versions
+
+    def problem(self, at: HasOrigin | Origin, key: Key, message: str, hint: str = "") -> Problem:
+        """A problem at the line of ``key`` of a node (or of an origin), in the file the node was written in."""
+        origin = at if isinstance(at, Origin) else at.origin
+        return Problem(origin.file, origin.line_of(key), message, hint)
+
+    def used_shared_structs(self) -> list[str]:
+        """Shared custom types this protocol names, directly or through other custom types."""
+        used: list[str] = []
+        todo = [f.type for owner in [*self.scope.own_structs, *self.protocol.messages] for f in owner.fields]
+        while todo:
+            for name in _names(todo.pop()):
+                if name in self.scope.shared_structs and name not in used:
+                    used.append(name)
+                    todo += [f.type for f in self.scope.shared_structs[name].fields]
+        return sorted(used)
+
+    def containers(self) -> Iterator[tuple[str, Struct | Message]]:
+        """Every field owner: shared custom types, then ("type", t) and ("message", m) in file order."""
+        for name in self.used_shared_structs():
+            yield "type", self.scope.shared_structs[name]
+        for struct in self.scope.own_structs:
+            yield "type", struct
+        for message in self.protocol.messages:
+            yield "message", message
+
+
+def _names(ref: TypeRef) -> Iterator[str]:
+    """Every name a type expression is written with: its head, and its arguments' names."""
+    yield ref.head
+    for arg in ref.args:
+        yield from _names(arg)

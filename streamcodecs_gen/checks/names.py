@@ -1,0 +1,167 @@
+"""Names: unique where they must be, valid identifiers for everything that becomes Python or a module."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..model import Enum, Field, Struct
+from ..naming import RESERVED_ATTRIBUTES, SHADOWING, identifier_problem
+from ..problems import Problem, suggest
+from ..types import WIRE_TYPES
+from .context import Context
+
+
+def check_names(ctx: Context) -> Iterator[Problem]:
+    """Unique names everywhere, valid identifiers for everything that becomes Python."""
+    yield from _definition_names(ctx)
+    for _kind, owner in ctx.containers():
+        yield from _field_names(ctx, owner)
+    for enum in ctx.scope.own_enums:
+        yield from _enum_members(ctx, enum)
+    for const in ctx.protocol.constants:
+        if why := identifier_problem(const.name):
+            yield ctx.problem(const, "name", why, "rename it")
+
+
+def _definition_names(ctx: Context) -> Iterator[Problem]:
+    """Enums, types and messages: one name each, none taken from custom/, each a valid identifier."""
+    seen: dict[str, tuple[str, int]] = {}
+    sections: list[tuple[str, list[Any]]] = [
+        ("enum", ctx.scope.own_enums),
+        ("type", ctx.scope.own_structs),
+        ("message", ctx.protocol.messages),
+    ]
+    for section, nodes in sections:
+        shared = ctx.scope.shared_enums if section == "enum" else ctx.scope.shared_structs
+        for node in nodes:
+            name = node.name
+            if name in seen:
+                yield ctx.problem(
+                    node,
+                    "name",
+                    f"name {name!r} is already used ({seen[name][0]} at line {seen[name][1]})",
+                    "choose a distinct name",
+                )
+            elif name in shared:
+                yield ctx.problem(
+                    node, "name", f"type {name!r} is already defined in custom/", "rename it or use the shared type"
+                )
+            else:
+                seen[name] = (section, node.origin.line)
+            if why := identifier_problem(name):
+                yield ctx.problem(node, "name", why, "rename it")
+
+
+def _field_names(ctx: Context, owner: Struct) -> Iterator[Problem]:
+    """An owner's fields: distinct wire names and Python names, each usable as a key and as an attribute."""
+    wire: dict[str, int] = {}
+    python: dict[str, int] = {}
+    for f in owner.fields:
+        if f.name in wire:
+            yield ctx.problem(
+                f, "name", f"field {f.name!r} appears twice in {owner.name!r}", f"the first is at line {wire[f.name]}"
+            )
+        wire.setdefault(f.name, f.origin.line)
+        if f.py in python:
+            yield ctx.problem(
+                f,
+                "name",
+                f"Python name {f.py!r} of field {f.name!r} clashes in {owner.name!r} (line {python[f.py]})",
+                "set a distinct `py:` name",
+            )
+        python.setdefault(f.py, f.origin.line)
+        yield from _field_name_usable(ctx, f)
+
+
+def _field_name_usable(ctx: Context, f: Field) -> Iterator[Problem]:
+    quoted = ctx.wire_family.plain_keys and any(c in f.name for c in '\\"')
+    if quoted or any(ord(c) < 0x20 for c in f.name):
+        yield ctx.problem(
+            f,
+            "name",
+            f"field name {f.name!r} contains a quote, backslash or control "
+            "character, which the JSON codec cannot use as a key",
+            "rename the key",
+        )
+    py = f.py
+    why = (
+        identifier_problem(py)
+        or (f"{py!r} is reserved for the generated class" if py in RESERVED_ATTRIBUTES else None)
+        or (f"{py!r} would shadow a name the generated annotations use" if py in SHADOWING else None)
+    )
+    if why:
+        yield ctx.problem(
+            f, "py" if f.py_explicit else "name", f"field {f.name!r}: {why}", "set `py:` to a valid snake_case name"
+        )
+
+
+def _enum_members(ctx: Context, enum: Enum) -> Iterator[Problem]:
+    """Distinct member names and values of the enum's wire type; `unknown` names a member (or is `keep`)."""
+    members: set[str] = set()
+    values: set[Any] = set()
+    wants_str = WIRE_TYPES[enum.wire].is_text
+    for value in enum.values:
+        if value.name in members or value.value in values:
+            yield ctx.problem(
+                value,
+                "name",
+                f"enum {enum.name}: member {value.name} or its value {value.value!r} is repeated",
+                "give each member a distinct name and value",
+            )
+        members.add(value.name)
+        values.add(value.value)
+        if isinstance(value.value, str) != wants_str:
+            yield ctx.problem(
+                value,
+                "value",
+                f"enum {enum.name}: value {value.value!r} does not fit type {enum.wire}",
+                "use a string" if wants_str else "use an integer",
+            )
+    if enum.unknown is not None and enum.unknown != "keep" and enum.unknown not in members:
+        yield ctx.problem(
+            enum,
+            "unknown",
+            f"enum {enum.name}: unknown={enum.unknown!r} is not a member",
+            suggest(enum.unknown, members) + " (or `keep` for an open enum)",
+        )
+
+
+def check_directions(ctx: Context) -> Iterator[Problem]:
+    declared = [d.name for d in ctx.protocol.directions]
+    if len(set(declared)) != len(declared):
+        yield ctx.problem(ctx.protocol, "directions", "direction names repeat", "name each direction once")
+    for message in ctx.protocol.messages:
+        for i, direction in enumerate(message.directions):
+            if direction not in declared:
+                yield ctx.problem(
+                    message.origin.within("directions"),
+                    i,
+                    f"message {message.name!r}: unknown direction {direction!r}",
+                    suggest(direction, declared),
+                )
+
+
+RESERVED_MODULES = frozenset({"_runtime", "spark", "messages", "tests", "vectors"})
+
+
+def check_module_names(ctx: Context) -> Iterator[Problem]:
+    """Protocol and companion names become module paths: identifiers, not keywords, not the package's own."""
+    name = ctx.protocol.name
+    if why := identifier_problem(name):
+        yield ctx.problem(ctx.protocol, "protocol", f"protocol name: {why}", "use a lower_snake_case name")
+    elif name in RESERVED_MODULES or name.startswith("_"):
+        yield ctx.problem(
+            ctx.protocol,
+            "protocol",
+            f"protocol name {name!r} is used by the generated package itself",
+            "choose another name",
+        )
+    for index, companion in enumerate(ctx.protocol.companions):
+        if identifier_problem(companion) or companion in RESERVED_MODULES | {"__init__"}:
+            yield ctx.problem(
+                ctx.protocol.origin.within("companions"),
+                index,
+                f"companion {companion!r} cannot be a module of the protocol package",
+                "choose another identifier (not 'messages')",
+            )

@@ -1,0 +1,107 @@
+package streamcodecs.runtime;
+
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import streamcodecs.runtime.JsonWire.Problem;
+
+/**
+ * The JSON family's rules above single values, for a protocol's generated {@code Codec}: directions by name, which
+ * problem a message that no direction decodes reports, and the problems as the codec's exceptions and as the Spark
+ * functions' rows (worded as the Python codec and its Spark functions word them).
+ */
+public final class JsonMessages {
+    private JsonMessages() {
+    }
+
+    /** The index of a direction in {@code directions}; -1 for null (every direction, in order). */
+    public static int direction(String[] directions, String name) {
+        if (name == null) {
+            return -1;
+        }
+        for (int i = 0; i < directions.length; i++) {
+            if (directions[i].equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(
+                "unknown direction '" + name + "'; expected one of " + String.join(", ", directions));
+    }
+
+    /** Why a scanned value cannot be a tagged message of any direction (not an object, no tag, a tag that is not a
+     * string), or null when it has a string tag. */
+    public static Problem tagProblem(JsonWire.Scan scan, String tagKey) {
+        if (!"object".equals(scan.kind)) {
+            return new Problem("Expected `object`, got `" + scan.kind + "`");
+        }
+        if (!scan.hasTag) {
+            return Problem.missing(tagKey);
+        }
+        if (!(scan.tag instanceof String)) {
+            return new Problem("Expected `str`").at(tagKey);
+        }
+        return null;
+    }
+
+    /** A tag that no message of a direction has. */
+    public static Problem unknownTag(String tagKey, String tag) {
+        return new Problem("Invalid value " + PythonText.repr(tag)).at(tagKey);
+    }
+
+    /** The failure to report of those of the directions tried: that of {@code owner} (the one direction that has
+     * the message's tag, or -1), else the first. */
+    public static Problem telling(Problem[] failures, int owner) {
+        if (owner >= 0 && failures[owner] != null) {
+            return failures[owner];
+        }
+        for (Problem failure : failures) {
+            if (failure != null) {
+                return failure;
+            }
+        }
+        throw new IllegalStateException("no direction was tried");
+    }
+
+    /** The problem of a value that no message of the direction ({@code null}: of any) matches. */
+    public static Problem noMessage(JsonWire.Scan scan, String tagKey, String direction) {
+        String where = direction != null ? " in direction '" + direction + "'" : "";
+        return new Problem("no message matches this " + scan.describe(tagKey) + where);
+    }
+
+    /** A decoding problem of the protocol; {@code line} (or -1) is named. */
+    public static DecodeException failure(String protocol, Problem problem, long line) {
+        return new DecodeException(protocol, problem.reason(), line, problem.offset(), problem.field());
+    }
+
+    /** An encoding problem of message {@code name}, naming the field in it. */
+    public static EncodeException encodeFailure(String protocol, String name, Problem problem) {
+        return new EncodeException(protocol, problem.reason(), path(name, problem));
+    }
+
+    private static String path(String name, Problem problem) {
+        String field = problem.field();
+        return field == null ? name : name + "." + field;
+    }
+
+    /** An exception's message without the protocol's prefix (what the Spark functions' error column holds). */
+    public static String reason(String protocol, Exception e) {
+        String text = e.getMessage();
+        return text.startsWith(protocol + ": ") ? text.substring(protocol.length() + 2) : text;
+    }
+
+    /** DECODED's row of a malformed message ({@code columns} wide): the error alone. */
+    public static Row errorRow(int columns, String error) {
+        Object[] values = new Object[columns];
+        values[columns - 1] = error;
+        return RowFactory.create(values);
+    }
+
+    /** ENCODED's row of a problem of message {@code name}. */
+    public static Row encodeProblemRow(String name, Problem problem) {
+        return RowFactory.create(null, path(name, problem) + ": " + problem.reason());
+    }
+
+    /** ENCODED's row of a message whose column is null. */
+    public static Row nullMessageRow(String column, String name) {
+        return RowFactory.create(null, "`" + column + "`: null for message " + name);
+    }
+}

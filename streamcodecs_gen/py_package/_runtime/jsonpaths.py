@@ -1,0 +1,187 @@
+"""The JSON family's decoding paths, built by each protocol's generated ``messages`` module from its tables.
+
+A protocol whose every direction is a union of tagged messages decodes on the *typed* path (:func:`typed_text`,
+:func:`typed_packed`): one msgspec pass per message. Any other takes its *fast* path (per direction, generated:
+the common messages in one typed pass) and otherwise the *general* one: parse, recognise the message by its tag,
+else by its shape in declaration order (:func:`recogniser`), then validate it (:func:`general_text`,
+:func:`fast_text`, :func:`general_packed`).
+
+Each function returns a closure over the tables it is given (a free variable reads as fast as a module's global),
+so a generated module's decoders are one Python call, as when they were written out in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import msgspec
+
+from .errors import DecodeError
+from .jsonwire import DECODE_FAILURES, EMPTY_MESSAGE, Fast, decode_error, telling_failure
+
+__all__ = ["fast_text", "general_packed", "general_text", "recogniser", "typed_packed", "typed_text"]
+
+TextDecode = Callable[[str | None, bytes, int | None], Any]
+"""``decode(direction, text, line)``: one message's JSON (``line``: where it starts in a stream, if read from one)."""
+PackedDecode = Callable[[str | None, Any, int | None], Any]
+"""``decode(direction, data, at)``: one MessagePack value (``at``: its offset in a stream, if read from one)."""
+Recognise = Callable[[Any, str | None, int | None], Any]
+"""``recognise(value, direction, line)``: a parsed value as the message it is, validated."""
+
+
+def typed_text(
+    decoders: Mapping[str, msgspec.json.Decoder[Any]],
+    error: type[DecodeError],
+    tag_key: str,
+    tag_directions: Mapping[str, tuple[str, ...]],
+) -> TextDecode:
+    """The typed path of JSON text: the direction's union of tagged messages (``decoders``), or without a direction
+    each in turn, the first that fits winning; a failure names the direction whose tag the message has."""
+
+    def decode_text(direction: str | None, text: bytes, line: int | None) -> Any:
+        if direction is not None:
+            try:
+                return decoders[direction].decode(text)
+            except DECODE_FAILURES as exc:
+                raise decode_error(exc, error, line=line) from None
+        failures: dict[str, Exception] = {}
+        for name, decoder in decoders.items():  # a tag used in several directions: the first that fits wins
+            try:
+                return decoder.decode(text)
+            except DECODE_FAILURES as exc:
+                failures[name] = exc
+                if not isinstance(exc, msgspec.ValidationError):  # malformed input: no other decoder can do better
+                    break
+        failure = telling_failure(failures, text, tag_key, tag_directions)
+        raise decode_error(failure, error, line=line) from None
+
+    return decode_text
+
+
+def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: type[DecodeError]) -> PackedDecode:
+    """The typed path of a MessagePack value, as :func:`typed_text` (the first failure is the one named)."""
+
+    def decode_packed(direction: str | None, data: Any, at: int | None) -> Any:
+        first: Exception | None = None
+        for decoder in (decoders[direction],) if direction is not None else tuple(decoders.values()):
+            try:
+                return decoder.decode(data)
+            except DECODE_FAILURES as exc:
+                first = first or exc
+                if not isinstance(exc, msgspec.ValidationError):
+                    break
+        assert first is not None
+        raise decode_error(first, error, syntax="MessagePack", at=at) from None
+
+    return decode_packed
+
+
+def recogniser(
+    *,
+    tag_key: str,
+    by_tag: Mapping[str, Mapping[str, type]],
+    by_shape: Mapping[str, tuple[tuple[Callable[[Any], bool], type], ...]],
+    scalar_lists: Mapping[type, tuple[str, ...]],
+    array_field: Mapping[type, tuple[str, str]],
+    directions: tuple[str, ...],
+    error: type[DecodeError],
+) -> Recognise:
+    """The general path's recognition of a parsed value: by its tag (``by_tag``, per direction), else by its shape
+    in declaration order (``by_shape``), in ``direction`` or else in each direction in turn; then validated.
+
+    ``scalar_lists``: per message, the list fields that take a lone scalar as a list of one. ``array_field``: per
+    message written as a bare JSON array, the wire and Python names of its one field.
+    """
+
+    def classify(value: Any, direction: str) -> type | None:
+        if isinstance(value, dict):
+            tag = value.get(tag_key)
+            if tag is not None:
+                return by_tag[direction].get(tag) if isinstance(tag, str) else None
+        for test, cls in by_shape[direction]:
+            if test(value):
+                return cls
+        return None
+
+    def convert(value: Any, cls: type, line: int | None) -> Any:
+        if cls in array_field:
+            value = {array_field[cls][0]: value}
+        elif cls in scalar_lists:
+            for key in scalar_lists[cls]:
+                if key in value and not isinstance(value[key], list):
+                    value[key] = [value[key]]
+        try:
+            return msgspec.convert(value, cls, from_attributes=False)
+        except DECODE_FAILURES as exc:
+            raise decode_error(exc, error, line=line) from None
+
+    def recognise(value: Any, direction: str | None, line: int | None) -> Any:
+        for name in (direction,) if direction is not None else directions:
+            cls = classify(value, name)
+            if cls is not None:
+                return convert(value, cls, line)
+        if isinstance(value, dict) and tag_key in value:
+            what = f"{tag_key}: {value.get(tag_key)!r}"
+        else:
+            what = type(value).__name__
+        raise error(
+            f"no message matches this {what}" + (f" in direction {direction!r}" if direction else ""), line=line
+        )
+
+    return recognise
+
+
+def general_text(recognise: Recognise, error: type[DecodeError]) -> TextDecode:
+    """The general path of JSON text: parse, then :func:`recogniser`'s ``recognise``."""
+    parse = msgspec.json.decode
+
+    def decode_general(direction: str | None, text: bytes, line: int | None) -> Any:
+        try:
+            value = parse(text)
+        except DECODE_FAILURES as exc:
+            if not text.strip():
+                raise error(EMPTY_MESSAGE, line=line) from None
+            raise decode_error(exc, error, line=line) from None
+        return recognise(value, direction, line)
+
+    return decode_general
+
+
+def fast_text(fast: Mapping[str, Fast], general: TextDecode, directions: tuple[str, ...], tag_key: str) -> TextDecode:
+    """One message's JSON text: the direction's fast path (``fast``; without a direction, the first's), else
+    ``general``."""
+    needle = f'"{tag_key}"'.encode()
+
+    def decode_text(direction: str | None, text: bytes, line: int | None) -> Any:
+        out: list[Any] = []
+        tagged_first = text.find(needle) >= 0  # only a guess, saving a miss
+        if fast[direction or directions[0]]([text], 0, out, tagged_first)[0]:  # no direction: the first, as below
+            return out[0]
+        return general(direction, text, line)
+
+    return decode_text
+
+
+def general_packed(
+    fast: Mapping[str, Fast], recognise: Recognise, directions: tuple[str, ...], error: type[DecodeError]
+) -> PackedDecode:
+    """One MessagePack value: the direction's fast path (``fast``), else parse, recognise and validate."""
+    parse = msgspec.msgpack.Decoder().decode
+
+    def decode_packed(direction: str | None, data: Any, at: int | None) -> Any:
+        out: list[Any] = []
+        if fast[direction or directions[0]]([data], 0, out, False)[0]:  # no direction: the first, as below
+            return out[0]
+        try:
+            value = parse(data)
+        except DECODE_FAILURES as exc:
+            raise decode_error(exc, error, syntax="MessagePack", at=at) from None
+        if at is None:
+            return recognise(value, direction, None)
+        try:
+            return recognise(value, direction, None)
+        except error as exc:
+            raise error(exc.reason, offset=at, field=exc.field) from None
+
+    return decode_packed
