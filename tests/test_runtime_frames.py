@@ -67,6 +67,7 @@ CODEC: frames.Codec[Any] = frames.Codec(
     inline_writers={Blob: write_blob, Inner: lambda m, parts: None, Number: lambda m, p: p.append(INT.pack(m.value))},
     holds_views=frozenset({Blob}),
     inline_only={3: "Inner"},
+    inline_readers={3: lambda buf, pos, end: (Inner(), pos)},
     codes_by_direction={"up": frozenset({1}), "down": frozenset({2})},
     decode_error=ToyDecodeError,
     encode_error=ToyEncodeError,
@@ -108,6 +109,15 @@ def test_decode_errors_name_the_problem(frame: bytes, direction: str | None, rea
         assert (caught.value.reason, caught.value.offset) == (reason, offset)
     else:
         assert caught.value.field == "Number.value"
+
+
+def test_the_rule_of_frames_inside_other_data() -> None:
+    assert CODEC.inline_problem(3, 0) is None
+    assert CODEC.inline_problem(3, 56) is None and CODEC.inline_problem(3, 57) == ("payload length 57 outside 0..56", 4)
+    assert CODEC.inline_problem(3, -1) == ("payload length -1 outside 0..56", 4)
+    assert CODEC.inline_problem(1, 4) == ("type code 1 is not an inline frame (Inner)", 0)  # a top-level one
+    data = b"xx" + CODEC.encode_inline(Inner()) + b"yy"
+    assert CODEC.decode_inline(data, 2, 10) == Inner()
 
 
 def test_encode_errors() -> None:

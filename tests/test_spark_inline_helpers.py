@@ -20,9 +20,7 @@ inline_module = source_module("spark/_inline.py")
 binary_module = source_module("spark/_binary.py")
 arrow_module = source_module("spark/_arrow.py")
 
-FRAMES = stream_module.InlineFrames(
-    messages._HEADER, messages.MAX_FRAME, {0: messages._read_event}, "Event", pv.DecodeError
-)
+FRAMES = stream_module.InlineFrames(messages._CODEC)
 INLINE = inline_module.InlineFunctions(
     "unused",
     "unused",
@@ -30,9 +28,7 @@ INLINE = inline_module.InlineFunctions(
     protocol="pravega",
     schema=spv.INLINE,
     kinds=spv._INLINE_KINDS,
-    readers={0: messages._read_event},
-    header=messages._HEADER,
-    max_frame=messages.MAX_FRAME,
+    frames=messages._CODEC,
 )
 
 

@@ -50,6 +50,7 @@ class Codec(Generic[M]):
         inline_writers: Mapping[type, WriteFn],
         holds_views: frozenset[type],
         inline_only: Mapping[int, str],
+        inline_readers: Mapping[int, ReadFn],
         codes_by_direction: Mapping[str, frozenset[int]],
         decode_error: type[DecodeError],
         encode_error: type[EncodeError],
@@ -73,6 +74,23 @@ class Codec(Generic[M]):
                 raise decode_error(f"type code {code} is not sent in direction {direction!r}", offset=pos - header_size)
             message, _ = reader(buf, pos, end)  # unknown trailing bytes (a newer peer's fields) are skipped
             return message  # type: ignore[no-any-return]
+
+        inline_names = ", ".join(inline_only.values())
+
+        def inline_problem(code: int, length: int) -> tuple[str, int] | None:
+            """What is wrong with the header (type code, payload length) of a frame that lives inside other data,
+            and where in the header: None for an inline message's whose whole frame fits ``max_frame``."""
+            if code not in inline_readers:
+                return f"type code {code} is not an inline frame ({inline_names})", 0
+            if length < 0 or length + header_size > max_frame:
+                return f"payload length {length} outside 0..{max_frame - header_size}", 4
+            return None
+
+        def decode_inline(buf: Buffer, start: int, end: int) -> M:
+            """The message of the inline frame ``buf[start:end]``, whose header :func:`inline_problem` accepted
+            (a payload longer than its message's fields is read as a newer peer's)."""
+            code = unpack_from(buf, start)[0]
+            return inline_readers[code](buf, start + header_size, end)[0]  # type: ignore[no-any-return]
 
         def frame_end(length: int, pos: int, max_frame: int) -> int:
             if length < 0 or length + header_size > max_frame:
@@ -145,6 +163,9 @@ class Codec(Generic[M]):
         self.decode: Decode[M] = decode
         self.encode: Callable[[M], bytes] = encode
         self.encode_inline: Callable[[M], bytes] = encode_inline
+        self.inline_problem: Callable[[int, int], tuple[str, int] | None] = inline_problem
+        """Frames inside other data (a protocol's ``inline_only`` messages): what is wrong with a header."""
+        self.decode_inline: Callable[[Buffer, int, int], M] = decode_inline
         self.check_direction: Callable[[str | None], None] = check_direction
         self.decode_payload: Callable[[Buffer, int, int, int, str | None], M] = decode_payload
         self.header = header

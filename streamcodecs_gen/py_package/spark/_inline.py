@@ -2,7 +2,7 @@
 Spark, in a batch and on a stream.
 
 A protocol with inline frames (``_stream``) hands its ``INLINE`` schema, the Arrow tables of its inline messages
-and its codec's readers to :class:`InlineFunctions`, which its public functions call. ``split_inline`` splits one
+and its codec's frames to :class:`InlineFunctions`, which its public functions call. ``split_inline`` splits one
 binary value; ``explode_inline`` reads the pieces of each stream in order in Python (``mapInArrow`` in a batch,
 ``applyInPandasWithState`` on a streaming DataFrame, which keeps each stream's state between micro-batches in the
 layout of :data:`STATE`). On the JVM path the Python step only gathers each frame's bytes and the protocol's Java
@@ -23,9 +23,10 @@ from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import ArrayType, BinaryType, LongType, StringType, StructField, StructType
 
+from .._runtime.frames import Codec
 from . import _arrow, _jvm, check_mode
 from ._binary import failure
-from ._stream import Found, Gathering, InlineFrames, Reader, Stream, packed, unpacked
+from ._stream import Found, Gathering, InlineFrames, Stream, packed, unpacked
 
 __all__ = ["GATHERED", "STATE", "InlineFunctions"]
 
@@ -53,8 +54,8 @@ def _arrow_schema(schema: StructType) -> pa.Schema:
 class InlineFunctions(_arrow.Shipped):
     """``split_inline`` and ``explode_inline`` of one protocol: ``codec`` is its generated codec module,
     ``protocol`` its name, ``schema`` its ``INLINE``, ``kinds`` its inline messages by name (in ``INLINE``'s
-    order), ``readers`` the codec's reader of each one's payload by type code, ``header`` its frame header and
-    ``max_frame`` its ``MAX_FRAME``."""
+    order) and ``frames`` the codec's frames (the generated module's ``_frames.Codec``: its inline frames' rule and
+    readers)."""
 
     def __init__(
         self,
@@ -65,9 +66,7 @@ class InlineFunctions(_arrow.Shipped):
         protocol: str,
         schema: StructType,
         kinds: dict[str, _arrow.Kind],
-        readers: dict[int, Reader],
-        header: Any,
-        max_frame: int,
+        frames: Codec[Any],
     ) -> None:
         super().__init__(module, name)
         self.codec = codec
@@ -75,7 +74,7 @@ class InlineFunctions(_arrow.Shipped):
         self.schema = schema
         self.kinds = kinds
         self.arrow: pa.StructType = to_arrow_type(schema)
-        self.frames = InlineFrames(header, max_frame, readers, ", ".join(kinds), codec.DecodeError)
+        self.frames = InlineFrames(frames)
 
     # ------------------------------------------------------------ the Python steps
 

@@ -6,23 +6,22 @@ A SegmentRead reply carries the segment's bytes from some offset, cut wherever t
 segment's current end) fell, so an event may start in one reply and end in a later one.  :class:`EventReader` does
 what the Java client's ``SegmentInputStreamImpl`` and ``EventSegmentReaderImpl`` do together: it checks that each
 reply continues where the previous one stopped, carries a cut event over to the next reply, and rejects a frame that
-is not an event (type != 0, or a negative length) with the client's message.
+is not an event, or whose length is negative or beyond ``MAX_FRAME``, by the codec's rule for frames inside other
+data, in its words (those of the Spark functions' ``split_inline`` too; the Java client says ``Event was of wrong
+type: 3`` and ``Event of invalid length: -1``).
 """
 
 from __future__ import annotations
 
-from .messages import _HEADER, DecodeError, SegmentRead
+from .messages import _CODEC, _HEADER, DecodeError, SegmentRead
 
 __all__ = ["EventReader", "split_events"]
 
-_EVENT_CODE = 0
-
 
 def _check_header(code: int, length: int, offset: int, max_event: int | None) -> None:
-    if code != _EVENT_CODE:
-        raise DecodeError(f"Event was of wrong type: {code}", offset=offset, field="SegmentRead.data")
-    if length < 0:
-        raise DecodeError(f"Event of invalid length: {length}", offset=offset + 4, field="SegmentRead.data")
+    problem = _CODEC.inline_problem(code, length)
+    if problem is not None:
+        raise DecodeError(problem[0], offset=offset + problem[1], field="SegmentRead.data")
     if max_event is not None and length > max_event:
         raise DecodeError(f"Event of {length} bytes exceeds {max_event}", offset=offset + 4, field="SegmentRead.data")
 

@@ -5932,6 +5932,9 @@ _CODEC: _frames.Codec[Message] = _frames.Codec(
         }
     ),
     inline_only={0: "Event"},
+    inline_readers={  # messages that only live inside other data, by type code
+        0: _read_event,
+    },
     codes_by_direction={
         "request": frozenset(
             {

@@ -4,52 +4,51 @@ binary family's Spark modules (``_inline``), in plain Python.
 
 A protocol's inline frames are its ``inline_only`` messages: frames with the protocol's own header (a type code,
 then the payload's length) that only ever live back to back inside other frames' data. :class:`InlineFrames` holds
-what reading them takes from the generated codec; a :class:`Stream` reads them out of consecutive pieces of one
+the codec's rules for them (one for every Python path: the Spark functions and the codec's companions read
+inline frames by the same rule, in the same words); a :class:`Stream` reads them out of consecutive pieces of one
 stream, cut anywhere, and says what Spark's state store keeps of it between micro-batches (``saved``, ``packed``).
 """
 
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
 from typing import Any
 
 from .._runtime.errors import DecodeError
+from .._runtime.frames import Codec
 from ._arrow import reason
 
-__all__ = ["Found", "Gathering", "InlineFrames", "Reader", "Stream", "packed", "unpacked"]
+__all__ = ["Found", "Gathering", "InlineFrames", "Stream", "packed", "unpacked"]
 
 Found = tuple[int, Any, str | None]
 """A frame read from a stream: its stream offset, then its message (or its bytes, :class:`Gathering`) and None, or
 None and its problem."""
-Reader = Callable[..., tuple[Any, int]]
-"""The codec's reader of one message's payload: ``(view, start, end) -> (message, end)``."""
 
 
 class InlineFrames:
-    """A protocol's inline frames as its codec reads them: the frame ``header`` (type code, payload length), the
-    largest frame (``max_frame``, header included), the reader of each inline message's payload by type code, their
-    message names (for problems) and the codec's ``DecodeError``."""
+    """A protocol's inline frames as its codec reads them (``frames``, the generated module's ``_frames.Codec``): the
+    frame ``header`` (type code, payload length), the largest frame (``max_frame``, header included), the codec's rule
+    for an inline frame's header and its reader of one, and its ``DecodeError``."""
 
-    __slots__ = ("error", "header", "max_frame", "names", "readers")
+    __slots__ = ("codec", "error", "header", "max_frame")
 
-    def __init__(
-        self, header: struct.Struct, max_frame: int, readers: dict[int, Reader], names: str, error: type[DecodeError]
-    ) -> None:
-        self.header = header
-        self.max_frame = max_frame
-        self.readers = readers
-        self.names = names
-        self.error = error
+    def __init__(self, frames: Codec[Any]) -> None:
+        self.codec = frames
+        self.header = frames.header
+        self.max_frame = frames.max_frame
+        self.error: type[DecodeError] = frames.decode_error
 
     def frame(self, view: Any, start: int, end: int, at: int) -> Found:
         """The inline frame in ``view[start:end]`` (its header checked), which starts at stream offset ``at``."""
-        code = self.header.unpack_from(view, start)[0]
-        read = self.readers[code]
         try:
-            return at, read(view, start + self.header.size, end)[0], None
+            return at, self.codec.decode_inline(view, start, end), None
         except self.error as exc:
             return at, None, reason(self.error(exc.reason, offset=at + (exc.offset or 0) - start, field=exc.field))
+
+    def header_problem(self, code: int, length: int, at: int) -> str | None:
+        """The codec's problem with a frame header at stream offset ``at``, or None."""
+        found = self.codec.inline_problem(code, length)
+        return None if found is None else self.problem(found[0], at + found[1])
 
     def problem(self, text: str, offset: int) -> str:
         """A problem of the stream at ``offset``, worded as the codec's DecodeError (without the protocol's name)."""
@@ -69,14 +68,6 @@ class Stream:
         self.pending = bytearray()  # the start of a frame cut at the end of the last piece
         self.need = frames.header.size  # the pending frame's whole size, once its header is in
         self.broken: str | None = None  # why the stream cannot be read any further
-
-    def _header(self, code: int, length: int, at: int) -> str | None:
-        frames = self.frames
-        if code not in frames.readers:
-            return frames.problem(f"type code {code} is not an inline frame ({frames.names})", at)
-        if length < 0 or length + frames.header.size > frames.max_frame:
-            return frames.problem(f"payload length {length} outside 0..{frames.max_frame - frames.header.size}", at + 4)
-        return None
 
     def _frame(self, view: Any, start: int, end: int, at: int) -> Found:
         return self.frames.frame(view, start, end, at)
@@ -135,7 +126,7 @@ class Stream:
                 self.pending, self.need = bytearray(), header.size
             while size - pos >= header.size:
                 code, length = header.unpack_from(view, pos)
-                problem = self._header(code, length, self.offset)
+                problem = self.frames.header_problem(code, length, self.offset)
                 if problem is not None:
                     return self._break(problem, offset + size, out)
                 end = pos + header.size + length
@@ -160,7 +151,7 @@ class Stream:
                 return pos
             code, length = header.unpack_from(pending, 0)
             assert self.offset is not None
-            problem = self._header(code, length, self.offset)
+            problem = self.frames.header_problem(code, length, self.offset)
             if problem is not None:
                 self._break(problem, self.offset + len(pending) + len(view) - pos, out)
                 return len(view)

@@ -2629,11 +2629,7 @@ _INLINE = _inline.InlineFunctions(
     protocol="pravega",
     schema=INLINE,
     kinds=_INLINE_KINDS,
-    readers={
-        0: _messages._read_event,
-    },
-    header=_messages._HEADER,
-    max_frame=_messages.MAX_FRAME,
+    frames=_messages._CODEC,
 )
 
 
