@@ -92,3 +92,29 @@ def test_every_json_vector_decodes_and_reencodes_as_the_python_codec(codec: Any)
         event, problem = _java(lambda d=data: codec.decode(d))
         assert problem is None, (vector["variant"], problem and problem.getMessage())
         assert bytes(codec.encode(event)) == ce.encode(ce.decode(data)), vector["variant"]
+
+
+def test_json_nested_too_deeply_is_refused_in_the_codecs_words_and_never_read_where_the_codec_refuses_it(
+    spark: Any, codec: Any
+) -> None:
+    limit = spark._jvm.streamcodecs.runtime.JsonWire.MAX_DEPTH
+    deepest = limit - 1  # the event's object is one level
+    for depth in (1, deepest, deepest + 1, 995, 1000, 5000):
+        nested = "[" * depth + "]" * depth
+        document = (
+            '{"specversion":"1.0","id":"1","source":"/s","type":"t","datacontenttype":"application/json",'
+            f'"data":{nested},"ext":"x"}}'
+        ).encode()
+        event, problem = _java(lambda d=document: codec.decode(d))
+        try:
+            ce.decode(document)
+            python_problem = None
+        except ce.DecodeError as exc:
+            python_problem = str(exc)
+        assert python_problem is None or event is None, depth  # never read where the codec refuses it
+        if depth <= deepest:
+            assert problem is None, (depth, problem and problem.getMessage())
+        else:
+            assert str(problem.getMessage()) == "cloudevents: JSON nested too deeply", depth
+        if python_problem is not None:
+            assert str(problem.getMessage()) == python_problem, depth

@@ -292,3 +292,34 @@ def test_fuzzed_frames_decode_as_the_python_codec_decodes_them(spark: Any, proto
             assert error == python[2], data[:300]
         compared += 1
     assert compared > 800
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_json_nested_too_deeply_is_refused_in_the_codecs_words_and_never_read_where_the_codec_refuses_it(
+    spark: Any, protocol: str
+) -> None:
+    codec, java = _codecs(spark, protocol)
+    limit = spark._jvm.streamcodecs.runtime.JsonWire.MAX_DEPTH
+    template, outer = {  # the message, and how deep its own objects and arrays nest the value
+        "kcl": ('{{"action":"initialize","shardId":"s","extra":{}}}\n', 1),
+        "storm": ('{{"id":"1","comp":"c","stream":"s","task":1,"tuple":[{}]}}\nend\n', 2),
+    }[protocol]
+    deepest = limit - outer
+    for depth in (1, deepest, deepest + 1, 995, 1000, 5000):
+        data = template.format(_nested(depth)).encode()
+        name, error = _java_decode(java, data, None)
+        try:
+            python_name, python_error = type(codec.decode(data)).__name__, None
+        except codec.DecodeError as exc:
+            python_name, python_error = None, str(exc)
+        assert python_error is None or name is None, depth  # never read where the codec refuses it
+        if depth <= deepest:
+            assert error is None and name == python_name, (depth, error)
+        else:
+            assert error == f"{protocol}: malformed JSON: nested too deeply", (depth, error)
+        if python_error is not None:
+            assert error == python_error, depth

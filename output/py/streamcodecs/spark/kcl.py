@@ -19,8 +19,9 @@ BINARY, free-form JSON values VARIANT, enums their wire values. Every field is n
 computes them; the definitions say which may really be null.
 
 The JVM path differs from the Python codec on malformed input only: it words bad syntax as Jackson finds it,
-refuses invalid UTF-8 anywhere (the codec skips keys it ignores unread) and checks every occurrence of a
-repeated key. The Arrow path is the Python codec itself.
+refuses invalid UTF-8 anywhere (the codec skips keys it ignores unread), checks every occurrence of a repeated
+key, and refuses JSON nested more than 500 levels deep (the codec's limit is its interpreter's recursion limit,
+about 990 levels). The Arrow path is the Python codec itself.
 """
 
 from __future__ import annotations

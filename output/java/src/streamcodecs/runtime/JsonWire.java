@@ -41,11 +41,20 @@ public final class JsonWire {
     private JsonWire() {
     }
 
+    /**
+     * The deepest nesting of arrays and objects read; deeper JSON is refused in the Python codec's words
+     * ({@code nested too deeply}). The Python codec's limit is its interpreter's recursion limit less the stack in
+     * use (msgspec: about 990 levels in a plain call, fewer inside a Spark worker), so it varies; the JVM path's is
+     * fixed well below it, so that it never reads a document the Python codec refuses for its depth.
+     */
+    public static final int MAX_DEPTH = 500;
+
     /** Strict JSON (no NaN, comments or single quotes); strings and keys as long as a message may be. */
     public static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxStringLength(Integer.MAX_VALUE)
                     .maxNameLength(Integer.MAX_VALUE)
+                    .maxNestingDepth(MAX_DEPTH)
                     .build())
             .build();
 
@@ -162,7 +171,8 @@ public final class JsonWire {
             return new Problem("malformed JSON: Input data was truncated", true, -1);
         }
         if (e instanceof StreamConstraintsException) {
-            return new Problem("malformed JSON: " + firstLine(e.getMessage()), true, -1);
+            String why = tooDeep(e) ? "nested too deeply" : firstLine(e.getMessage());
+            return new Problem("malformed JSON: " + why, true, -1);
         }
         long offset = -1;
         String text = e.getMessage();
@@ -173,6 +183,11 @@ public final class JsonWire {
             }
         }
         return new Problem("malformed JSON: JSON is malformed: " + firstLine(text), true, offset);
+    }
+
+    /** Whether a parser's exception is JSON nested deeper than {@link #MAX_DEPTH}. */
+    public static boolean tooDeep(IOException e) {
+        return e instanceof StreamConstraintsException && String.valueOf(e.getMessage()).contains("nesting depth");
     }
 
     private static String firstLine(String text) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
@@ -157,7 +158,9 @@ public final class KafkaWire {
         }
     }
 
-    private static final JsonFactory JSON = JsonFactory.builder().build();
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(JsonWire.MAX_DEPTH).build())
+            .build();
     private static final int REMEMBER = 4096;
     private static final int REMEMBER_LENGTH = 512;
 
@@ -990,6 +993,9 @@ public final class KafkaWire {
     }
 
     private static Invalid malformed(JsonProcessingException e) {
+        if (JsonWire.tooDeep(e)) {
+            return new Invalid("JSON nested too deeply"); // the Python codec's words, and no offset either
+        }
         String message = e.getOriginalMessage();
         int newline = message.indexOf('\n');
         if (newline >= 0) {
