@@ -128,3 +128,4 @@ def test_the_spark_module_holds_other_python_types_as_text(tmp_path: Path) -> No
     assert by_py["attempts"].type == "ShortType()" and by_py["attempts"].from_text is None
     assert spark.key_mappers == [("by_tenant", "tenant", "utf-8")]
     assert not spark.java and spark.time_field is None  # no map of undeclared attributes: no Java target
+    assert spark.java_gap == "it declares no map of undeclared attributes (a map field with `additional: true`)"

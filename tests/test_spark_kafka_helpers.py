@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import pickle
+import warnings
 
 import pyarrow as pa
 import pytest
@@ -37,7 +38,6 @@ FUNCTIONS = kafka.KafkaFunctions(
     ),
     media=MEDIA,
     key_mappers={"partitionkey": ("partitionkey", "utf-8")},
-    java=True,
 )
 HEADERS = pa.list_(pa.struct([("key", pa.string()), ("value", pa.binary())]))
 AT = datetime.datetime(2026, 1, 5, 9, 30, tzinfo=datetime.UTC)
@@ -50,6 +50,39 @@ def events() -> list[ce.CloudEvent]:
         ce.CloudEvent(id="3", source="urn:a", type="t", datacontenttype="image/png", data=b"\x89PNG"),
         ce.CloudEvent(id="4", source="urn:a", type="t"),
     ]
+
+
+def test_a_protocol_without_a_java_target_says_why_once_where_the_session_runs_the_others_java(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    why = "it declares no content-type attribute"
+    functions = kafka.KafkaFunctions(
+        "unused",
+        "unused",
+        codec=ce,
+        protocol="nojava",
+        directions=sce.DIRECTIONS,
+        decoded=sce.DECODED,
+        event=FUNCTIONS.event,
+        media=MEDIA,
+        key_mappers={},
+        no_java=why,
+    )
+    registered: list[str] = []
+    monkeypatch.setattr(kafka._jvm, "java_udf", lambda *args: registered.append(args[1]) or "udf")
+    monkeypatch.setattr(kafka._jvm, "available", lambda spark=None: False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert functions._java_udf("Decode", sce.DECODED) is None  # no JVM in the session: nothing to say
+        monkeypatch.setattr(kafka._jvm, "available", lambda spark=None: True)
+        assert functions._java_udf("Decode", sce.DECODED) is None
+        assert functions._java_udf("FromKafka", sce.DECODED) is None
+    assert [str(w.message) for w in caught] == [
+        "streamcodecs.spark.nojava runs the Python codec (slower): the generator's Java codec does not carry this "
+        "protocol: it declares no content-type attribute."
+    ]
+    assert caught[0].category is kafka._jvm.JvmPathWarning
+    assert FUNCTIONS._java_udf("Decode", sce.DECODED) == "udf" and registered == ["Decode"]
 
 
 def test_what_a_content_type_says_of_the_data() -> None:

@@ -153,8 +153,13 @@ class SparkKafka:
     schema: str  # the module-level name of the event's schema
     attributes: list[SparkAttribute]  # every field of the event, in schema order
     key_mappers: list[tuple[str, str, str]]  # (mapper, field, encoding): the attributes that may become the key
-    java: bool  # whether the protocol has a Java target (the JVM path)
+    java_gap: str | None  # why the protocol has no Java target (no JVM path), or None: it has one
     time_field: str | None  # the timestamp the Java UDFs take in microseconds (with a Java target)
+
+    @property
+    def java(self) -> bool:
+        """Whether the protocol has a Java target (the JVM path)."""
+        return self.java_gap is None
 
     @property
     def extra_field(self) -> str | None:
@@ -199,7 +204,7 @@ def kafka_spark(protocol: Protocol) -> SparkKafka:
         schema=schema_name(event.message),
         attributes=[_spark_attribute(event, f) for f in event.message.fields],
         key_mappers=[(m.name, by_name[m.attribute].py, m.encoding) for m in framing.key.mappers],
-        java=java is not None,
+        java_gap=java_gap(protocol),
         time_field=java.time_field if java else None,
     )
 
@@ -347,25 +352,35 @@ def _java_pattern(match: Any) -> list[str]:
     return [java_string(piece) for piece in pieces]
 
 
+def java_gap(protocol: Protocol) -> str | None:
+    """Why the Java target does not carry a Kafka-family protocol (its Spark functions then run the Python codec),
+    in words for its users; None when it does."""
+    event = kafka_event(protocol)
+    if event.extra is None:  # the Java codec keeps undeclared attributes in a map
+        return "it declares no map of undeclared attributes (a map field with `additional: true`)"
+    if event.content_type is None:  # ... and reads the data by its content type
+        return "it declares no content-type attribute"
+    for f in event.attributes:
+        if f.type.wire is None or _java_type(f.type.wire) not in _CARRIED:
+            return f"its attribute {f.name!r} is of a type the Java codec does not carry ({f.type.text})"
+        if f.has_const and (f.type.wire.java not in _JAVA_TEXT or f.type.wire.java_json_text):
+            return f"its attribute {f.name!r} has a constant value but is not text"
+    times = [f.name for f in event.attributes if f.type.wire and f.type.wire.java == "OffsetDateTime"]
+    if len(times) > 1:
+        return f"it has more than one timestamp attribute ({', '.join(times)})"
+    return None
+
+
 def java_kafka(protocol: Protocol) -> JavaKafka | None:
     """The Java view of a Kafka-family protocol, with the wire types' patterns taken from the Python runtime; None
-    when an attribute has a wire type the Java target does not carry (see ``_CARRIED``)."""
+    when the Java target does not carry it (:func:`java_gap` says why)."""
     from ..py_package._runtime import kafkawire as kw
 
+    if java_gap(protocol) is not None:
+        return None
     event = kafka_event(protocol)
-    if event.extra is None or event.content_type is None:
-        return None  # the Java codec keeps undeclared attributes in a map and reads data by its content type
-    if any(f.type.wire is None or _java_type(f.type.wire) not in _CARRIED for f in event.attributes):
-        return None
-    if any(
-        f.has_const and (f.type.wire.java not in _JAVA_TEXT or f.type.wire.java_json_text)
-        for f in event.attributes
-        if f.type.wire
-    ):
-        return None
+    assert event.extra is not None and event.content_type is not None  # what java_gap asks first
     times = [f for f in event.attributes if f.type.wire and f.type.wire.java == "OffsetDateTime"]
-    if len(times) > 1:
-        return None
     framing = protocol.framing_as(KafkaFraming)
     attributes = []
     fields = [f for f in event.message.fields if f is not event.payload]

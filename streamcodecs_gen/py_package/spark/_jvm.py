@@ -98,6 +98,23 @@ def _probe(spark: SparkSession) -> bool:
     return True
 
 
+_no_java_said: set[str] = set()
+
+
+def warn_no_java(protocol: str, why: str) -> None:
+    """Once per protocol: its functions run the Python codec although the session runs the others' Java UDFs,
+    since the generator's Java codec does not carry it (``why``)."""
+    if protocol in _no_java_said:
+        return
+    _no_java_said.add(protocol)
+    warnings.warn(
+        f"{PACKAGE}.spark.{protocol} runs the Python codec (slower): the generator's Java codec does not carry "
+        f"this protocol: {why}.",
+        JvmPathWarning,
+        stacklevel=4,
+    )
+
+
 def _warn(why: str) -> None:
     warnings.warn(
         f"{PACKAGE}.spark runs the Python codec (slower): {why}. Start the session with "

@@ -136,7 +136,7 @@ class KafkaFunctions(_arrow.Shipped):
     """The Spark functions of one protocol: ``codec`` is its generated codec module, ``protocol`` its name,
     ``directions`` its ``DIRECTIONS``, ``decoded`` its ``DECODED``, ``event`` its event, ``media`` what a content
     type says, ``key_mappers`` the attributes that may become the record's key (mapper -> (field, encoding)) and
-    ``java`` whether the protocol has a Java target (without one every function takes its Python path)."""
+    ``no_java`` why the protocol has no Java target (then every function takes its Python path), or None."""
 
     def __init__(
         self,
@@ -150,7 +150,7 @@ class KafkaFunctions(_arrow.Shipped):
         event: SparkEvent,
         media: Media,
         key_mappers: dict[str, tuple[str, str]],
-        java: bool,
+        no_java: str | None = None,
     ) -> None:
         super().__init__(module, name)
         self.codec = codec
@@ -160,7 +160,7 @@ class KafkaFunctions(_arrow.Shipped):
         self.event = event
         self.media = media
         self.key_mappers = key_mappers
-        self.java = java
+        self.no_java = no_java
         self.from_kafka_row = StructType(
             [
                 StructField("content_mode", StringType()),
@@ -342,10 +342,12 @@ class KafkaFunctions(_arrow.Shipped):
 
     def _java_udf(self, java_class: str, return_type: Any) -> str | None:
         """The Java UDF to call for a function, or None for its Python path: the session cannot run the jar's UDFs,
-        or the protocol has no Java target (the generator's Java codec does not carry its shape: no map of
-        undeclared attributes, no content-type attribute, a const on an attribute that is not text, or more than
-        one timestamp)."""
-        return _jvm.java_udf(self.protocol, java_class, return_type) if self.java else None
+        or the protocol has no Java target (said once, in a session that could run it otherwise)."""
+        if self.no_java is None:
+            return _jvm.java_udf(self.protocol, java_class, return_type)
+        if _jvm.available():
+            _jvm.warn_no_java(self.protocol, self.no_java)
+        return None
 
     def content_mode(self, headers: Column | str) -> Column:
         """The module's ``content_mode`` (its docstring says what it does)."""

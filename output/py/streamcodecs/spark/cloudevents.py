@@ -222,7 +222,6 @@ _FUNCTIONS = _kafka.KafkaFunctions(
     key_mappers={  # name -> (field, encoding) of the attribute that becomes the key
         "partitionkey": ("partitionkey", "utf-8"),
     },
-    java=True,
 )
 
 
