@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -92,6 +93,16 @@ class Renderer:
         if template.endswith(".md.j2"):
             return f"<!-- {header(source, '').strip()} -->\n\n{body}"
         return header(source, comment) + body if comment else body
+
+
+_JAVA_IMPORT = re.compile(r"^import ([\w.]+\.(\w+));\n", re.MULTILINE)
+
+
+def drop_unused_java_imports(source: str) -> str:
+    """``source`` without the single-type imports whose simple name it never uses: Java templates import what any
+    protocol of their family may need (as Python templates do, which ruff prunes). Wildcard and static imports stay."""
+    body = _JAVA_IMPORT.sub("", source)
+    return _JAVA_IMPORT.sub(lambda m: m.group(0) if re.search(rf"\b{m.group(2)}\b", body) else "", source)
 
 
 def format_python(files: list[OutputFile], first_party: str = "streamcodecs") -> list[OutputFile]:

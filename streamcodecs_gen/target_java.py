@@ -19,7 +19,7 @@ from typing import Any
 
 from .families import family
 from .model import Protocol
-from .render import Options, OutputFile, Renderer, header
+from .render import Options, OutputFile, Renderer, drop_unused_java_imports, header
 
 JAVA_RUNTIME_DIR = Path(__file__).resolve().parent / "java_runtime"
 """Hand-written Java sources, under their package directories (``streamcodecs/runtime/*.java``)."""
@@ -60,6 +60,7 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
             body = renderer.render(template, protocol.source, **context)
             if not body.strip():
                 continue  # a source this protocol does not need (its template rendered nothing)
+            body = drop_unused_java_imports(body)
             files.append(OutputFile(protocol.name, root / protocol.name / name, header(protocol.source, "//") + body))
     return files
 

@@ -352,3 +352,18 @@ def test_files_streamcodecs_did_not_write_are_never_overwritten(tmp_path: Path) 
     assert result.returncode == 2 and "did not write" in result.stderr and "pyproject.toml" in result.stderr
     assert (root / "pyproject.toml").read_text() == "[project]\nname = 'mine'\n"
     assert sorted(p.name for p in root.iterdir()) == ["pyproject.toml"], "nothing else was written either"
+
+
+def test_generated_java_keeps_only_the_imports_it_uses() -> None:
+    from streamcodecs_gen.render import drop_unused_java_imports
+
+    source = (
+        "package p;\n\nimport java.util.List;\nimport java.util.Map;\nimport java.util.UUID;\nimport q.Messages.*;\n"
+        "import static q.W.f;\n\nfinal class C {\n    List<String> names; // a Map in a comment keeps it\n}\n"
+    )
+    assert drop_unused_java_imports(source) == source.replace("import java.util.UUID;\n", "")
+    sources = sorted((REPO / "output" / "java").rglob("*.java"))
+    assert sources
+    for path in sources:  # the generated sources, and the hand-written runtime copied among them
+        text = path.read_text(encoding="utf-8")
+        assert drop_unused_java_imports(text) == text, path

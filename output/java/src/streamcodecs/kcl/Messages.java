@@ -4,11 +4,7 @@ package streamcodecs.kcl;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
-import java.time.OffsetDateTime;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import org.apache.spark.unsafe.types.VariantVal;
 import streamcodecs.runtime.JsonWire;
 import streamcodecs.runtime.JsonWire.Problem;
 
