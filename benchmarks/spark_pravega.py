@@ -21,33 +21,25 @@ checked to give the same rows on a sample.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from typing import Any
 
+import bench_pravega
 from run import Case
 from spark_common import CEILING, OURS, PY_FALLBACK, SCAN, fallback_path, plan, run
 from streamcodecs import pravega as pv
 
 BASELINE = "pickled row UDF"
-WRITER = uuid.UUID("00000000-0000-0001-0000-000000000002")
-SEGMENT = "scope/stream/0.#epoch.0"
+SEGMENT = bench_pravega.SEGMENT
 
 
 def _messages() -> list[Any]:
+    """The Python benchmark's seven control frames (``bench_pravega``), then a SegmentRead of 1 KiB of events."""
     events = b"".join(pv.encode_inline(pv.Event(data=b"x" * (20 + i % 40))) for i in range(40))[:1024]
-    return [
-        pv.Hello(high_version=17, low_version=5),
-        pv.KeepAlive(),
-        pv.SetupAppend(request_id=1, writer_id=WRITER, segment=SEGMENT, delegation_token="token"),
-        pv.AppendSetup(request_id=1, segment=SEGMENT, writer_id=WRITER, last_event_number=-(2**63)),
-        pv.DataAppended(
-            writer_id=WRITER, event_number=41, previous_event_number=40, request_id=1, current_segment_write_offset=9000
-        ),
-        pv.ReadSegment(segment=SEGMENT, offset=4096, suggested_length=1024, delegation_token="", request_id=2),
-        pv.WrongHost(request_id=4, segment=SEGMENT, correct_host="", server_stack_trace=""),
-        pv.SegmentRead(segment=SEGMENT, offset=1 << 20, at_tail=False, end_of_segment=False, data=events, request_id=7),
-    ]
+    read = pv.SegmentRead(
+        segment=SEGMENT, offset=1 << 20, at_tail=False, end_of_segment=False, data=events, request_id=7
+    )
+    return [*bench_pravega._control()[0], read]
 
 
 def _row_udf() -> Any:

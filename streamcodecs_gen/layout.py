@@ -6,6 +6,7 @@ everything else is a step of its own.  Templates render the steps; they make no 
 
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass, field
 
@@ -73,8 +74,27 @@ class Layout:
 
     def constant(self, fmt: str) -> str:
         if fmt not in self.structs:
-            self.structs[fmt] = "_S_" + fmt[1:].replace("?", "B_").upper()
+            self.structs[fmt] = struct_constant(fmt)
         return self.structs[fmt]
+
+
+_BY_CODE = {t.struct: t.name for t in WIRE_TYPES.values() if t.struct}
+_CODES = re.compile(r"\d*[a-zA-Z?]")
+
+
+def struct_constant(fmt: str) -> str:
+    """The module-level name of a run's ``struct.Struct``: its values' wire types in order, a repeat counted, as
+    ``_STRUCT_UUID_INT8_INT64X2`` for ``>16sbqq`` (a format code of no wire type is spelled as it is)."""
+    words: list[str] = []
+    counts: list[int] = []
+    for code in _CODES.findall(fmt[1:]):
+        word = _BY_CODE.get(code, code).upper()
+        if words and words[-1] == word:
+            counts[-1] += 1
+        else:
+            words.append(word)
+            counts.append(1)
+    return "_STRUCT_" + "_".join(w + (f"X{n}" if n > 1 else "") for w, n in zip(words, counts, strict=True))
 
 
 def _steps(owner: Struct, layout: Layout, order: str, *, write: bool = False) -> list[Step]:

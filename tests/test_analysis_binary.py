@@ -58,10 +58,10 @@ def test_writes_by_class(fixture: Protocol, py: PythonBinary) -> None:
     assert py.write(owner, numbers, "value.numbers").splitlines() == [
         "parts.append(_rt.I32.pack(len(value.numbers)))",
         "for item in value.numbers:",
-        "    parts.append(_S_Q.pack(item))",
+        "    parts.append(_STRUCT_INT64.pack(item))",
     ]
     owner, color = owner_field(fixture, "Everything", "color")
-    assert py.write(owner, color, "value.color") == "parts.append(_S_B.pack(value.color))"
+    assert py.write(owner, color, "value.color") == "parts.append(_STRUCT_INT8.pack(value.color))"
     owner, inline = owner_field(fixture, "Everything", "inline")
     assert py.write(owner, inline, "value.inline") == "_write_inline(value.inline, parts)"
     owner, kind = owner_field(fixture, "Inline", "kind")
@@ -94,3 +94,12 @@ def test_exports_are_the_contract_then_the_protocol_names(py: PythonBinary) -> N
     ]
     assert set(CONTRACT) <= set(py.exports[:13])
     assert py.exports[13:16] == ["MAGIC", "Color", "Open"]
+
+
+def test_a_runs_struct_is_named_after_its_values_wire_types() -> None:
+    from streamcodecs_gen.layout import struct_constant
+
+    assert struct_constant(">16sbqq") == "_STRUCT_UUID_INT8_INT64X2"
+    assert struct_constant(">???qq") == "_STRUCT_BOOLX3_INT64X2"
+    assert struct_constant(">b") != struct_constant(">?")  # int8 and bool: distinct names
+    assert struct_constant(">iiq?") == "_STRUCT_INT32X2_INT64_BOOL"

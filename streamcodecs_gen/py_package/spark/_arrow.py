@@ -22,6 +22,7 @@ import operator
 import struct
 import uuid
 from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import msgspec
@@ -234,6 +235,27 @@ class Shipped:
         if found is not self:
             raise TypeError(f"{type(self).__name__} is not {'.'.join(self._where)}, which its module names it")
         return _global, self._where
+
+
+class ProtocolFunctions(Shipped):
+    """The Spark functions of one protocol, over its codec: ``codec`` is its generated codec module, ``protocol`` its
+    name, ``directions`` its ``DIRECTIONS`` and ``decoded`` its ``DECODED`` (the row ``decode`` gives)."""
+
+    def __init__(
+        self,
+        module: str,
+        name: str,
+        *,
+        codec: ModuleType,
+        protocol: str,
+        directions: tuple[str, ...],
+        decoded: StructType,
+    ) -> None:
+        super().__init__(module, name)
+        self.codec = codec
+        self.protocol = protocol
+        self.directions = directions
+        self.decoded = decoded
 
 
 def _global(module: str, name: str) -> Any:

@@ -132,7 +132,7 @@ def _quoted(name: str) -> Column:
     return F.col("`" + name.replace("`", "``") + "`")
 
 
-class KafkaFunctions(_arrow.Shipped):
+class KafkaFunctions(_arrow.ProtocolFunctions):
     """The Spark functions of one protocol: ``codec`` is its generated codec module, ``protocol`` its name,
     ``directions`` its ``DIRECTIONS``, ``decoded`` its ``DECODED``, ``event`` its event, ``media`` what a content
     type says, ``key_mappers`` the attributes that may become the record's key (mapper -> (field, encoding)) and
@@ -152,11 +152,7 @@ class KafkaFunctions(_arrow.Shipped):
         key_mappers: dict[str, tuple[str, str]],
         no_java: str | None = None,
     ) -> None:
-        super().__init__(module, name)
-        self.codec = codec
-        self.protocol = protocol
-        self.directions = directions
-        self.decoded = decoded
+        super().__init__(module, name, codec=codec, protocol=protocol, directions=directions, decoded=decoded)
         self.event = event
         self.media = media
         self.key_mappers = key_mappers

@@ -3076,37 +3076,37 @@ MESSAGES: dict[str, type[Message]] = {
 }
 """Every message class by name."""
 
-_S_16S = struct.Struct(">16s")
-_S_16SBQQ = struct.Struct(">16sbqq")
-_S_16SI = struct.Struct(">16si")
-_S_16SQ = struct.Struct(">16sq")
-_S_16SQQ = struct.Struct(">16sqq")
-_S_16SQQQQ = struct.Struct(">16sqqqq")
-_S_B_ = struct.Struct(">?")
-_S_B_B_B_QQ = struct.Struct(">???qq")
-_S_B_B_B_QQQ = struct.Struct(">???qqq")
-_S_B_B_Q = struct.Struct(">??q")
-_S_B_IQ = struct.Struct(">?iq")
-_S_B = struct.Struct(">b")
-_S_I = struct.Struct(">i")
-_S_IB = struct.Struct(">ib")
-_S_II = struct.Struct(">ii")
-_S_II16SQQ = struct.Struct(">ii16sqq")
-_S_II16SQQQQ = struct.Struct(">ii16sqqqq")
-_S_IIII = struct.Struct(">iiii")
-_S_IIQ = struct.Struct(">iiq")
-_S_IIQB_ = struct.Struct(">iiq?")
-_S_IIQQ = struct.Struct(">iiqq")
-_S_IQ = struct.Struct(">iq")
-_S_IQQ = struct.Struct(">iqq")
-_S_Q = struct.Struct(">q")
-_S_Q16S = struct.Struct(">q16s")
-_S_QB_ = struct.Struct(">q?")
-_S_QB_B_ = struct.Struct(">q??")
-_S_QI = struct.Struct(">qi")
-_S_QQ = struct.Struct(">qq")
-_S_QQQ = struct.Struct(">qqq")
-_S_QQQI = struct.Struct(">qqqi")
+_STRUCT_UUID = struct.Struct(">16s")
+_STRUCT_UUID_INT8_INT64X2 = struct.Struct(">16sbqq")
+_STRUCT_UUID_INT32 = struct.Struct(">16si")
+_STRUCT_UUID_INT64 = struct.Struct(">16sq")
+_STRUCT_UUID_INT64X2 = struct.Struct(">16sqq")
+_STRUCT_UUID_INT64X4 = struct.Struct(">16sqqqq")
+_STRUCT_BOOL = struct.Struct(">?")
+_STRUCT_BOOLX3_INT64X2 = struct.Struct(">???qq")
+_STRUCT_BOOLX3_INT64X3 = struct.Struct(">???qqq")
+_STRUCT_BOOLX2_INT64 = struct.Struct(">??q")
+_STRUCT_BOOL_INT32_INT64 = struct.Struct(">?iq")
+_STRUCT_INT8 = struct.Struct(">b")
+_STRUCT_INT32 = struct.Struct(">i")
+_STRUCT_INT32_INT8 = struct.Struct(">ib")
+_STRUCT_INT32X2 = struct.Struct(">ii")
+_STRUCT_INT32X2_UUID_INT64X2 = struct.Struct(">ii16sqq")
+_STRUCT_INT32X2_UUID_INT64X4 = struct.Struct(">ii16sqqqq")
+_STRUCT_INT32X4 = struct.Struct(">iiii")
+_STRUCT_INT32X2_INT64 = struct.Struct(">iiq")
+_STRUCT_INT32X2_INT64_BOOL = struct.Struct(">iiq?")
+_STRUCT_INT32X2_INT64X2 = struct.Struct(">iiqq")
+_STRUCT_INT32_INT64 = struct.Struct(">iq")
+_STRUCT_INT32_INT64X2 = struct.Struct(">iqq")
+_STRUCT_INT64 = struct.Struct(">q")
+_STRUCT_INT64_UUID = struct.Struct(">q16s")
+_STRUCT_INT64_BOOL = struct.Struct(">q?")
+_STRUCT_INT64_BOOLX2 = struct.Struct(">q??")
+_STRUCT_INT64_INT32 = struct.Struct(">qi")
+_STRUCT_INT64X2 = struct.Struct(">qq")
+_STRUCT_INT64X3 = struct.Struct(">qqq")
+_STRUCT_INT64X3_INT32 = struct.Struct(">qqqi")
 _new = object.__new__
 _HEADER = struct.Struct(">ii")
 _HEADER_SIZE = _HEADER.size
@@ -3125,7 +3125,7 @@ def _read_item_conditionalattributeupdate(
 def _read_item_int64(buf: _rt.Buffer, pos: int, end: int) -> tuple[int, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "list item", DecodeError)
-    (value,) = _S_Q.unpack_from(buf, pos)
+    (value,) = _STRUCT_INT64.unpack_from(buf, pos)
     return value, pos + 8
 
 
@@ -3148,12 +3148,12 @@ def _read_item_tablekey(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKey, 
 def _read_chunk_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[ChunkInfo, int]:
     if end - pos < 24:
         raise _rt.short(24, pos, end, "ChunkInfo.length_in_metadata", DecodeError)
-    length_in_metadata, length_in_storage, start_offset = _S_QQQ.unpack_from(buf, pos)
+    length_in_metadata, length_in_storage, start_offset = _STRUCT_INT64X3.unpack_from(buf, pos)
     pos += 24
     chunk_name, pos = _rt.read_mutf8(buf, pos, end, "ChunkInfo.chunk_name", DecodeError)
     if end - pos < 1:
         raise _rt.short(1, pos, end, "ChunkInfo.exists_in_storage", DecodeError)
-    (exists_in_storage,) = _S_B_.unpack_from(buf, pos)
+    (exists_in_storage,) = _STRUCT_BOOL.unpack_from(buf, pos)
     pos += 1
     _made = _new(ChunkInfo)  # every field is set below (faster than the keyword __init__)
     _made.length_in_metadata = length_in_metadata
@@ -3168,11 +3168,11 @@ def _write_chunk_info(value: ChunkInfo, parts: _rt.Parts) -> None:
     where = "ChunkInfo"
     try:
         where = "ChunkInfo.length_in_metadata"
-        parts.append(_S_QQQ.pack(value.length_in_metadata, value.length_in_storage, value.start_offset))
+        parts.append(_STRUCT_INT64X3.pack(value.length_in_metadata, value.length_in_storage, value.start_offset))
         where = "ChunkInfo.chunk_name"
         parts.append(_rt.write_mutf8(value.chunk_name, "ChunkInfo.chunk_name", EncodeError))
         where = "ChunkInfo.exists_in_storage"
-        parts.append(_S_B_.pack(value.exists_in_storage))
+        parts.append(_STRUCT_BOOL.pack(value.exists_in_storage))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3180,7 +3180,7 @@ def _write_chunk_info(value: ChunkInfo, parts: _rt.Parts) -> None:
 def _read_conditional_attribute_update(buf: _rt.Buffer, pos: int, end: int) -> tuple[ConditionalAttributeUpdate, int]:
     if end - pos < 33:
         raise _rt.short(33, pos, end, "ConditionalAttributeUpdate.attribute_id", DecodeError)
-    attribute_id, attribute_update_type, new_value, old_value = _S_16SBQQ.unpack_from(buf, pos)
+    attribute_id, attribute_update_type, new_value, old_value = _STRUCT_UUID_INT8_INT64X2.unpack_from(buf, pos)
     attribute_id = _UUID(bytes=attribute_id)
     attribute_update_type = _to_AttributeUpdateType(attribute_update_type, pos)
     pos += 33
@@ -3197,7 +3197,9 @@ def _write_conditional_attribute_update(value: ConditionalAttributeUpdate, parts
     try:
         where = "ConditionalAttributeUpdate.attribute_id"
         parts.append(
-            _S_16SBQQ.pack(value.attribute_id.bytes, value.attribute_update_type, value.new_value, value.old_value)
+            _STRUCT_UUID_INT8_INT64X2.pack(
+                value.attribute_id.bytes, value.attribute_update_type, value.new_value, value.old_value
+            )
         )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
@@ -3206,7 +3208,7 @@ def _write_conditional_attribute_update(value: ConditionalAttributeUpdate, parts
 def _read_inline_event(buf: _rt.Buffer, pos: int, end: int) -> tuple[InlineEvent, int]:
     if end - pos < 4:
         raise _rt.short(4, pos, end, "InlineEvent.type_code", DecodeError)
-    (type_code,) = _S_I.unpack_from(buf, pos)
+    (type_code,) = _STRUCT_INT32.unpack_from(buf, pos)
     if type_code != 0:
         raise DecodeError(
             "expected " + repr(0) + ", found " + repr(type_code), offset=pos, field="InlineEvent.type_code"
@@ -3223,7 +3225,7 @@ def _write_inline_event(value: InlineEvent, parts: _rt.Parts) -> None:
     where = "InlineEvent"
     try:
         where = "InlineEvent.type_code"
-        parts.append(_S_I.pack(0))
+        parts.append(_STRUCT_INT32.pack(0))
         where = "InlineEvent.data"
         _rt.extend_bytes_int32(parts, value.data, "InlineEvent.data", EncodeError)
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -3234,7 +3236,7 @@ def _read_merged_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[MergedSeg
     source, pos = _rt.read_mutf8(buf, pos, end, "MergedSegment.source", DecodeError)
     if end - pos < 8:
         raise _rt.short(8, pos, end, "MergedSegment.new_target_write_offset", DecodeError)
-    (new_target_write_offset,) = _S_Q.unpack_from(buf, pos)
+    (new_target_write_offset,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     _made = _new(MergedSegment)  # every field is set below (faster than the keyword __init__)
     _made.source = source
@@ -3248,7 +3250,7 @@ def _write_merged_segment(value: MergedSegment, parts: _rt.Parts) -> None:
         where = "MergedSegment.source"
         parts.append(_rt.write_mutf8(value.source, "MergedSegment.source", EncodeError))
         where = "MergedSegment.new_target_write_offset"
-        parts.append(_S_Q.pack(value.new_target_write_offset))
+        parts.append(_STRUCT_INT64.pack(value.new_target_write_offset))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3256,7 +3258,7 @@ def _write_merged_segment(value: MergedSegment, parts: _rt.Parts) -> None:
 def _read_table_key(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKey, int]:
     if end - pos < 4:
         raise _rt.short(4, pos, end, "TableKey size", DecodeError)
-    (size,) = _S_I.unpack_from(buf, pos)
+    (size,) = _STRUCT_INT32.unpack_from(buf, pos)
     left = end - pos  # checked against the size once the first field is known to be non-empty
     pos += 4
     data, pos = _rt.read_bytes_int32(buf, pos, end, "TableKey.data", DecodeError)
@@ -3265,7 +3267,7 @@ def _read_table_key(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKey, int]
     if data:
         if end - pos < 8:
             raise _rt.short(8, pos, end, "TableKey.key_version", DecodeError)
-        (key_version,) = _S_Q.unpack_from(buf, pos)
+        (key_version,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         key_version = -9223372036854775808
@@ -3284,19 +3286,19 @@ def _write_table_key(value: TableKey, parts: _rt.Parts) -> None:
         _rt.extend_bytes_int32(parts, value.data, "TableKey.data", EncodeError)
         where = "TableKey.key_version"
         if value.data:
-            parts.append(_S_Q.pack(value.key_version))
+            parts.append(_STRUCT_INT64.pack(value.key_version))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
     # The size counts conditional fields even when they are not written.
     size = sum(map(len, parts)) + (0 if value.data else 8)
-    outer.append(_S_I.pack(size))
+    outer.append(_STRUCT_INT32.pack(size))
     outer.extend(parts)
 
 
 def _read_table_value(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableValue, int]:
     if end - pos < 4:
         raise _rt.short(4, pos, end, "TableValue size", DecodeError)
-    (size,) = _S_I.unpack_from(buf, pos)
+    (size,) = _STRUCT_INT32.unpack_from(buf, pos)
     left = end - pos  # checked against the size once the first field is known to be non-empty
     pos += 4
     data, pos = _rt.read_bytes_int32(buf, pos, end, "TableValue.data", DecodeError)
@@ -3317,7 +3319,7 @@ def _write_table_value(value: TableValue, parts: _rt.Parts) -> None:
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
     size = sum(map(len, parts))
-    outer.append(_S_I.pack(size))
+    outer.append(_STRUCT_INT32.pack(size))
     outer.extend(parts)
 
 
@@ -3406,7 +3408,7 @@ def _write_table_iterator_args(value: TableIteratorArgs, parts: _rt.Parts) -> No
 def _read_hello(buf: _rt.Buffer, pos: int, end: int) -> tuple[Hello, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "Hello.high_version", DecodeError)
-    high_version, low_version = _S_II.unpack_from(buf, pos)
+    high_version, low_version = _STRUCT_INT32X2.unpack_from(buf, pos)
     pos += 8
     _made = _new(Hello)  # every field is set below (faster than the keyword __init__)
     _made.high_version = high_version
@@ -3418,7 +3420,7 @@ def _write_hello(value: Hello, parts: _rt.Parts) -> None:
     where = "Hello"
     try:
         where = "Hello.high_version"
-        parts.append(_S_II.pack(value.high_version, value.low_version))
+        parts.append(_STRUCT_INT32X2.pack(value.high_version, value.low_version))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3426,7 +3428,7 @@ def _write_hello(value: Hello, parts: _rt.Parts) -> None:
 def _frame_hello(value: Hello) -> bytes:
     """The whole frame in one pack: every field has a fixed size."""
     try:
-        return _S_IIII.pack(
+        return _STRUCT_INT32X4.pack(
             -127,
             8,
             value.high_version,
@@ -3440,7 +3442,7 @@ def _frame_hello(value: Hello) -> bytes:
 def _read_storage_chunks_listed(buf: _rt.Buffer, pos: int, end: int) -> tuple[StorageChunksListed, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "StorageChunksListed.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     chunks, pos = _rt.read_list(buf, pos, end, "StorageChunksListed.chunks", _read_item_chunkinfo, 27, DecodeError)
     _made = _new(StorageChunksListed)  # every field is set below (faster than the keyword __init__)
@@ -3453,7 +3455,7 @@ def _write_storage_chunks_listed(value: StorageChunksListed, parts: _rt.Parts) -
     where = "StorageChunksListed"
     try:
         where = "StorageChunksListed.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "StorageChunksListed.chunks"
         parts.append(_rt.I32.pack(len(value.chunks)))
         for item in value.chunks:
@@ -3467,7 +3469,7 @@ def _read_list_storage_chunks(buf: _rt.Buffer, pos: int, end: int) -> tuple[List
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "ListStorageChunks.delegation_token", DecodeError)
     if end - pos < 8:
         raise _rt.short(8, pos, end, "ListStorageChunks.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     _made = _new(ListStorageChunks)  # every field is set below (faster than the keyword __init__)
     _made.segment = segment
@@ -3484,7 +3486,7 @@ def _write_list_storage_chunks(value: ListStorageChunks, parts: _rt.Parts) -> No
         where = "ListStorageChunks.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "ListStorageChunks.delegation_token", EncodeError))
         where = "ListStorageChunks.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3492,7 +3494,7 @@ def _write_list_storage_chunks(value: ListStorageChunks, parts: _rt.Parts) -> No
 def _read_storage_flushed(buf: _rt.Buffer, pos: int, end: int) -> tuple[StorageFlushed, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "StorageFlushed.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     _made = _new(StorageFlushed)  # every field is set below (faster than the keyword __init__)
     _made.request_id = request_id
@@ -3503,7 +3505,7 @@ def _write_storage_flushed(value: StorageFlushed, parts: _rt.Parts) -> None:
     where = "StorageFlushed"
     try:
         where = "StorageFlushed.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3511,7 +3513,7 @@ def _write_storage_flushed(value: StorageFlushed, parts: _rt.Parts) -> None:
 def _frame_storage_flushed(value: StorageFlushed) -> bytes:
     """The whole frame in one pack: every field has a fixed size."""
     try:
-        return _S_IIQ.pack(
+        return _STRUCT_INT32X2_INT64.pack(
             -4,
             8,
             value.request_id,
@@ -3524,12 +3526,12 @@ def _frame_storage_flushed(value: StorageFlushed) -> bytes:
 def _read_flush_to_storage(buf: _rt.Buffer, pos: int, end: int) -> tuple[FlushToStorage, int]:
     if end - pos < 4:
         raise _rt.short(4, pos, end, "FlushToStorage.container_id", DecodeError)
-    (container_id,) = _S_I.unpack_from(buf, pos)
+    (container_id,) = _STRUCT_INT32.unpack_from(buf, pos)
     pos += 4
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "FlushToStorage.delegation_token", DecodeError)
     if end - pos < 8:
         raise _rt.short(8, pos, end, "FlushToStorage.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     _made = _new(FlushToStorage)  # every field is set below (faster than the keyword __init__)
     _made.container_id = container_id
@@ -3542,11 +3544,11 @@ def _write_flush_to_storage(value: FlushToStorage, parts: _rt.Parts) -> None:
     where = "FlushToStorage"
     try:
         where = "FlushToStorage.container_id"
-        parts.append(_S_I.pack(value.container_id))
+        parts.append(_STRUCT_INT32.pack(value.container_id))
         where = "FlushToStorage.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "FlushToStorage.delegation_token", EncodeError))
         where = "FlushToStorage.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3602,7 +3604,7 @@ def _write_event(value: Event, parts: _rt.Parts) -> None:
 def _read_setup_append(buf: _rt.Buffer, pos: int, end: int) -> tuple[SetupAppend, int]:
     if end - pos < 24:
         raise _rt.short(24, pos, end, "SetupAppend.request_id", DecodeError)
-    request_id, writer_id = _S_Q16S.unpack_from(buf, pos)
+    request_id, writer_id = _STRUCT_INT64_UUID.unpack_from(buf, pos)
     writer_id = _UUID(bytes=writer_id)
     pos += 24
     segment, pos = _rt.read_mutf8(buf, pos, end, "SetupAppend.segment", DecodeError)
@@ -3619,7 +3621,7 @@ def _write_setup_append(value: SetupAppend, parts: _rt.Parts) -> None:
     where = "SetupAppend"
     try:
         where = "SetupAppend.request_id"
-        parts.append(_S_Q16S.pack(value.request_id, value.writer_id.bytes))
+        parts.append(_STRUCT_INT64_UUID.pack(value.request_id, value.writer_id.bytes))
         where = "SetupAppend.segment"
         parts.append(_rt.write_mutf8(value.segment, "SetupAppend.segment", EncodeError))
         where = "SetupAppend.delegation_token"
@@ -3631,12 +3633,12 @@ def _write_setup_append(value: SetupAppend, parts: _rt.Parts) -> None:
 def _read_append_setup(buf: _rt.Buffer, pos: int, end: int) -> tuple[AppendSetup, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "AppendSetup.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "AppendSetup.segment", DecodeError)
     if end - pos < 24:
         raise _rt.short(24, pos, end, "AppendSetup.writer_id", DecodeError)
-    writer_id, last_event_number = _S_16SQ.unpack_from(buf, pos)
+    writer_id, last_event_number = _STRUCT_UUID_INT64.unpack_from(buf, pos)
     writer_id = _UUID(bytes=writer_id)
     pos += 24
     _made = _new(AppendSetup)  # every field is set below (faster than the keyword __init__)
@@ -3651,11 +3653,11 @@ def _write_append_setup(value: AppendSetup, parts: _rt.Parts) -> None:
     where = "AppendSetup"
     try:
         where = "AppendSetup.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "AppendSetup.segment"
         parts.append(_rt.write_mutf8(value.segment, "AppendSetup.segment", EncodeError))
         where = "AppendSetup.writer_id"
-        parts.append(_S_16SQ.pack(value.writer_id.bytes, value.last_event_number))
+        parts.append(_STRUCT_UUID_INT64.pack(value.writer_id.bytes, value.last_event_number))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3663,7 +3665,7 @@ def _write_append_setup(value: AppendSetup, parts: _rt.Parts) -> None:
 def _read_append_block(buf: _rt.Buffer, pos: int, end: int) -> tuple[AppendBlock, int]:
     if end - pos < 16:
         raise _rt.short(16, pos, end, "AppendBlock.writer_id", DecodeError)
-    (writer_id,) = _S_16S.unpack_from(buf, pos)
+    (writer_id,) = _STRUCT_UUID.unpack_from(buf, pos)
     writer_id = _UUID(bytes=writer_id)
     pos += 16
     data, pos = _rt.read_rest(buf, pos, end, "AppendBlock.data", DecodeError)
@@ -3677,7 +3679,7 @@ def _write_append_block(value: AppendBlock, parts: _rt.Parts) -> None:
     where = "AppendBlock"
     try:
         where = "AppendBlock.writer_id"
-        parts.append(_S_16S.pack(value.writer_id.bytes))
+        parts.append(_STRUCT_UUID.pack(value.writer_id.bytes))
         where = "AppendBlock.data"
         parts.append(_rt.payload_part(value.data, "AppendBlock.data", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -3687,16 +3689,16 @@ def _write_append_block(value: AppendBlock, parts: _rt.Parts) -> None:
 def _read_append_block_end(buf: _rt.Buffer, pos: int, end: int) -> tuple[AppendBlockEnd, int]:
     if end - pos < 20:
         raise _rt.short(20, pos, end, "AppendBlockEnd.writer_id", DecodeError)
-    writer_id, size_of_whole_events = _S_16SI.unpack_from(buf, pos)
+    writer_id, size_of_whole_events = _STRUCT_UUID_INT32.unpack_from(buf, pos)
     writer_id = _UUID(bytes=writer_id)
     pos += 20
     data, pos = _rt.read_bytes_int32(buf, pos, end, "AppendBlockEnd.data", DecodeError, negative_empty=True)
     if end - pos < 12:
         raise _rt.short(12, pos, end, "AppendBlockEnd.num_events", DecodeError)
-    num_events, last_event_number = _S_IQ.unpack_from(buf, pos)
+    num_events, last_event_number = _STRUCT_INT32_INT64.unpack_from(buf, pos)
     pos += 12
     if end - pos >= 8:
-        (request_id,) = _S_Q.unpack_from(buf, pos)
+        (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         request_id = -1
@@ -3714,11 +3716,11 @@ def _write_append_block_end(value: AppendBlockEnd, parts: _rt.Parts) -> None:
     where = "AppendBlockEnd"
     try:
         where = "AppendBlockEnd.writer_id"
-        parts.append(_S_16SI.pack(value.writer_id.bytes, value.size_of_whole_events))
+        parts.append(_STRUCT_UUID_INT32.pack(value.writer_id.bytes, value.size_of_whole_events))
         where = "AppendBlockEnd.data"
         _rt.extend_bytes_int32(parts, value.data, "AppendBlockEnd.data", EncodeError)
         where = "AppendBlockEnd.num_events"
-        parts.append(_S_IQQ.pack(value.num_events, value.last_event_number, value.request_id))
+        parts.append(_STRUCT_INT32_INT64X2.pack(value.num_events, value.last_event_number, value.request_id))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3726,12 +3728,12 @@ def _write_append_block_end(value: AppendBlockEnd, parts: _rt.Parts) -> None:
 def _read_conditional_append(buf: _rt.Buffer, pos: int, end: int) -> tuple[ConditionalAppend, int]:
     if end - pos < 32:
         raise _rt.short(32, pos, end, "ConditionalAppend.writer_id", DecodeError)
-    writer_id, event_number, expected_offset = _S_16SQQ.unpack_from(buf, pos)
+    writer_id, event_number, expected_offset = _STRUCT_UUID_INT64X2.unpack_from(buf, pos)
     writer_id = _UUID(bytes=writer_id)
     pos += 32
     event, pos = _read_inline_event(buf, pos, end)
     if end - pos >= 8:
-        (request_id,) = _S_Q.unpack_from(buf, pos)
+        (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         request_id = -1
@@ -3748,11 +3750,11 @@ def _write_conditional_append(value: ConditionalAppend, parts: _rt.Parts) -> Non
     where = "ConditionalAppend"
     try:
         where = "ConditionalAppend.writer_id"
-        parts.append(_S_16SQQ.pack(value.writer_id.bytes, value.event_number, value.expected_offset))
+        parts.append(_STRUCT_UUID_INT64X2.pack(value.writer_id.bytes, value.event_number, value.expected_offset))
         where = "ConditionalAppend.event"
         _write_inline_event(value.event, parts)
         where = "ConditionalAppend.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3760,28 +3762,28 @@ def _write_conditional_append(value: ConditionalAppend, parts: _rt.Parts) -> Non
 def _read_data_appended(buf: _rt.Buffer, pos: int, end: int) -> tuple[DataAppended, int]:
     if end - pos >= 48:  # all of these trailing fields are there (the newest layout)
         writer_id, event_number, previous_event_number, request_id, current_segment_write_offset = (
-            _S_16SQQQQ.unpack_from(buf, pos)
+            _STRUCT_UUID_INT64X4.unpack_from(buf, pos)
         )
         writer_id = _UUID(bytes=writer_id)
         pos += 48
     else:
         if end - pos < 24:
             raise _rt.short(24, pos, end, "DataAppended.writer_id", DecodeError)
-        writer_id, event_number = _S_16SQ.unpack_from(buf, pos)
+        writer_id, event_number = _STRUCT_UUID_INT64.unpack_from(buf, pos)
         writer_id = _UUID(bytes=writer_id)
         pos += 24
         if end - pos >= 8:
-            (previous_event_number,) = _S_Q.unpack_from(buf, pos)
+            (previous_event_number,) = _STRUCT_INT64.unpack_from(buf, pos)
             pos += 8
         else:
             previous_event_number = -1
         if end - pos >= 8:
-            (request_id,) = _S_Q.unpack_from(buf, pos)
+            (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
             pos += 8
         else:
             request_id = -1
         if end - pos >= 8:
-            (current_segment_write_offset,) = _S_Q.unpack_from(buf, pos)
+            (current_segment_write_offset,) = _STRUCT_INT64.unpack_from(buf, pos)
             pos += 8
         else:
             current_segment_write_offset = -1
@@ -3799,7 +3801,7 @@ def _write_data_appended(value: DataAppended, parts: _rt.Parts) -> None:
     try:
         where = "DataAppended.writer_id"
         parts.append(
-            _S_16SQQQQ.pack(
+            _STRUCT_UUID_INT64X4.pack(
                 value.writer_id.bytes,
                 value.event_number,
                 value.previous_event_number,
@@ -3814,7 +3816,7 @@ def _write_data_appended(value: DataAppended, parts: _rt.Parts) -> None:
 def _frame_data_appended(value: DataAppended) -> bytes:
     """The whole frame in one pack: every field has a fixed size."""
     try:
-        return _S_II16SQQQQ.pack(
+        return _STRUCT_INT32X2_UUID_INT64X4.pack(
             7,
             48,
             value.writer_id.bytes,
@@ -3831,11 +3833,11 @@ def _frame_data_appended(value: DataAppended) -> bytes:
 def _read_conditional_check_failed(buf: _rt.Buffer, pos: int, end: int) -> tuple[ConditionalCheckFailed, int]:
     if end - pos < 24:
         raise _rt.short(24, pos, end, "ConditionalCheckFailed.writer_id", DecodeError)
-    writer_id, event_number = _S_16SQ.unpack_from(buf, pos)
+    writer_id, event_number = _STRUCT_UUID_INT64.unpack_from(buf, pos)
     writer_id = _UUID(bytes=writer_id)
     pos += 24
     if end - pos >= 8:
-        (request_id,) = _S_Q.unpack_from(buf, pos)
+        (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         request_id = -1
@@ -3850,7 +3852,7 @@ def _write_conditional_check_failed(value: ConditionalCheckFailed, parts: _rt.Pa
     where = "ConditionalCheckFailed"
     try:
         where = "ConditionalCheckFailed.writer_id"
-        parts.append(_S_16SQQ.pack(value.writer_id.bytes, value.event_number, value.request_id))
+        parts.append(_STRUCT_UUID_INT64X2.pack(value.writer_id.bytes, value.event_number, value.request_id))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3858,7 +3860,7 @@ def _write_conditional_check_failed(value: ConditionalCheckFailed, parts: _rt.Pa
 def _frame_conditional_check_failed(value: ConditionalCheckFailed) -> bytes:
     """The whole frame in one pack: every field has a fixed size."""
     try:
-        return _S_II16SQQ.pack(
+        return _STRUCT_INT32X2_UUID_INT64X2.pack(
             8,
             32,
             value.writer_id.bytes,
@@ -3874,11 +3876,11 @@ def _read_read_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadSegment
     segment, pos = _rt.read_mutf8(buf, pos, end, "ReadSegment.segment", DecodeError)
     if end - pos < 12:
         raise _rt.short(12, pos, end, "ReadSegment.offset", DecodeError)
-    offset, suggested_length = _S_QI.unpack_from(buf, pos)
+    offset, suggested_length = _STRUCT_INT64_INT32.unpack_from(buf, pos)
     pos += 12
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "ReadSegment.delegation_token", DecodeError)
     if end - pos >= 8:
-        (request_id,) = _S_Q.unpack_from(buf, pos)
+        (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         request_id = -1
@@ -3897,11 +3899,11 @@ def _write_read_segment(value: ReadSegment, parts: _rt.Parts) -> None:
         where = "ReadSegment.segment"
         parts.append(_rt.write_mutf8(value.segment, "ReadSegment.segment", EncodeError))
         where = "ReadSegment.offset"
-        parts.append(_S_QI.pack(value.offset, value.suggested_length))
+        parts.append(_STRUCT_INT64_INT32.pack(value.offset, value.suggested_length))
         where = "ReadSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "ReadSegment.delegation_token", EncodeError))
         where = "ReadSegment.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3910,11 +3912,11 @@ def _read_segment_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentRead
     segment, pos = _rt.read_mutf8(buf, pos, end, "SegmentRead.segment", DecodeError)
     if end - pos < 10:
         raise _rt.short(10, pos, end, "SegmentRead.offset", DecodeError)
-    offset, at_tail, end_of_segment = _S_QB_B_.unpack_from(buf, pos)
+    offset, at_tail, end_of_segment = _STRUCT_INT64_BOOLX2.unpack_from(buf, pos)
     pos += 10
     data, pos = _rt.read_bytes_int32(buf, pos, end, "SegmentRead.data", DecodeError)
     if end - pos >= 8:
-        (request_id,) = _S_Q.unpack_from(buf, pos)
+        (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         request_id = -1
@@ -3934,11 +3936,11 @@ def _write_segment_read(value: SegmentRead, parts: _rt.Parts) -> None:
         where = "SegmentRead.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentRead.segment", EncodeError))
         where = "SegmentRead.offset"
-        parts.append(_S_QB_B_.pack(value.offset, value.at_tail, value.end_of_segment))
+        parts.append(_STRUCT_INT64_BOOLX2.pack(value.offset, value.at_tail, value.end_of_segment))
         where = "SegmentRead.data"
         _rt.extend_bytes_int32(parts, value.data, "SegmentRead.data", EncodeError)
         where = "SegmentRead.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3946,7 +3948,7 @@ def _write_segment_read(value: SegmentRead, parts: _rt.Parts) -> None:
 def _read_get_stream_segment_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[GetStreamSegmentInfo, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "GetStreamSegmentInfo.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment_name, pos = _rt.read_mutf8(buf, pos, end, "GetStreamSegmentInfo.segment_name", DecodeError)
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "GetStreamSegmentInfo.delegation_token", DecodeError)
@@ -3961,7 +3963,7 @@ def _write_get_stream_segment_info(value: GetStreamSegmentInfo, parts: _rt.Parts
     where = "GetStreamSegmentInfo"
     try:
         where = "GetStreamSegmentInfo.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "GetStreamSegmentInfo.segment_name"
         parts.append(_rt.write_mutf8(value.segment_name, "GetStreamSegmentInfo.segment_name", EncodeError))
         where = "GetStreamSegmentInfo.delegation_token"
@@ -3973,15 +3975,15 @@ def _write_get_stream_segment_info(value: GetStreamSegmentInfo, parts: _rt.Parts
 def _read_stream_segment_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[StreamSegmentInfo, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "StreamSegmentInfo.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment_name, pos = _rt.read_mutf8(buf, pos, end, "StreamSegmentInfo.segment_name", DecodeError)
     if end - pos < 19:
         raise _rt.short(19, pos, end, "StreamSegmentInfo.exists", DecodeError)
-    exists, is_sealed, is_deleted, last_modified, write_offset = _S_B_B_B_QQ.unpack_from(buf, pos)
+    exists, is_sealed, is_deleted, last_modified, write_offset = _STRUCT_BOOLX3_INT64X2.unpack_from(buf, pos)
     pos += 19
     if end - pos >= 8:
-        (start_offset,) = _S_Q.unpack_from(buf, pos)
+        (start_offset,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         start_offset = 0
@@ -4001,12 +4003,12 @@ def _write_stream_segment_info(value: StreamSegmentInfo, parts: _rt.Parts) -> No
     where = "StreamSegmentInfo"
     try:
         where = "StreamSegmentInfo.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "StreamSegmentInfo.segment_name"
         parts.append(_rt.write_mutf8(value.segment_name, "StreamSegmentInfo.segment_name", EncodeError))
         where = "StreamSegmentInfo.exists"
         parts.append(
-            _S_B_B_B_QQQ.pack(
+            _STRUCT_BOOLX3_INT64X3.pack(
                 value.exists,
                 value.is_sealed,
                 value.is_deleted,
@@ -4022,17 +4024,17 @@ def _write_stream_segment_info(value: StreamSegmentInfo, parts: _rt.Parts) -> No
 def _read_create_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[CreateSegment, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "CreateSegment.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "CreateSegment.segment", DecodeError)
     if end - pos < 5:
         raise _rt.short(5, pos, end, "CreateSegment.target_rate", DecodeError)
-    target_rate, scale_type = _S_IB.unpack_from(buf, pos)
+    target_rate, scale_type = _STRUCT_INT32_INT8.unpack_from(buf, pos)
     scale_type = _to_ScaleType(scale_type, pos)
     pos += 5
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "CreateSegment.delegation_token", DecodeError)
     if end - pos >= 8:
-        (rollover_size_bytes,) = _S_Q.unpack_from(buf, pos)
+        (rollover_size_bytes,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         rollover_size_bytes = 0
@@ -4050,15 +4052,15 @@ def _write_create_segment(value: CreateSegment, parts: _rt.Parts) -> None:
     where = "CreateSegment"
     try:
         where = "CreateSegment.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "CreateSegment.segment"
         parts.append(_rt.write_mutf8(value.segment, "CreateSegment.segment", EncodeError))
         where = "CreateSegment.target_rate"
-        parts.append(_S_IB.pack(value.target_rate, value.scale_type))
+        parts.append(_STRUCT_INT32_INT8.pack(value.target_rate, value.scale_type))
         where = "CreateSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "CreateSegment.delegation_token", EncodeError))
         where = "CreateSegment.rollover_size_bytes"
-        parts.append(_S_Q.pack(value.rollover_size_bytes))
+        parts.append(_STRUCT_INT64.pack(value.rollover_size_bytes))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -4066,7 +4068,7 @@ def _write_create_segment(value: CreateSegment, parts: _rt.Parts) -> None:
 def _read_segment_created(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentCreated, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "SegmentCreated.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "SegmentCreated.segment", DecodeError)
     _made = _new(SegmentCreated)  # every field is set below (faster than the keyword __init__)
@@ -4079,7 +4081,7 @@ def _write_segment_created(value: SegmentCreated, parts: _rt.Parts) -> None:
     where = "SegmentCreated"
     try:
         where = "SegmentCreated.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentCreated.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentCreated.segment", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4089,7 +4091,7 @@ def _write_segment_created(value: SegmentCreated, parts: _rt.Parts) -> None:
 def _read_seal_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[SealSegment, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "SealSegment.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "SealSegment.segment", DecodeError)
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "SealSegment.delegation_token", DecodeError)
@@ -4104,7 +4106,7 @@ def _write_seal_segment(value: SealSegment, parts: _rt.Parts) -> None:
     where = "SealSegment"
     try:
         where = "SealSegment.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SealSegment.segment"
         parts.append(_rt.write_mutf8(value.segment, "SealSegment.segment", EncodeError))
         where = "SealSegment.delegation_token"
@@ -4116,7 +4118,7 @@ def _write_seal_segment(value: SealSegment, parts: _rt.Parts) -> None:
 def _read_segment_sealed(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentSealed, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "SegmentSealed.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "SegmentSealed.segment", DecodeError)
     _made = _new(SegmentSealed)  # every field is set below (faster than the keyword __init__)
@@ -4129,7 +4131,7 @@ def _write_segment_sealed(value: SegmentSealed, parts: _rt.Parts) -> None:
     where = "SegmentSealed"
     try:
         where = "SegmentSealed.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentSealed.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentSealed.segment", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4139,7 +4141,7 @@ def _write_segment_sealed(value: SegmentSealed, parts: _rt.Parts) -> None:
 def _read_delete_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[DeleteSegment, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "DeleteSegment.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "DeleteSegment.segment", DecodeError)
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "DeleteSegment.delegation_token", DecodeError)
@@ -4154,7 +4156,7 @@ def _write_delete_segment(value: DeleteSegment, parts: _rt.Parts) -> None:
     where = "DeleteSegment"
     try:
         where = "DeleteSegment.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "DeleteSegment.segment"
         parts.append(_rt.write_mutf8(value.segment, "DeleteSegment.segment", EncodeError))
         where = "DeleteSegment.delegation_token"
@@ -4166,7 +4168,7 @@ def _write_delete_segment(value: DeleteSegment, parts: _rt.Parts) -> None:
 def _read_segment_deleted(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentDeleted, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "SegmentDeleted.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "SegmentDeleted.segment", DecodeError)
     _made = _new(SegmentDeleted)  # every field is set below (faster than the keyword __init__)
@@ -4179,7 +4181,7 @@ def _write_segment_deleted(value: SegmentDeleted, parts: _rt.Parts) -> None:
     where = "SegmentDeleted"
     try:
         where = "SegmentDeleted.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentDeleted.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentDeleted.segment", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4189,12 +4191,12 @@ def _write_segment_deleted(value: SegmentDeleted, parts: _rt.Parts) -> None:
 def _read_update_segment_policy(buf: _rt.Buffer, pos: int, end: int) -> tuple[UpdateSegmentPolicy, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "UpdateSegmentPolicy.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "UpdateSegmentPolicy.segment", DecodeError)
     if end - pos < 5:
         raise _rt.short(5, pos, end, "UpdateSegmentPolicy.target_rate", DecodeError)
-    target_rate, scale_type = _S_IB.unpack_from(buf, pos)
+    target_rate, scale_type = _STRUCT_INT32_INT8.unpack_from(buf, pos)
     scale_type = _to_ScaleType(scale_type, pos)
     pos += 5
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "UpdateSegmentPolicy.delegation_token", DecodeError)
@@ -4211,11 +4213,11 @@ def _write_update_segment_policy(value: UpdateSegmentPolicy, parts: _rt.Parts) -
     where = "UpdateSegmentPolicy"
     try:
         where = "UpdateSegmentPolicy.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "UpdateSegmentPolicy.segment"
         parts.append(_rt.write_mutf8(value.segment, "UpdateSegmentPolicy.segment", EncodeError))
         where = "UpdateSegmentPolicy.target_rate"
-        parts.append(_S_IB.pack(value.target_rate, value.scale_type))
+        parts.append(_STRUCT_INT32_INT8.pack(value.target_rate, value.scale_type))
         where = "UpdateSegmentPolicy.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "UpdateSegmentPolicy.delegation_token", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4225,7 +4227,7 @@ def _write_update_segment_policy(value: UpdateSegmentPolicy, parts: _rt.Parts) -
 def _read_segment_policy_updated(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentPolicyUpdated, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "SegmentPolicyUpdated.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "SegmentPolicyUpdated.segment", DecodeError)
     _made = _new(SegmentPolicyUpdated)  # every field is set below (faster than the keyword __init__)
@@ -4238,7 +4240,7 @@ def _write_segment_policy_updated(value: SegmentPolicyUpdated, parts: _rt.Parts)
     where = "SegmentPolicyUpdated"
     try:
         where = "SegmentPolicyUpdated.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentPolicyUpdated.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentPolicyUpdated.segment", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4248,12 +4250,12 @@ def _write_segment_policy_updated(value: SegmentPolicyUpdated, parts: _rt.Parts)
 def _read_get_segment_attribute(buf: _rt.Buffer, pos: int, end: int) -> tuple[GetSegmentAttribute, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "GetSegmentAttribute.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment_name, pos = _rt.read_mutf8(buf, pos, end, "GetSegmentAttribute.segment_name", DecodeError)
     if end - pos < 16:
         raise _rt.short(16, pos, end, "GetSegmentAttribute.attribute_id", DecodeError)
-    (attribute_id,) = _S_16S.unpack_from(buf, pos)
+    (attribute_id,) = _STRUCT_UUID.unpack_from(buf, pos)
     attribute_id = _UUID(bytes=attribute_id)
     pos += 16
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "GetSegmentAttribute.delegation_token", DecodeError)
@@ -4269,11 +4271,11 @@ def _write_get_segment_attribute(value: GetSegmentAttribute, parts: _rt.Parts) -
     where = "GetSegmentAttribute"
     try:
         where = "GetSegmentAttribute.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "GetSegmentAttribute.segment_name"
         parts.append(_rt.write_mutf8(value.segment_name, "GetSegmentAttribute.segment_name", EncodeError))
         where = "GetSegmentAttribute.attribute_id"
-        parts.append(_S_16S.pack(value.attribute_id.bytes))
+        parts.append(_STRUCT_UUID.pack(value.attribute_id.bytes))
         where = "GetSegmentAttribute.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "GetSegmentAttribute.delegation_token", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4283,7 +4285,7 @@ def _write_get_segment_attribute(value: GetSegmentAttribute, parts: _rt.Parts) -
 def _read_segment_attribute(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentAttribute, int]:
     if end - pos < 16:
         raise _rt.short(16, pos, end, "SegmentAttribute.request_id", DecodeError)
-    request_id, value = _S_QQ.unpack_from(buf, pos)
+    request_id, value = _STRUCT_INT64X2.unpack_from(buf, pos)
     pos += 16
     _made = _new(SegmentAttribute)  # every field is set below (faster than the keyword __init__)
     _made.request_id = request_id
@@ -4295,7 +4297,7 @@ def _write_segment_attribute(value: SegmentAttribute, parts: _rt.Parts) -> None:
     where = "SegmentAttribute"
     try:
         where = "SegmentAttribute.request_id"
-        parts.append(_S_QQ.pack(value.request_id, value.value))
+        parts.append(_STRUCT_INT64X2.pack(value.request_id, value.value))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -4303,7 +4305,7 @@ def _write_segment_attribute(value: SegmentAttribute, parts: _rt.Parts) -> None:
 def _frame_segment_attribute(value: SegmentAttribute) -> bytes:
     """The whole frame in one pack: every field has a fixed size."""
     try:
-        return _S_IIQQ.pack(
+        return _STRUCT_INT32X2_INT64X2.pack(
             35,
             16,
             value.request_id,
@@ -4317,12 +4319,12 @@ def _frame_segment_attribute(value: SegmentAttribute) -> bytes:
 def _read_update_segment_attribute(buf: _rt.Buffer, pos: int, end: int) -> tuple[UpdateSegmentAttribute, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "UpdateSegmentAttribute.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment_name, pos = _rt.read_mutf8(buf, pos, end, "UpdateSegmentAttribute.segment_name", DecodeError)
     if end - pos < 32:
         raise _rt.short(32, pos, end, "UpdateSegmentAttribute.attribute_id", DecodeError)
-    attribute_id, new_value, expected_value = _S_16SQQ.unpack_from(buf, pos)
+    attribute_id, new_value, expected_value = _STRUCT_UUID_INT64X2.unpack_from(buf, pos)
     attribute_id = _UUID(bytes=attribute_id)
     pos += 32
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "UpdateSegmentAttribute.delegation_token", DecodeError)
@@ -4340,11 +4342,11 @@ def _write_update_segment_attribute(value: UpdateSegmentAttribute, parts: _rt.Pa
     where = "UpdateSegmentAttribute"
     try:
         where = "UpdateSegmentAttribute.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "UpdateSegmentAttribute.segment_name"
         parts.append(_rt.write_mutf8(value.segment_name, "UpdateSegmentAttribute.segment_name", EncodeError))
         where = "UpdateSegmentAttribute.attribute_id"
-        parts.append(_S_16SQQ.pack(value.attribute_id.bytes, value.new_value, value.expected_value))
+        parts.append(_STRUCT_UUID_INT64X2.pack(value.attribute_id.bytes, value.new_value, value.expected_value))
         where = "UpdateSegmentAttribute.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "UpdateSegmentAttribute.delegation_token", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4354,7 +4356,7 @@ def _write_update_segment_attribute(value: UpdateSegmentAttribute, parts: _rt.Pa
 def _read_segment_attribute_updated(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentAttributeUpdated, int]:
     if end - pos < 9:
         raise _rt.short(9, pos, end, "SegmentAttributeUpdated.request_id", DecodeError)
-    request_id, success = _S_QB_.unpack_from(buf, pos)
+    request_id, success = _STRUCT_INT64_BOOL.unpack_from(buf, pos)
     pos += 9
     _made = _new(SegmentAttributeUpdated)  # every field is set below (faster than the keyword __init__)
     _made.request_id = request_id
@@ -4366,7 +4368,7 @@ def _write_segment_attribute_updated(value: SegmentAttributeUpdated, parts: _rt.
     where = "SegmentAttributeUpdated"
     try:
         where = "SegmentAttributeUpdated.request_id"
-        parts.append(_S_QB_.pack(value.request_id, value.success))
+        parts.append(_STRUCT_INT64_BOOL.pack(value.request_id, value.success))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -4374,7 +4376,7 @@ def _write_segment_attribute_updated(value: SegmentAttributeUpdated, parts: _rt.
 def _frame_segment_attribute_updated(value: SegmentAttributeUpdated) -> bytes:
     """The whole frame in one pack: every field has a fixed size."""
     try:
-        return _S_IIQB_.pack(
+        return _STRUCT_INT32X2_INT64_BOOL.pack(
             37,
             9,
             value.request_id,
@@ -4388,12 +4390,12 @@ def _frame_segment_attribute_updated(value: SegmentAttributeUpdated) -> bytes:
 def _read_truncate_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[TruncateSegment, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "TruncateSegment.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "TruncateSegment.segment", DecodeError)
     if end - pos < 8:
         raise _rt.short(8, pos, end, "TruncateSegment.truncation_offset", DecodeError)
-    (truncation_offset,) = _S_Q.unpack_from(buf, pos)
+    (truncation_offset,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "TruncateSegment.delegation_token", DecodeError)
     _made = _new(TruncateSegment)  # every field is set below (faster than the keyword __init__)
@@ -4408,11 +4410,11 @@ def _write_truncate_segment(value: TruncateSegment, parts: _rt.Parts) -> None:
     where = "TruncateSegment"
     try:
         where = "TruncateSegment.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TruncateSegment.segment"
         parts.append(_rt.write_mutf8(value.segment, "TruncateSegment.segment", EncodeError))
         where = "TruncateSegment.truncation_offset"
-        parts.append(_S_Q.pack(value.truncation_offset))
+        parts.append(_STRUCT_INT64.pack(value.truncation_offset))
         where = "TruncateSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "TruncateSegment.delegation_token", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4422,7 +4424,7 @@ def _write_truncate_segment(value: TruncateSegment, parts: _rt.Parts) -> None:
 def _read_segment_truncated(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentTruncated, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "SegmentTruncated.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "SegmentTruncated.segment", DecodeError)
     _made = _new(SegmentTruncated)  # every field is set below (faster than the keyword __init__)
@@ -4435,7 +4437,7 @@ def _write_segment_truncated(value: SegmentTruncated, parts: _rt.Parts) -> None:
     where = "SegmentTruncated"
     try:
         where = "SegmentTruncated.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentTruncated.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentTruncated.segment", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4445,7 +4447,7 @@ def _write_segment_truncated(value: SegmentTruncated, parts: _rt.Parts) -> None:
 def _read_create_transient_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[CreateTransientSegment, int]:
     if end - pos < 24:
         raise _rt.short(24, pos, end, "CreateTransientSegment.request_id", DecodeError)
-    request_id, writer_id = _S_Q16S.unpack_from(buf, pos)
+    request_id, writer_id = _STRUCT_INT64_UUID.unpack_from(buf, pos)
     writer_id = _UUID(bytes=writer_id)
     pos += 24
     parent_segment, pos = _rt.read_mutf8(buf, pos, end, "CreateTransientSegment.parent_segment", DecodeError)
@@ -4462,7 +4464,7 @@ def _write_create_transient_segment(value: CreateTransientSegment, parts: _rt.Pa
     where = "CreateTransientSegment"
     try:
         where = "CreateTransientSegment.request_id"
-        parts.append(_S_Q16S.pack(value.request_id, value.writer_id.bytes))
+        parts.append(_STRUCT_INT64_UUID.pack(value.request_id, value.writer_id.bytes))
         where = "CreateTransientSegment.parent_segment"
         parts.append(_rt.write_mutf8(value.parent_segment, "CreateTransientSegment.parent_segment", EncodeError))
         where = "CreateTransientSegment.delegation_token"
@@ -4474,12 +4476,12 @@ def _write_create_transient_segment(value: CreateTransientSegment, parts: _rt.Pa
 def _read_locate_offset(buf: _rt.Buffer, pos: int, end: int) -> tuple[LocateOffset, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "LocateOffset.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "LocateOffset.segment", DecodeError)
     if end - pos < 8:
         raise _rt.short(8, pos, end, "LocateOffset.target_offset", DecodeError)
-    (target_offset,) = _S_Q.unpack_from(buf, pos)
+    (target_offset,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "LocateOffset.delegation_token", DecodeError)
     _made = _new(LocateOffset)  # every field is set below (faster than the keyword __init__)
@@ -4494,11 +4496,11 @@ def _write_locate_offset(value: LocateOffset, parts: _rt.Parts) -> None:
     where = "LocateOffset"
     try:
         where = "LocateOffset.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "LocateOffset.segment"
         parts.append(_rt.write_mutf8(value.segment, "LocateOffset.segment", EncodeError))
         where = "LocateOffset.target_offset"
-        parts.append(_S_Q.pack(value.target_offset))
+        parts.append(_STRUCT_INT64.pack(value.target_offset))
         where = "LocateOffset.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "LocateOffset.delegation_token", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4508,12 +4510,12 @@ def _write_locate_offset(value: LocateOffset, parts: _rt.Parts) -> None:
 def _read_offset_located(buf: _rt.Buffer, pos: int, end: int) -> tuple[OffsetLocated, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "OffsetLocated.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "OffsetLocated.segment", DecodeError)
     if end - pos < 8:
         raise _rt.short(8, pos, end, "OffsetLocated.offset", DecodeError)
-    (offset,) = _S_Q.unpack_from(buf, pos)
+    (offset,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     _made = _new(OffsetLocated)  # every field is set below (faster than the keyword __init__)
     _made.request_id = request_id
@@ -4526,11 +4528,11 @@ def _write_offset_located(value: OffsetLocated, parts: _rt.Parts) -> None:
     where = "OffsetLocated"
     try:
         where = "OffsetLocated.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "OffsetLocated.segment"
         parts.append(_rt.write_mutf8(value.segment, "OffsetLocated.segment", EncodeError))
         where = "OffsetLocated.offset"
-        parts.append(_S_Q.pack(value.offset))
+        parts.append(_STRUCT_INT64.pack(value.offset))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -4538,7 +4540,7 @@ def _write_offset_located(value: OffsetLocated, parts: _rt.Parts) -> None:
 def _read_wrong_host(buf: _rt.Buffer, pos: int, end: int) -> tuple[WrongHost, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "WrongHost.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "WrongHost.segment", DecodeError)
     correct_host, pos = _rt.read_mutf8(buf, pos, end, "WrongHost.correct_host", DecodeError)
@@ -4558,7 +4560,7 @@ def _write_wrong_host(value: WrongHost, parts: _rt.Parts) -> None:
     where = "WrongHost"
     try:
         where = "WrongHost.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "WrongHost.segment"
         parts.append(_rt.write_mutf8(value.segment, "WrongHost.segment", EncodeError))
         where = "WrongHost.correct_host"
@@ -4572,7 +4574,7 @@ def _write_wrong_host(value: WrongHost, parts: _rt.Parts) -> None:
 def _read_segment_is_sealed(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentIsSealed, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "SegmentIsSealed.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "SegmentIsSealed.segment", DecodeError)
     if end - pos >= 1:
@@ -4580,7 +4582,7 @@ def _read_segment_is_sealed(buf: _rt.Buffer, pos: int, end: int) -> tuple[Segmen
     else:
         server_stack_trace = ""
     if end - pos >= 8:
-        (offset,) = _S_Q.unpack_from(buf, pos)
+        (offset,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         offset = -1
@@ -4596,13 +4598,13 @@ def _write_segment_is_sealed(value: SegmentIsSealed, parts: _rt.Parts) -> None:
     where = "SegmentIsSealed"
     try:
         where = "SegmentIsSealed.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentIsSealed.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentIsSealed.segment", EncodeError))
         where = "SegmentIsSealed.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "SegmentIsSealed.server_stack_trace", EncodeError))
         where = "SegmentIsSealed.offset"
-        parts.append(_S_Q.pack(value.offset))
+        parts.append(_STRUCT_INT64.pack(value.offset))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -4610,7 +4612,7 @@ def _write_segment_is_sealed(value: SegmentIsSealed, parts: _rt.Parts) -> None:
 def _read_segment_already_exists(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentAlreadyExists, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "SegmentAlreadyExists.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "SegmentAlreadyExists.segment", DecodeError)
     if end - pos >= 1:
@@ -4628,7 +4630,7 @@ def _write_segment_already_exists(value: SegmentAlreadyExists, parts: _rt.Parts)
     where = "SegmentAlreadyExists"
     try:
         where = "SegmentAlreadyExists.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentAlreadyExists.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentAlreadyExists.segment", EncodeError))
         where = "SegmentAlreadyExists.server_stack_trace"
@@ -4640,7 +4642,7 @@ def _write_segment_already_exists(value: SegmentAlreadyExists, parts: _rt.Parts)
 def _read_no_such_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[NoSuchSegment, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "NoSuchSegment.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "NoSuchSegment.segment", DecodeError)
     if end - pos >= 1:
@@ -4648,7 +4650,7 @@ def _read_no_such_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[NoSuchSe
     else:
         server_stack_trace = ""
     if end - pos >= 8:
-        (offset,) = _S_Q.unpack_from(buf, pos)
+        (offset,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         offset = -1
@@ -4664,13 +4666,13 @@ def _write_no_such_segment(value: NoSuchSegment, parts: _rt.Parts) -> None:
     where = "NoSuchSegment"
     try:
         where = "NoSuchSegment.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "NoSuchSegment.segment"
         parts.append(_rt.write_mutf8(value.segment, "NoSuchSegment.segment", EncodeError))
         where = "NoSuchSegment.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "NoSuchSegment.server_stack_trace", EncodeError))
         where = "NoSuchSegment.offset"
-        parts.append(_S_Q.pack(value.offset))
+        parts.append(_STRUCT_INT64.pack(value.offset))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -4678,7 +4680,7 @@ def _write_no_such_segment(value: NoSuchSegment, parts: _rt.Parts) -> None:
 def _read_invalid_event_number(buf: _rt.Buffer, pos: int, end: int) -> tuple[InvalidEventNumber, int]:
     if end - pos < 24:
         raise _rt.short(24, pos, end, "InvalidEventNumber.writer_id", DecodeError)
-    writer_id, request_id = _S_16SQ.unpack_from(buf, pos)
+    writer_id, request_id = _STRUCT_UUID_INT64.unpack_from(buf, pos)
     writer_id = _UUID(bytes=writer_id)
     pos += 24
     if end - pos >= 1:
@@ -4686,7 +4688,7 @@ def _read_invalid_event_number(buf: _rt.Buffer, pos: int, end: int) -> tuple[Inv
     else:
         server_stack_trace = ""
     if end - pos >= 8:
-        (event_number,) = _S_Q.unpack_from(buf, pos)
+        (event_number,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         event_number = -1
@@ -4702,11 +4704,11 @@ def _write_invalid_event_number(value: InvalidEventNumber, parts: _rt.Parts) -> 
     where = "InvalidEventNumber"
     try:
         where = "InvalidEventNumber.writer_id"
-        parts.append(_S_16SQ.pack(value.writer_id.bytes, value.request_id))
+        parts.append(_STRUCT_UUID_INT64.pack(value.writer_id.bytes, value.request_id))
         where = "InvalidEventNumber.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "InvalidEventNumber.server_stack_trace", EncodeError))
         where = "InvalidEventNumber.event_number"
-        parts.append(_S_Q.pack(value.event_number))
+        parts.append(_STRUCT_INT64.pack(value.event_number))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -4714,19 +4716,19 @@ def _write_invalid_event_number(value: InvalidEventNumber, parts: _rt.Parts) -> 
 def _read_segment_is_truncated(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentIsTruncated, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "SegmentIsTruncated.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "SegmentIsTruncated.segment", DecodeError)
     if end - pos < 8:
         raise _rt.short(8, pos, end, "SegmentIsTruncated.start_offset", DecodeError)
-    (start_offset,) = _S_Q.unpack_from(buf, pos)
+    (start_offset,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     if end - pos >= 1:
         server_stack_trace, pos = _rt.read_mutf8(buf, pos, end, "SegmentIsTruncated.server_stack_trace", DecodeError)
     else:
         server_stack_trace = ""
     if end - pos >= 8:
-        (offset,) = _S_Q.unpack_from(buf, pos)
+        (offset,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         offset = -1
@@ -4743,15 +4745,15 @@ def _write_segment_is_truncated(value: SegmentIsTruncated, parts: _rt.Parts) -> 
     where = "SegmentIsTruncated"
     try:
         where = "SegmentIsTruncated.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentIsTruncated.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentIsTruncated.segment", EncodeError))
         where = "SegmentIsTruncated.start_offset"
-        parts.append(_S_Q.pack(value.start_offset))
+        parts.append(_STRUCT_INT64.pack(value.start_offset))
         where = "SegmentIsTruncated.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "SegmentIsTruncated.server_stack_trace", EncodeError))
         where = "SegmentIsTruncated.offset"
-        parts.append(_S_Q.pack(value.offset))
+        parts.append(_STRUCT_INT64.pack(value.offset))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -4759,7 +4761,7 @@ def _write_segment_is_truncated(value: SegmentIsTruncated, parts: _rt.Parts) -> 
 def _read_operation_unsupported(buf: _rt.Buffer, pos: int, end: int) -> tuple[OperationUnsupported, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "OperationUnsupported.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     operation_name, pos = _rt.read_mutf8(buf, pos, end, "OperationUnsupported.operation_name", DecodeError)
     if end - pos >= 1:
@@ -4777,7 +4779,7 @@ def _write_operation_unsupported(value: OperationUnsupported, parts: _rt.Parts) 
     where = "OperationUnsupported"
     try:
         where = "OperationUnsupported.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "OperationUnsupported.operation_name"
         parts.append(_rt.write_mutf8(value.operation_name, "OperationUnsupported.operation_name", EncodeError))
         where = "OperationUnsupported.server_stack_trace"
@@ -4789,7 +4791,7 @@ def _write_operation_unsupported(value: OperationUnsupported, parts: _rt.Parts) 
 def _read_merge_segments(buf: _rt.Buffer, pos: int, end: int) -> tuple[MergeSegments, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "MergeSegments.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     target, pos = _rt.read_mutf8(buf, pos, end, "MergeSegments.target", DecodeError)
     source, pos = _rt.read_mutf8(buf, pos, end, "MergeSegments.source", DecodeError)
@@ -4820,7 +4822,7 @@ def _write_merge_segments(value: MergeSegments, parts: _rt.Parts) -> None:
     where = "MergeSegments"
     try:
         where = "MergeSegments.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "MergeSegments.target"
         parts.append(_rt.write_mutf8(value.target, "MergeSegments.target", EncodeError))
         where = "MergeSegments.source"
@@ -4838,14 +4840,14 @@ def _write_merge_segments(value: MergeSegments, parts: _rt.Parts) -> None:
 def _read_segments_merged(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentsMerged, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "SegmentsMerged.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     target, pos = _rt.read_mutf8(buf, pos, end, "SegmentsMerged.target", DecodeError)
     source, pos = _rt.read_mutf8(buf, pos, end, "SegmentsMerged.source", DecodeError)
     if end - pos >= 1:
         if end - pos < 8:
             raise _rt.short(8, pos, end, "SegmentsMerged.new_target_write_offset", DecodeError)
-        (new_target_write_offset,) = _S_Q.unpack_from(buf, pos)
+        (new_target_write_offset,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         new_target_write_offset = -1
@@ -4861,13 +4863,13 @@ def _write_segments_merged(value: SegmentsMerged, parts: _rt.Parts) -> None:
     where = "SegmentsMerged"
     try:
         where = "SegmentsMerged.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentsMerged.target"
         parts.append(_rt.write_mutf8(value.target, "SegmentsMerged.target", EncodeError))
         where = "SegmentsMerged.source"
         parts.append(_rt.write_mutf8(value.source, "SegmentsMerged.source", EncodeError))
         where = "SegmentsMerged.new_target_write_offset"
-        parts.append(_S_Q.pack(value.new_target_write_offset))
+        parts.append(_STRUCT_INT64.pack(value.new_target_write_offset))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -4875,14 +4877,14 @@ def _write_segments_merged(value: SegmentsMerged, parts: _rt.Parts) -> None:
 def _read_auth_token_check_failed(buf: _rt.Buffer, pos: int, end: int) -> tuple[AuthTokenCheckFailed, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "AuthTokenCheckFailed.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     if end - pos >= 1:
         server_stack_trace, pos = _rt.read_mutf8(buf, pos, end, "AuthTokenCheckFailed.server_stack_trace", DecodeError)
     else:
         server_stack_trace = ""
     if end - pos >= 4:
-        (error_code,) = _S_I.unpack_from(buf, pos)
+        (error_code,) = _STRUCT_INT32.unpack_from(buf, pos)
         error_code = _to_AuthTokenCheckFailedErrorCode(error_code, pos)
         pos += 4
     else:
@@ -4898,11 +4900,11 @@ def _write_auth_token_check_failed(value: AuthTokenCheckFailed, parts: _rt.Parts
     where = "AuthTokenCheckFailed"
     try:
         where = "AuthTokenCheckFailed.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "AuthTokenCheckFailed.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "AuthTokenCheckFailed.server_stack_trace", EncodeError))
         where = "AuthTokenCheckFailed.error_code"
-        parts.append(_S_I.pack(value.error_code))
+        parts.append(_STRUCT_INT32.pack(value.error_code))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -4910,13 +4912,13 @@ def _write_auth_token_check_failed(value: AuthTokenCheckFailed, parts: _rt.Parts
 def _read_error_message(buf: _rt.Buffer, pos: int, end: int) -> tuple[ErrorMessage, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "ErrorMessage.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "ErrorMessage.segment", DecodeError)
     message, pos = _rt.read_mutf8(buf, pos, end, "ErrorMessage.message", DecodeError)
     if end - pos < 4:
         raise _rt.short(4, pos, end, "ErrorMessage.error_code", DecodeError)
-    (error_code,) = _S_I.unpack_from(buf, pos)
+    (error_code,) = _STRUCT_INT32.unpack_from(buf, pos)
     error_code = _to_ErrorMessageErrorCode(error_code, pos)
     pos += 4
     _made = _new(ErrorMessage)  # every field is set below (faster than the keyword __init__)
@@ -4931,13 +4933,13 @@ def _write_error_message(value: ErrorMessage, parts: _rt.Parts) -> None:
     where = "ErrorMessage"
     try:
         where = "ErrorMessage.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "ErrorMessage.segment"
         parts.append(_rt.write_mutf8(value.segment, "ErrorMessage.segment", EncodeError))
         where = "ErrorMessage.message"
         parts.append(_rt.write_mutf8(value.message, "ErrorMessage.message", EncodeError))
         where = "ErrorMessage.error_code"
-        parts.append(_S_I.pack(value.error_code))
+        parts.append(_STRUCT_INT32.pack(value.error_code))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -4945,7 +4947,7 @@ def _write_error_message(value: ErrorMessage, parts: _rt.Parts) -> None:
 def _read_get_table_segment_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[GetTableSegmentInfo, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "GetTableSegmentInfo.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment_name, pos = _rt.read_mutf8(buf, pos, end, "GetTableSegmentInfo.segment_name", DecodeError)
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "GetTableSegmentInfo.delegation_token", DecodeError)
@@ -4960,7 +4962,7 @@ def _write_get_table_segment_info(value: GetTableSegmentInfo, parts: _rt.Parts) 
     where = "GetTableSegmentInfo"
     try:
         where = "GetTableSegmentInfo.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "GetTableSegmentInfo.segment_name"
         parts.append(_rt.write_mutf8(value.segment_name, "GetTableSegmentInfo.segment_name", EncodeError))
         where = "GetTableSegmentInfo.delegation_token"
@@ -4972,12 +4974,12 @@ def _write_get_table_segment_info(value: GetTableSegmentInfo, parts: _rt.Parts) 
 def _read_table_segment_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableSegmentInfo, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "TableSegmentInfo.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment_name, pos = _rt.read_mutf8(buf, pos, end, "TableSegmentInfo.segment_name", DecodeError)
     if end - pos < 28:
         raise _rt.short(28, pos, end, "TableSegmentInfo.start_offset", DecodeError)
-    start_offset, length, entry_count, key_length = _S_QQQI.unpack_from(buf, pos)
+    start_offset, length, entry_count, key_length = _STRUCT_INT64X3_INT32.unpack_from(buf, pos)
     pos += 28
     _made = _new(TableSegmentInfo)  # every field is set below (faster than the keyword __init__)
     _made.request_id = request_id
@@ -4993,11 +4995,11 @@ def _write_table_segment_info(value: TableSegmentInfo, parts: _rt.Parts) -> None
     where = "TableSegmentInfo"
     try:
         where = "TableSegmentInfo.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TableSegmentInfo.segment_name"
         parts.append(_rt.write_mutf8(value.segment_name, "TableSegmentInfo.segment_name", EncodeError))
         where = "TableSegmentInfo.start_offset"
-        parts.append(_S_QQQI.pack(value.start_offset, value.length, value.entry_count, value.key_length))
+        parts.append(_STRUCT_INT64X3_INT32.pack(value.start_offset, value.length, value.entry_count, value.key_length))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -5005,26 +5007,26 @@ def _write_table_segment_info(value: TableSegmentInfo, parts: _rt.Parts) -> None
 def _read_create_table_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[CreateTableSegment, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "CreateTableSegment.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "CreateTableSegment.segment", DecodeError)
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "CreateTableSegment.delegation_token", DecodeError)
     if end - pos >= 13:  # all of these trailing fields are there (the newest layout)
-        sorted_deprecated, key_length, rollover_size_bytes = _S_B_IQ.unpack_from(buf, pos)
+        sorted_deprecated, key_length, rollover_size_bytes = _STRUCT_BOOL_INT32_INT64.unpack_from(buf, pos)
         pos += 13
     else:
         if end - pos >= 1:
-            (sorted_deprecated,) = _S_B_.unpack_from(buf, pos)
+            (sorted_deprecated,) = _STRUCT_BOOL.unpack_from(buf, pos)
             pos += 1
         else:
             sorted_deprecated = False
         if end - pos >= 4:
-            (key_length,) = _S_I.unpack_from(buf, pos)
+            (key_length,) = _STRUCT_INT32.unpack_from(buf, pos)
             pos += 4
         else:
             key_length = 0
         if end - pos >= 8:
-            (rollover_size_bytes,) = _S_Q.unpack_from(buf, pos)
+            (rollover_size_bytes,) = _STRUCT_INT64.unpack_from(buf, pos)
             pos += 8
         else:
             rollover_size_bytes = 0
@@ -5042,13 +5044,15 @@ def _write_create_table_segment(value: CreateTableSegment, parts: _rt.Parts) -> 
     where = "CreateTableSegment"
     try:
         where = "CreateTableSegment.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "CreateTableSegment.segment"
         parts.append(_rt.write_mutf8(value.segment, "CreateTableSegment.segment", EncodeError))
         where = "CreateTableSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "CreateTableSegment.delegation_token", EncodeError))
         where = "CreateTableSegment.sorted_deprecated"
-        parts.append(_S_B_IQ.pack(value.sorted_deprecated, value.key_length, value.rollover_size_bytes))
+        parts.append(
+            _STRUCT_BOOL_INT32_INT64.pack(value.sorted_deprecated, value.key_length, value.rollover_size_bytes)
+        )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -5056,12 +5060,12 @@ def _write_create_table_segment(value: CreateTableSegment, parts: _rt.Parts) -> 
 def _read_delete_table_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[DeleteTableSegment, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "DeleteTableSegment.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "DeleteTableSegment.segment", DecodeError)
     if end - pos < 1:
         raise _rt.short(1, pos, end, "DeleteTableSegment.must_be_empty", DecodeError)
-    (must_be_empty,) = _S_B_.unpack_from(buf, pos)
+    (must_be_empty,) = _STRUCT_BOOL.unpack_from(buf, pos)
     pos += 1
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "DeleteTableSegment.delegation_token", DecodeError)
     _made = _new(DeleteTableSegment)  # every field is set below (faster than the keyword __init__)
@@ -5076,11 +5080,11 @@ def _write_delete_table_segment(value: DeleteTableSegment, parts: _rt.Parts) -> 
     where = "DeleteTableSegment"
     try:
         where = "DeleteTableSegment.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "DeleteTableSegment.segment"
         parts.append(_rt.write_mutf8(value.segment, "DeleteTableSegment.segment", EncodeError))
         where = "DeleteTableSegment.must_be_empty"
-        parts.append(_S_B_.pack(value.must_be_empty))
+        parts.append(_STRUCT_BOOL.pack(value.must_be_empty))
         where = "DeleteTableSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "DeleteTableSegment.delegation_token", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -5090,7 +5094,7 @@ def _write_delete_table_segment(value: DeleteTableSegment, parts: _rt.Parts) -> 
 def _read_update_table_entries(buf: _rt.Buffer, pos: int, end: int) -> tuple[UpdateTableEntries, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "UpdateTableEntries.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "UpdateTableEntries.segment", DecodeError)
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "UpdateTableEntries.delegation_token", DecodeError)
@@ -5098,7 +5102,7 @@ def _read_update_table_entries(buf: _rt.Buffer, pos: int, end: int) -> tuple[Upd
     if end - pos >= 1:
         if end - pos < 8:
             raise _rt.short(8, pos, end, "UpdateTableEntries.table_segment_offset", DecodeError)
-        (table_segment_offset,) = _S_Q.unpack_from(buf, pos)
+        (table_segment_offset,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         table_segment_offset = -1
@@ -5115,7 +5119,7 @@ def _write_update_table_entries(value: UpdateTableEntries, parts: _rt.Parts) -> 
     where = "UpdateTableEntries"
     try:
         where = "UpdateTableEntries.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "UpdateTableEntries.segment"
         parts.append(_rt.write_mutf8(value.segment, "UpdateTableEntries.segment", EncodeError))
         where = "UpdateTableEntries.delegation_token"
@@ -5123,7 +5127,7 @@ def _write_update_table_entries(value: UpdateTableEntries, parts: _rt.Parts) -> 
         where = "UpdateTableEntries.table_entries"
         _write_table_entries(value.table_entries, parts)
         where = "UpdateTableEntries.table_segment_offset"
-        parts.append(_S_Q.pack(value.table_segment_offset))
+        parts.append(_STRUCT_INT64.pack(value.table_segment_offset))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -5131,7 +5135,7 @@ def _write_update_table_entries(value: UpdateTableEntries, parts: _rt.Parts) -> 
 def _read_table_entries_updated(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableEntriesUpdated, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "TableEntriesUpdated.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     updated_versions, pos = _rt.read_list(
         buf, pos, end, "TableEntriesUpdated.updated_versions", _read_item_int64, 8, DecodeError
@@ -5146,11 +5150,11 @@ def _write_table_entries_updated(value: TableEntriesUpdated, parts: _rt.Parts) -
     where = "TableEntriesUpdated"
     try:
         where = "TableEntriesUpdated.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TableEntriesUpdated.updated_versions"
         parts.append(_rt.I32.pack(len(value.updated_versions)))
         for item in value.updated_versions:
-            parts.append(_S_Q.pack(item))
+            parts.append(_STRUCT_INT64.pack(item))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -5158,7 +5162,7 @@ def _write_table_entries_updated(value: TableEntriesUpdated, parts: _rt.Parts) -
 def _read_remove_table_keys(buf: _rt.Buffer, pos: int, end: int) -> tuple[RemoveTableKeys, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "RemoveTableKeys.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "RemoveTableKeys.segment", DecodeError)
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "RemoveTableKeys.delegation_token", DecodeError)
@@ -5166,7 +5170,7 @@ def _read_remove_table_keys(buf: _rt.Buffer, pos: int, end: int) -> tuple[Remove
     if end - pos >= 1:
         if end - pos < 8:
             raise _rt.short(8, pos, end, "RemoveTableKeys.table_segment_offset", DecodeError)
-        (table_segment_offset,) = _S_Q.unpack_from(buf, pos)
+        (table_segment_offset,) = _STRUCT_INT64.unpack_from(buf, pos)
         pos += 8
     else:
         table_segment_offset = -1
@@ -5183,7 +5187,7 @@ def _write_remove_table_keys(value: RemoveTableKeys, parts: _rt.Parts) -> None:
     where = "RemoveTableKeys"
     try:
         where = "RemoveTableKeys.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "RemoveTableKeys.segment"
         parts.append(_rt.write_mutf8(value.segment, "RemoveTableKeys.segment", EncodeError))
         where = "RemoveTableKeys.delegation_token"
@@ -5193,7 +5197,7 @@ def _write_remove_table_keys(value: RemoveTableKeys, parts: _rt.Parts) -> None:
         for item in value.keys:
             _write_table_key(item, parts)
         where = "RemoveTableKeys.table_segment_offset"
-        parts.append(_S_Q.pack(value.table_segment_offset))
+        parts.append(_STRUCT_INT64.pack(value.table_segment_offset))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -5201,7 +5205,7 @@ def _write_remove_table_keys(value: RemoveTableKeys, parts: _rt.Parts) -> None:
 def _read_table_keys_removed(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKeysRemoved, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "TableKeysRemoved.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "TableKeysRemoved.segment", DecodeError)
     _made = _new(TableKeysRemoved)  # every field is set below (faster than the keyword __init__)
@@ -5214,7 +5218,7 @@ def _write_table_keys_removed(value: TableKeysRemoved, parts: _rt.Parts) -> None
     where = "TableKeysRemoved"
     try:
         where = "TableKeysRemoved.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TableKeysRemoved.segment"
         parts.append(_rt.write_mutf8(value.segment, "TableKeysRemoved.segment", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -5224,7 +5228,7 @@ def _write_table_keys_removed(value: TableKeysRemoved, parts: _rt.Parts) -> None
 def _read_read_table(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadTable, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "ReadTable.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "ReadTable.segment", DecodeError)
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "ReadTable.delegation_token", DecodeError)
@@ -5241,7 +5245,7 @@ def _write_read_table(value: ReadTable, parts: _rt.Parts) -> None:
     where = "ReadTable"
     try:
         where = "ReadTable.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "ReadTable.segment"
         parts.append(_rt.write_mutf8(value.segment, "ReadTable.segment", EncodeError))
         where = "ReadTable.delegation_token"
@@ -5257,7 +5261,7 @@ def _write_read_table(value: ReadTable, parts: _rt.Parts) -> None:
 def _read_table_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableRead, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "TableRead.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "TableRead.segment", DecodeError)
     entries, pos = _read_table_entries(buf, pos, end)
@@ -5272,7 +5276,7 @@ def _write_table_read(value: TableRead, parts: _rt.Parts) -> None:
     where = "TableRead"
     try:
         where = "TableRead.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TableRead.segment"
         parts.append(_rt.write_mutf8(value.segment, "TableRead.segment", EncodeError))
         where = "TableRead.entries"
@@ -5284,7 +5288,7 @@ def _write_table_read(value: TableRead, parts: _rt.Parts) -> None:
 def _read_table_segment_not_empty(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableSegmentNotEmpty, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "TableSegmentNotEmpty.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "TableSegmentNotEmpty.segment", DecodeError)
     server_stack_trace, pos = _rt.read_mutf8(buf, pos, end, "TableSegmentNotEmpty.server_stack_trace", DecodeError)
@@ -5299,7 +5303,7 @@ def _write_table_segment_not_empty(value: TableSegmentNotEmpty, parts: _rt.Parts
     where = "TableSegmentNotEmpty"
     try:
         where = "TableSegmentNotEmpty.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TableSegmentNotEmpty.segment"
         parts.append(_rt.write_mutf8(value.segment, "TableSegmentNotEmpty.segment", EncodeError))
         where = "TableSegmentNotEmpty.server_stack_trace"
@@ -5311,7 +5315,7 @@ def _write_table_segment_not_empty(value: TableSegmentNotEmpty, parts: _rt.Parts
 def _read_table_key_does_not_exist(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKeyDoesNotExist, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "TableKeyDoesNotExist.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "TableKeyDoesNotExist.segment", DecodeError)
     server_stack_trace, pos = _rt.read_mutf8(buf, pos, end, "TableKeyDoesNotExist.server_stack_trace", DecodeError)
@@ -5326,7 +5330,7 @@ def _write_table_key_does_not_exist(value: TableKeyDoesNotExist, parts: _rt.Part
     where = "TableKeyDoesNotExist"
     try:
         where = "TableKeyDoesNotExist.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TableKeyDoesNotExist.segment"
         parts.append(_rt.write_mutf8(value.segment, "TableKeyDoesNotExist.segment", EncodeError))
         where = "TableKeyDoesNotExist.server_stack_trace"
@@ -5338,7 +5342,7 @@ def _write_table_key_does_not_exist(value: TableKeyDoesNotExist, parts: _rt.Part
 def _read_table_key_bad_version(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKeyBadVersion, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "TableKeyBadVersion.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "TableKeyBadVersion.segment", DecodeError)
     server_stack_trace, pos = _rt.read_mutf8(buf, pos, end, "TableKeyBadVersion.server_stack_trace", DecodeError)
@@ -5353,7 +5357,7 @@ def _write_table_key_bad_version(value: TableKeyBadVersion, parts: _rt.Parts) ->
     where = "TableKeyBadVersion"
     try:
         where = "TableKeyBadVersion.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TableKeyBadVersion.segment"
         parts.append(_rt.write_mutf8(value.segment, "TableKeyBadVersion.segment", EncodeError))
         where = "TableKeyBadVersion.server_stack_trace"
@@ -5365,13 +5369,13 @@ def _write_table_key_bad_version(value: TableKeyBadVersion, parts: _rt.Parts) ->
 def _read_read_table_keys(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadTableKeys, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "ReadTableKeys.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "ReadTableKeys.segment", DecodeError)
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "ReadTableKeys.delegation_token", DecodeError)
     if end - pos < 4:
         raise _rt.short(4, pos, end, "ReadTableKeys.suggested_key_count", DecodeError)
-    (suggested_key_count,) = _S_I.unpack_from(buf, pos)
+    (suggested_key_count,) = _STRUCT_INT32.unpack_from(buf, pos)
     pos += 4
     args, pos = _read_table_iterator_args(buf, pos, end)
     _made = _new(ReadTableKeys)  # every field is set below (faster than the keyword __init__)
@@ -5387,13 +5391,13 @@ def _write_read_table_keys(value: ReadTableKeys, parts: _rt.Parts) -> None:
     where = "ReadTableKeys"
     try:
         where = "ReadTableKeys.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "ReadTableKeys.segment"
         parts.append(_rt.write_mutf8(value.segment, "ReadTableKeys.segment", EncodeError))
         where = "ReadTableKeys.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "ReadTableKeys.delegation_token", EncodeError))
         where = "ReadTableKeys.suggested_key_count"
-        parts.append(_S_I.pack(value.suggested_key_count))
+        parts.append(_STRUCT_INT32.pack(value.suggested_key_count))
         where = "ReadTableKeys.args"
         _write_table_iterator_args(value.args, parts)
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -5403,7 +5407,7 @@ def _write_read_table_keys(value: ReadTableKeys, parts: _rt.Parts) -> None:
 def _read_table_keys_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKeysRead, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "TableKeysRead.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "TableKeysRead.segment", DecodeError)
     keys, pos = _rt.read_list(buf, pos, end, "TableKeysRead.keys", _read_item_tablekey, 8, DecodeError)
@@ -5420,7 +5424,7 @@ def _write_table_keys_read(value: TableKeysRead, parts: _rt.Parts) -> None:
     where = "TableKeysRead"
     try:
         where = "TableKeysRead.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TableKeysRead.segment"
         parts.append(_rt.write_mutf8(value.segment, "TableKeysRead.segment", EncodeError))
         where = "TableKeysRead.keys"
@@ -5436,13 +5440,13 @@ def _write_table_keys_read(value: TableKeysRead, parts: _rt.Parts) -> None:
 def _read_read_table_entries(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadTableEntries, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "ReadTableEntries.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "ReadTableEntries.segment", DecodeError)
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "ReadTableEntries.delegation_token", DecodeError)
     if end - pos < 4:
         raise _rt.short(4, pos, end, "ReadTableEntries.suggested_entry_count", DecodeError)
-    (suggested_entry_count,) = _S_I.unpack_from(buf, pos)
+    (suggested_entry_count,) = _STRUCT_INT32.unpack_from(buf, pos)
     pos += 4
     args, pos = _read_table_iterator_args(buf, pos, end)
     _made = _new(ReadTableEntries)  # every field is set below (faster than the keyword __init__)
@@ -5458,13 +5462,13 @@ def _write_read_table_entries(value: ReadTableEntries, parts: _rt.Parts) -> None
     where = "ReadTableEntries"
     try:
         where = "ReadTableEntries.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "ReadTableEntries.segment"
         parts.append(_rt.write_mutf8(value.segment, "ReadTableEntries.segment", EncodeError))
         where = "ReadTableEntries.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "ReadTableEntries.delegation_token", EncodeError))
         where = "ReadTableEntries.suggested_entry_count"
-        parts.append(_S_I.pack(value.suggested_entry_count))
+        parts.append(_STRUCT_INT32.pack(value.suggested_entry_count))
         where = "ReadTableEntries.args"
         _write_table_iterator_args(value.args, parts)
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -5474,7 +5478,7 @@ def _write_read_table_entries(value: ReadTableEntries, parts: _rt.Parts) -> None
 def _read_table_entries_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableEntriesRead, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "TableEntriesRead.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "TableEntriesRead.segment", DecodeError)
     entries, pos = _read_table_entries(buf, pos, end)
@@ -5491,7 +5495,7 @@ def _write_table_entries_read(value: TableEntriesRead, parts: _rt.Parts) -> None
     where = "TableEntriesRead"
     try:
         where = "TableEntriesRead.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TableEntriesRead.segment"
         parts.append(_rt.write_mutf8(value.segment, "TableEntriesRead.segment", EncodeError))
         where = "TableEntriesRead.entries"
@@ -5505,13 +5509,13 @@ def _write_table_entries_read(value: TableEntriesRead, parts: _rt.Parts) -> None
 def _read_table_entries_delta_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableEntriesDeltaRead, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "TableEntriesDeltaRead.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "TableEntriesDeltaRead.segment", DecodeError)
     entries, pos = _read_table_entries(buf, pos, end)
     if end - pos < 10:
         raise _rt.short(10, pos, end, "TableEntriesDeltaRead.should_clear", DecodeError)
-    should_clear, reached_end, last_position = _S_B_B_Q.unpack_from(buf, pos)
+    should_clear, reached_end, last_position = _STRUCT_BOOLX2_INT64.unpack_from(buf, pos)
     pos += 10
     _made = _new(TableEntriesDeltaRead)  # every field is set below (faster than the keyword __init__)
     _made.request_id = request_id
@@ -5527,13 +5531,13 @@ def _write_table_entries_delta_read(value: TableEntriesDeltaRead, parts: _rt.Par
     where = "TableEntriesDeltaRead"
     try:
         where = "TableEntriesDeltaRead.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TableEntriesDeltaRead.segment"
         parts.append(_rt.write_mutf8(value.segment, "TableEntriesDeltaRead.segment", EncodeError))
         where = "TableEntriesDeltaRead.entries"
         _write_table_entries(value.entries, parts)
         where = "TableEntriesDeltaRead.should_clear"
-        parts.append(_S_B_B_Q.pack(value.should_clear, value.reached_end, value.last_position))
+        parts.append(_STRUCT_BOOLX2_INT64.pack(value.should_clear, value.reached_end, value.last_position))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -5541,13 +5545,13 @@ def _write_table_entries_delta_read(value: TableEntriesDeltaRead, parts: _rt.Par
 def _read_read_table_entries_delta(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadTableEntriesDelta, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "ReadTableEntriesDelta.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     segment, pos = _rt.read_mutf8(buf, pos, end, "ReadTableEntriesDelta.segment", DecodeError)
     delegation_token, pos = _rt.read_mutf8(buf, pos, end, "ReadTableEntriesDelta.delegation_token", DecodeError)
     if end - pos < 12:
         raise _rt.short(12, pos, end, "ReadTableEntriesDelta.from_position", DecodeError)
-    from_position, suggested_entry_count = _S_QI.unpack_from(buf, pos)
+    from_position, suggested_entry_count = _STRUCT_INT64_INT32.unpack_from(buf, pos)
     pos += 12
     _made = _new(ReadTableEntriesDelta)  # every field is set below (faster than the keyword __init__)
     _made.request_id = request_id
@@ -5562,13 +5566,13 @@ def _write_read_table_entries_delta(value: ReadTableEntriesDelta, parts: _rt.Par
     where = "ReadTableEntriesDelta"
     try:
         where = "ReadTableEntriesDelta.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "ReadTableEntriesDelta.segment"
         parts.append(_rt.write_mutf8(value.segment, "ReadTableEntriesDelta.segment", EncodeError))
         where = "ReadTableEntriesDelta.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "ReadTableEntriesDelta.delegation_token", EncodeError))
         where = "ReadTableEntriesDelta.from_position"
-        parts.append(_S_QI.pack(value.from_position, value.suggested_entry_count))
+        parts.append(_STRUCT_INT64_INT32.pack(value.from_position, value.suggested_entry_count))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -5576,13 +5580,13 @@ def _write_read_table_entries_delta(value: ReadTableEntriesDelta, parts: _rt.Par
 def _read_conditional_block_end(buf: _rt.Buffer, pos: int, end: int) -> tuple[ConditionalBlockEnd, int]:
     if end - pos < 32:
         raise _rt.short(32, pos, end, "ConditionalBlockEnd.writer_id", DecodeError)
-    writer_id, event_number, expected_offset = _S_16SQQ.unpack_from(buf, pos)
+    writer_id, event_number, expected_offset = _STRUCT_UUID_INT64X2.unpack_from(buf, pos)
     writer_id = _UUID(bytes=writer_id)
     pos += 32
     data, pos = _rt.read_bytes_int32(buf, pos, end, "ConditionalBlockEnd.data", DecodeError, negative_empty=True)
     if end - pos < 8:
         raise _rt.short(8, pos, end, "ConditionalBlockEnd.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     _made = _new(ConditionalBlockEnd)  # every field is set below (faster than the keyword __init__)
     _made.writer_id = writer_id
@@ -5597,11 +5601,11 @@ def _write_conditional_block_end(value: ConditionalBlockEnd, parts: _rt.Parts) -
     where = "ConditionalBlockEnd"
     try:
         where = "ConditionalBlockEnd.writer_id"
-        parts.append(_S_16SQQ.pack(value.writer_id.bytes, value.event_number, value.expected_offset))
+        parts.append(_STRUCT_UUID_INT64X2.pack(value.writer_id.bytes, value.event_number, value.expected_offset))
         where = "ConditionalBlockEnd.data"
         _rt.extend_bytes_int32(parts, value.data, "ConditionalBlockEnd.data", EncodeError)
         where = "ConditionalBlockEnd.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -5609,7 +5613,7 @@ def _write_conditional_block_end(value: ConditionalBlockEnd, parts: _rt.Parts) -
 def _read_merge_segments_batch(buf: _rt.Buffer, pos: int, end: int) -> tuple[MergeSegmentsBatch, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "MergeSegmentsBatch.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     target_segment_id, pos = _rt.read_mutf8(buf, pos, end, "MergeSegmentsBatch.target_segment_id", DecodeError)
     source_segment_ids, pos = _rt.read_list(
@@ -5628,7 +5632,7 @@ def _write_merge_segments_batch(value: MergeSegmentsBatch, parts: _rt.Parts) -> 
     where = "MergeSegmentsBatch"
     try:
         where = "MergeSegmentsBatch.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "MergeSegmentsBatch.target_segment_id"
         parts.append(_rt.write_mutf8(value.target_segment_id, "MergeSegmentsBatch.target_segment_id", EncodeError))
         where = "MergeSegmentsBatch.source_segment_ids"
@@ -5644,7 +5648,7 @@ def _write_merge_segments_batch(value: MergeSegmentsBatch, parts: _rt.Parts) -> 
 def _read_segments_batch_merged(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentsBatchMerged, int]:
     if end - pos < 8:
         raise _rt.short(8, pos, end, "SegmentsBatchMerged.request_id", DecodeError)
-    (request_id,) = _S_Q.unpack_from(buf, pos)
+    (request_id,) = _STRUCT_INT64.unpack_from(buf, pos)
     pos += 8
     target, pos = _rt.read_mutf8(buf, pos, end, "SegmentsBatchMerged.target", DecodeError)
     merged_sources, pos = _rt.read_list(
@@ -5661,7 +5665,7 @@ def _write_segments_batch_merged(value: SegmentsBatchMerged, parts: _rt.Parts) -
     where = "SegmentsBatchMerged"
     try:
         where = "SegmentsBatchMerged.request_id"
-        parts.append(_S_Q.pack(value.request_id))
+        parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentsBatchMerged.target"
         parts.append(_rt.write_mutf8(value.target, "SegmentsBatchMerged.target", EncodeError))
         where = "SegmentsBatchMerged.merged_sources"
@@ -5686,7 +5690,7 @@ def _write_keep_alive(value: KeepAlive, parts: _rt.Parts) -> None:
 def _frame_keep_alive(value: KeepAlive) -> bytes:
     """The whole frame in one pack: every field has a fixed size."""
     del value
-    return _S_II.pack(100, 0)
+    return _STRUCT_INT32X2.pack(100, 0)
 
 
 _CODEC: _frames.Codec[Message] = _frames.Codec(

@@ -29,7 +29,7 @@ def failure(error: type[DecodeError], reason: str, data: bytes) -> DecodeError:
     return error(f"{reason} (input of {len(data)} bytes starts {shown}{'...' if len(data) > 48 else ''})")
 
 
-class BinaryFunctions(_arrow.Shipped):
+class BinaryFunctions(_arrow.ProtocolFunctions):
     """``decode`` and ``encode`` of one protocol: ``codec`` is its generated codec module, ``protocol`` its name,
     ``directions`` its ``DIRECTIONS``, ``decoded`` its ``DECODED`` and ``kinds`` its messages by name (those
     ``decode`` gives; the inline frames are ``_inline``'s)."""
@@ -45,11 +45,7 @@ class BinaryFunctions(_arrow.Shipped):
         decoded: StructType,
         kinds: dict[str, _arrow.Kind],
     ) -> None:
-        super().__init__(module, name)
-        self.codec = codec
-        self.protocol = protocol
-        self.directions = directions
-        self.decoded = decoded
+        super().__init__(module, name, codec=codec, protocol=protocol, directions=directions, decoded=decoded)
         self.kinds = kinds
         self.decoded_arrow: pa.StructType = to_arrow_type(decoded)
 

@@ -24,7 +24,7 @@ from . import ENCODED, _arrow, _jvm, check_direction, check_mode, encoded, finis
 __all__ = ["JsonFunctions"]
 
 
-class JsonFunctions(_arrow.Shipped):
+class JsonFunctions(_arrow.ProtocolFunctions):
     """``decode`` and ``encode`` of one protocol: ``codec`` is its generated codec module, ``protocol`` its name,
     ``directions`` its ``DIRECTIONS``, ``decoded`` its ``DECODED`` and ``kinds`` its messages by name."""
 
@@ -39,11 +39,7 @@ class JsonFunctions(_arrow.Shipped):
         decoded: StructType,
         kinds: dict[str, _arrow.Kind],
     ) -> None:
-        super().__init__(module, name)
-        self.codec = codec
-        self.protocol = protocol
-        self.directions = directions
-        self.decoded = decoded
+        super().__init__(module, name, codec=codec, protocol=protocol, directions=directions, decoded=decoded)
         self.kinds = kinds
         self.decoded_text = _arrow.textual(decoded)
         self.decoded_arrow: pa.StructType = to_arrow_type(self.decoded_text, timezone="UTC")  # any zone would do
