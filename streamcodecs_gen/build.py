@@ -197,7 +197,7 @@ def _reached(owners: list[Struct]) -> tuple[list[Struct], list[Enum]]:
     todo = list(owners)
     while todo:
         for f in todo.pop().fields:
-            for ref in f.type.walk():
+            for ref in f.types:
                 if isinstance(ref, StructRef) and ref.struct.shared and id(ref.struct) not in structs:
                     structs[id(ref.struct)] = ref.struct
                     todo.append(ref.struct)
@@ -216,8 +216,8 @@ def _dependency_order(structs: list[Struct]) -> list[Struct]:
             return
         placed.add(id(struct))
         for f in struct.fields:
-            for ref in f.type.walk():
-                if ref.struct:
+            for ref in f.types:
+                if isinstance(ref, StructRef):
                     place(ref.struct)
         ordered.append(struct)
 

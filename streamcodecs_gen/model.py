@@ -7,7 +7,7 @@ checks run over it, and the targets render it; none of them reads the raw YAML.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeAlias, TypeVar
 
 from .families.framing import Framing
 from .naming import snake_case, upper_snake_case
@@ -38,8 +38,13 @@ class Enum:
     shared: bool = False  # from custom/
 
     @property
+    def wire_type(self) -> WireType:
+        """The wire type its values travel as."""
+        return WIRE_TYPES[self.wire]
+
+    @property
     def is_string(self) -> bool:
-        return WIRE_TYPES[self.wire].is_text
+        return self.wire_type.is_text
 
     @property
     def is_open(self) -> bool:
@@ -51,25 +56,11 @@ class Enum:
 
 
 @dataclass
-class TypeRef:
-    """A field's type: one of a closed set of classes, one per ``kind`` (wire, list, map, enum, struct, unknown).
-
-    ``TypeRef(text, kind, ...)`` builds the class of ``kind``; each class answers the properties the targets need
-    (its Python annotation, Spark type and PySpark class, a Python literal of a value, whether Arrow needs a
-    conversion), so callers ask the node instead of switching on ``kind``. ``kind`` stays readable for the checks
-    and templates that still tell the classes apart. An :class:`UnknownRef` is a type the definition gets wrong,
-    which the checks report; a protocol that passed them has none.
-    """
+class RefBase:
+    """What every :data:`TypeRef` class shares: the type expression as written, and the properties each class
+    answers its own way (the targets ask the node instead of telling the classes apart)."""
 
     text: str
-    kind: str  # wire | list | map | enum | struct | unknown
-    wire: WireType | None = None
-    item: TypeRef | None = None  # list item, or map value
-    enum: Enum | None = None
-    struct: Struct | None = None
-
-    def __new__(cls, text: str, kind: str, *args: Any, **kwargs: Any) -> TypeRef:
-        return super().__new__(_REF_CLASSES[kind] if cls is TypeRef else cls)
 
     @property
     def name(self) -> str:
@@ -97,7 +88,7 @@ class TypeRef:
     @property
     def spark_class(self) -> str:
         """The PySpark class of a scalar's Spark type (wire types and enums)."""
-        raise NotImplementedError(f"{self.kind} types have no scalar Spark class")
+        raise NotImplementedError(f"{self.text} is not a scalar: it has no scalar Spark class")
 
     @property
     def arrow_converts(self) -> bool:
@@ -150,19 +141,12 @@ class TypeRef:
             return f'float("{value}")'
         return repr(value)
 
-    def walk(self) -> list[TypeRef]:
-        """This type and every type nested in it."""
-        found = [self]
-        if self.item:
-            found += self.item.walk()
-        return found
-
 
 @dataclass
-class WireRef(TypeRef):
-    """A wire type reference: ``wire`` is set."""
+class WireRef(RefBase):
+    """A wire type (``int32``, ``uuid``, ...)."""
 
-    wire: WireType  # type: ignore[assignment,misc]
+    wire: WireType
 
     @property
     def head(self) -> str:
@@ -204,10 +188,10 @@ class WireRef(TypeRef):
 
 
 @dataclass
-class ListRef(TypeRef):
-    """A list reference: ``item`` is set."""
+class ListRef(RefBase):
+    """``list<item>``."""
 
-    item: TypeRef  # type: ignore[assignment,misc]
+    item: TypeRef
 
     @property
     def head(self) -> str:
@@ -258,10 +242,10 @@ class ListRef(TypeRef):
 
 
 @dataclass
-class MapRef(TypeRef):
-    """A map reference: ``item`` is set."""
+class MapRef(RefBase):
+    """``map<string,item>``."""
 
-    item: TypeRef  # type: ignore[assignment,misc]
+    item: TypeRef
 
     @property
     def head(self) -> str:
@@ -269,7 +253,7 @@ class MapRef(TypeRef):
 
     @property
     def args(self) -> tuple[TypeRef, ...]:
-        return (TypeRef(MAP_KEY, "wire", wire=WIRE_TYPES[MAP_KEY]), self.item)
+        return (WireRef(MAP_KEY, WIRE_TYPES[MAP_KEY]), self.item)
 
     @property
     def py_annotation(self) -> str:
@@ -304,10 +288,10 @@ class MapRef(TypeRef):
 
 
 @dataclass
-class EnumRef(TypeRef):
-    """A enum reference: ``enum`` is set."""
+class EnumRef(RefBase):
+    """An enum, by its name."""
 
-    enum: Enum  # type: ignore[assignment,misc]
+    enum: Enum
 
     @property
     def head(self) -> str:
@@ -315,15 +299,15 @@ class EnumRef(TypeRef):
 
     @property
     def spark_type(self) -> str:
-        return WIRE_TYPES[self.enum.wire].spark
+        return self.enum.wire_type.spark
 
     @property
     def spark_class(self) -> str:
-        return WIRE_TYPES[self.enum.wire].spark_class
+        return self.enum.wire_type.spark_class
 
     @property
     def struct_code(self) -> str | None:
-        return None if self.enum.is_string else WIRE_TYPES[self.enum.wire].struct
+        return None if self.enum.is_string else self.enum.wire_type.struct
 
     def to_plain(self, expr: str) -> str:
         return f"{'str' if self.enum.is_string else 'int'}({expr})"
@@ -338,10 +322,10 @@ class EnumRef(TypeRef):
 
 
 @dataclass
-class StructRef(TypeRef):
-    """A struct reference: ``struct`` is set."""
+class StructRef(RefBase):
+    """A struct (a custom type), by its name."""
 
-    struct: Struct  # type: ignore[assignment,misc]
+    struct: Struct
 
     @property
     def head(self) -> str:
@@ -368,13 +352,13 @@ class StructRef(TypeRef):
 
 
 @dataclass
-class UnknownRef(TypeRef):
+class UnknownRef(RefBase):
     """A type the definition gets wrong: a name it does not define, or a malformed expression (``list``,
     ``map<int32,T>``, ``Pair<int32>``). ``spelled`` keeps the name it starts with and ``spelled_args`` its arguments,
     resolved as far as they go, for the checks to report."""
 
-    spelled: str = ""
-    spelled_args: tuple[TypeRef, ...] = ()
+    spelled: str
+    spelled_args: tuple[TypeRef, ...]
 
     @property
     def head(self) -> str:
@@ -384,15 +368,15 @@ class UnknownRef(TypeRef):
     def args(self) -> tuple[TypeRef, ...]:
         return self.spelled_args
 
+    def unresolved(self) -> NoReturn:
+        """Fails: a target was given a type the checks report (they run first, so a programming error)."""
+        raise TypeError(f"type {self.text!r} does not resolve")
 
-_REF_CLASSES: dict[str, type[TypeRef]] = {
-    "wire": WireRef,
-    "list": ListRef,
-    "map": MapRef,
-    "enum": EnumRef,
-    "struct": StructRef,
-    "unknown": UnknownRef,
-}
+
+TypeRef: TypeAlias = WireRef | ListRef | MapRef | EnumRef | StructRef | UnknownRef
+"""A field's type: one of a closed set of classes. A type the definition gets wrong is an :class:`UnknownRef`, which
+the checks report; a protocol that passed them has none. Code that tells the classes apart matches on them (``match
+ref: case ListRef(item=item): ...``); a fact several targets need is a property of the classes (:class:`RefBase`)."""
 
 
 @dataclass
@@ -425,9 +409,17 @@ class Field:
         return self.negative == "empty"
 
     @property
+    def types(self) -> list[TypeRef]:
+        """The field's type and every type nested in it (a list's item, a map's value, theirs)."""
+        found = [self.type]
+        while isinstance(found[-1], ListRef | MapRef):
+            found.append(found[-1].item)
+        return found
+
+    @property
     def py_annotation(self) -> str:
         base = self.type.py_annotation
-        if self.type.enum and self.type.enum.is_open:
+        if isinstance(self.type, EnumRef) and self.type.enum.is_open:
             base = f"{base} | {'str' if self.type.enum.is_string else 'int'}"
         return f"{base} | None" if self.nullable or (self.optional and self.default is None) else base
 
@@ -550,14 +542,14 @@ class Protocol:
         refs: list[TypeRef] = []
         for owner in [*self.structs, *self.messages]:
             for f in owner.fields:
-                refs += f.type.walk()
+                refs += f.types
         return refs
 
     def uses(self, wire_name: str) -> bool:
-        return any(r.wire is not None and r.wire.name == wire_name for r in self.all_types())
+        return any(isinstance(r, WireRef) and r.wire.name == wire_name for r in self.all_types())
 
     @property
     def imports(self) -> list[str]:
         """Standard-library modules the message classes need for their annotations."""
-        found = {imp for r in self.all_types() if r.wire for imp in r.wire.imports}
+        found = {imp for r in self.all_types() if isinstance(r, WireRef) for imp in r.wire.imports}
         return sorted(found)

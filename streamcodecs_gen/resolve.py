@@ -9,7 +9,7 @@ checks to report. Each distinct text is parsed once per protocol, however many f
 
 from __future__ import annotations
 
-from .model import Enum, Struct, TypeRef, UnknownRef
+from .model import Enum, EnumRef, ListRef, MapRef, Struct, StructRef, TypeRef, UnknownRef, WireRef
 from .types import CONTAINERS, MAP_KEY, WIRE_TYPES, parse_type_expr
 
 
@@ -44,12 +44,12 @@ class TypeScope:
         refs = tuple(self.ref(arg) for arg in args)
         if head in CONTAINERS:
             if len(args) == CONTAINERS[head] and (head == "list" or args[0] == MAP_KEY):
-                return TypeRef(text, head, item=refs[-1])
+                return ListRef(text, refs[0]) if head == "list" else MapRef(text, refs[1])
         elif not args:
             if head in WIRE_TYPES:
-                return TypeRef(text, "wire", wire=WIRE_TYPES[head])
+                return WireRef(text, WIRE_TYPES[head])
             if head in self.enums:
-                return TypeRef(text, "enum", enum=self.enums[head])
+                return EnumRef(text, self.enums[head])
             if head in self.structs:
-                return TypeRef(text, "struct", struct=self.structs[head])
-        return UnknownRef(text, "unknown", spelled=head, spelled_args=refs)
+                return StructRef(text, self.structs[head])
+        return UnknownRef(text, spelled=head, spelled_args=refs)

@@ -19,7 +19,7 @@ from typing import Any
 from .families import family
 from .families.framing import FramingVariant, as_written
 from .filters import _clean
-from .model import Enum, EnumRef, Field, ListRef, MapRef, Message, Protocol, Struct, StructRef, TypeRef
+from .model import Enum, EnumRef, Field, ListRef, MapRef, Message, Protocol, Struct, StructRef, TypeRef, WireRef
 from .render import Options, OutputFile, Renderer
 from .types import WIRE_TYPES
 from .vectors import manifest as _manifest
@@ -139,7 +139,7 @@ def presence_md(owner: Struct, f: Field) -> str:
         )
     if f.when_nonempty:
         parts.append(f"only when `{f.when_nonempty}` is non-empty")
-    if f.type.wire and f.type.wire.trailing:
+    if isinstance(f.type, WireRef) and f.type.wire.trailing:
         parts.append("to the end of the frame")
     if f.accept_scalar:
         parts.append("a single value reads as a one-element list")
@@ -166,7 +166,7 @@ def since_md(item: Field | Message) -> str:
 
 def referenced(protocol: Protocol) -> list[str]:
     """Wire types this protocol uses, in registry order."""
-    used = {r.wire.name for r in protocol.all_types() if r.wire}
+    used = {r.wire.name for r in protocol.all_types() if isinstance(r, WireRef)}
     used |= {e.wire for e in protocol.enums if e.wire in WIRE_TYPES}
     return [name for name in WIRE_TYPES if name in used]
 
@@ -267,7 +267,7 @@ def _display(ref: TypeRef | None, value: Any) -> str:
         return str(value)
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
-    return ref.wire.example.format(repr(value)) if ref.wire else repr(value)
+    return ref.wire.example.format(repr(value)) if isinstance(ref, WireRef) else repr(value)
 
 
 def hex_dump(data: bytes, spans: list[Any], message: Message) -> list[str]:

@@ -11,7 +11,18 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from streamcodecs_gen.model import Field, Message, Protocol, Struct, TypeRef
+from streamcodecs_gen.model import (
+    EnumRef,
+    Field,
+    ListRef,
+    MapRef,
+    Message,
+    Protocol,
+    Struct,
+    StructRef,
+    TypeRef,
+    WireRef,
+)
 
 _INT_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
 _TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=20)
@@ -49,23 +60,21 @@ def wire_strategy(name: str) -> st.SearchStrategy[Any]:
 
 def type_strategy(ref: TypeRef) -> st.SearchStrategy[Any]:
     """Plain values (as ``to_dict`` gives them) for a type."""
-    if ref.kind == "wire":
-        assert ref.wire
-        return wire_strategy(ref.wire.name)
-    if ref.kind == "enum":
-        assert ref.enum
-        known = st.sampled_from([v.value for v in ref.enum.values])
-        if ref.enum.is_open and not ref.enum.is_string:
-            return known | wire_strategy(ref.enum.wire)
-        return known
-    if ref.kind == "list":
-        assert ref.item
-        return st.lists(type_strategy(ref.item), max_size=4)
-    if ref.kind == "map":
-        assert ref.item
-        return st.dictionaries(_TEXT, type_strategy(ref.item), max_size=3)
-    assert ref.struct
-    return struct_strategy(ref.struct)
+    match ref:
+        case WireRef(wire=wire):
+            return wire_strategy(wire.name)
+        case EnumRef(enum=enum):
+            known = st.sampled_from([v.value for v in enum.values])
+            if enum.is_open and not enum.is_string:
+                return known | wire_strategy(enum.wire)
+            return known
+        case ListRef(item=item):
+            return st.lists(type_strategy(item), max_size=4)
+        case MapRef(item=item):
+            return st.dictionaries(_TEXT, type_strategy(item), max_size=3)
+        case StructRef(struct=owner):
+            return struct_strategy(owner)
+    raise TypeError(f"no values for type {ref.text}")
 
 
 def _field_strategy(f: Field) -> st.SearchStrategy[Any]:

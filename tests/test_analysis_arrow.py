@@ -8,20 +8,20 @@ from typing import Any
 
 from streamcodecs_gen.analysis.arrow import ArrowField, arrow_plan, field_shape, shape
 from streamcodecs_gen.analysis.json import encode_rule
-from streamcodecs_gen.model import Field, Origin, Struct, TypeRef
+from streamcodecs_gen.model import Field, ListRef, MapRef, Origin, Struct, StructRef, TypeRef, WireRef
 from streamcodecs_gen.types import WIRE_TYPES
 
 
 def wire(name: str) -> TypeRef:
-    return TypeRef(name, "wire", wire=WIRE_TYPES[name])
+    return WireRef(name, WIRE_TYPES[name])
 
 
 def list_of(item: TypeRef) -> TypeRef:
-    return TypeRef(f"list<{item.text}>", "list", item=item)
+    return ListRef(f"list<{item.text}>", item)
 
 
 def map_of(item: TypeRef) -> TypeRef:
-    return TypeRef(f"map<string,{item.text}>", "map", item=item)
+    return MapRef(f"map<string,{item.text}>", item)
 
 
 def field(name: str, ref: TypeRef, removed: str | None = None, **kwargs: Any) -> Field:
@@ -33,7 +33,7 @@ def owner(name: str, *fields: Field) -> Struct:
 
 
 def struct(s: Struct) -> TypeRef:
-    return TypeRef(s.name, "struct", struct=s)
+    return StructRef(s.name, s)
 
 
 def test_values_arrow_takes_need_no_shape() -> None:

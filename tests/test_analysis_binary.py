@@ -8,7 +8,7 @@ import pytest
 
 from streamcodecs_gen.analysis.binary import PythonBinary, python_context
 from streamcodecs_gen.analysis.exports import CONTRACT
-from streamcodecs_gen.model import Field, Protocol, Struct, TypeRef
+from streamcodecs_gen.model import EnumRef, Field, Protocol, Struct, WireRef
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.types import WIRE_TYPES
 
@@ -35,11 +35,11 @@ def owner_field(protocol: Protocol, owner: str, name: str) -> tuple[Struct, Fiel
 
 
 def test_struct_unpacked_values_convert_by_their_type(py: PythonBinary) -> None:
-    uuid = TypeRef("uuid", "wire", wire=WIRE_TYPES["uuid"])
+    uuid = WireRef("uuid", WIRE_TYPES["uuid"])
     assert py.converted(uuid, "v") == WIRE_TYPES["uuid"].from_struct.format("v")
-    assert py.converted(TypeRef("int64", "wire", wire=WIRE_TYPES["int64"]), "v") is None
+    assert py.converted(WireRef("int64", WIRE_TYPES["int64"]), "v") is None
     enum = next(e for e in py.protocol.enums if e.name == "Color")
-    assert py.converted(TypeRef("Color", "enum", enum=enum), "v") == "_to_Color(v, pos)"
+    assert py.converted(EnumRef("Color", enum), "v") == "_to_Color(v, pos)"
 
 
 def test_fields_of_variable_size_are_read_by_their_class(fixture: Protocol, py: PythonBinary) -> None:

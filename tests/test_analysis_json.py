@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from streamcodecs_gen.analysis.json import fast_path, field_mode, omit_defaults, removed_fields, unset_default_fields
-from streamcodecs_gen.model import Field, Origin, Protocol, TypeRef
+from streamcodecs_gen.model import Field, Origin, Protocol, WireRef
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.types import WIRE_TYPES
 
@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def field(name: str = "f", removed: str | None = None, **kwargs: Any) -> Field:
-    ref = TypeRef("string", "wire", wire=WIRE_TYPES["string"])
+    ref = WireRef("string", WIRE_TYPES["string"])
     return Field(name, name, ref, "1.0", removed, "", Origin("p.yaml", 1), **kwargs)
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from streamcodecs_gen.analysis.kafka import KafkaEvent, kafka_event, kafka_spark
-from streamcodecs_gen.model import Protocol
+from streamcodecs_gen.analysis.kafka import KafkaEvent, attribute_wire, kafka_event, kafka_spark
+from streamcodecs_gen.model import Protocol, WireRef
 from streamcodecs_gen.pipeline import load_protocols
 
 REPO = Path(__file__).resolve().parents[1]
@@ -64,8 +64,8 @@ def test_leading_run_stops_at_the_first_optional_attribute(protocol: Protocol, e
 
 
 def test_wire_types_once_each_in_first_use_order(event: KafkaEvent) -> None:
-    assert event.extra is not None and event.extra.type.item and event.extra.type.item.wire
-    used = [f.type.wire.name for f in event.attributes if f.type.wire] + [event.extra.type.item.wire.name]
+    assert event.extra is not None
+    used = [attribute_wire(f).name for f in [*event.attributes, event.extra]]
     assert event.wire_names == list(dict.fromkeys(used))
     assert "base64" not in event.wire_names  # so codec_wire_names must add it
     assert event.codec_wire_names == [*event.wire_names, "base64"]
@@ -82,7 +82,7 @@ def test_spark_text_where_spark_holds_another_python_type_as_text(event: KafkaEv
     assert event.extra is not None
     assert event.spark_text(event.extra)  # boolean, integer or string extensions: a map of canonical strings
     for f in event.attributes:  # CloudEvents' attributes are text, a time: Spark holds the codec's values
-        assert f.type.wire is not None
+        assert isinstance(f.type, WireRef)
         assert event.spark_text(f) == (f.type.wire.spark == "string" and f.type.wire.py != "str"), f.name
     assert not any(event.spark_text(f) for f in event.attributes)
 

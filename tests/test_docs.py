@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from streamcodecs_gen.model import Protocol, Struct
+from streamcodecs_gen.model import EnumRef, Protocol, Struct, StructRef, WireRef
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.render import Options
 from streamcodecs_gen.target_md import fence, markdown_target, md_block
@@ -120,10 +120,9 @@ def test_every_message_field_type_and_enum_is_documented(protocols: list[Protoco
                 wire, py, type_cell, presence, since, default, meaning = rows[f.name]
                 where = f"{p.name}.{owner.name}.{f.name}"
                 assert py == f"`{f.py}`", where
-                for ref in f.type.walk():
-                    name = ref.text if ref.kind in ("enum", "struct") else ref.wire.name if ref.wire else None
-                    if name:
-                        assert name in type_cell, where
+                for ref in f.types:
+                    if isinstance(ref, WireRef | EnumRef | StructRef):  # a wire type's, enum's or struct's name
+                        assert ref.head in type_cell, where
                 assert since.startswith(f.since), where
                 if f.removed:
                     assert f.removed in since, where
@@ -216,7 +215,7 @@ def test_examples_are_the_vectors(protocols: list[Protocol], docs: dict[str, str
                     assert _hex_dump_bytes(block.group(2)) == data, entry["message"]
                 message = next(m for m in p.messages if m.name == entry["message"])
                 for f in message.fields:
-                    if f.py in entry["fields"] and f.type.kind != "struct":
+                    if f.py in entry["fields"] and not isinstance(f.type, StructRef):
                         assert re.search(rf"\b{re.escape(f.name)}\b", block.group(2)), f"{message.name}.{f.name}"
             elif p.family == "kafka":  # the event format line, then the record in each mode
                 text = block.group(2)

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from streamcodecs import pravega as pv
 
-from streamcodecs_gen.model import Field, Message, Protocol, TypeRef
+from streamcodecs_gen.model import EnumRef, Field, ListRef, Message, Protocol, StructRef, TypeRef, WireRef
 from streamcodecs_gen.pipeline import load_protocols
 
 REPO = Path(__file__).resolve().parent.parent
@@ -72,24 +72,23 @@ class Sampler:
 
     def value(self, ref: TypeRef, f: Field | None = None) -> Any:
         i = self.i
-        if ref.kind == "wire":
-            assert ref.wire
-            return ref.wire.reference(i)
-        if ref.kind == "enum":
-            assert ref.enum
-            if ref.enum.is_open and i % 2:
-                return 100 + i % 27  # not a member: an open enum keeps it
-            members = [m for m in getattr(pv, ref.enum.name) if f is None or m.name != f.default]
-            return members[i % len(members)]
-        if ref.kind == "list":
-            assert ref.item
-            items = []
-            for _ in range(2):
-                self.i += 1
-                items.append(self.value(ref.item))
-            return items
-        assert ref.kind == "struct" and ref.struct
-        return getattr(pv, ref.struct.name)(**{g.py: self.field_value(g) for g in ref.struct.fields})
+        match ref:
+            case WireRef(wire=wire):
+                return wire.reference(i)
+            case EnumRef(enum=enum):
+                if enum.is_open and i % 2:
+                    return 100 + i % 27  # not a member: an open enum keeps it
+                members = [m for m in getattr(pv, enum.name) if f is None or m.name != f.default]
+                return members[i % len(members)]
+            case ListRef(item=item):
+                items = []
+                for _ in range(2):
+                    self.i += 1
+                    items.append(self.value(item))
+                return items
+            case StructRef(struct=owner):
+                return getattr(pv, owner.name)(**{g.py: self.field_value(g) for g in owner.fields})
+        raise TypeError(f"no sample of type {ref.text}")
 
 
 def sample(m: Message, seed: int = 0) -> Any:
@@ -98,10 +97,9 @@ def sample(m: Message, seed: int = 0) -> Any:
 
 
 def default_of(f: Field) -> Any:
-    if f.type.kind == "enum":
-        assert f.type.enum
+    if isinstance(f.type, EnumRef):
         return getattr(getattr(pv, f.type.enum.name), f.default)
-    if f.type.kind == "wire" and f.type.wire and f.type.wire.py == "bytes":
+    if isinstance(f.type, WireRef) and f.type.wire.py == "bytes":
         return f.default.encode()
     return f.default
 
@@ -131,33 +129,32 @@ def java_utf_length(text: str) -> int:
 
 
 def wire_size(ref: TypeRef, value: Any) -> int:
-    if ref.kind == "enum":
-        assert ref.enum
-        return struct.calcsize(">" + {"int8": "b", "int16": "h", "int32": "i", "int64": "q"}[ref.enum.wire])
-    if ref.kind == "list":
-        assert ref.item
-        return 4 + sum(wire_size(ref.item, v) for v in value)
-    if ref.kind == "struct":
-        assert ref.struct
-        size = 4 if ref.struct.size_prefix else 0
-        for f in ref.struct.fields:
-            if f.when_nonempty and not getattr(
-                value, next(g.py for g in ref.struct.fields if g.name == f.when_nonempty)
-            ):
-                continue
-            size += wire_size(f.type, getattr(value, f.py))
-        return size
-    assert ref.wire
-    if ref.wire.size:
-        return ref.wire.size
-    return {"mutf8": lambda v: 2 + java_utf_length(v), "bytes": lambda v: 4 + len(v)}[ref.wire.name](value)
+    match ref:
+        case EnumRef(enum=enum):
+            return struct.calcsize(">" + {"int8": "b", "int16": "h", "int32": "i", "int64": "q"}[enum.wire])
+        case ListRef(item=item):
+            return 4 + sum(wire_size(item, v) for v in value)
+        case StructRef(struct=owner):
+            size = 4 if owner.size_prefix else 0
+            for f in owner.fields:
+                if f.when_nonempty and not getattr(
+                    value, next(g.py for g in owner.fields if g.name == f.when_nonempty)
+                ):
+                    continue
+                size += wire_size(f.type, getattr(value, f.py))
+            return size
+        case WireRef(wire=wire):
+            if wire.size:
+                return wire.size
+            return {"mutf8": lambda v: 2 + java_utf_length(v), "bytes": lambda v: 4 + len(v)}[wire.name](value)
+    raise TypeError(f"no size of type {ref.text}")
 
 
 def flat(fields: list[Field], value: Any) -> Iterator[tuple[Field, Any]]:
     """Fields in wire order, with the fields of unprefixed structs inlined (their trailing rules apply in place)."""
     for f in fields:
         v = getattr(value, f.py)
-        if f.type.kind == "struct" and f.type.struct and not f.type.struct.size_prefix:
+        if isinstance(f.type, StructRef) and not f.type.struct.size_prefix:
             yield from flat(f.type.struct.fields, v)
         else:
             assert f.when_nonempty is None
@@ -173,7 +170,7 @@ def expected_after_cut(m: Message, message: Any, length: int) -> list[Any] | Non
         if f.presence is not None and left < f.presence:
             values.append(default_of(f))
             continue
-        if f.type.kind == "wire" and f.type.wire and f.type.wire.trailing:
+        if isinstance(f.type, WireRef) and f.type.wire.trailing:
             values.append(v[:left] if isinstance(v, bytes) else left)
             pos = length
             continue
@@ -223,9 +220,7 @@ def test_distinct_values_catch_swapped_fields(model: Protocol) -> None:
         values = [
             v
             for f, v in flat(m.fields, sample(m))
-            if f.type.kind == "wire"
-            and f.type.wire
-            and f.type.wire.name in ("int32", "int64", "uuid", "mutf8", "bytes")
+            if isinstance(f.type, WireRef) and f.type.wire.name in ("int32", "int64", "uuid", "mutf8", "bytes")
         ]
         assert len({repr(v) for v in values}) == len(values), m.name
 
@@ -273,7 +268,7 @@ def test_unknown_trailing_bytes_are_skipped(model: Protocol, name: str) -> None:
     extra = b"\x00newer-field\xff"
     decoded = pv.decode(frame(m.code, pv.encode(message)[8:] + extra))
     last = m.fields[-1] if m.fields else None
-    if last and last.type.kind == "wire" and last.type.wire and last.type.wire.trailing:
+    if last and isinstance(last.type, WireRef) and last.type.wire.trailing:
         # A field that takes the rest of the frame takes the extra bytes too (AppendBlock, PartialEvent, Padding).
         grown = getattr(message, last.py) + (extra if last.type.wire.py == "bytes" else len(extra))
         setattr(message, last.py, grown)

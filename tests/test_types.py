@@ -1,12 +1,13 @@
-"""The wire-type registry answers what callers used to hard-code, and TypeRef is one class per kind."""
+"""The wire-type registry answers what callers used to hard-code, and TypeRef is a closed set of classes."""
 
 from __future__ import annotations
 
 import struct
+import typing
 
 import pytest
 
-from streamcodecs_gen.model import EnumRef, ListRef, MapRef, StructRef, TypeRef, WireRef
+from streamcodecs_gen.model import EnumRef, ListRef, MapRef, StructRef, TypeRef, UnknownRef, WireRef
 from streamcodecs_gen.types import INTEGER_TYPES, SPARK_CLASSES, WIRE_TYPES
 
 
@@ -52,37 +53,38 @@ def test_binary_helpers_follow_the_framing() -> None:
     assert WIRE_TYPES["mutf8"].writer_for("int32") == "write_mutf8"
 
 
-def test_typeref_builds_the_class_of_its_kind() -> None:
-    uuid_ref = TypeRef("uuid", "wire", wire=WIRE_TYPES["uuid"])
-    assert type(uuid_ref) is WireRef and uuid_ref.arrow_converts
-    listed = TypeRef("list<uuid>", "list", item=uuid_ref)
-    assert type(listed) is ListRef and listed.arrow_converts and listed.spark_type == "array<string>"
-    mapped = TypeRef("map<string,bytes>", "map", item=TypeRef("bytes", "wire", wire=WIRE_TYPES["bytes"]))
-    assert type(mapped) is MapRef and not mapped.arrow_converts
-    assert mapped.item and mapped.item.python_literal("") == "b''"
+def test_typeref_is_a_closed_set_of_classes_each_answering_for_its_type() -> None:
+    assert set(typing.get_args(TypeRef)) == {WireRef, ListRef, MapRef, EnumRef, StructRef, UnknownRef}
+    uuid_ref = WireRef("uuid", WIRE_TYPES["uuid"])
+    assert uuid_ref.arrow_converts and uuid_ref.head == "uuid" and uuid_ref.args == ()
+    listed = ListRef("list<uuid>", uuid_ref)
+    assert listed.arrow_converts and listed.spark_type == "array<string>" and listed.args == (uuid_ref,)
+    mapped = MapRef("map<string,bytes>", WireRef("bytes", WIRE_TYPES["bytes"]))
+    assert not mapped.arrow_converts and mapped.item.python_literal("") == "b''"
+    assert [a.head for a in mapped.args] == ["string", "bytes"]
     assert listed.python_literal([]) == "[]" and listed.python_literal(None) == "None"
-    assert {EnumRef, StructRef} <= set(TypeRef.__subclasses__())
+    unknown = UnknownRef("Nope<int32>", spelled="Nope", spelled_args=(WireRef("int32", WIRE_TYPES["int32"]),))
+    assert unknown.head == "Nope" and [a.head for a in unknown.args] == ["int32"]
+    with pytest.raises(TypeError, match="does not resolve"):
+        unknown.unresolved()
 
 
 def test_plain_conversions_nest() -> None:
     from streamcodecs_gen.model import Enum, EnumValue, Origin, Struct
 
     values = [EnumValue("A", 1, "")]
-    closed = TypeRef("E", "enum", enum=Enum("E", "int8", values, None, "", Origin("p.yaml", 1)))
-    opened = TypeRef("O", "enum", enum=Enum("O", "string", values, "keep", "", Origin("p.yaml", 1)))
-    point = TypeRef("Point", "struct", struct=Struct("Point", "1.0", "", [], Origin("p.yaml", 1)))
-    payload = TypeRef("bytes", "wire", wire=WIRE_TYPES["bytes"])
-    text = TypeRef("string", "wire", wire=WIRE_TYPES["string"])
-    assert TypeRef("list<E>", "list", item=closed).to_plain("x") == "[int(v) for v in x]"
-    assert TypeRef("list<E>", "list", item=closed).from_plain("x") == "[E(v) for v in x]"
+    closed = EnumRef("E", Enum("E", "int8", values, None, "", Origin("p.yaml", 1)))
+    opened = EnumRef("O", Enum("O", "string", values, "keep", "", Origin("p.yaml", 1)))
+    point = StructRef("Point", Struct("Point", "1.0", "", [], Origin("p.yaml", 1)))
+    payload = WireRef("bytes", WIRE_TYPES["bytes"])
+    text = WireRef("string", WIRE_TYPES["string"])
+    assert ListRef("list<E>", closed).to_plain("x") == "[int(v) for v in x]"
+    assert ListRef("list<E>", closed).from_plain("x") == "[E(v) for v in x]"
     assert opened.to_plain("x") == "str(x)" and opened.from_plain("x") == "O._value2member_map_.get(x, x)"
-    assert (
-        TypeRef("map<string,Point>", "map", item=point).from_plain("x")
-        == "{k: Point.from_dict(v) for k, v in x.items()}"
-    )
-    assert TypeRef("list<bytes>", "list", item=payload).to_plain("x") == "[bytes(v) for v in x]"
-    assert TypeRef("list<bytes>", "list", item=payload).from_plain("x") == "list(x)"
-    assert TypeRef("map<string,string>", "map", item=text).to_plain("x") == "dict(x)"
+    assert MapRef("map<string,Point>", point).from_plain("x") == "{k: Point.from_dict(v) for k, v in x.items()}"
+    assert ListRef("list<bytes>", payload).to_plain("x") == "[bytes(v) for v in x]"
+    assert ListRef("list<bytes>", payload).from_plain("x") == "list(x)"
+    assert MapRef("map<string,string>", text).to_plain("x") == "dict(x)"
     assert not text.converts_plain and point.converts_plain and closed.converts_plain
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..filters import pystr
-from ..model import Field, Protocol, Struct, TypeRef
+from ..model import Field, ListRef, MapRef, Protocol, Struct, StructRef, TypeRef, WireRef
 
 
 def shape_name(s: Struct) -> str:
@@ -26,12 +26,15 @@ def shape_name(s: Struct) -> str:
 
 def shape(ref: TypeRef) -> str:
     """Python source: how codec values of the type become Arrow values (``_arrow.Shape``)."""
-    if ref.kind == "wire" and ref.wire and ref.wire.to_arrow is not None:
-        return f"lambda v: None if v is None else {ref.wire.to_arrow.format(v='v')}"
-    if ref.kind == "struct" and ref.struct:
-        return shape_name(ref.struct)
-    if ref.kind in ("list", "map") and ref.item and ref.item.arrow_converts:
-        return f"_arrow.{'Items' if ref.kind == 'list' else 'Entries'}({shape(ref.item)})"
+    match ref:
+        case WireRef(wire=wire) if wire.to_arrow is not None:
+            return f"lambda v: None if v is None else {wire.to_arrow.format(v='v')}"
+        case StructRef(struct=struct):
+            return shape_name(struct)
+        case ListRef(item=item) if item.arrow_converts:
+            return f"_arrow.Items({shape(item)})"
+        case MapRef(item=item) if item.arrow_converts:
+            return f"_arrow.Entries({shape(item)})"
     return "None"
 
 
@@ -42,14 +45,15 @@ def field_shape(f: Field) -> str:
 
 def from_arrow(ref: TypeRef, v: str, path: str, d: int = 0) -> str:
     """Python source: the codec value of Arrow's ``v`` (never None); ``path`` names the field in errors."""
-    if ref.kind == "wire" and ref.wire and ref.wire.from_arrow is not None:
-        return ref.wire.from_arrow.format(v=v, path=pystr(path))
-    if ref.kind == "struct" and ref.struct:
-        return f"_{ref.struct.snake}_of({v})"
-    if ref.kind == "list" and ref.item and ref.item.arrow_converts:
-        return f"[{from_arrow(ref.item, f'x{d}', path + '[]', d + 1)} for x{d} in {v}]"
-    if ref.kind == "map" and ref.item and ref.item.arrow_converts:
-        return f"{{k{d}: {from_arrow(ref.item, f'x{d}', path + '[]', d + 1)} for k{d}, x{d} in {v}.items()}}"
+    match ref:
+        case WireRef(wire=wire) if wire.from_arrow is not None:
+            return wire.from_arrow.format(v=v, path=pystr(path))
+        case StructRef(struct=struct):
+            return f"_{struct.snake}_of({v})"
+        case ListRef(item=item) if item.arrow_converts:
+            return f"[{from_arrow(item, f'x{d}', path + '[]', d + 1)} for x{d} in {v}]"
+        case MapRef(item=item) if item.arrow_converts:
+            return f"{{k{d}: {from_arrow(item, f'x{d}', path + '[]', d + 1)} for k{d}, x{d} in {v}.items()}}"
     return v
 
 

@@ -93,7 +93,9 @@ class PythonBinary:
     @property
     def imports(self) -> list[str]:
         """Import lines the wire types' conversions need (``from_struct``)."""
-        return sorted({line for r in self.protocol.all_types() if r.wire for line in r.wire.binary_imports})
+        return sorted(
+            {line for r in self.protocol.all_types() if isinstance(r, WireRef) for line in r.wire.binary_imports}
+        )
 
     # ------------------------------------------------------------------ reading
 
@@ -195,11 +197,11 @@ class PythonBinary:
     # ------------------------------------------------------------------ wire types
 
     def _helper(self, ref: TypeRef) -> str:
-        assert ref.wire, ref.text
+        assert isinstance(ref, WireRef), ref.text
         return ref.wire.helper_for(self.framing.bytes_length)
 
     def _writer(self, ref: TypeRef) -> str:
-        assert ref.wire, ref.text
+        assert isinstance(ref, WireRef), ref.text
         return ref.wire.writer_for(self.framing.bytes_length)
 
 

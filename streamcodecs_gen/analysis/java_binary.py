@@ -15,9 +15,9 @@ from typing import Any
 from ..families.framing import BinaryFraming
 from ..filters import javastr as java_string
 from ..layout import Layout, Step, binary_layout, min_size
-from ..model import Field, Message, Protocol, Struct, TypeRef
+from ..model import Enum, EnumRef, Field, ListRef, Message, Protocol, Struct, StructRef, TypeRef, WireRef
 from ..naming import java_safe
-from ..types import JAVA_PRIMITIVES, WIRE_TYPES
+from ..types import JAVA_PRIMITIVES, WIRE_TYPES, WireType
 
 _MESSAGE_METHODS = frozenset({"wireCode", "wireName"})
 """The Message interface's methods: a record component may not take their names."""
@@ -58,10 +58,10 @@ class JavaBinary:
         assert size
         return size
 
-    def enum_java(self, enum: Any) -> str:
-        return WIRE_TYPES[enum.wire].java_primitive
+    def enum_java(self, enum: Enum) -> str:
+        return enum.wire_type.java_primitive
 
-    def enum_member(self, enum: Any, name: str) -> str:
+    def enum_member(self, enum: Enum, name: str) -> str:
         return self._number(self.enum_java(enum), next(v.value for v in enum.values if v.name == name))
 
     @property
@@ -79,38 +79,38 @@ class JavaBinary:
         return f"{owner.name}.{f.py}"
 
     def type(self, ref: TypeRef) -> str:
-        if ref.kind == "list":
-            assert ref.item
-            return f"List<{self.boxed(ref.item)}>"
-        if ref.kind == "struct":
-            assert ref.struct
-            return ref.struct.name
+        match ref:
+            case ListRef(item=item):
+                return f"List<{self.boxed(item)}>"
+            case StructRef(struct=struct):
+                return struct.name
         return self.wire(ref).java_primitive
 
     def boxed(self, ref: TypeRef) -> str:
         java = self.type(ref)
         return _BOXED.get(java, java)
 
-    def wire(self, ref: TypeRef) -> Any:
+    def wire(self, ref: TypeRef) -> WireType:
         """The wire type of a scalar (an enum's integer type)."""
-        if ref.kind == "enum":
-            assert ref.enum
-            return WIRE_TYPES[ref.enum.wire]
-        assert ref.wire
-        return ref.wire
+        match ref:
+            case WireRef(wire=wire):
+                return wire
+            case EnumRef(enum=enum):
+                return enum.wire_type
+        raise TypeError(f"{ref.text} is not a scalar")
 
     def fixed(self, ref: TypeRef) -> bool:
-        return ref.kind in ("wire", "enum") and self.wire(ref).struct is not None
+        return ref.struct_code is not None
 
     def literal(self, ref: TypeRef, value: Any) -> str:
         """Java source of a default or constant value of the type."""
-        if ref.kind == "list":
-            return "List.of()"
-        if ref.kind == "enum":
-            assert ref.enum
-            if isinstance(value, str):
-                value = next(v.value for v in ref.enum.values if v.name == value)
-            return self._number(self.wire(ref).java_primitive, value)
+        match ref:
+            case ListRef():
+                return "List.of()"
+            case EnumRef(enum=enum):
+                if isinstance(value, str):
+                    value = next(v.value for v in enum.values if v.name == value)
+                return self._number(enum.wire_type.java_primitive, value)
         wire = self.wire(ref)
         if wire.java_primitive == "String":
             return java_string(value)
@@ -147,7 +147,7 @@ class JavaBinary:
     def written(self, f: Field) -> str:
         """What the encoder writes for field ``f`` of ``value``: its constant (a struct's is checked by its own
         writer, so the value is written), else the value's component."""
-        if f.has_const and f.type.kind != "struct":
+        if f.has_const and not isinstance(f.type, StructRef):
             return self.const(f)
         return f"value.{self.name(f)}()"
 
@@ -187,15 +187,14 @@ class JavaBinary:
     def read_fixed(self, ref: TypeRef) -> str:
         """The unchecked read of a fixed-size value (its bytes are known to be there); enums mapped at ``at``."""
         read = f"in.{self.wire(ref).name}()"
-        if ref.kind == "enum":
-            assert ref.enum
+        if isinstance(ref, EnumRef):
             return f"to{ref.enum.name}(in, {read}, at)"
         return read
 
     def step_needs_at(self, step: Step) -> bool:
         """The step reads an enum or checks a constant, whose failure names the step's first byte."""
         fields = [f for s in [step, *step.guarded] for f in s.fields]
-        return any(f.type.kind == "enum" or f.has_const for f in fields)
+        return any(isinstance(f.type, EnumRef) or f.has_const for f in fields)
 
     def owner_needs_at(self, owner: Struct) -> bool:
         return any(self.step_needs_at(step) for step in self.layout.steps[owner.name])
@@ -204,11 +203,11 @@ class JavaBinary:
         """The read of a variable-size value (a struct, a list, text or a payload)."""
         ref = f.type
         path = java_string(self.path(owner, f))
-        if ref.kind == "struct":
-            assert ref.struct
-            return f"read{ref.struct.name}(in)"
-        if ref.kind == "list":
-            return f"{self.list_method(ref)}(in, {path}, {'true' if f.negative_empty else 'false'})"
+        match ref:
+            case StructRef(struct=struct):
+                return f"read{struct.name}(in)"
+            case ListRef():
+                return f"{self.list_method(ref)}(in, {path}, {'true' if f.negative_empty else 'false'})"
         wire = self.wire(ref)
         if wire.negative_length:  # bytes: a negative length may read as empty
             return f"in.bytes({path}, {'true' if f.negative_empty else 'false'})"
@@ -218,8 +217,7 @@ class JavaBinary:
 
     def read_item(self, ref: TypeRef) -> str:
         """The read of one list item (its bounds checked)."""
-        if ref.kind == "struct":
-            assert ref.struct
+        if isinstance(ref, StructRef):
             return f"read{ref.struct.name}(in)"
         wire = self.wire(ref)
         if wire.negative_length:
@@ -228,15 +226,14 @@ class JavaBinary:
             return self.read_fixed(ref)
         return f'in.{wire.name}("list item")'
 
-    def list_method(self, ref: TypeRef) -> str:
-        assert ref.item
+    def list_method(self, ref: ListRef) -> str:
         return "readListOf" + "".join(part[:1].upper() + part[1:] for part in _words(self.boxed(ref.item)))
 
-    def lists(self) -> list[TypeRef]:
+    def lists(self) -> list[ListRef]:
         """One list type per distinct item type, for its reader method."""
-        found: dict[str, TypeRef] = {}
+        found: dict[str, ListRef] = {}
         for ref in self.protocol.all_types():
-            if ref.kind == "list":
+            if isinstance(ref, ListRef):
                 found.setdefault(self.list_method(ref), ref)
         return [found[k] for k in sorted(found)]
 
@@ -248,11 +245,11 @@ class JavaBinary:
         java = self.type(ref)
         if java == "byte[]":
             return f"{expr}.length > 0"
-        if java in ("String",) or ref.kind == "list":
+        if java in ("String",) or isinstance(ref, ListRef):
             return f"!{expr}.isEmpty()"
         if java == "boolean":
             return expr
-        if ref.kind == "struct" or java == "UUID":
+        if isinstance(ref, StructRef) or java == "UUID":
             return "true"
         return f"{expr} != 0"
 
@@ -264,13 +261,12 @@ class JavaBinary:
     def write(self, ref: TypeRef, expr: str, where: str) -> str:
         """The statement writing ``expr``; ``where`` names the field in an EncodeException."""
         place = java_string(where)
-        if ref.kind == "struct":
-            assert ref.struct
-            return f"write{ref.struct.name}({expr}, out);"
-        if ref.kind == "list":
-            assert ref.item
-            item = self.write(ref.item, "item", "list item")
-            return f"out.count({expr}, {place});\nfor ({self.boxed(ref.item)} item : {expr}) {{\n    {item}\n}}"
+        match ref:
+            case StructRef(struct=struct):
+                return f"write{struct.name}({expr}, out);"
+            case ListRef(item=item):
+                written = self.write(item, "item", "list item")
+                return f"out.count({expr}, {place});\nfor ({self.boxed(item)} item : {expr}) {{\n    {written}\n}}"
         wire = self.wire(ref)
         if wire.struct and not wire.struct_converts:  # a UUID is two longs
             return f"out.{wire.name}({expr});"
@@ -294,16 +290,15 @@ class JavaBinary:
         """``expr`` as Spark's external type (UUIDs as text, structs as Rows, lists as arrays); text Spark cannot
         hold fails with ``BinarySpark.Unfit`` naming the Java string ``place`` (the message's field, as the Python
         path names it)."""
-        if ref.kind == "struct":
-            assert ref.struct
-            return f"row({expr}, {place})"
-        if ref.kind == "list":
-            assert ref.item
-            x = f"x{depth}"
-            inner = self.to_spark(ref.item, x, place, depth + 1)
-            if inner == x:
-                return f"{expr}.toArray()"
-            return f"BinarySpark.array({expr}, {x} -> {inner})"
+        match ref:
+            case StructRef():
+                return f"row({expr}, {place})"
+            case ListRef(item=item):
+                x = f"x{depth}"
+                inner = self.to_spark(item, x, place, depth + 1)
+                if inner == x:
+                    return f"{expr}.toArray()"
+                return f"BinarySpark.array({expr}, {x} -> {inner})"
         wire = self.wire(ref)
         if wire.java == "UUID":
             return f"{expr}.toString()"
@@ -320,16 +315,15 @@ class JavaBinary:
 
     def _from_value(self, ref: TypeRef, value: str, path: str, where: str, depth: int) -> str:
         place, at = java_string(path), java_string(where)
-        if ref.kind == "struct":
-            assert ref.struct
-            return f"to{ref.struct.name}(BinarySpark.struct({value}, owner), owner)"
-        if ref.kind == "list":
-            assert ref.item
-            x = f"x{depth}"
-            item = self._from_value(ref.item, x, path + "[]", "list item", depth + 1)
-            converts = ref.item.kind == "struct" or self.wire(ref.item).java == "UUID"
-            flag, named = ("true", "owner") if converts else ("false", at)
-            return f"BinarySpark.list({value}, {flag}, {named}, {x} -> {item})"
+        match ref:
+            case StructRef(struct=struct):
+                return f"to{struct.name}(BinarySpark.struct({value}, owner), owner)"
+            case ListRef(item=item):
+                x = f"x{depth}"
+                converted = self._from_value(item, x, path + "[]", "list item", depth + 1)
+                converts = isinstance(item, StructRef) or self.wire(item).java == "UUID"
+                flag, named = ("true", "owner") if converts else ("false", at)
+                return f"BinarySpark.list({value}, {flag}, {named}, {x} -> {converted})"
         wire = self.wire(ref)
         if wire.java == "UUID":
             return f"BinarySpark.uuid({value}, {place}, {at})"
@@ -355,9 +349,6 @@ class JavaBinary:
 
     def from_values(self, owner: Struct) -> list[str]:
         return [self.from_spark(owner, f) for f in owner.fields]
-
-    def wire_name(self, ref: TypeRef) -> str | None:
-        return self.wire(ref).name if ref.kind in ("wire", "enum") else None
 
     def where(self, owner: Struct) -> dict[str, str]:
         """Per field, what the Python encoder names when the value cannot be packed: the first field of its run."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..families.framing import JsonFraming
 from ..filters import javastr as java_string
-from ..model import Field, Message, Protocol, Struct, TypeRef
+from ..model import EnumRef, Field, ListRef, MapRef, Message, Protocol, Struct, StructRef, TypeRef, UnknownRef, WireRef
 from ..naming import java_camel, java_safe
 from .json import encode_rule, fast_path, field_mode, typed_path
 
@@ -38,38 +38,48 @@ def camel(py_name: str) -> str:
 
 def java_type(ref: TypeRef) -> str:
     """The Java type of a decoded value (boxed: a component may be null)."""
-    if ref.kind == "wire":
-        assert ref.wire
-        return str(ref.wire.java)
-    if ref.kind == "enum":
-        assert ref.enum
-        return f"Messages.{ref.enum.name}"
-    if ref.kind == "struct":
-        assert ref.struct
-        return f"Messages.{ref.struct.name}"
-    assert ref.item
-    if ref.kind == "list":
-        return f"List<{java_type(ref.item)}>"
-    return f"Map<String, {java_type(ref.item)}>"
+    match ref:
+        case WireRef(wire=wire):
+            return str(wire.java)
+        case EnumRef(enum=enum):
+            return f"Messages.{enum.name}"
+        case StructRef(struct=struct):
+            return f"Messages.{struct.name}"
+        case ListRef(item=item):
+            return f"List<{java_type(item)}>"
+        case MapRef(item=item):
+            return f"Map<String, {java_type(item)}>"
+        case UnknownRef():
+            ref.unresolved()
 
 
 def _null(nullable: bool) -> str:
     return "OrNull" if nullable else ""
 
 
+def _container(ref: ListRef | MapRef) -> str:
+    """The runtime's word for a list or a map (``JsonWire.readList``, ``readMap``)."""
+    return "List" if isinstance(ref, ListRef) else "Map"
+
+
 def _name(ref: TypeRef) -> str:
     """A Java name part for a type: ``ListOfStr``, ``MapOfListOfStr``, ``Grouping``."""
-    if ref.kind == "wire":
-        assert ref.wire and ref.wire.java_helper, ref.text
-        return ref.wire.java_helper
-    if ref.kind in ("enum", "struct"):
-        return ref.enum.name if ref.enum else ref.struct.name  # type: ignore[union-attr]
-    assert ref.item
-    return ("ListOf" if ref.kind == "list" else "MapOf") + _name(ref.item)
+    match ref:
+        case WireRef(wire=wire):
+            assert wire.java_helper, ref.text
+            return wire.java_helper
+        case EnumRef(enum=enum):
+            return enum.name
+        case StructRef(struct=struct):
+            return struct.name
+        case ListRef(item=item) | MapRef(item=item):
+            return _container(ref) + "Of" + _name(item)
+        case UnknownRef():
+            ref.unresolved()
 
 
 def _any(ref: TypeRef) -> bool:
-    return ref.kind == "wire" and ref.wire is not None and ref.wire.java == "VariantVal"
+    return isinstance(ref, WireRef) and ref.wire.java == "VariantVal"
 
 
 @dataclass(frozen=True)
@@ -105,83 +115,82 @@ class Expressions:
 
     def read(self, ref: TypeRef, nullable: bool, p: str, scalar: bool = False) -> str:
         """Java reading the value at parser ``p`` (``scalar``: a list that also takes one item alone)."""
-        if ref.kind == "wire":
-            assert ref.wire
-            return f"JsonWire.read{ref.wire.java_helper}{_null(nullable)}({p})"
-        if ref.kind == "enum":
-            assert ref.enum
-            return f"Messages.{ref.enum.name}.read{_null(nullable)}({p})"
-        if ref.kind == "struct":
-            assert ref.struct
-            return f"Codec.read{ref.struct.name}{_null(nullable)}({p})"
-        assert ref.item
-        kind = ("List" if ref.kind == "list" else "Map") + ("OrItem" if scalar else "")
-        return f"JsonWire.read{kind}{_null(nullable)}({p}, {self.read_ref(ref.item)})"
+        match ref:
+            case WireRef(wire=wire):
+                return f"JsonWire.read{wire.java_helper}{_null(nullable)}({p})"
+            case EnumRef(enum=enum):
+                return f"Messages.{enum.name}.read{_null(nullable)}({p})"
+            case StructRef(struct=struct):
+                return f"Codec.read{struct.name}{_null(nullable)}({p})"
+            case ListRef(item=item) | MapRef(item=item):
+                method = _container(ref) + ("OrItem" if scalar else "")
+                return f"JsonWire.read{method}{_null(nullable)}({p}, {self.read_ref(item)})"
+            case UnknownRef():
+                ref.unresolved()
 
     def read_ref(self, ref: TypeRef) -> str:
         """A ``JsonWire.Read`` of an item: a method reference."""
-        if ref.kind in ("list", "map"):
+        if isinstance(ref, ListRef | MapRef):
             return f"Codec::read{self._helper(ref)}"
         return _method(self.read(ref, _any(ref), "X"))
 
     def write(self, ref: TypeRef, nullable: bool, w: str, v: str) -> str:
         """Java writing the value ``v`` with writer ``w`` (a ``Problem`` when it is null but may not be)."""
-        if ref.kind == "wire":
-            assert ref.wire
-            return f"JsonWire.write{ref.wire.java_helper}{_null(nullable)}({w}, {v})"
-        if ref.kind == "enum":
-            assert ref.enum
-            return f"Messages.{ref.enum.name}.write{_null(nullable)}({w}, {v})"
-        if ref.kind == "struct":
-            assert ref.struct
-            return f"Codec.write{ref.struct.name}{_null(nullable)}({w}, {v})"
-        assert ref.item
-        kind = "List" if ref.kind == "list" else "Map"
-        return f"JsonWire.write{kind}{_null(nullable)}({w}, {v}, {self.write_ref(ref.item)})"
+        match ref:
+            case WireRef(wire=wire):
+                return f"JsonWire.write{wire.java_helper}{_null(nullable)}({w}, {v})"
+            case EnumRef(enum=enum):
+                return f"Messages.{enum.name}.write{_null(nullable)}({w}, {v})"
+            case StructRef(struct=struct):
+                return f"Codec.write{struct.name}{_null(nullable)}({w}, {v})"
+            case ListRef(item=item) | MapRef(item=item):
+                return f"JsonWire.write{_container(ref)}{_null(nullable)}({w}, {v}, {self.write_ref(item)})"
+            case UnknownRef():
+                ref.unresolved()
 
     def write_ref(self, ref: TypeRef) -> str:
-        if ref.kind in ("list", "map"):
+        if isinstance(ref, ListRef | MapRef):
             return f"Codec::write{self._helper(ref)}"
         return _method(self.write(ref, _any(ref), "W", "X").replace("(W, X)", "(X)"))
 
     def to_spark(self, ref: TypeRef, v: str) -> str:
         """Java turning the value ``v`` into Spark's external value (null stays null)."""
-        if ref.kind == "wire":
-            assert ref.wire
-            helper = _SPARK_CONVERTS.get(str(ref.wire.java))
-            return f"{helper}({v})" if helper else v
-        if ref.kind == "enum":
-            assert ref.enum
-            return f"Messages.{ref.enum.name}.wire({v})"
-        if ref.kind == "struct":
-            return f"Codec.row({v})"
-        assert ref.item
-        kind = "List" if ref.kind == "list" else "Map"
-        item = ref.item
-        if item.kind == "wire" and item.wire and item.wire.java not in _SPARK_CONVERTS:
-            return f"JsonWire.spark{kind}({v})"
-        if item.kind in ("list", "map"):
-            return f"JsonWire.spark{kind}({v}, Codec::spark{self._helper(item)})"
-        return f"JsonWire.spark{kind}({v}, x -> {self.to_spark(item, 'x')})"
+        match ref:
+            case WireRef(wire=wire):
+                helper = _SPARK_CONVERTS.get(str(wire.java))
+                return f"{helper}({v})" if helper else v
+            case EnumRef(enum=enum):
+                return f"Messages.{enum.name}.wire({v})"
+            case StructRef():
+                return f"Codec.row({v})"
+            case ListRef(item=item) | MapRef(item=item):
+                container = _container(ref)
+                if isinstance(item, WireRef) and item.wire.java not in _SPARK_CONVERTS:
+                    return f"JsonWire.spark{container}({v})"
+                if isinstance(item, ListRef | MapRef):
+                    return f"JsonWire.spark{container}({v}, Codec::spark{self._helper(item)})"
+                return f"JsonWire.spark{container}({v}, x -> {self.to_spark(item, 'x')})"
+            case UnknownRef():
+                ref.unresolved()
 
     def from_spark(self, ref: TypeRef, o: str) -> str:
         """Java turning Spark's external value ``o`` (an Object) into the Java value (a ``Problem`` if it cannot)."""
-        if ref.kind == "wire":
-            assert ref.wire
-            if ref.wire.java in _SPARK_CONVERTS:
-                return f"JsonWire.from{ref.wire.java_helper}({o})"
-            return f"({java_type(ref)}) {o}"
-        if ref.kind == "enum":
-            assert ref.enum
-            return f"Messages.{ref.enum.name}.fromWire({o})"
-        if ref.kind == "struct":
-            assert ref.struct
-            return f"Codec.from{ref.struct.name}((Row) {o})"
-        assert ref.item
-        kind = "List" if ref.kind == "list" else "Map"
-        if ref.item.kind in ("list", "map"):
-            return f"JsonWire.from{kind}({o}, Codec::from{self._helper(ref.item)})"
-        return f"JsonWire.from{kind}({o}, x -> {self.from_spark(ref.item, 'x')})"
+        match ref:
+            case WireRef(wire=wire):
+                if wire.java in _SPARK_CONVERTS:
+                    return f"JsonWire.from{wire.java_helper}({o})"
+                return f"({java_type(ref)}) {o}"
+            case EnumRef(enum=enum):
+                return f"Messages.{enum.name}.fromWire({o})"
+            case StructRef(struct=struct):
+                return f"Codec.from{struct.name}((Row) {o})"
+            case ListRef(item=item) | MapRef(item=item):
+                container = _container(ref)
+                if isinstance(item, ListRef | MapRef):
+                    return f"JsonWire.from{container}({o}, Codec::from{self._helper(item)})"
+                return f"JsonWire.from{container}({o}, x -> {self.from_spark(item, 'x')})"
+            case UnknownRef():
+                ref.unresolved()
 
 
 def _method(call: str) -> str:
@@ -194,18 +203,20 @@ def java_literal(value: Any, ref: TypeRef) -> str:
     """A Java expression for a default or constant value of type ``ref``."""
     if value is None:
         return "null"
-    if ref.kind == "enum":
-        assert ref.enum
-        member = next(v for v in ref.enum.values if value in (v.name, v.value))
-        return f"Messages.{ref.enum.name}.{member.name}"
-    if ref.kind == "list":
-        assert not value, "only empty list defaults"
-        return "List.of()"
-    if ref.kind == "map":
-        assert not value, "only empty map defaults"
-        return "Map.of()"
-    assert ref.kind == "wire" and ref.wire
-    java = str(ref.wire.java)
+    match ref:
+        case EnumRef(enum=enum):
+            member = next(v for v in enum.values if value in (v.name, v.value))
+            return f"Messages.{enum.name}.{member.name}"
+        case ListRef():
+            assert not value, "only empty list defaults"
+            return "List.of()"
+        case MapRef():
+            assert not value, "only empty map defaults"
+            return "Map.of()"
+        case WireRef(wire=wire):
+            java = str(wire.java)
+        case _:
+            raise ValueError(f"no Java literal for a default of type {ref.text}")
     if java == "String":
         return java_string(str(value))
     if java == "Boolean":

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..families.framing import KafkaFraming
 from ..filters import javastr as java_string
-from ..model import Field, Message, Protocol
+from ..model import Field, MapRef, Message, Protocol, WireRef
 from ..naming import java_camel, java_safe
 from ..types import JAVA_PRIMITIVES, JSON_BYTES, WireType
 from .exports import exports
@@ -63,8 +63,7 @@ class KafkaEvent:
         """Whether Spark holds attribute ``f`` (for the extra map: its values) as the canonical text of the codec's
         value, which is of another Python type (a UUID, any JSON value, a boolean, integer or string extension):
         the Spark functions' Python path converts it with the runtime's ``<wire>_to_text``/``_from_text``."""
-        wire = f.type.item.wire if f.additional and f.type.item else f.type.wire
-        assert wire is not None, f"attribute type {f.type.text} is not a wire type"
+        wire = attribute_wire(f)
         return wire.spark == "string" and wire.py != "str"
 
     @staticmethod
@@ -78,9 +77,18 @@ def _checked_first(f: Field) -> bool:
     return (
         (f.has_const or KafkaEvent.required(f))
         and not f.additional
-        and f.type.wire is not None
+        and isinstance(f.type, WireRef)
         and not f.type.wire.record_value
     )
+
+
+def attribute_wire(f: Field) -> WireType:
+    """The wire type of attribute ``f`` (of the map of undeclared attributes: its values'); a Kafka protocol's
+    attributes are all of wire types."""
+    ref = f.type.item if f.additional and isinstance(f.type, MapRef) else f.type
+    if not isinstance(ref, WireRef):
+        raise TypeError(f"attribute type {ref.text} is not a wire type")
+    return ref.wire
 
 
 def kafka_event(protocol: Protocol) -> KafkaEvent:
@@ -94,10 +102,10 @@ def kafka_event(protocol: Protocol) -> KafkaEvent:
     binary = framing.binary
     headers = {f.name: binary.attribute_headers.get(f.name, binary.attribute_prefix + f.name) for f in event.fields}
     wire_types: list[WireType] = []
-    for ref in [f.type for f in attributes] + ([extra.type.item] if extra and extra.type.item else []):
-        assert ref.wire, f"attribute type {ref.text} is not a wire type"
-        if ref.wire.name not in [w.name for w in wire_types]:
-            wire_types.append(ref.wire)
+    for f in attributes + ([extra] if extra else []):
+        wire = attribute_wire(f)
+        if wire.name not in [w.name for w in wire_types]:
+            wire_types.append(wire)
     return KafkaEvent(
         message=event,
         payload=payload,
@@ -171,8 +179,7 @@ def _spark_attribute(event: KafkaEvent, f: Field) -> SparkAttribute:
     from .spark import pyspark
 
     text = event.spark_text(f)
-    wire = f.type.item.wire if f.additional and f.type.item else f.type.wire
-    assert wire is not None
+    wire = attribute_wire(f)
     if f is event.payload:
         to_spark, to_codec = "data", f"_kw.MISSING if {f.py} is None else {f.py}"
     elif f is event.content_type:
@@ -361,11 +368,12 @@ def java_gap(protocol: Protocol) -> str | None:
     if event.content_type is None:  # ... and reads the data by its content type
         return "it declares no content-type attribute"
     for f in event.attributes:
-        if f.type.wire is None or _java_type(f.type.wire) not in _CARRIED:
+        wire = attribute_wire(f)
+        if _java_type(wire) not in _CARRIED:
             return f"its attribute {f.name!r} is of a type the Java codec does not carry ({f.type.text})"
-        if f.has_const and (f.type.wire.java not in _JAVA_TEXT or f.type.wire.java_json_text):
+        if f.has_const and (wire.java not in _JAVA_TEXT or wire.java_json_text):
             return f"its attribute {f.name!r} has a constant value but is not text"
-    times = [f.name for f in event.attributes if f.type.wire and f.type.wire.java == "OffsetDateTime"]
+    times = [f.name for f in event.attributes if attribute_wire(f).java == "OffsetDateTime"]
     if len(times) > 1:
         return f"it has more than one timestamp attribute ({', '.join(times)})"
     return None
@@ -380,14 +388,13 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
         return None
     event = kafka_event(protocol)
     assert event.extra is not None and event.content_type is not None  # what java_gap asks first
-    times = [f for f in event.attributes if f.type.wire and f.type.wire.java == "OffsetDateTime"]
+    times = [f for f in event.attributes if attribute_wire(f).java == "OffsetDateTime"]
     framing = protocol.framing_as(KafkaFraming)
     attributes = []
     fields = [f for f in event.message.fields if f is not event.payload]
     extensions_at = fields.index(event.extra) if event.extra else len(fields)
     for at, f in enumerate(event.attributes):
-        wire = f.type.wire
-        assert wire is not None
+        wire = attribute_wire(f)
         const = None
         if f.has_const:
             const = "true" if f.const is True else "false" if f.const is False else str(f.const)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..filters import one_line
-from ..model import Message, Protocol, Struct, TypeRef
+from ..model import ListRef, MapRef, Message, Protocol, Struct, StructRef, TypeRef, WireRef
 from ..types import SPARK_CLASSES
 from .arrow import arrow_context
 
@@ -27,14 +27,15 @@ def schema_name(s: Struct) -> str:
 def pyspark(ref: TypeRef, variant: bool) -> str:
     """Python source: the PySpark type of a decoded value of type ``ref``. ``variant``: free-form JSON is a VARIANT
     (the JSON family, ``WireType.spark_json``); else every value is of its type's ``spark`` type."""
-    if ref.kind == "list" and ref.item:
-        return f"ArrayType({pyspark(ref.item, variant)})"
-    if ref.kind == "map" and ref.item:
-        return f"MapType(StringType(), {pyspark(ref.item, variant)})"
-    if ref.kind == "struct" and ref.struct:
-        return schema_name(ref.struct)
-    if variant and ref.wire and ref.wire.spark_json:
-        return SPARK_CLASSES[ref.wire.spark_json]
+    match ref:
+        case ListRef(item=item):
+            return f"ArrayType({pyspark(item, variant)})"
+        case MapRef(item=item):
+            return f"MapType(StringType(), {pyspark(item, variant)})"
+        case StructRef(struct=struct):
+            return schema_name(struct)
+        case WireRef(wire=wire) if variant and wire.spark_json:
+            return SPARK_CLASSES[wire.spark_json]
     return ref.spark_class
 
 

@@ -69,9 +69,9 @@ def _resolve(ctx: Context, ref: TypeRef) -> tuple[str | None, str | None]:
 
 def _trailing_type_problems(ctx: Context, kind: str, f: Field, where: str, *, is_last: bool) -> Iterator[Problem]:
     """A type that reads to the end of the frame (``rest``, ``payload``) is a binary message's last field."""
-    wire = f.type.wire
-    if not (wire and wire.trailing):
+    if not (isinstance(f.type, WireRef) and f.type.wire.trailing):
         return
+    wire = f.type.wire
     if not is_last and ctx.wire_family.positional:
         yield ctx.problem(
             f,
@@ -147,7 +147,7 @@ def _when_nonempty_problems(ctx: Context, f: Field, where: str, earlier_fields: 
 
 def _field_option_problems(ctx: Context, kind: str, f: Field, where: str) -> Iterator[Problem]:
     """Options that only some types, owners or families take: negative, min_length, additional, accept_scalar."""
-    wire = f.type.wire
+    wire = f.type.wire if isinstance(f.type, WireRef) else None
     takes_negative = isinstance(f.type, ListRef) or (wire is not None and wire.negative_length)
     if f.negative is not None and (not ctx.wire_family.negative_lengths or not takes_negative):
         yield ctx.problem(f, "negative", f"{where}: `negative` is for binary bytes and list fields", "remove it")

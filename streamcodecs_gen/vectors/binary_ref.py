@@ -11,7 +11,7 @@ import uuid
 from typing import Any
 
 from ..families.framing import BinaryFraming
-from ..model import Field, Message, Protocol, Struct, TypeRef
+from ..model import EnumRef, Field, ListRef, Message, Protocol, Struct, StructRef, TypeRef, WireRef
 from .values import exists_at
 
 _FORMATS = {"bool": "?", "int8": "b", "int16": "h", "int32": "i", "int64": "q", "float32": "f", "float64": "d"}
@@ -43,10 +43,9 @@ class BinaryReference:
         self.header = self.order + _FORMATS[framing.code_type] + _FORMATS[framing.length_type]
 
     def scalar(self, ref: TypeRef, value: Any) -> bytes:
-        if ref.kind == "enum":
-            assert ref.enum
+        if isinstance(ref, EnumRef):
             return struct.pack(self.order + _FORMATS[ref.enum.wire], value)
-        assert ref.wire
+        assert isinstance(ref, WireRef), ref.text
         name = ref.wire.name
         if name in _FORMATS:
             return struct.pack(self.order + _FORMATS[name], value)
@@ -66,13 +65,11 @@ class BinaryReference:
         raise ValueError(f"type {name} has no binary encoding")
 
     def value(self, ref: TypeRef, value: Any) -> bytes:
-        if ref.kind == "list":
-            assert ref.item
-            item = ref.item
-            return struct.pack(self.order + self.count, len(value)) + b"".join(self.value(item, v) for v in value)
-        if ref.kind == "struct":
-            assert ref.struct
-            return self.struct(ref.struct, value, None)
+        match ref:
+            case ListRef(item=item):
+                return struct.pack(self.order + self.count, len(value)) + b"".join(self.value(item, v) for v in value)
+            case StructRef(struct=owner):
+                return self.struct(owner, value, None)
         return self.scalar(ref, value)
 
     def struct(self, owner: Struct, values: dict[str, Any], version: str | None) -> bytes:
@@ -82,7 +79,7 @@ class BinaryReference:
             if version is not None and not exists_at(f, version):
                 continue
             if f.name not in values:
-                if f.when_nonempty and f.type.kind in ("wire", "enum"):
+                if f.when_nonempty and isinstance(f.type, WireRef | EnumRef):
                     absent_size += len(self.scalar(f.type, _zero(f)))
                 continue
             body += self.value(f.type, values[f.name])
@@ -98,5 +95,5 @@ class BinaryReference:
 
 
 def _zero(f: Field) -> Any:
-    name = f.type.wire.name if f.type.wire else "int64"
+    name = f.type.wire.name if isinstance(f.type, WireRef) else "int64"
     return {"uuid": uuid.UUID(int=0), "bool": False}.get(name, 0)

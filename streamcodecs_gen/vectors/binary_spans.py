@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..families.framing import BinaryFraming
-from ..model import Message, Protocol, Struct, TypeRef
+from ..model import ListRef, Message, Protocol, Struct, StructRef, TypeRef
 from .binary_ref import _FORMATS, BinaryReference
 from .values import exists_at
 
@@ -46,19 +46,16 @@ class SpanWalker:
         self.spans.append(Span(start, len(self.data), label, ref, value, depth))
 
     def value(self, ref: TypeRef, value: Any, label: str, depth: int) -> None:
-        if ref.kind == "list":
-            assert ref.item
-            self._add(
-                struct.pack(self.ref.order + self.ref.count, len(value)), f"{label} (count)", None, len(value), depth
-            )
-            for i, item in enumerate(value):
-                self.value(ref.item, item, f"{label}[{i}]", depth + 1)
-            return
-        if ref.kind == "struct":
-            assert ref.struct
-            self.struct(ref.struct, value, None, label, depth)
-            return
-        self._add(self.ref.scalar(ref, value), label, ref, value, depth)
+        match ref:
+            case ListRef(item=item_type):
+                count = struct.pack(self.ref.order + self.ref.count, len(value))
+                self._add(count, f"{label} (count)", None, len(value), depth)
+                for i, item in enumerate(value):
+                    self.value(item_type, item, f"{label}[{i}]", depth + 1)
+            case StructRef(struct=owner):
+                self.struct(owner, value, None, label, depth)
+            case _:
+                self._add(self.ref.scalar(ref, value), label, ref, value, depth)
 
     def struct(self, owner: Struct, values: dict[str, Any], version: str | None, label: str, depth: int) -> None:
         prefix = owner.size_prefix

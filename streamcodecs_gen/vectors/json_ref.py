@@ -10,7 +10,7 @@ import uuid
 from typing import Any
 
 from ..families.framing import JsonFraming
-from ..model import Message, Protocol, Struct, TypeRef
+from ..model import ListRef, MapRef, Message, Protocol, Struct, StructRef, TypeRef, WireRef
 from .values import exists_at
 
 
@@ -36,22 +36,18 @@ class JsonReference:
     def value(self, ref: TypeRef, value: Any) -> Any:
         if value is None:
             return None
-        if ref.kind == "list":
-            assert ref.item
-            return [self.value(ref.item, v) for v in value]
-        if ref.kind == "map":
-            assert ref.item
-            return {k: self.value(ref.item, v) for k, v in value.items()}
-        if ref.kind == "struct":
-            assert ref.struct
-            return self.obj(ref.struct, value, None)
-        if ref.kind == "wire":
-            assert ref.wire
-            if ref.wire.name == "base64":
+        match ref:
+            case ListRef(item=item):
+                return [self.value(item, v) for v in value]
+            case MapRef(item=item):
+                return {k: self.value(item, v) for k, v in value.items()}
+            case StructRef(struct=owner):
+                return self.obj(owner, value, None)
+            case WireRef(wire=wire) if wire.name == "base64":
                 return base64.b64encode(bytes(value)).decode("ascii")
-            if ref.wire.name == "timestamp":
+            case WireRef(wire=wire) if wire.name == "timestamp":
                 return _rfc3339(value)
-            if ref.wire.name == "uuid":
+            case WireRef(wire=wire) if wire.name == "uuid":
                 return str(uuid.UUID(str(value)))
         return value
 

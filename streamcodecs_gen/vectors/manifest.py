@@ -13,7 +13,7 @@ from typing import Any
 
 from ..families import family
 from ..families.framing import FramingVariant
-from ..model import Protocol, Struct, TypeRef
+from ..model import ListRef, MapRef, Protocol, Struct, StructRef, TypeRef
 from ..render import json_text
 from .msgpack_ref import MsgpackReference
 from .values import Sample, samples
@@ -25,15 +25,13 @@ VARIANT_ENCODERS: dict[str, Any] = {"msgpack": MsgpackReference}
 def tagged(ref: TypeRef, value: Any) -> Any:
     if value is None:
         return None
-    if ref.kind == "list":
-        assert ref.item
-        return [tagged(ref.item, v) for v in value]
-    if ref.kind == "map":
-        assert ref.item
-        return {k: tagged(ref.item, v) for k, v in value.items()}
-    if ref.kind == "struct":
-        assert ref.struct
-        return tagged_fields(ref.struct, value)
+    match ref:
+        case ListRef(item=item):
+            return [tagged(item, v) for v in value]
+        case MapRef(item=item):
+            return {k: tagged(item, v) for k, v in value.items()}
+        case StructRef(struct=owner):
+            return tagged_fields(owner, value)
     if isinstance(value, bytes | bytearray):
         return {"$bytes": bytes(value).hex()}
     if isinstance(value, uuid.UUID):

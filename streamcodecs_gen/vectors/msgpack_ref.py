@@ -14,7 +14,7 @@ import struct
 import uuid
 from typing import Any
 
-from ..model import TypeRef
+from ..model import TypeRef, WireRef
 from .json_ref import JsonReference
 
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
@@ -88,7 +88,7 @@ class MsgpackReference(JsonReference):
     """The JSON reference's documents, packed as MessagePack values written back to back (no delimiter)."""
 
     def value(self, ref: TypeRef, value: Any) -> Any:
-        if value is not None and ref.kind == "wire" and ref.wire:
+        if value is not None and isinstance(ref, WireRef):
             if ref.wire.name == "base64":  # MessagePack has a binary type: the bytes themselves
                 return bytes(value)
             if ref.wire.name == "timestamp":

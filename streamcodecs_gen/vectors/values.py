@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Field, Message, Protocol, Struct, TypeRef
+from ..model import EnumRef, Field, ListRef, MapRef, Message, Protocol, Struct, StructRef, TypeRef, UnknownRef, WireRef
 from ..versions import version_key
 
 VARIANTS = ("full", "one", "empty")
@@ -40,23 +40,21 @@ class ValueMaker:
         return self.counter
 
     def value(self, ref: TypeRef, variant: str) -> Any:
-        if ref.kind == "wire":
-            assert ref.wire
-            return ref.wire.reference(self.next_index())
-        if ref.kind == "enum":
-            assert ref.enum
-            members = ref.enum.values
-            return members[self.next_index() % len(members)].value
-        if ref.kind == "list":
-            assert ref.item
-            count = {"full": 3, "one": 1, "empty": 0}[variant]
-            return [self.value(ref.item, variant) for _ in range(count)]
-        if ref.kind == "map":
-            assert ref.item
-            count = {"full": 2, "one": 1, "empty": 0}[variant]
-            return {f"key-{self.next_index()}-ü": self.value(ref.item, variant) for _ in range(count)}
-        assert ref.struct
-        return self.struct(ref.struct, variant, None)
+        match ref:
+            case WireRef(wire=wire):
+                return wire.reference(self.next_index())
+            case EnumRef(enum=enum):
+                return enum.values[self.next_index() % len(enum.values)].value
+            case ListRef(item=item):
+                count = {"full": 3, "one": 1, "empty": 0}[variant]
+                return [self.value(item, variant) for _ in range(count)]
+            case MapRef(item=item):
+                count = {"full": 2, "one": 1, "empty": 0}[variant]
+                return {f"key-{self.next_index()}-ü": self.value(item, variant) for _ in range(count)}
+            case StructRef(struct=owner):
+                return self.struct(owner, variant, None)
+            case UnknownRef():
+                ref.unresolved()
 
     def struct(self, owner: Struct, variant: str, version: str | None) -> dict[str, Any]:
         values: dict[str, Any] = {}
@@ -71,7 +69,7 @@ class ValueMaker:
             if variant == "empty" and (f.optional or f.nullable):
                 if f.optional and f.default is not None:
                     default = f.default
-                    if f.type.enum:  # enum defaults are member names; the wire carries the value
+                    if isinstance(f.type, EnumRef):  # enum defaults are member names; the wire carries the value
                         default = next(v.value for v in f.type.enum.values if v.name == default)
                     values[f.name] = default  # absent means the default, and encoders always write it
                     continue
@@ -96,15 +94,15 @@ def has_variants(message: Message) -> set[str]:
     found = {"full"}
 
     def walk(ref: TypeRef) -> None:
-        if ref.kind in ("list", "map"):
-            found.update({"one", "empty"})
-        if ref.item:
-            walk(ref.item)
-        if ref.struct:
-            for f in ref.struct.fields:
-                if f.optional or f.nullable:
-                    found.add("empty")
-                walk(f.type)
+        match ref:
+            case ListRef(item=item) | MapRef(item=item):
+                found.update({"one", "empty"})
+                walk(item)
+            case StructRef(struct=owner):
+                for f in owner.fields:
+                    if f.optional or f.nullable:
+                        found.add("empty")
+                    walk(f.type)
 
     for f in message.fields:
         if f.optional or f.nullable:
