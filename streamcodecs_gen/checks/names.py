@@ -8,7 +8,6 @@ from typing import Any
 from ..model import Enum, Field, Struct
 from ..naming import RESERVED_ATTRIBUTES, SHADOWING, identifier_problem
 from ..problems import Problem, suggest
-from ..types import WIRE_TYPES
 from .context import Context
 
 
@@ -100,7 +99,7 @@ def _enum_members(ctx: Context, enum: Enum) -> Iterator[Problem]:
     """Distinct member names and values of the enum's wire type; `unknown` names a member (or is `keep`)."""
     members: set[str] = set()
     values: set[Any] = set()
-    wants_str = WIRE_TYPES[enum.wire].is_text
+    wants_str = enum.wire_type.is_text
     for value in enum.values:
         if value.name in members or value.value in values:
             yield ctx.problem(
