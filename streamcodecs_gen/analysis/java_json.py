@@ -494,7 +494,7 @@ def java_json_plan(protocol: Protocol) -> JavaJsonPlan:
     return JavaJsonPlan(
         protocol=protocol.name,
         tag_key=tag_key,
-        end_line=framing.delimiter == "end_line",
+        end_line=not framing.by_line,
         upper_hex=getattr(framing, "escape_hex", None) == "upper",
         max_message=framing.message_limit,
         typed=typed_path(protocol),

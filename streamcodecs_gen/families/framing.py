@@ -112,6 +112,21 @@ class JsonFraming:
         """The Reader's limit: ``max_message``, else :data:`DEFAULT_MAX_MESSAGE`."""
         return self.max_message or DEFAULT_MAX_MESSAGE
 
+    @property
+    def by_line(self) -> bool:
+        """A message is one line (``delimiter: line``); else JSON followed by an ``end`` line (``end_line``)."""
+        return self.delimiter == "line"
+
+    @property
+    def terminator(self) -> str:
+        """What follows each message's JSON in a stream."""
+        return "\n" if self.by_line else "\nend\n"
+
+    @property
+    def terminator_words(self) -> str:
+        """The terminator in words, for documents and problems."""
+        return "newline" if self.by_line else "end line"
+
 
 # --- kafka ----------------------------------------------------------------------------------------------------------
 

@@ -58,7 +58,7 @@ class Json(Family):
         framing = protocol.framing_as(JsonFraming)
         return {
             **spark_context(protocol, reserved=("message", "error"), variant=True),  # free-form JSON: a VARIANT
-            "terminator": "newline" if framing.delimiter == "line" else "end line",  # what ends a message
+            "terminator": framing.terminator_words,  # what ends a message
         }
 
     def java_context(self, protocol: Protocol) -> dict[str, Any]:
