@@ -17,7 +17,20 @@ from typing import Any
 
 from ..families.framing import JsonFraming
 from ..filters import javastr as java_string
-from ..model import EnumRef, Field, ListRef, MapRef, Message, Protocol, Struct, StructRef, TypeRef, UnknownRef, WireRef
+from ..model import (
+    Enum,
+    EnumRef,
+    Field,
+    ListRef,
+    MapRef,
+    Message,
+    Protocol,
+    Struct,
+    StructRef,
+    TypeRef,
+    UnknownRef,
+    WireRef,
+)
 from ..naming import java_camel, java_safe
 from .json import encode_rule, fast_path, field_mode, typed_path
 
@@ -440,73 +453,85 @@ def _match_literal(value: Any) -> str:
 def java_json_plan(protocol: Protocol) -> JavaJsonPlan:
     """Everything the JSON family's Java templates render for ``protocol``."""
     framing = protocol.framing_as(JsonFraming)
-    tag_key = framing.tag_key or ""
-    enums = [
-        JavaEnum(
-            name=e.name,
-            doc=e.doc,
-            string=e.is_string,
-            members=[(v.name, _enum_literal(v.value)) for v in e.values],
-            unknown=e.unknown if e.unknown and not e.is_open else None,
-        )
-        for e in protocol.enums
-    ]
     x = Expressions()
     structs = [_struct(s, -1, x) for s in protocol.structs]
     messages = [_struct(m, i, x) for i, m in enumerate(protocol.messages)]
-    shape_keys: list[str] = []
+    shape_keys = _shape_keys(protocol)
+    return JavaJsonPlan(
+        protocol=protocol.name,
+        tag_key=framing.tag_key or "",
+        end_line=not framing.by_line,
+        upper_hex=framing.escape_hex == "upper",
+        max_message=framing.message_limit,
+        typed=typed_path(protocol),
+        enums=[_enum(e) for e in protocol.enums],
+        helpers=list(x.helpers.values()),
+        structs=structs,
+        messages=messages,
+        directions=[_direction(protocol, i, d.name, shape_keys) for i, d in enumerate(protocol.directions)],
+        shape_keys=shape_keys,
+        tag_owners=_tag_owners(protocol),
+        columns=len(protocol.messages) + 2,
+    )
+
+
+def _enum(e: Enum) -> JavaEnum:
+    """An enum as its Java enum; an unknown value is kept only by a closed enum (an open one keeps any value)."""
+    return JavaEnum(
+        name=e.name,
+        doc=e.doc,
+        string=e.is_string,
+        members=[(v.name, _enum_literal(v.value)) for v in e.values],
+        unknown=e.unknown if e.unknown and not e.is_open else None,
+    )
+
+
+def _shape_keys(protocol: Protocol) -> list[str]:
+    """Every key a message's shape names (its keys, then its ``match`` keys), once each, in first-seen order."""
+    keys: list[str] = []
     for m in protocol.messages:
         if m.shape:
             for key in [*m.shape.keys, *m.shape.match]:
-                if key not in shape_keys:
-                    shape_keys.append(key)
-    directions = []
-    for index, d in enumerate(protocol.directions):
-        found = protocol.messages_for(d.name)
-        fast = fast_path(protocol, d.name)
-        shapes = []
-        for m in found:
-            if m.shape and m.shape.json == "object":
-                keys = [shape_keys.index(k) for k in m.shape.keys]
-                match = [(shape_keys.index(k), _match_literal(v)) for k, v in m.shape.match.items()]
-                shapes.append((m.name, keys, match))
-        checks = []
-        if fast.base is not None:
-            fields = {f.name: camel(f.py) for f in fast.base.fields}
-            for _, required in fast.checks:
-                checks.append([JavaCheck(f"{fields[k]}()", _match_literal(v)) for k, v in required.items()])
-        directions.append(
-            JavaDirection(
-                name=d.name,
-                index=index,
-                tagged=[(m.tag, m.name) for m in found if m.tag is not None],
-                shapes=shapes,
-                array=fast.array.name if fast.array else None,
-                base=fast.base.name if fast.base else None,
-                checks=checks,
-            )
-        )
+                if key not in keys:
+                    keys.append(key)
+    return keys
+
+
+def _direction(protocol: Protocol, index: int, direction: str, shape_keys: list[str]) -> JavaDirection:
+    """How the Java reader tells a direction's messages apart: tags, object shapes (as indexes into
+    ``shape_keys``), the array message and the fast path's base with its checks."""
+    found = protocol.messages_for(direction)
+    fast = fast_path(protocol, direction)
+    shapes = []
+    for m in found:
+        if m.shape and m.shape.json == "object":
+            keys = [shape_keys.index(k) for k in m.shape.keys]
+            match = [(shape_keys.index(k), _match_literal(v)) for k, v in m.shape.match.items()]
+            shapes.append((m.name, keys, match))
+    checks = []
+    if fast.base is not None:
+        fields = {f.name: camel(f.py) for f in fast.base.fields}
+        for _, required in fast.checks:
+            checks.append([JavaCheck(f"{fields[k]}()", _match_literal(v)) for k, v in required.items()])
+    return JavaDirection(
+        name=direction,
+        index=index,
+        tagged=[(m.tag, m.name) for m in found if m.tag is not None],
+        shapes=shapes,
+        array=fast.array.name if fast.array else None,
+        base=fast.base.name if fast.base else None,
+        checks=checks,
+    )
+
+
+def _tag_owners(protocol: Protocol) -> list[tuple[str, list[int]]]:
+    """Each message tag with the indexes of the directions that have a message with it, in direction order."""
     owners: dict[str, list[int]] = {}
     for i, d in enumerate(protocol.directions):
         for m in protocol.messages_for(d.name):
             if m.tag is not None and i not in owners.setdefault(m.tag, []):
                 owners[m.tag].append(i)
-    return JavaJsonPlan(
-        protocol=protocol.name,
-        tag_key=tag_key,
-        end_line=not framing.by_line,
-        upper_hex=getattr(framing, "escape_hex", None) == "upper",
-        max_message=framing.message_limit,
-        typed=typed_path(protocol),
-        enums=enums,
-        helpers=list(x.helpers.values()),
-        structs=structs,
-        messages=messages,
-        directions=directions,
-        shape_keys=shape_keys,
-        tag_owners=list(owners.items()),
-        columns=len(protocol.messages) + 2,
-    )
+    return list(owners.items())
 
 
 def java_context(protocol: Protocol) -> dict[str, Any]:

@@ -139,106 +139,123 @@ def _shape(message: Message) -> Shape:
     return message.shape
 
 
+def absent_fields(owner: Owner) -> list[str]:
+    """Python names of the fields that hold ``msgspec.UNSET`` when a message lacks them (to_dict omits them)."""
+    return [f.py for f in owner.fields if field_mode(owner, f) == "unset"]
+
+
+def wire_keys(framing: JsonFraming, m: Message) -> list[str]:
+    """The JSON keys the current version of a message carries: its tag key, then its fields not removed."""
+    tag = [framing.tag_key] if m.tag is not None else []
+    return tag + [f.name for f in m.fields if not f.removed]
+
+
+def tag_directions(p: Protocol) -> str:
+    """A literal: each message tag -> the directions that have a message with it, in direction order."""
+    owners: dict[str, tuple[str, ...]] = {}
+    for d in p.directions:
+        for m in p.messages_for(d.name):
+            if m.tag is not None and d.name not in owners.get(m.tag, ()):
+                owners[m.tag] = (*owners.get(m.tag, ()), d.name)
+    return repr(owners)
+
+
+def json_type(f: Field) -> str:
+    """A field's annotation: its type's, with ``| None`` when it may hold None."""
+    base = f.type.json_annotation
+    return f"{base} | None" if f.nullable or (f.optional and f.default is None) else base
+
+
+def default_arg(f: Field) -> str:
+    """A field's default in its ``msgspec.field(...)`` call."""
+    factory = f.type.default_factory
+    if factory and f.default in ([], {}):  # an empty list or map: a new one for each message
+        return f"default_factory={factory}"
+    return f"default={f.default_literal}"
+
+
+def shape_test(m: Message) -> str:
+    """A lambda (as source) that tells whether a decoded JSON value has the message's shape."""
+    shape = _shape(m)
+    if shape.json == "array":
+        return "lambda v: isinstance(v, list)"
+    tests = ["isinstance(v, dict)"]
+    tests += [f"{pystr(k)} in v" for k in shape.keys]
+    tests += [f"v.get({pystr(k)}) == {pystr(v)}" for k, v in shape.match.items()]
+    return "lambda v: " + " and ".join(tests)
+
+
+def shape_text(m: Message) -> str:
+    """The message's shape in words, for error messages and docstrings."""
+    shape = _shape(m)
+    if shape.json == "array":
+        return "a JSON array"
+    parts = [f"an object with {', '.join(shape.keys)}"] if shape.keys else ["an object"]
+    parts += [f"{k} = {v!r}" for k, v in shape.match.items()]
+    return ", ".join(parts)
+
+
+def packed_batch(protocol: Protocol, direction: str) -> dict[str, Any]:
+    """What a run of MessagePack values of ``direction`` may be decoded as in one pass, exactly as one by one.
+
+    ``tagged``: the tagged messages (a union msgspec tells apart by the tag). ``base``: the shape that takes
+    any object with its keys (the last one without ``match``), or None; ``needles``: strings that occur in the
+    bytes of any object that the general path would not read as ``base`` (the tag key, a key of an earlier
+    shape that ``base`` lacks, a string its ``match`` requires). A run holding none of them is all ``base``.
+    """
+    messages = protocol.messages_for(direction)
+    tagged = [m.name for m in messages if m.tag]
+    base, needles = _packed_base(protocol, messages)
+    return {
+        # A union of one tagged Struct is that Struct, whose tag msgspec does not require (as in fast_path):
+        # a lone tagged message takes the general path, which does.
+        "tagged": tagged if len(tagged) > 1 else [],
+        "base": base.name if base else None,
+        "needles": [repr(n.encode("utf-8")) for n in sorted(needles)] if base else [],  # as bytes literals
+    }
+
+
+def _packed_base(protocol: Protocol, messages: Sequence[Message]) -> tuple[Message | None, set[str]]:
+    """``packed_batch``'s base shape (None when the bytes cannot tell it apart) and the needles that rule it out."""
+    tag_key = protocol.framing_as(JsonFraming).tag_key
+    objects = [m for m in messages if m.shape and m.shape.json == "object"]
+    plain = [m for m in objects if not _shape(m).match]
+    base: Message | None = plain[-1] if plain else None
+    needles = {tag_key}
+    if base is None:
+        return None, needles
+    names = {f.name for f in base.fields}
+    required = {f.name for f in base.fields if field_mode(base, f) == "required"}
+    if (
+        tag_key in names
+        or any(f.accept_scalar for f in base.fields)
+        or not set(_shape(base).keys) <= required  # an object without a shape key is not this shape
+    ):
+        return None, needles
+    for m in objects[: objects.index(base)]:
+        extra = [k for k in [*_shape(m).keys, *_shape(m).match] if k not in names]
+        strings = [v for v in _shape(m).match.values() if isinstance(v, str)]
+        # Any one of them is required of that shape; the longest is the cheapest to look for (the C
+        # search skips further on a miss), e.g. Storm's `context` rather than `conf`.
+        if extra:
+            needles.add(max(extra, key=len))
+        elif strings:
+            needles.add(max(strings, key=len))
+        else:
+            return None, needles  # nothing in the bytes tells this shape from the base
+    return base, needles
+
+
 def python_context(protocol: Protocol) -> dict[str, Any]:
     """Decisions the JSON template needs, made here so the template only shows shape."""
     framing = protocol.framing_as(JsonFraming)
-
-    def absent_fields(owner: Any) -> list[str]:
-        """Python names of the fields that hold ``msgspec.UNSET`` when a message lacks them (to_dict omits them)."""
-        return [f.py for f in owner.fields if field_mode(owner, f) == "unset"]
-
-    def wire_keys(m: Message) -> list[str]:
-        """The JSON keys the current version of a message carries: its tag key, then its fields not removed."""
-        tag = [framing.tag_key] if m.tag is not None else []
-        return tag + [f.name for f in m.fields if not f.removed]
-
-    def tag_directions(p: Protocol) -> str:
-        """A literal: each message tag -> the directions that have a message with it, in direction order."""
-        owners: dict[str, tuple[str, ...]] = {}
-        for d in p.directions:
-            for m in p.messages_for(d.name):
-                if m.tag is not None and d.name not in owners.get(m.tag, ()):
-                    owners[m.tag] = (*owners.get(m.tag, ()), d.name)
-        return repr(owners)
-
-    def json_type(f: Field) -> str:
-        base = f.type.json_annotation
-        return f"{base} | None" if f.nullable or (f.optional and f.default is None) else base
-
-    def default_arg(f: Field) -> str:
-        factory = f.type.default_factory
-        if factory and f.default in ([], {}):  # an empty list or map: a new one for each message
-            return f"default_factory={factory}"
-        return f"default={f.default_literal}"
-
-    def shape_test(m: Message) -> str:
-        assert m.shape
-        if m.shape.json == "array":
-            return "lambda v: isinstance(v, list)"
-        tests = ["isinstance(v, dict)"]
-        tests += [f"{pystr(k)} in v" for k in m.shape.keys]
-        tests += [f"v.get({pystr(k)}) == {pystr(v)}" for k, v in m.shape.match.items()]
-        return "lambda v: " + " and ".join(tests)
-
-    def shape_text(m: Message) -> str:
-        assert m.shape
-        if m.shape.json == "array":
-            return "a JSON array"
-        parts = [f"an object with {', '.join(m.shape.keys)}"] if m.shape.keys else ["an object"]
-        parts += [f"{k} = {v!r}" for k, v in m.shape.match.items()]
-        return ", ".join(parts)
-
-    def packed_batch(direction: str) -> dict[str, Any]:
-        """What a run of MessagePack values of ``direction`` may be decoded as in one pass, exactly as one by one.
-
-        ``tagged``: the tagged messages (a union msgspec tells apart by the tag). ``base``: the shape that takes
-        any object with its keys (the last one without ``match``), or None; ``needles``: strings that occur in the
-        bytes of any object that the general path would not read as ``base`` (the tag key, a key of an earlier
-        shape that ``base`` lacks, a string its ``match`` requires). A run holding none of them is all ``base``.
-        """
-        messages = protocol.messages_for(direction)
-        objects = [m for m in messages if m.shape and m.shape.json == "object"]
-        plain = [m for m in objects if not _shape(m).match]
-        base: Message | None = plain[-1] if plain else None
-        needles = {framing.tag_key}
-        if base is not None:
-            names = {f.name for f in base.fields}
-            required = {f.name for f in base.fields if field_mode(base, f) == "required"}
-            if (
-                framing.tag_key in names
-                or any(f.accept_scalar for f in base.fields)
-                or not set(_shape(base).keys) <= required  # an object without a shape key is not this shape
-            ):
-                base = None
-            for m in objects[: objects.index(base)] if base is not None else []:
-                extra = [k for k in [*_shape(m).keys, *_shape(m).match] if k not in names]
-                strings = [v for v in _shape(m).match.values() if isinstance(v, str)]
-                # Any one of them is required of that shape; the longest is the cheapest to look for (the C
-                # search skips further on a miss), e.g. Storm's `context` rather than `conf`.
-                if extra:
-                    needles.add(max(extra, key=len))
-                elif strings:
-                    needles.add(max(strings, key=len))
-                else:
-                    base = None  # nothing in the bytes tells this shape from the base
-                    break
-        tagged = [m.name for m in messages if m.tag]
-        return {
-            # A union of one tagged Struct is that Struct, whose tag msgspec does not require (as in fast_path):
-            # a lone tagged message takes the general path, which does.
-            "tagged": tagged if len(tagged) > 1 else [],
-            "base": base.name if base else None,
-            "needles": [repr(n.encode("utf-8")) for n in sorted(needles)] if base else [],  # as bytes literals
-        }
-
-    typed = typed_path(protocol)
     return {
         "exports": exports(protocol, MODULE_NAMES, [s.name for s in [*protocol.structs, *protocol.messages]]),
         "framing": framing,
         "omit_defaults": omit_defaults,
         "absent_fields": absent_fields,
         "tag_directions": tag_directions,
-        "wire_keys": wire_keys,
+        "wire_keys": lambda m: wire_keys(framing, m),
         "fast_path": lambda direction: fast_path(protocol, direction),
         "removed_fields": removed_fields(protocol),
         "unset_default_fields": unset_default_fields,
@@ -249,9 +266,9 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
         "default_arg": default_arg,
         "shape_test": shape_test,
         "shape_text": shape_text,
-        "typed_path": typed,
+        "typed_path": typed_path(protocol),
         "variants": [v for v in framing.variants if v.encoding == "msgpack"],
-        "packed_batch": packed_batch,
+        "packed_batch": lambda direction: packed_batch(protocol, direction),
     }
 
 

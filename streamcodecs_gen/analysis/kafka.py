@@ -382,17 +382,38 @@ def java_gap(protocol: Protocol) -> str | None:
 def java_kafka(protocol: Protocol) -> JavaKafka | None:
     """The Java view of a Kafka-family protocol, with the wire types' patterns taken from the Python runtime; None
     when the Java target does not carry it (:func:`java_gap` says why)."""
-    from ..py_package._runtime import kafkawire as kw
-
     if java_gap(protocol) is not None:
         return None
     event = kafka_event(protocol)
     assert event.extra is not None and event.content_type is not None  # what java_gap asks first
     times = [f for f in event.attributes if attribute_wire(f).java == "OffsetDateTime"]
     framing = protocol.framing_as(KafkaFraming)
-    attributes = []
     fields = [f for f in event.message.fields if f is not event.payload]
     extensions_at = fields.index(event.extra) if event.extra else len(fields)
+    attributes = _java_attributes(event, extensions_at)
+    reserved = framing.attribute_names.reserved
+    return JavaKafka(
+        event=event,
+        attributes=attributes,
+        extensions_at=extensions_at,
+        extensions=java_safe(java_camel(event.extra.py)),
+        content_type_at=next((i for i, a in enumerate(attributes) if a.content_type), -1),
+        patterns=_java_patterns(),
+        name_pattern=java_string(framing.attribute_names.pattern),
+        name_rule=f"must match {framing.attribute_names.pattern}"
+        + (f" and not be one of {', '.join(reserved)}" if reserved else "")
+        + " or a declared attribute",
+        json_implied=_json_implied(framing),
+        own_headers=", ".join(
+            f"{java_string(own)}, {java_string(header)}" for own, header in framing.binary.attribute_headers.items()
+        ),
+        time_field=times[0].py if times else None,
+    )
+
+
+def _java_attributes(event: KafkaEvent, extensions_at: int) -> list[JavaAttribute]:
+    """The event's attributes as the Java templates read them; ``column`` skips the extensions' column."""
+    attributes = []
     for at, f in enumerate(event.attributes):
         wire = attribute_wire(f)
         const = None
@@ -416,40 +437,34 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
                 json_key=("," if at else "") + f'"{f.name}":',
             )
         )
+    return attributes
+
+
+def _java_patterns() -> dict[str, list[str]]:
+    """The Python runtime's text patterns as Java regex literals, by the names the Java runtime gives them."""
+    from ..py_package._runtime import kafkawire as kw
+
+    return {
+        "forbidden": _java_pattern(kw._FORBIDDEN),
+        "simpleUri": _java_pattern(kw._SIMPLE_URI),
+        "uri": _java_pattern(kw._URI_MATCH),
+        "simpleReference": _java_pattern(kw._SIMPLE_REFERENCE),
+        "uriReference": _java_pattern(kw._URI_REFERENCE_MATCH),
+        "mediaType": _java_pattern(kw._MEDIA_TYPE_MATCH),
+        "parameter": _java_pattern(kw._PARAMETER),
+        "timestamp": _java_pattern(kw._TIMESTAMP_MATCH),
+        "base64": _java_pattern(kw._BASE64_MATCH),
+        "number": _java_pattern(kw._JSON_NUMBER),
+        "uuid": _java_pattern(kw._UUID_MATCH),
+    }
+
+
+def _json_implied(framing: KafkaFraming) -> bool:
+    """Whether the structured format's implied data content type is JSON (a JSON subtype or a ``+json`` suffix)."""
     json_data = framing.json_format.json_data
     subtype = json_data.implied.partition(";")[0].strip().lower().partition("/")[2]
-    json_implied = subtype in json_data.subtypes or any(
+    return subtype in json_data.subtypes or any(
         subtype.endswith(s) and len(subtype) > len(s) for s in json_data.suffixes
-    )
-    reserved = framing.attribute_names.reserved
-    return JavaKafka(
-        event=event,
-        attributes=attributes,
-        extensions_at=extensions_at,
-        extensions=java_safe(java_camel(event.extra.py)),
-        content_type_at=next((i for i, a in enumerate(attributes) if a.content_type), -1),
-        patterns={
-            "forbidden": _java_pattern(kw._FORBIDDEN),
-            "simpleUri": _java_pattern(kw._SIMPLE_URI),
-            "uri": _java_pattern(kw._URI_MATCH),
-            "simpleReference": _java_pattern(kw._SIMPLE_REFERENCE),
-            "uriReference": _java_pattern(kw._URI_REFERENCE_MATCH),
-            "mediaType": _java_pattern(kw._MEDIA_TYPE_MATCH),
-            "parameter": _java_pattern(kw._PARAMETER),
-            "timestamp": _java_pattern(kw._TIMESTAMP_MATCH),
-            "base64": _java_pattern(kw._BASE64_MATCH),
-            "number": _java_pattern(kw._JSON_NUMBER),
-            "uuid": _java_pattern(kw._UUID_MATCH),
-        },
-        name_pattern=java_string(framing.attribute_names.pattern),
-        name_rule=f"must match {framing.attribute_names.pattern}"
-        + (f" and not be one of {', '.join(reserved)}" if reserved else "")
-        + " or a declared attribute",
-        json_implied=json_implied,
-        own_headers=", ".join(
-            f"{java_string(own)}, {java_string(header)}" for own, header in framing.binary.attribute_headers.items()
-        ),
-        time_field=times[0].py if times else None,
     )
 
 
