@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from operator import attrgetter
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
@@ -73,6 +73,257 @@ class ToKafka(Protocol[E]):
     ) -> KafkaRecord: ...
 
 
+class HeaderReading(NamedTuple):
+    """How a protocol reads a record's headers (see :class:`Records` for the tables)."""
+
+    read_headers: Callable[[Iterable[tuple[str, bytes | None]]], tuple[dict[str, str], dict[str, str]]]
+    content_type_header: Callable[[Iterable[tuple[str, bytes | None]]], str | None]
+
+
+def header_reading(
+    *,
+    header_attribute: Mapping[str, str],
+    own_header: Mapping[str, str],
+    prefix: str,
+    undeclared: bool,
+    name_match: Callable[[str], Any],
+    not_extensions: frozenset[str],
+    name_rule: str,
+    charset: str,
+    detection_header: str,
+    decode_error: type[DecodeError],
+) -> HeaderReading:
+    """Binary content mode: the attributes in a record's headers, and the header that tells the modes apart."""
+    prefix_length = len(prefix)
+
+    def read_headers(headers: Iterable[tuple[str, bytes | None]]) -> tuple[dict[str, str], dict[str, str]]:
+        """The text of every attribute header: (declared attributes, undeclared attributes); the last header
+        wins."""
+        found: dict[str, str] = {}
+        others: dict[str, str] = {}
+        for name, raw in headers:
+            attribute = header_attribute.get(name)  # names are written in lower case: try them as they are first
+            if attribute is not None:
+                target = found
+            else:
+                key = name.lower() if name.isascii() else ascii_lower(name)
+                attribute = header_attribute.get(key)
+                if attribute is not None:
+                    target = found
+                elif key.startswith(prefix):
+                    attribute = key[prefix_length:]
+                    if key in own_header:
+                        raise decode_error(
+                            f"header {name!r} is not allowed: attribute {attribute!r} goes in the "
+                            f"{own_header[key]!r} header",
+                            field=attribute,
+                        )
+                    if name_match(attribute) is None or attribute in not_extensions:
+                        raise decode_error(
+                            f"header {name!r}: {attribute!r} is not a valid attribute name ({name_rule})",
+                            field=attribute,
+                        )
+                    if not undeclared:
+                        raise decode_error(f"header {name!r}: unknown attribute {attribute!r}", field=attribute)
+                    target = others
+                else:
+                    continue
+            if raw is None:
+                raise decode_error(f"header {name!r} has a null value", field=attribute)
+            try:
+                target[attribute] = raw.decode(charset)
+            except UnicodeDecodeError as exc:
+                raise decode_error(
+                    f"header {name!r} is not UTF-8 text ({exc.reason} at byte {exc.start})", field=attribute
+                ) from None
+        return found, others
+
+    def content_type_header(headers: Iterable[tuple[str, bytes | None]]) -> str | None:
+        """The last detection header as text, or None (absent, null or not text)."""
+        found = None
+        for name, raw in headers:
+            if isinstance(name, str) and ascii_lower(name) == detection_header:
+                found = raw
+        try:
+            return None if found is None else bytes(found).decode(charset)
+        except (TypeError, ValueError):
+            return None
+
+    return HeaderReading(read_headers, content_type_header)
+
+
+class PayloadWriting(NamedTuple):
+    """How a protocol's per-event functions write the payload (see :class:`Records`)."""
+
+    text_value: Callable[[str, str], bytes]
+    json_data: Callable[[Any], bytes]
+    non_json: Callable[[Any, str | None], EncodeError]
+    raw_json_data: Callable[[bytes | bytearray | memoryview, str], msgspec.Raw]
+
+
+def payload_writing(*, payload: str, text_charsets: tuple[str, ...], encode_error: type[EncodeError]) -> PayloadWriting:
+    """The payload's writers: a str in a text charset, a JSON value as JSON text, bytes under a JSON content type
+    as the JSON value they hold, and the problem of a payload that fits none."""
+
+    def text_value(data: str, content_type: str) -> bytes:
+        """A str payload under a non-JSON content type: encoded in its charset parameter (else the first of
+        ``text_charsets``)."""
+        named = _parameter(content_type, "charset")
+        chosen = text_charsets[0] if named is None else ascii_lower(named)
+        if chosen not in text_charsets:
+            raise encode_error(
+                f"str {payload} can be written as {', '.join(text_charsets)}, not charset {chosen!r}: give bytes",
+                field=payload,
+            )
+        try:
+            return data.encode(chosen)
+        except UnicodeEncodeError as exc:
+            raise encode_error(
+                f"str {payload} does not fit charset {chosen}: {exc.reason} at character {exc.start}",
+                field=payload,
+            ) from None
+
+    def json_data(data: Any) -> bytes:
+        """A payload that is a JSON value, as JSON text."""
+        try:
+            value = JSON_ENCODE(data)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise encode_error(f"{payload} cannot be written as JSON: {exc}", field=payload) from None
+        if value.rfind(b"null") >= 0 and not finite(data):  # msgspec writes NaN and infinity as null
+            raise encode_error(f"JSON {payload} holds NaN or infinity, which JSON cannot carry", field=payload)
+        return value
+
+    def non_json(data: Any, content_type: str | None) -> EncodeError:
+        """The problem of a payload that is neither bytes nor str under a non-JSON content type."""
+        return encode_error(
+            f"{kind(data)} {payload} cannot be written under the non-JSON content type {content_type!r}: "
+            "give bytes or str",
+            field=payload,
+        )
+
+    def raw_json_data(data: bytes | bytearray | memoryview, content_type: str) -> msgspec.Raw:
+        """Bytes payload under a JSON content type, as the JSON value they hold (whitespace between tokens
+        removed)."""
+        try:
+            return json_raw(data)
+        except Invalid as exc:
+            where = "" if exc.offset is None else f" (byte {exc.offset})"
+            raise encode_error(
+                f"bytes under the JSON content type {content_type!r} are not one JSON value: {exc}{where}; "
+                "give their JSON value, or a content type that does not declare JSON",
+                field=payload,
+            ) from None
+
+    return PayloadWriting(text_value, json_data, non_json, raw_json_data)
+
+
+class EventFormat(NamedTuple, Generic[E]):
+    """The JSON event format of a protocol's event (structured content mode)."""
+
+    from_json: Callable[[bytes | bytearray | memoryview | str], E]
+    json_value: Callable[[E], bytes]
+    to_json: Callable[[E], bytes]
+
+
+def event_format(
+    *,
+    event_type: type[E],
+    payload: str,
+    payload_attribute: str,
+    from_json_object: Callable[[Any], E],
+    to_json_object: Callable[[E], dict[str, Any]],
+    decode_error: type[DecodeError],
+    encode_error: type[EncodeError],
+) -> EventFormat[E]:
+    """The JSON event format: one event from JSON text and back (``json_value`` skips the event's type check)."""
+    payload_of = attrgetter(payload_attribute)
+    event_name = event_type.__name__
+
+    def from_json(data: bytes | bytearray | memoryview | str) -> E:
+        """Decode one event in the JSON event format (UTF-8 JSON text)."""
+        if isinstance(data, str):
+            try:
+                data = data.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise decode_error(f"text is not valid Unicode: {exc.reason}", offset=exc.start) from None
+        try:
+            document = _JSON_DECODE(data)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            try:
+                json_decode(data)  # the same decode again, for the reason and the offset
+            except Invalid as exc:
+                raise decode_error(str(exc), offset=exc.offset) from None
+            raise
+        return from_json_object(document)
+
+    def json_value(event: E) -> bytes:
+        document = to_json_object(event)
+        try:
+            value = JSON_ENCODE(document)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise encode_error(f"{payload} cannot be written as JSON: {exc}", field=payload) from None
+        if value.rfind(b"null") >= 0 and not finite(payload_of(event)):  # msgspec writes NaN as null
+            raise encode_error(f"JSON {payload} holds NaN or infinity, which JSON cannot carry", field=payload)
+        return value
+
+    def to_json(event: E) -> bytes:
+        """The event in the JSON event format: compact UTF-8 JSON, members in field order.
+
+        Bytes payload under a content type that declares JSON is written as the JSON value it holds (whitespace
+        between tokens removed, the rest as written); bytes that are not one JSON value are an EncodeError
+        naming the payload.  Other bytes go to the format's base64 member.
+        """
+        if type(event) is not event_type:
+            raise encode_error(f"not a {event_name}: {kind(event)}")
+        return json_value(event)
+
+    return EventFormat(from_json, json_value, to_json)
+
+
+def record_key(
+    event: E,
+    key: Any,
+    key_mapper: Any,
+    key_mappers: Mapping[str, Callable[[E], bytes | None]],
+    encode_error: type[EncodeError],
+) -> bytes | None:
+    """The record key: ``key``, or what ``key_mapper`` (a name in ``key_mappers`` or a callable) makes of the event."""
+    if key_mapper is not None:
+        if key is not None:
+            raise encode_error("give a key or a key_mapper, not both")
+        if isinstance(key_mapper, str):
+            if key_mapper not in key_mappers:
+                raise encode_error(
+                    f"unknown key mapper {key_mapper!r}; expected a callable or one of {sorted(key_mappers)}"
+                )
+            return key_mappers[key_mapper](event)
+        key = key_mapper(event)
+    if key is None or type(key) is bytes:
+        return key
+    if isinstance(key, str):
+        return key.encode("utf-8")
+    if isinstance(key, BINARY_TYPES):
+        return bytes(key)
+    raise encode_error(f"a record key is bytes, str or None, not {kind(key)}")
+
+
+def extra_headers(
+    headers: Any, prefix: str, header_attribute: Mapping[str, str], encode_error: type[EncodeError]
+) -> Headers:
+    """Headers given to ``to_kafka`` besides the event's: checked not to be read back as attributes."""
+    extra: Headers = []
+    for name, value in header_pairs(headers):
+        if not isinstance(name, str):
+            raise encode_error(f"a header name is a str, not {kind(name)}")
+        key = ascii_lower(name)
+        if key.startswith(prefix) or key in header_attribute:
+            raise encode_error(f"header {name!r} would be read as an attribute; set the attribute on the event instead")
+        if value is not None and not isinstance(value, BINARY_TYPES):
+            raise encode_error(f"header {name!r}: a value is bytes or None, not {kind(value)}")
+        extra.append((name, None if value is None else bytes(value)))
+    return extra
+
+
 class Records(Generic[E]):
     """A Kafka protocol's records and JSON event format, from the tables of its generated module.
 
@@ -119,155 +370,31 @@ class Records(Generic[E]):
         from_json_object: Callable[[Any], E],
         to_json_object: Callable[[E], dict[str, Any]],
     ) -> None:
-        prefix_length = len(prefix)
         head_length = len(structured_prefix)
         structured_ok: set[str] = set()  # structured content types that passed (they repeat from record to record)
-        payload_of = attrgetter(payload_attribute)
         event_name = event_type.__name__
-
-        # --- binary content mode --------------------------------------------------------------------------------
-
-        def read_headers(headers: Iterable[tuple[str, bytes | None]]) -> tuple[dict[str, str], dict[str, str]]:
-            """The text of every attribute header: (declared attributes, undeclared attributes); the last header
-            wins."""
-            found: dict[str, str] = {}
-            others: dict[str, str] = {}
-            for name, raw in headers:
-                attribute = header_attribute.get(name)  # names are written in lower case: try them as they are first
-                if attribute is not None:
-                    target = found
-                else:
-                    key = name.lower() if name.isascii() else ascii_lower(name)
-                    attribute = header_attribute.get(key)
-                    if attribute is not None:
-                        target = found
-                    elif key.startswith(prefix):
-                        attribute = key[prefix_length:]
-                        if key in own_header:
-                            raise decode_error(
-                                f"header {name!r} is not allowed: attribute {attribute!r} goes in the "
-                                f"{own_header[key]!r} header",
-                                field=attribute,
-                            )
-                        if name_match(attribute) is None or attribute in not_extensions:
-                            raise decode_error(
-                                f"header {name!r}: {attribute!r} is not a valid attribute name ({name_rule})",
-                                field=attribute,
-                            )
-                        if not undeclared:
-                            raise decode_error(f"header {name!r}: unknown attribute {attribute!r}", field=attribute)
-                        target = others
-                    else:
-                        continue
-                if raw is None:
-                    raise decode_error(f"header {name!r} has a null value", field=attribute)
-                try:
-                    target[attribute] = raw.decode(charset)
-                except UnicodeDecodeError as exc:
-                    raise decode_error(
-                        f"header {name!r} is not UTF-8 text ({exc.reason} at byte {exc.start})", field=attribute
-                    ) from None
-            return found, others
-
-        def content_type_header(headers: Iterable[tuple[str, bytes | None]]) -> str | None:
-            """The last detection header as text, or None (absent, null or not text)."""
-            found = None
-            for name, raw in headers:
-                if isinstance(name, str) and ascii_lower(name) == detection_header:
-                    found = raw
-            try:
-                return None if found is None else bytes(found).decode(charset)
-            except (TypeError, ValueError):
-                return None
-
-        def text_value(data: str, content_type: str) -> bytes:
-            """A str payload under a non-JSON content type: encoded in its charset parameter (else the first of
-            ``text_charsets``)."""
-            named = _parameter(content_type, "charset")
-            chosen = text_charsets[0] if named is None else ascii_lower(named)
-            if chosen not in text_charsets:
-                raise encode_error(
-                    f"str {payload} can be written as {', '.join(text_charsets)}, not charset {chosen!r}: give bytes",
-                    field=payload,
-                )
-            try:
-                return data.encode(chosen)
-            except UnicodeEncodeError as exc:
-                raise encode_error(
-                    f"str {payload} does not fit charset {chosen}: {exc.reason} at character {exc.start}",
-                    field=payload,
-                ) from None
-
-        def json_data(data: Any) -> bytes:
-            """A payload that is a JSON value, as JSON text."""
-            try:
-                value = JSON_ENCODE(data)
-            except (TypeError, ValueError, OverflowError) as exc:
-                raise encode_error(f"{payload} cannot be written as JSON: {exc}", field=payload) from None
-            if value.rfind(b"null") >= 0 and not finite(data):  # msgspec writes NaN and infinity as null
-                raise encode_error(f"JSON {payload} holds NaN or infinity, which JSON cannot carry", field=payload)
-            return value
-
-        def non_json(data: Any, content_type: str | None) -> EncodeError:
-            """The problem of a payload that is neither bytes nor str under a non-JSON content type."""
-            return encode_error(
-                f"{kind(data)} {payload} cannot be written under the non-JSON content type {content_type!r}: "
-                "give bytes or str",
-                field=payload,
-            )
-
-        # --- the JSON event format (structured content mode) ----------------------------------------------------
-
-        def raw_json_data(data: bytes | bytearray | memoryview, content_type: str) -> msgspec.Raw:
-            """Bytes payload under a JSON content type, as the JSON value they hold (whitespace between tokens
-            removed)."""
-            try:
-                return json_raw(data)
-            except Invalid as exc:
-                where = "" if exc.offset is None else f" (byte {exc.offset})"
-                raise encode_error(
-                    f"bytes under the JSON content type {content_type!r} are not one JSON value: {exc}{where}; "
-                    "give their JSON value, or a content type that does not declare JSON",
-                    field=payload,
-                ) from None
-
-        def from_json(data: bytes | bytearray | memoryview | str) -> E:
-            """Decode one event in the JSON event format (UTF-8 JSON text)."""
-            if isinstance(data, str):
-                try:
-                    data = data.encode("utf-8")
-                except UnicodeEncodeError as exc:
-                    raise decode_error(f"text is not valid Unicode: {exc.reason}", offset=exc.start) from None
-            try:
-                document = _JSON_DECODE(data)
-            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-                try:
-                    json_decode(data)  # the same decode again, for the reason and the offset
-                except Invalid as exc:
-                    raise decode_error(str(exc), offset=exc.offset) from None
-                raise
-            return from_json_object(document)
-
-        def json_value(event: E) -> bytes:
-            document = to_json_object(event)
-            try:
-                value = JSON_ENCODE(document)
-            except (TypeError, ValueError, OverflowError) as exc:
-                raise encode_error(f"{payload} cannot be written as JSON: {exc}", field=payload) from None
-            if value.rfind(b"null") >= 0 and not finite(payload_of(event)):  # msgspec writes NaN as null
-                raise encode_error(f"JSON {payload} holds NaN or infinity, which JSON cannot carry", field=payload)
-            return value
-
-        def to_json(event: E) -> bytes:
-            """The event in the JSON event format: compact UTF-8 JSON, members in field order.
-
-            Bytes payload under a content type that declares JSON is written as the JSON value it holds (whitespace
-            between tokens removed, the rest as written); bytes that are not one JSON value are an EncodeError
-            naming the payload.  Other bytes go to the format's base64 member.
-            """
-            if type(event) is not event_type:
-                raise encode_error(f"not a {event_name}: {kind(event)}")
-            return json_value(event)
+        read_headers, content_type_header = header_reading(
+            header_attribute=header_attribute,
+            own_header=own_header,
+            prefix=prefix,
+            undeclared=undeclared,
+            name_match=name_match,
+            not_extensions=not_extensions,
+            name_rule=name_rule,
+            charset=charset,
+            detection_header=detection_header,
+            decode_error=decode_error,
+        )
+        writing = payload_writing(payload=payload, text_charsets=text_charsets, encode_error=encode_error)
+        from_json, json_value, to_json = event_format(
+            event_type=event_type,
+            payload=payload,
+            payload_attribute=payload_attribute,
+            from_json_object=from_json_object,
+            to_json_object=to_json_object,
+            decode_error=decode_error,
+            encode_error=encode_error,
+        )
 
         # --- records --------------------------------------------------------------------------------------------
 
@@ -321,40 +448,6 @@ class Records(Generic[E]):
             case-insensitive), else ``"binary"``: the mode :func:`from_kafka` reads it in."""
             return "structured" if structured(content_type_header(header_pairs(record.headers))) else "binary"
 
-        def record_key(event: E, key: Any, key_mapper: Any) -> bytes | None:
-            if key_mapper is not None:
-                if key is not None:
-                    raise encode_error("give a key or a key_mapper, not both")
-                if isinstance(key_mapper, str):
-                    if key_mapper not in key_mappers:
-                        raise encode_error(
-                            f"unknown key mapper {key_mapper!r}; expected a callable or one of {sorted(key_mappers)}"
-                        )
-                    return key_mappers[key_mapper](event)
-                key = key_mapper(event)
-            if key is None or type(key) is bytes:
-                return key
-            if isinstance(key, str):
-                return key.encode("utf-8")
-            if isinstance(key, BINARY_TYPES):
-                return bytes(key)
-            raise encode_error(f"a record key is bytes, str or None, not {kind(key)}")
-
-        def extra_headers(headers: Any) -> Headers:
-            extra: Headers = []
-            for name, value in header_pairs(headers):
-                if not isinstance(name, str):
-                    raise encode_error(f"a header name is a str, not {kind(name)}")
-                key = ascii_lower(name)
-                if key.startswith(prefix) or key in header_attribute:
-                    raise encode_error(
-                        f"header {name!r} would be read as an attribute; set the attribute on the event instead"
-                    )
-                if value is not None and not isinstance(value, BINARY_TYPES):
-                    raise encode_error(f"header {name!r}: a value is bytes or None, not {kind(value)}")
-                extra.append((name, None if value is None else bytes(value)))
-            return extra
-
         def to_kafka(
             event: E,
             mode: str = "binary",
@@ -381,10 +474,10 @@ class Records(Generic[E]):
             else:
                 raise encode_error(f"mode must be 'binary' or 'structured', not {mode!r}")
             if headers is not None:
-                record_headers += extra_headers(headers)
+                record_headers += extra_headers(headers, prefix, header_attribute, encode_error)
             if key_mapper is None and (key is None or type(key) is bytes):
                 return KafkaRecord(key, value, record_headers)
-            return KafkaRecord(record_key(event, key, key_mapper), value, record_headers)
+            return KafkaRecord(record_key(event, key, key_mapper, key_mappers, encode_error), value, record_headers)
 
         # --- the module contract --------------------------------------------------------------------------------
 
@@ -414,10 +507,10 @@ class Records(Generic[E]):
         self.decode = decode
         self.encode = encode
         # What the module's per-event functions call for the payload.
-        self.text_value = text_value
-        self.json_data = json_data
-        self.non_json = non_json
-        self.raw_json_data = raw_json_data
+        self.text_value = writing.text_value
+        self.json_data = writing.json_data
+        self.non_json = writing.non_json
+        self.raw_json_data = writing.raw_json_data
 
 
 class Reader(LineReader[E]):
