@@ -17,7 +17,7 @@ from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import StructType
 
 from .._runtime.errors import DecodeError
-from . import ENCODED, _arrow, _jvm, check_direction, check_mode, encoded
+from . import _arrow, _jvm, check_direction, check_mode
 
 __all__ = ["BinaryFunctions", "failure"]
 
@@ -77,20 +77,3 @@ class BinaryFunctions(_arrow.ProtocolFunctions):
             return self.decode_batch(frames, direction, failfast)
 
         return _arrow.arrow_udf(decode_frames, self.decoded)(source.cast("binary"))
-
-    def encode(self, column: Column | str, on_error: str) -> Column:
-        """The module's ``encode``."""
-        on_error = check_mode(on_error)
-        source = F.col(column) if isinstance(column, str) else column
-        java = _jvm.java_udf(self.protocol, "Encode", ENCODED)
-        if java is not None:
-            result = F.call_udf(java, source)
-            if on_error == "PERMISSIVE":
-                return result  # data is already null where there is an error
-        else:
-
-            def encode_rows(rows: pa.Array) -> pa.Array:
-                return self.encode_batch(rows)
-
-            result = _arrow.arrow_udf(encode_rows, ENCODED)(source)
-        return encoded(result["data"], result["error"], on_error, self.protocol)

@@ -18,7 +18,7 @@ from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import StructType
 
-from . import ENCODED, _arrow, _jvm, check_direction, check_mode, encoded, finish
+from . import _arrow, _jvm, check_direction, check_mode, finish
 
 __all__ = ["JsonFunctions"]
 
@@ -71,20 +71,3 @@ class JsonFunctions(_arrow.ProtocolFunctions):
             text = _arrow.arrow_udf(decode_lines, self.decoded_text)(source.cast("binary"))
             row = _arrow.from_text(text, self.decoded)
         return finish(row, mode, self.protocol, source)
-
-    def encode(self, column: Column | str, on_error: str) -> Column:
-        """The module's ``encode``."""
-        on_error = check_mode(on_error)
-        source = F.col(column) if isinstance(column, str) else column
-        java = _jvm.java_udf(self.protocol, "Encode", ENCODED)
-        if java is not None:
-            result = F.call_udf(java, source)
-            if on_error == "PERMISSIVE":
-                return result  # data is already null where there is an error
-        else:
-
-            def encode_rows(rows: pa.Array) -> pa.Array:
-                return self.encode_batch(rows)
-
-            result = _arrow.arrow_udf(encode_rows, ENCODED)(_arrow.to_text(source, self.decoded))
-        return encoded(result["data"], result["error"], on_error, self.protocol)

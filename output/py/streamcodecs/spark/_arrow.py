@@ -35,7 +35,7 @@ from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import ArrayType, DataType, MapType, StringType, StructField, StructType, VariantType
 
 from .._runtime.errors import DecodeError, EncodeError
-from . import ENCODED, bind
+from . import ENCODED, _jvm, bind, check_mode, encoded
 
 __all__ = [
     "UNSET",
@@ -257,6 +257,28 @@ class ProtocolFunctions(Shipped):
         self.protocol = protocol
         self.directions = directions
         self.decoded = decoded
+
+    def encode_batch(self, rows: pa.Array) -> pa.Array:
+        """``encode`` of one batch on the Python path: ``DECODED`` rows (free-form JSON as its text) -> ``ENCODED``."""
+        raise NotImplementedError
+
+    def encode(self, column: Column | str, on_error: str) -> Column:
+        """The module's ``encode`` (its docstring says what it does): the protocol's Java ``Encode`` UDF, else an
+        Arrow UDF over :meth:`encode_batch`."""
+        on_error = check_mode(on_error)
+        source = F.col(column) if isinstance(column, str) else column
+        java = _jvm.java_udf(self.protocol, "Encode", ENCODED)
+        if java is not None:
+            result = F.call_udf(java, source)
+            if on_error == "PERMISSIVE":
+                return result  # data is already null where there is an error
+        else:
+
+            def encode_rows(rows: pa.Array) -> pa.Array:
+                return self.encode_batch(rows)
+
+            result = arrow_udf(encode_rows, ENCODED)(to_text(source, self.decoded))
+        return encoded(result["data"], result["error"], on_error, self.protocol)
 
 
 def _global(module: str, name: str) -> Any:
