@@ -244,12 +244,20 @@ class InlineFunctions(_arrow.Shipped):
 
     # ------------------------------------------------------------ the Spark functions
 
+    def _java_udf(self) -> str | None:
+        """The protocol's Java ``SplitInline`` UDF, or None for the Python path."""
+        return _jvm.java_udf(self.protocol, "SplitInline", ArrayType(self.schema))
+
+    def _exploded(self, fields: list[StructField], offset: str) -> StructType:
+        """The rows :func:`explode_inline` gives: the stream key's ``fields``, ``offset``, then INLINE's fields."""
+        return StructType([*fields, StructField(offset, LongType()), *self.schema.fields[1:]])
+
     def split_inline(self, column: Column | str, mode: str) -> Column:
         """The module's ``split_inline`` (its docstring says what it does)."""
         mode = check_mode(mode)
         source = F.col(column) if isinstance(column, str) else column
         failfast = mode == "FAILFAST"
-        java = _jvm.java_udf(self.protocol, "SplitInline", ArrayType(self.schema))
+        java = self._java_udf()
         if java is not None:
             return F.call_udf(java, source.cast("binary"), F.lit(0).cast("bigint"), F.lit(failfast))
 
@@ -287,10 +295,10 @@ class InlineFunctions(_arrow.Shipped):
         else:
             pieces = pieces.repartition(1).sortWithinPartitions(offset)
         fields = [pieces.schema[stream]] if stream is not None else []
-        java = _jvm.java_udf(self.protocol, "SplitInline", ArrayType(self.schema))
+        java = self._java_udf()
         if java is not None:
             return self._explode_on_jvm(pieces, java, names, fields, offset, failfast, start)
-        schema = StructType([*fields, StructField(offset, LongType()), *self.schema.fields[1:]])
+        schema = self._exploded(fields, offset)
         run = functools.partial(
             self.explode_batches, keyed=keyed, failfast=failfast, schema=_arrow_schema(schema), start=start
         )
@@ -370,14 +378,14 @@ class InlineFunctions(_arrow.Shipped):
             GroupStateTimeout.NoTimeout if timeout is None else GroupStateTimeout.ProcessingTimeTimeout,
         )
         names = [key] if stream is not None else []
-        java = _jvm.java_udf(self.protocol, "SplitInline", ArrayType(self.schema))
+        java = self._java_udf()
         if java is not None:
             return self._split_gathered(gathered, java, names, GATHERED[0], offset, failfast)
 
         # A mapInArrow, not an Arrow UDF: Spark 4.3 feeds a scalar Python UDF's queue the rows of the stateful step
         # as they come, which it cannot hold (ClassCastException: GenericInternalRow to UnsafeRow).
         fields = [pieces.schema[key]] if stream is not None else []
-        schema = StructType([*fields, StructField(offset, LongType()), *self.schema.fields[1:]])
+        schema = self._exploded(fields, offset)
         run = functools.partial(
             self.decode_gathered, keyed=stream is not None, failfast=failfast, schema=_arrow_schema(schema)
         )
