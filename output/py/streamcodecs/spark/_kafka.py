@@ -167,7 +167,6 @@ class KafkaFunctions(_arrow.ProtocolFunctions):
                 StructField("error", StringType()),
             ]
         )
-        self.from_kafka_columns: tuple[str, ...] = ("content_mode", "message", event.column, "data_text", "error")
         self.arrow: dict[str, pa.DataType] = {
             "decoded": to_arrow_type(decoded, timezone="UTC"),
             "from_kafka": to_arrow_type(self.from_kafka_row, timezone="UTC"),
@@ -417,7 +416,7 @@ class KafkaFunctions(_arrow.ProtocolFunctions):
         error = row["error"]
         if mode == "FAILFAST":
             error = F.when(error.isNull(), error).otherwise(F.raise_error(self._failure(error, df.columns)))
-        return staged.select(*kept, *[row[c].alias(c) for c in self.from_kafka_columns[:-1]], error.alias("error"))
+        return staged.select(*kept, *[row[c].alias(c) for c in self.from_kafka_row.names[:-1]], error.alias("error"))
 
     def _for_java(self, event: Column) -> Column:
         """The event without what :meth:`_jvm_event_extras` passes on its own (nulls: Spark would convert those
