@@ -35,16 +35,21 @@ def test_the_jar_rebuilt_from_the_sources_is_the_committed_one_byte_for_byte() -
     assert jar.build(sources, jar.fingerprint(sources)) == COMMITTED.read_bytes()
 
 
-def test_without_javac_a_stale_jar_is_one_line_and_exit_2(tmp_path: Path) -> None:
+def _generate_with_path(out: Path, *path: Path) -> subprocess.CompletedProcess[str]:
+    """The generator run into ``out`` with only ``path`` and python's own directory on PATH, and no JAVA_HOME."""
     env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
-    env["PATH"] = str(Path(sys.executable).parent)  # python, but no javac
-    result = subprocess.run(
-        [sys.executable, str(REPO / "generator.py"), "-q", "-r", str(tmp_path / "out")],
+    env["PATH"] = os.pathsep.join([*map(str, path), str(Path(sys.executable).parent)])
+    return subprocess.run(
+        [sys.executable, str(REPO / "generator.py"), "-q", "-r", str(out)],
         capture_output=True,
         text=True,
         env=env,
         check=False,
     )
+
+
+def test_without_javac_a_stale_jar_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    result = _generate_with_path(tmp_path / "out")  # python, but no javac
     assert result.returncode == 2, result.stderr
     assert result.stderr.count("\n") == 1 and "javac 17" in result.stderr
     assert not (tmp_path / "out").exists()
@@ -56,15 +61,7 @@ def test_a_javac_of_another_version_is_refused_as_a_missing_one_is(tmp_path: Pat
     fake = bin_dir / "javac"
     fake.write_text("#!/bin/sh\necho javac 21.0.2\nexit 0\n", encoding="utf-8")
     fake.chmod(0o755)
-    env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
-    env["PATH"] = os.pathsep.join([str(bin_dir), str(Path(sys.executable).parent)])
-    result = subprocess.run(
-        [sys.executable, str(REPO / "generator.py"), "-q", "-r", str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    result = _generate_with_path(tmp_path / "out", bin_dir)
     assert result.returncode == 2, result.stderr
     assert result.stderr.count("\n") == 1 and "javac 17" in result.stderr and "is javac 21.0.2" in result.stderr
     assert not (tmp_path / "out").exists()
