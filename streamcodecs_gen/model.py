@@ -455,6 +455,10 @@ class Struct:
     def snake(self) -> str:
         return snake_case(self.name)
 
+    def py_of(self, wire_name: str) -> str:
+        """The Python name of the field named ``wire_name`` on the wire."""
+        return next(f.py for f in self.fields if f.name == wire_name)
+
 
 @dataclass
 class Shape:
