@@ -238,8 +238,6 @@ def _java_type(wire: WireType) -> str | None:
     return "String" if wire.java_json_text else wire.java
 
 
-_JAVA_IMPORTS = {"UUID": "java.util.UUID"}
-"""Java types of attributes outside java.lang and java.time.OffsetDateTime (which the templates import anyway)."""
 _JAVA_TEXT = {"String"}
 """Java types that are text: their minimum length is checked, and the JSON format writes them as strings."""
 
@@ -325,11 +323,6 @@ class JavaKafka:
     name_rule: str  # the rule on names, as problems say it
     json_implied: bool  # an absent content type means JSON data
     own_headers: str  # attributes carried by a header of their own, and that header: Map.of arguments
-
-    @property
-    def imports(self) -> list[str]:
-        """The Java imports the attributes' types need (beyond those every kafka template has), sorted."""
-        return sorted({_JAVA_IMPORTS[a.type] for a in self.attributes if a.type in _JAVA_IMPORTS})
 
     @property
     def slots(self) -> list[JavaAttribute | None]:
