@@ -21,7 +21,7 @@ import json
 from typing import Any
 
 from run import Case
-from spark_common import CEILING, DISTINCT, OURS, PY_FALLBACK, SCAN, cycled, fallback_path, plan, run
+from spark_common import DISTINCT, compared, cycled, fallback_path, plan
 from streamcodecs import cloudevents as ce
 
 CE_BASELINE = "row UDF CloudEvents SDK"
@@ -42,9 +42,7 @@ def _ce_events() -> list[ce.CloudEvent]:
             subject=f"sku-{i % 50}",
             datacontenttype="application/json",
             data={"order": i, "qty": 1 + i % 9, "price": 0.5 + i % 40},
-            extensions={
-                "traceparent": TRACEPARENT.format(0x4BF92F3577B34DA6A3CE929D0E0E4736 + i, 0x00F067AA0BA902B7 + i)
-            },
+            extensions={"traceparent": TRACEPARENT.format(TRACE_ID + i, SPAN_ID + i)},
         )
         for i in range(DISTINCT)
     ]
@@ -146,15 +144,20 @@ def cases(spark: Any, rows: int) -> list[Case]:
         assert "BatchEvalPython" not in plan(frame)
     assert theirs.limit(sample).where("event.error IS NULL").count() == sample  # ... and for the SDK
     group = f"spark cloudevents from_kafka {rows:,} records"
-    cases = [
-        Case(group, OURS, lambda: run(ours), rows, (CE_BASELINE, 10.0), "rows"),
-        Case(group, PY_FALLBACK, lambda: run(fallback), rows, None, "rows"),
-        Case(group, CE_BASELINE, lambda: run(theirs), rows, None, "rows"),
-        Case(group, CEILING, lambda: run(_ce_ceiling(data)), rows, (CE_BASELINE, 10.0), "rows"),
-        Case(group, SCAN, lambda: run(data.select("value", "headers")), rows, (CE_BASELINE, 10.0), "rows"),
-    ]
+    cases = compared(
+        group,
+        rows,
+        CE_BASELINE,
+        10.0,
+        ours=ours,
+        fallback=fallback,
+        theirs=theirs,
+        native=_ce_ceiling(data),
+        scan=data.select("value", "headers"),
+    )
     event_schema = f"k long, cloud_event {sce.CLOUD_EVENT_SCHEMA.simpleString()}"
     events = cycled(spark, spark.createDataFrame(_ce_event_rows(), event_schema), rows)
+    events_scan = events.select(F.col("cloud_event"))
     for mode in sce.CONTENT_MODES:
         written = sce.to_kafka(events, mode)
         with fallback_path(spark):
@@ -168,13 +171,17 @@ def cases(spark: Any, rows: int) -> list[Case]:
         assert native.limit(sample).collect() == written.select(*record).limit(sample).collect(), mode
         baseline = f"row UDF SDK to_{mode}_event"
         group = f"spark cloudevents to_kafka {mode} {rows:,} events"
-        cases += [
-            Case(group, OURS, lambda w=written: run(w), rows, (baseline, 10.0), "rows"),
-            Case(group, PY_FALLBACK, lambda w=written_fallback: run(w), rows, None, "rows"),
-            Case(group, baseline, lambda w=sdk_written: run(w), rows, None, "rows"),
-            Case(group, CEILING, lambda w=native: run(w), rows, (baseline, 10.0), "rows"),
-            Case(group, SCAN, lambda: run(events.select(F.col("cloud_event"))), rows, (baseline, 10.0), "rows"),
-        ]
+        cases += compared(
+            group,
+            rows,
+            baseline,
+            10.0,
+            ours=written,
+            fallback=written_fallback,
+            theirs=sdk_written,
+            native=native,
+            scan=events_scan,
+        )
     return cases
 
 

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from run import Case
+
 HERE = Path(__file__).resolve().parent
 GENERATED = HERE.parent / "output" / "py"
 sys.path.insert(0, str(GENERATED))
@@ -89,3 +91,29 @@ def same(ours: Any, theirs: Any, column: str = "d") -> None:
     mine = [r[0] for r in ours.select(column).limit(50).collect()]
     other = [r[0] for r in theirs.select(column).limit(50).collect()]
     assert mine == other, (mine[:1], other[:1])
+
+
+def compared(
+    group: str,
+    rows: int,
+    baseline: str,
+    target: float,
+    *,
+    ours: Any,
+    fallback: Any,
+    theirs: Any,
+    native: Any,
+    scan: Any,
+) -> list[Case]:
+    """A group's five cases, each running one DataFrame of ``rows`` rows: the JVM path (``ours``), its Python fallback,
+    the row UDF a user would write (``theirs``, named ``baseline``), the native ceiling and the scan. The JVM path is
+    set the issue's target, ``target`` times the baseline's speed, and the ceiling and the scan the same bound, shown
+    beside it."""
+    against = (baseline, target)
+    return [
+        Case(group, OURS, lambda: run(ours), rows, against, "rows"),
+        Case(group, PY_FALLBACK, lambda: run(fallback), rows, None, "rows"),
+        Case(group, baseline, lambda: run(theirs), rows, None, "rows"),
+        Case(group, CEILING, lambda: run(native), rows, against, "rows"),
+        Case(group, SCAN, lambda: run(scan), rows, against, "rows"),
+    ]

@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from run import Case
-from spark_common import CEILING, DISTINCT, OURS, PY_FALLBACK, SCAN, cycled, fallback_path, on_jvm, run, same
+from spark_common import DISTINCT, compared, cycled, fallback_path, on_jvm, same
 from streamcodecs import kcl
 
 KCL_RECORDS = int(os.environ.get("BENCH_SPARK_KCL_RECORDS", "4"))
@@ -85,13 +85,10 @@ def cases(spark: Any, rows: int) -> list[Case]:
     same(fallback, theirs, "d.process_records")
     ceiling = data.select(F.from_json(F.col("line").cast("string"), _KCL_WIRE_SCHEMA).alias("d"))
     group = f"spark kcl decode {rows:,} lines of {KCL_RECORDS} records"
-    return [
-        Case(group, OURS, lambda: run(ours), rows, (KCL_BASELINE, 5.0), "rows"),
-        Case(group, PY_FALLBACK, lambda: run(fallback), rows, None, "rows"),
-        Case(group, KCL_BASELINE, lambda: run(theirs), rows, None, "rows"),
-        Case(group, CEILING, lambda: run(ceiling), rows, (KCL_BASELINE, 5.0), "rows"),
-        Case(group, SCAN, lambda: run(data.select("line")), rows, (KCL_BASELINE, 5.0), "rows"),
-    ]
+    scan = data.select("line")
+    return compared(
+        group, rows, KCL_BASELINE, 5.0, ours=ours, fallback=fallback, theirs=theirs, native=ceiling, scan=scan
+    )
 
 
 _KCL_WIRE_SCHEMA = (

@@ -26,7 +26,7 @@ from typing import Any
 
 import bench_pravega
 from run import Case
-from spark_common import CEILING, OURS, PY_FALLBACK, SCAN, fallback_path, plan, run
+from spark_common import OURS, PY_FALLBACK, compared, fallback_path, plan, run
 from streamcodecs import pravega as pv
 
 BASELINE = "pickled row UDF"
@@ -160,14 +160,10 @@ def cases(spark: Any, rows: int) -> list[Case]:
     assert "ArrowEvalPython" in plan(fallback) and "BatchEvalPython" not in plan(fallback), plan(fallback)
     assert "BatchEvalPython" in plan(theirs)
     group = f"spark pravega decode {rows:,} frames"
-    return [
-        Case(group, OURS, lambda: run(ours), rows, (BASELINE, 10.0), "rows"),
-        Case(group, PY_FALLBACK, lambda: run(fallback), rows, None, "rows"),
-        Case(group, BASELINE, lambda: run(theirs), rows, None, "rows"),
-        Case(group, CEILING, lambda: run(native), rows, (BASELINE, 10.0), "rows"),
-        Case(group, SCAN, lambda: run(data), rows, (BASELINE, 10.0), "rows"),
-        *_explode_cases(spark, rows),
-    ]
+    decodes = compared(
+        group, rows, BASELINE, 10.0, ours=ours, fallback=fallback, theirs=theirs, native=native, scan=data
+    )
+    return [*decodes, *_explode_cases(spark, rows)]
 
 
 def _check_same(sample: Any, ours: Any, fallback: Any, theirs: Any, native: Any) -> None:

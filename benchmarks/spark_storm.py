@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from run import Case
-from spark_common import CEILING, DISTINCT, OURS, PY_FALLBACK, SCAN, cycled, fallback_path, on_jvm, run, same
+from spark_common import DISTINCT, compared, cycled, fallback_path, on_jvm, same
 
 STORM_BASELINE = "row UDF json.loads"
 
@@ -89,13 +89,10 @@ def cases(spark: Any, rows: int) -> list[Case]:
     text = F.substring_index(F.col("frame").cast("string"), "\nend", 1)
     ceiling = data.select(F.from_json(text, _STORM_WIRE_SCHEMA).alias("d"))
     group = f"spark storm decode {rows:,} bolt tuples"
-    return [
-        Case(group, OURS, lambda: run(ours), rows, (STORM_BASELINE, 5.0), "rows"),
-        Case(group, PY_FALLBACK, lambda: run(fallback), rows, None, "rows"),
-        Case(group, STORM_BASELINE, lambda: run(theirs), rows, None, "rows"),
-        Case(group, CEILING, lambda: run(ceiling), rows, (STORM_BASELINE, 5.0), "rows"),
-        Case(group, SCAN, lambda: run(data.select("frame")), rows, (STORM_BASELINE, 5.0), "rows"),
-    ]
+    scan = data.select("frame")
+    return compared(
+        group, rows, STORM_BASELINE, 5.0, ours=ours, fallback=fallback, theirs=theirs, native=ceiling, scan=scan
+    )
 
 
 _STORM_WIRE_SCHEMA = "id string, comp string, stream string, task int, tuple array<variant>"

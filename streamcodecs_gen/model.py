@@ -51,9 +51,6 @@ class Enum:
         """Unknown wire values are kept as plain values (``unknown: keep``)."""
         return self.unknown == "keep"
 
-    def member(self, value: int | str) -> EnumValue:
-        return next(v for v in self.values if v.value == value)
-
 
 @dataclass
 class RefBase:
@@ -458,6 +455,10 @@ class Struct:
     def snake(self) -> str:
         return snake_case(self.name)
 
+    def py_of(self, wire_name: str) -> str:
+        """The Python name of the field named ``wire_name`` on the wire."""
+        return next(f.py for f in self.fields if f.name == wire_name)
+
 
 @dataclass
 class Shape:
@@ -544,9 +545,6 @@ class Protocol:
             for f in owner.fields:
                 refs += f.types
         return refs
-
-    def uses(self, wire_name: str) -> bool:
-        return any(isinstance(r, WireRef) and r.wire.name == wire_name for r in self.all_types())
 
     @property
     def imports(self) -> list[str]:

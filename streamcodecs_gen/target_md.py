@@ -24,7 +24,6 @@ from .render import Options, OutputFile, Renderer
 from .types import WIRE_TYPES
 from .vectors import manifest as _manifest
 from .vectors.values import samples
-from .versions import version_key
 
 MD_DIR = "md"
 EXAMPLE_VARIANT = "full"
@@ -209,7 +208,7 @@ def history(protocol: Protocol) -> list[VersionChanges]:
         c.types_added = [s for s in protocol.structs if s.since == version and i > 0]
         for owner in owners:
             for f in owner.fields:
-                if f.since == version and version_key(f.since) > version_key(owner.since):
+                if f.since == version and f.added_later:
                     c.fields_added.append((owner, f))
                 if f.removed == version:
                     c.fields_removed.append((owner, f))

@@ -26,7 +26,6 @@ from .vectors import manifest as _manifest
 
 def python_target(protocols: list[Protocol], options: Options) -> list[OutputFile]:
     renderer = Renderer(options)
-    renderer.env.filters["py_of"] = lambda wire_name, owner: next(f.py for f in owner.fields if f.name == wire_name)
     package = options.package_path
     files: list[OutputFile] = []
 

@@ -50,10 +50,6 @@ class PythonBinary:
         """The field as errors name it (``SetupAppend.request_id``)."""
         return f"{owner.name}.{f.py}"
 
-    def py_of(self, owner: Struct, wire_name: str) -> str:
-        """The Python name of the owner's field named ``wire_name`` on the wire."""
-        return next(f.py for f in owner.fields if f.name == wire_name)
-
     def struct_of(self, code: str) -> str:
         """The Struct constant packing the struct code ``code``."""
         return self.layout.constant(self.order + code)
@@ -188,7 +184,7 @@ class PythonBinary:
     def counted_size(self, owner: Struct) -> str:
         """The size prefix's value, counting the fixed-size fields ``when_nonempty`` left out (``counts_absent``)."""
         absent = [
-            f" + (0 if value.{self.py_of(owner, f.when_nonempty)} else {min_size(f.type)})"
+            f" + (0 if value.{owner.py_of(f.when_nonempty)} else {min_size(f.type)})"
             for f in owner.fields
             if f.when_nonempty and f.type.struct_code
         ]

@@ -8,7 +8,6 @@ from typing import Any
 from ..model import EnumRef, Field, ListRef, MapRef, Struct, StructRef, TypeRef, WireRef
 from ..problems import Problem, suggest
 from ..types import CONTAINERS, MAP_KEY, WIRE_TYPES
-from ..versions import version_key
 from .context import Context
 
 
@@ -97,12 +96,7 @@ def _binary_presence_problems(
             "give it a presence rule too",
         )
     # A field without `since` has its owner's: only a later version written on the field is added later.
-    if (
-        version_key(f.since) > version_key(owner.since)
-        and f.presence is None
-        and f.when_nonempty is None
-        and f.since in ctx.versions
-    ):
+    if f.added_later and f.presence is None and f.when_nonempty is None and f.since in ctx.versions:
         yield ctx.problem(
             f,
             "since",

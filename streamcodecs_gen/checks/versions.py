@@ -90,7 +90,7 @@ def _field_versions(ctx: Context, kind: str, owner: Struct, f: Field, previous: 
             "removed must be a later version than since",
         )
     if (
-        version_key(since) > version_key(owner.since)
+        f.added_later
         and not (f.has_default or f.has_const or f.nullable or f.optional)
         and ctx.wire_family.late_fields_need_default
     ):

@@ -79,7 +79,7 @@ class Codec(Generic[M]):
 
         def inline_problem(code: int, length: int) -> tuple[str, int] | None:
             """What is wrong with the header (type code, payload length) of a frame that lives inside other data,
-            and where in the header: None for an inline message's whose whole frame fits ``max_frame``."""
+            and where in the header: None for an inline message's header whose whole frame fits ``max_frame``."""
             if code not in inline_readers:
                 return f"type code {code} is not an inline frame ({inline_names})", 0
             if length < 0 or length + header_size > max_frame:
