@@ -204,15 +204,16 @@ def kafka_spark(protocol: Protocol) -> SparkKafka:
     event = kafka_event(protocol)
     framing = protocol.framing_as(KafkaFraming)
     by_name = {f.name: f for f in event.attributes}
-    java = java_kafka(protocol)
+    gap = java_gap(event)
+    times = _timestamps(event)
     return SparkKafka(
         event=event,
         column=kind_column(event.message, ("message", "error")),
         schema=schema_name(event.message),
         attributes=[_spark_attribute(event, f) for f in event.message.fields],
         key_mappers=[(m.name, by_name[m.attribute].py, m.encoding) for m in framing.key.mappers],
-        java_gap=java_gap(protocol),
-        time_field=java.time_field if java else None,
+        java_gap=gap,
+        time_field=times[0].py if gap is None and times else None,
     )
 
 
@@ -237,8 +238,6 @@ def _java_type(wire: WireType) -> str | None:
     return "String" if wire.java_json_text else wire.java
 
 
-_JAVA_IMPORTS = {"UUID": "java.util.UUID"}
-"""Java types of attributes outside java.lang and java.time.OffsetDateTime (which the templates import anyway)."""
 _JAVA_TEXT = {"String"}
 """Java types that are text: their minimum length is checked, and the JSON format writes them as strings."""
 
@@ -324,12 +323,6 @@ class JavaKafka:
     name_rule: str  # the rule on names, as problems say it
     json_implied: bool  # an absent content type means JSON data
     own_headers: str  # attributes carried by a header of their own, and that header: Map.of arguments
-    time_field: str | None  # the one timestamp attribute's field (Spark passes its microseconds to the UDFs)
-
-    @property
-    def imports(self) -> list[str]:
-        """The Java imports the attributes' types need (beyond those every kafka template has), sorted."""
-        return sorted({_JAVA_IMPORTS[a.type] for a in self.attributes if a.type in _JAVA_IMPORTS})
 
     @property
     def slots(self) -> list[JavaAttribute | None]:
@@ -359,10 +352,15 @@ def _java_pattern(match: Any) -> list[str]:
     return [java_string(piece) for piece in pieces]
 
 
-def java_gap(protocol: Protocol) -> str | None:
-    """Why the Java target does not carry a Kafka-family protocol (its Spark functions then run the Python codec),
-    in words for its users; None when it does."""
-    event = kafka_event(protocol)
+def _timestamps(event: KafkaEvent) -> list[Field]:
+    """The event's timestamp attributes (the Java target carries one at most: Spark passes its microseconds to the
+    UDFs)."""
+    return [f for f in event.attributes if attribute_wire(f).java == "OffsetDateTime"]
+
+
+def java_gap(event: KafkaEvent) -> str | None:
+    """Why the Java target does not carry a Kafka-family protocol's event (its Spark functions then run the Python
+    codec), in words for its users; None when it does."""
     if event.extra is None:  # the Java codec keeps undeclared attributes in a map
         return "it declares no map of undeclared attributes (a map field with `additional: true`)"
     if event.content_type is None:  # ... and reads the data by its content type
@@ -373,23 +371,22 @@ def java_gap(protocol: Protocol) -> str | None:
             return f"its attribute {f.name!r} is of a type the Java codec does not carry ({f.type.text})"
         if f.has_const and (wire.java not in _JAVA_TEXT or wire.java_json_text):
             return f"its attribute {f.name!r} has a constant value but is not text"
-    times = [f.name for f in event.attributes if attribute_wire(f).java == "OffsetDateTime"]
+    times = _timestamps(event)
     if len(times) > 1:
-        return f"it has more than one timestamp attribute ({', '.join(times)})"
+        return f"it has more than one timestamp attribute ({', '.join(f.name for f in times)})"
     return None
 
 
 def java_kafka(protocol: Protocol) -> JavaKafka | None:
     """The Java view of a Kafka-family protocol, with the wire types' patterns taken from the Python runtime; None
     when the Java target does not carry it (:func:`java_gap` says why)."""
-    if java_gap(protocol) is not None:
-        return None
     event = kafka_event(protocol)
+    if java_gap(event) is not None:
+        return None
     assert event.extra is not None and event.content_type is not None  # what java_gap asks first
-    times = [f for f in event.attributes if attribute_wire(f).java == "OffsetDateTime"]
     framing = protocol.framing_as(KafkaFraming)
     fields = [f for f in event.message.fields if f is not event.payload]
-    extensions_at = fields.index(event.extra) if event.extra else len(fields)
+    extensions_at = fields.index(event.extra)
     attributes = _java_attributes(event, extensions_at)
     reserved = framing.attribute_names.reserved
     return JavaKafka(
@@ -407,7 +404,6 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
         own_headers=", ".join(
             f"{java_string(own)}, {java_string(header)}" for own, header in framing.binary.attribute_headers.items()
         ),
-        time_field=times[0].py if times else None,
     )
 
 
@@ -474,7 +470,7 @@ def java_context(protocol: Protocol) -> dict[str, Any] | None:
     if java is None:
         return None
     return {
-        "kafka": kafka_event(protocol),
+        "kafka": java.event,
         "java": java,
         "java_names": {"Event": java.event.message.name},  # the event class's file is named after it
         "jstr": java_string,

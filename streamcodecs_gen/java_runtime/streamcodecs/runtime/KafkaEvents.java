@@ -70,6 +70,9 @@ public final class KafkaEvents {
     private final byte[] impliedContentType;
     private final boolean jsonImplied;
     private final boolean impliedText;
+    /** What the JSON event format writes before the data member's value, and before base64 data's text. */
+    private final String dataKey;
+    private final String dataBase64Key;
     private final Set<String> structuredOk = ConcurrentHashMap.newKeySet();
     private final Map<String, Boolean> jsonTypes = new ConcurrentHashMap<>();
 
@@ -95,6 +98,8 @@ public final class KafkaEvents {
         this.impliedContentType = binary.impliedContentType().getBytes(StandardCharsets.US_ASCII);
         this.jsonImplied = json.impliedIsJson();
         this.impliedText = jsonImplied || json.impliedType().startsWith(TEXT_TYPE + "/");
+        this.dataKey = ",\"" + json.data() + "\":";
+        this.dataBase64Key = ",\"" + json.dataBase64() + "\":\"";
     }
 
     /** The protocol's rules of the wire types. */
@@ -662,17 +667,17 @@ public final class KafkaEvents {
                 // Bytes under a content type that declares JSON hold a JSON value: written as that value. Other
                 // bytes, and bytes with no content type (nothing may be assumed about them), are binary data.
                 if (contentType != null && isJson(contentType)) {
-                    out.ascii(",\"" + json.data() + "\":").raw(jsonValue(data, contentType));
+                    out.ascii(dataKey).raw(jsonValue(data, contentType));
                 } else {
-                    out.ascii(",\"" + json.dataBase64() + "\":\"").ascii(KafkaWire.base64Text(data)).ch('"');
+                    out.ascii(dataBase64Key).ascii(KafkaWire.base64Text(data)).ch('"');
                 }
             } else if (kind == Data.JSON) {
                 if (!jsonData(contentType) && data.length > 0 && data[0] != '"') {
                     throw nonJson(contentType);
                 }
-                out.ascii(",\"" + json.data() + "\":").raw(data);
+                out.ascii(dataKey).raw(data);
             } else {
-                out.ascii(",\"" + json.data() + "\":").string(new String(data, StandardCharsets.UTF_8));
+                out.ascii(dataKey).string(new String(data, StandardCharsets.UTF_8));
             }
         }
         return out.ch('}').bytes();
