@@ -414,11 +414,17 @@ class Field:
         return found
 
     @property
+    def may_be_none(self) -> bool:
+        """Whether the codec may hold None in the field (nullable, or optional without a default): its annotation
+        says ``| None``."""
+        return self.nullable or (self.optional and self.default is None)
+
+    @property
     def py_annotation(self) -> str:
         base = self.type.py_annotation
         if isinstance(self.type, EnumRef) and self.type.enum.is_open:
             base = f"{base} | {'str' if self.type.enum.is_string else 'int'}"
-        return f"{base} | None" if self.nullable or (self.optional and self.default is None) else base
+        return f"{base} | None" if self.may_be_none else base
 
     @property
     def default_literal(self) -> str:
@@ -466,6 +472,11 @@ class Shape:
     keys: list[str]
     match: dict[str, Any]
 
+    @property
+    def is_array(self) -> bool:
+        """The message is a JSON array (else an object with ``keys``, and ``match``'s values)."""
+        return self.json == "array"
+
 
 @dataclass
 class Message(Struct):
@@ -475,6 +486,16 @@ class Message(Struct):
     shape: Shape | None = None
     removed: str | None = None
     inline_only: bool = False
+
+    @property
+    def array_shaped(self) -> bool:
+        """Recognised by its shape as a JSON array."""
+        return self.shape is not None and self.shape.is_array
+
+    @property
+    def object_shaped(self) -> bool:
+        """Recognised by its shape as a JSON object (its keys, and its ``match`` values)."""
+        return self.shape is not None and not self.shape.is_array
 
     @property
     def upper(self) -> str:

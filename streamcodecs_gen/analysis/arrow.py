@@ -57,11 +57,6 @@ def from_arrow(ref: TypeRef, v: str, path: str, d: int = 0) -> str:
     return v
 
 
-def may_be_none(f: Field) -> bool:
-    """Whether the codec may hold None in the field (its annotation says ``| None``)."""
-    return f.nullable or (f.optional and f.default is None)
-
-
 @dataclass(frozen=True)
 class ArrowField:
     """How one field of ``owner`` converts each way: None stays None, and a removed field that the peer did not
@@ -86,7 +81,7 @@ class ArrowField:
         back = from_arrow(f.type, item, f"{self.owner.name}.{f.py}")
         if f.removed:
             return f"_arrow.UNSET if {item} is None else {back}"
-        return f"None if {item} is None else {back}" if f.type.arrow_converts and may_be_none(f) else back
+        return f"None if {item} is None else {back}" if f.type.arrow_converts and f.may_be_none else back
 
 
 @dataclass(frozen=True)

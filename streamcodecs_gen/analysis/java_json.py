@@ -32,7 +32,7 @@ from ..model import (
     WireRef,
 )
 from ..naming import java_camel, java_safe
-from .json import encode_rule, fast_path, field_mode, typed_path
+from .json import encode_rule, fast_path, field_mode, tag_owners, typed_path
 
 # The Java type of each JSON-family wire type, and the runtime helper suffix that reads and writes it.
 _SPARK_CONVERTS = {"UUID": "JsonWire.uuidText", "OffsetDateTime": "JsonWire.sqlTimestamp"}
@@ -375,7 +375,7 @@ def _field(owner: Struct, f: Field, index: int, x: Expressions) -> JavaField:
     mode = field_mode(owner, f)
     ref = f.type
     name = camel(f.py)
-    nullable = f.nullable or (f.optional and f.default is None)
+    nullable = f.may_be_none
     if f.has_const:
         kind = "Str" if java_type(ref) == "String" else "Int"
         read = f"JsonWire.readConst{kind}(p, {java_literal(f.const, ref)})"
@@ -435,7 +435,7 @@ def _struct(s: Struct, index: int, x: Expressions) -> JavaStruct:
         fields=[_field(s, f, i, x) for i, f in enumerate(s.fields)],
         message=is_message,
         tag=s.tag if isinstance(s, Message) else None,
-        array=isinstance(s, Message) and s.shape is not None and s.shape.json == "array",
+        array=isinstance(s, Message) and s.array_shaped,
         column=column,
         empty=not s.fields,
         index=index,
@@ -504,7 +504,7 @@ def _direction(protocol: Protocol, index: int, direction: str, shape_keys: list[
     fast = fast_path(protocol, direction)
     shapes = []
     for m in found:
-        if m.shape and m.shape.json == "object":
+        if m.shape is not None and not m.shape.is_array:
             keys = [shape_keys.index(k) for k in m.shape.keys]
             match = [(shape_keys.index(k), _match_literal(v)) for k, v in m.shape.match.items()]
             shapes.append((m.name, keys, match))
@@ -525,13 +525,9 @@ def _direction(protocol: Protocol, index: int, direction: str, shape_keys: list[
 
 
 def _tag_owners(protocol: Protocol) -> list[tuple[str, list[int]]]:
-    """Each message tag with the indexes of the directions that have a message with it, in direction order."""
-    owners: dict[str, list[int]] = {}
-    for i, d in enumerate(protocol.directions):
-        for m in protocol.messages_for(d.name):
-            if m.tag is not None and i not in owners.setdefault(m.tag, []):
-                owners[m.tag].append(i)
-    return list(owners.items())
+    """:func:`tag_owners` with the directions as their indexes (the Java reader's)."""
+    index = {d.name: i for i, d in enumerate(protocol.directions)}
+    return [(tag, [index[name] for name in names]) for tag, names in tag_owners(protocol).items()]
 
 
 def java_context(protocol: Protocol) -> dict[str, Any]:

@@ -88,8 +88,8 @@ class FastPath:
 def fast_path(protocol: Protocol, direction: str) -> FastPath:
     messages = protocol.messages_for(direction)
     tagged = [m for m in messages if m.tag is not None]
-    objects = [m for m in messages if m.shape and m.shape.json == "object"]
-    array = next((m for m in messages if m.shape and m.shape.json == "array"), None)
+    objects = [m for m in messages if m.object_shaped]
+    array = next((m for m in messages if m.array_shaped), None)
     plain = [m for m in objects if m.shape and not m.shape.match]
     base = plain[-1] if plain else None
     checks: list[tuple[Message, dict[str, Any]]] = []
@@ -150,20 +150,25 @@ def wire_keys(framing: JsonFraming, m: Message) -> list[str]:
     return tag + [f.name for f in m.fields if not f.removed]
 
 
-def tag_directions(p: Protocol) -> str:
-    """A literal: each message tag -> the directions that have a message with it, in direction order."""
-    owners: dict[str, tuple[str, ...]] = {}
-    for d in p.directions:
-        for m in p.messages_for(d.name):
-            if m.tag is not None and d.name not in owners.get(m.tag, ()):
-                owners[m.tag] = (*owners.get(m.tag, ()), d.name)
-    return repr(owners)
+def tag_owners(protocol: Protocol) -> dict[str, list[str]]:
+    """Each message tag -> the names of the directions that have a message with it, in direction order."""
+    owners: dict[str, list[str]] = {}
+    for d in protocol.directions:
+        for m in protocol.messages_for(d.name):
+            if m.tag is not None and d.name not in owners.setdefault(m.tag, []):
+                owners[m.tag].append(d.name)
+    return owners
+
+
+def tag_directions(protocol: Protocol) -> str:
+    """:func:`tag_owners` as a Python literal (directions as tuples)."""
+    return repr({tag: tuple(names) for tag, names in tag_owners(protocol).items()})
 
 
 def json_type(f: Field) -> str:
     """A field's annotation: its type's, with ``| None`` when it may hold None."""
     base = f.type.json_annotation
-    return f"{base} | None" if f.nullable or (f.optional and f.default is None) else base
+    return f"{base} | None" if f.may_be_none else base
 
 
 def default_arg(f: Field) -> str:
@@ -177,7 +182,7 @@ def default_arg(f: Field) -> str:
 def shape_test(m: Message) -> str:
     """A lambda (as source) that tells whether a decoded JSON value has the message's shape."""
     shape = _shape(m)
-    if shape.json == "array":
+    if shape.is_array:
         return "lambda v: isinstance(v, list)"
     tests = ["isinstance(v, dict)"]
     tests += [f"{pystr(k)} in v" for k in shape.keys]
@@ -188,7 +193,7 @@ def shape_test(m: Message) -> str:
 def shape_text(m: Message) -> str:
     """The message's shape in words, for error messages and docstrings."""
     shape = _shape(m)
-    if shape.json == "array":
+    if shape.is_array:
         return "a JSON array"
     parts = [f"an object with {', '.join(shape.keys)}"] if shape.keys else ["an object"]
     parts += [f"{k} = {v!r}" for k, v in shape.match.items()]
@@ -218,7 +223,7 @@ def packed_batch(protocol: Protocol, direction: str) -> dict[str, Any]:
 def _packed_base(protocol: Protocol, messages: Sequence[Message]) -> tuple[Message | None, set[str]]:
     """``packed_batch``'s base shape (None when the bytes cannot tell it apart) and the needles that rule it out."""
     tag_key = protocol.framing_as(JsonFraming).tag_key
-    objects = [m for m in messages if m.shape and m.shape.json == "object"]
+    objects = [m for m in messages if m.object_shaped]
     plain = [m for m in objects if not _shape(m).match]
     base: Message | None = plain[-1] if plain else None
     needles = {tag_key}

@@ -54,7 +54,7 @@ def _enum_family_rules(ctx: Context) -> Iterator[Problem]:
 
 def _array_shapes(ctx: Context) -> Iterator[Problem]:
     for message in ctx.protocol.messages:
-        if message.shape and message.shape.json == "array":
+        if message.array_shaped:
             fields = message.fields
             if len(fields) != 1 or fields[0].type.head != "list":
                 yield ctx.problem(

@@ -61,7 +61,7 @@ class JsonReference:
         return out
 
     def frame(self, message: Message, values: dict[str, Any], version: str) -> bytes:
-        if message.shape and message.shape.json == "array":
+        if message.array_shaped:
             document: Any = self.value(message.fields[0].type, values[message.fields[0].name])
         else:
             body = self.obj(message, values, version)

@@ -98,7 +98,7 @@ class MsgpackReference(JsonReference):
         return super().value(ref, value)
 
     def frame(self, message: Any, values: dict[str, Any], version: str) -> bytes:
-        if message.shape and message.shape.json == "array":
+        if message.array_shaped:
             document: Any = self.value(message.fields[0].type, values[message.fields[0].name])
         else:
             body = self.obj(message, values, version)
