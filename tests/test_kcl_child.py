@@ -265,8 +265,9 @@ def test_text_streams_are_refused() -> None:
         kcl.run_child(Recorder(), io.StringIO('{"action":"leaseLost"}\n'), io.BytesIO(), io.StringIO())
 
 
-def test_a_checkpoint_reply_that_comes_too_late_is_dropped() -> None:
-    """Over real pipes: the reply misses the checkpoint timeout, arrives later, is reported and dropped."""
+def test_a_checkpoint_reply_that_comes_too_late_is_recognised_and_dropped() -> None:
+    """Over real pipes: the reply misses the checkpoint timeout, arrives after the status, is recognised as the
+    timed-out checkpoint's own, reported and dropped."""
     errors: list[Exception] = []
 
     class Impatient(kcl.RecordProcessor):
@@ -308,7 +309,10 @@ def test_a_checkpoint_reply_that_comes_too_late_is_dropped() -> None:
         stdout.close()
         from_child.close()
     assert len(errors) == 1 and "0.2 s" in str(errors[0])
-    assert "dropped a 'checkpoint' message nobody was waiting for" in stderr.getvalue()
+    assert stderr.getvalue() == (
+        "kcl child: the daemon accepted the checkpoint at the last record delivered after it had timed out; "
+        "the late reply is dropped\n"
+    )
 
 
 def test_idle_timeout_bounds_the_wait_for_the_daemon() -> None:
@@ -320,3 +324,102 @@ def test_idle_timeout_bounds_the_wait_for_the_daemon() -> None:
     finally:
         daemon.close()
         stdin.close()
+
+
+class PipedChild:
+    """``run_child`` in a thread over OS pipes, and the daemon's ends of them, for the tests that need real waits."""
+
+    def __init__(self, processor: Any, **options: Any) -> None:
+        read_in, write_in = os.pipe()
+        read_out, write_out = os.pipe()
+        self.stdin, self.daemon = open(read_in, "rb"), open(write_in, "wb")
+        self.from_child, self.stdout = open(read_out, "rb"), open(write_out, "wb")
+        self.stderr = io.StringIO()
+        self.reader = kcl.Reader(direction="to_daemon")
+        self.got: list[kcl.Message] = []
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, args=(processor, options), daemon=True)
+        self.thread.start()
+
+    def _run(self, processor: Any, options: dict[str, Any]) -> None:
+        try:
+            kcl.run_child(processor, self.stdin, self.stdout, self.stderr, **options)
+        except BaseException as exc:  # noqa: BLE001 - reported to the test
+            self.error = exc
+        finally:
+            self.stdout.close()
+
+    def send(self, *lines: bytes) -> None:
+        self.daemon.write(b"".join(line + b"\n" for line in lines))
+        self.daemon.flush()
+
+    def wait_for(self, count: int, timeout: float = 10.0) -> list[kcl.Message]:
+        """Read the child's messages until ``count`` have come (or the stream ends, or ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        while (
+            len(self.got) < count and select.select([self.from_child], [], [], max(0.0, deadline - time.monotonic()))[0]
+        ):
+            data = os.read(self.from_child.fileno(), 65536)
+            if not data:
+                break
+            self.got += self.reader.feed(data)
+        return self.got
+
+    def finish(self) -> None:
+        self.daemon.close()
+        self.thread.join(10)
+        assert not self.thread.is_alive()
+        self.wait_for(len(self.got) + 1000, timeout=5)
+        self.from_child.close()
+
+
+def reply(sequence_number: str | None, error: str | None = None) -> bytes:
+    return kcl.encode(kcl.CheckpointReply(sequence_number=sequence_number, sub_sequence_number=None, error=error))
+
+
+def test_a_late_reply_is_never_taken_for_the_answer_to_a_later_checkpoint() -> None:
+    """Checkpoint "100" times out; its late acceptance arrives, then the daemon refuses "200": the processor is told
+    "200" was refused (on main it was told "200" succeeded, and the refusal was dropped)."""
+    outcomes: list[tuple[str, str]] = []
+
+    class Retrying(kcl.RecordProcessor):
+        def process_records(self, message: kcl.ProcessRecords, checkpointer: kcl.Checkpointer) -> None:
+            for sequence_number in ("100", "200"):
+                try:
+                    checkpointer.checkpoint(sequence_number)
+                    outcomes.append((sequence_number, "accepted"))
+                except TimeoutError:
+                    outcomes.append((sequence_number, "timed out"))
+                except kcl.CheckpointError as error:
+                    outcomes.append((sequence_number, error.error))
+
+    child = PipedChild(Retrying(), checkpoint_timeout=0.3)
+    try:
+        child.send(DAEMON_LINES[1])
+        # The second request comes only once the first timed out; the daemon answers both, in order, as Java does.
+        assert child.wait_for(2) == [kcl.Checkpoint(sequence_number="100"), kcl.Checkpoint(sequence_number="200")]
+        child.send(reply("100").rstrip(b"\n"), reply("200", "ThrottlingException").rstrip(b"\n"))
+        assert child.wait_for(3)[2] == kcl.Status(response_for="processRecords")
+    finally:
+        child.finish()
+    assert child.error is None
+    assert outcomes == [("100", "timed out"), ("200", "ThrottlingException")]
+    assert "the daemon accepted the checkpoint at '100' after it had timed out" in child.stderr.getvalue()
+
+
+def test_a_reply_for_another_position_is_not_an_answer() -> None:
+    """A reply must echo the request's position; one that does not is reported and dropped, never taken."""
+    outcomes: list[str] = []
+
+    class Once(kcl.RecordProcessor):
+        def process_records(self, message: kcl.ProcessRecords, checkpointer: kcl.Checkpointer) -> None:
+            try:
+                checkpointer.checkpoint("300")
+                outcomes.append("accepted")
+            except kcl.CheckpointError as error:
+                outcomes.append(error.error)
+
+    out, err = run(Once(), DAEMON_LINES[1] + b"\n" + reply("299") + reply("300", "ShutdownException"))
+    assert outcomes == ["ShutdownException"]
+    assert "dropped a checkpoint reply for '299' while the checkpoint at '300' waited for its own" in err
+    assert out.endswith(b'\n{"action":"status","responseFor":"processRecords"}\n')

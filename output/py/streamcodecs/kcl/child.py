@@ -26,7 +26,7 @@ which the daemon skips: whatever else reached stdout (a stray ``print``) then ca
 
 from __future__ import annotations
 
-import queue
+import math
 import sys
 import threading
 import time
@@ -34,6 +34,9 @@ import traceback
 from collections import deque
 from typing import IO, Any, TextIO
 
+import msgspec
+
+from .._runtime.stdio import LineQueue, Writer
 from .messages import (
     INVALID_STATE_EXCEPTION,
     MAX_MESSAGE,
@@ -55,6 +58,8 @@ from .messages import (
 
 __all__ = [
     "CHECKPOINT_TIMEOUT",
+    "MAX_OWED",
+    "WRITE_TIMEOUT",
     "CheckpointError",
     "Checkpointer",
     "RecordProcessor",
@@ -64,6 +69,10 @@ __all__ = [
 
 CHECKPOINT_TIMEOUT = 300.0
 """Default seconds a :meth:`Checkpointer.checkpoint` waits for the daemon's reply (KCL retries DynamoDB inside)."""
+WRITE_TIMEOUT = 300.0
+"""Default seconds a status may take to reach the daemon (it reads the child's stdout while it waits for one)."""
+MAX_OWED = 1000
+"""Checkpoints that timed out and are still owed a reply, at most; the next one raises TimeoutError unsent."""
 
 
 def action_of(message: Message) -> str:
@@ -84,55 +93,11 @@ class CheckpointError(Exception):
         return self.error
 
 
-class _Lines:
-    """The lines of a binary stream, read by a daemon thread so that every wait for one can have a timeout.
-
-    ``get`` returns one line (newline included; the last may lack it), or ``None`` once the stream has ended.
-    """
-
-    def __init__(self, stream: IO[bytes], limit: int, name: str) -> None:
-        self._stream = stream
-        self._limit = limit
-        self._queue: queue.Queue[bytes | BaseException | None] = queue.Queue()
-        self._ended = False
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            while True:
-                line = self._stream.readline(self._limit)
-                if not line:
-                    break
-                if not isinstance(line, bytes | bytearray):
-                    raise TypeError(f"expected a binary stream, got {type(line).__name__} lines")
-                self._queue.put(bytes(line))
-        except (OSError, ValueError, TypeError) as exc:  # closed or broken stream: reported to the reader
-            self._queue.put(exc)
-        finally:
-            self._queue.put(None)
-
-    def get(self, timeout: float | None) -> bytes | None:
-        """The next line; ``None`` at the end of the stream; ``TimeoutError`` after ``timeout`` seconds."""
-        if self._ended:
-            return None
-        try:
-            item = self._queue.get(timeout=timeout)
-        except queue.Empty:
-            raise TimeoutError(f"no line within {timeout:g} s") from None
-        if isinstance(item, BaseException):
-            self._ended = True
-            raise item
-        if item is None:
-            self._ended = True
-        return item
-
-
 class _Inbox:
     """Messages from the daemon, decoded as they are asked for; a message can be put back for the main loop."""
 
     def __init__(self, stream: IO[bytes], max_message: int) -> None:
-        self._lines = _Lines(stream, max_message + 2, "kcl-child-stdin")
+        self._lines = LineQueue(stream, max_message + 2, "kcl-child-stdin")
         self._reader = Reader(direction="to_child", max_message=max_message)
         self._pending: deque[Message] = deque()
         self.failure: DecodeError | None = None
@@ -161,17 +126,71 @@ class _Inbox:
 
 
 class _Outbox:
-    """Writes whole lines to the daemon, one writer at a time, each preceded by an empty line and flushed."""
+    """Writes whole lines to the daemon, each preceded by an empty line, from any thread, each write bounded."""
 
-    def __init__(self, stream: IO[bytes]) -> None:
-        self._stream = stream
-        self._lock = threading.Lock()
+    def __init__(self, stream: IO[bytes], timeout: float | None) -> None:
+        self._writer = Writer(stream, "kcl-child-stdout")
+        self._timeout = timeout
 
-    def send(self, message: Message) -> None:
+    def send(self, message: Message, deadline: float | None = None) -> None:
+        """Write ``message`` by ``deadline`` (default: ``write_timeout`` from now).
+
+        Encodes first (an EncodeError writes nothing). ``TimeoutError`` when the daemon does not take it in time;
+        the connection is then broken and every later write raises :class:`~.._runtime.stdio.Broken` (a
+        ``ConnectionError``), as does a write after a failed one.
+        """
         data = b"\n" + encode(message)
-        with self._lock:
-            self._stream.write(data)
-            self._stream.flush()
+        if deadline is None:
+            deadline = math.inf if self._timeout is None else time.monotonic() + self._timeout
+        try:
+            self._writer.write(data, deadline)
+        except TimeoutError:
+            raise TimeoutError(
+                f"the daemon did not take the {action_of(message)!r} message in time; the connection is broken"
+            ) from None
+
+
+def _position(request: Checkpoint | CheckpointReply) -> str:
+    """Where a checkpoint request (or the reply echoing it) asks to checkpoint, for reports."""
+    sequence_number: object = request.sequence_number
+    sub_sequence_number = request.sub_sequence_number
+    if isinstance(request, CheckpointReply) and request.checkpoint is not msgspec.UNSET:
+        sequence_number, sub_sequence_number = request.checkpoint, None
+    if sequence_number is None:
+        return "the last record delivered"
+    return repr(sequence_number) + ("" if sub_sequence_number is None else f"/{sub_sequence_number}")
+
+
+def _answers(reply: CheckpointReply, request: Checkpoint) -> bool:
+    """Whether ``reply`` is the daemon's answer to ``request``: the daemon echoes the position asked for."""
+    if reply.checkpoint is not msgspec.UNSET:  # KCL before 1.7.2 echoes it as "checkpoint"
+        return reply.checkpoint == request.sequence_number
+    return reply.sequence_number == request.sequence_number and reply.sub_sequence_number == request.sub_sequence_number
+
+
+class _Conversation:
+    """What the main loop and every checkpointer share: the streams, and the checkpoints still owed a reply."""
+
+    def __init__(self, inbox: _Inbox, outbox: _Outbox, stderr: TextIO) -> None:
+        self.inbox = inbox
+        self.outbox = outbox
+        self.stderr = stderr
+        self.owed: deque[Checkpoint] = deque()
+        """Checkpoints whose reply did not come in time, oldest first. The daemon answers every request, in order
+        (``MultiLangProtocol`` handles one line at a time), so the next replies are theirs."""
+
+    def late(self, reply: CheckpointReply) -> bool:
+        """Whether ``reply`` is the late reply to the oldest timed-out checkpoint (it is then reported and dropped)."""
+        if not self.owed or not _answers(reply, self.owed[0]):
+            return False
+        request = self.owed.popleft()
+        outcome = "accepted" if reply.error is None else f"refused ({reply.error})"
+        _report(
+            self.stderr,
+            f"kcl child: the daemon {outcome} the checkpoint at {_position(request)} after it had timed out; "
+            "the late reply is dropped",
+        )
+        return True
 
 
 class Checkpointer:
@@ -182,9 +201,8 @@ class Checkpointer:
     without writing anything. Calls from several threads are serialised.
     """
 
-    def __init__(self, inbox: _Inbox, outbox: _Outbox, timeout: float | None) -> None:
-        self._inbox = inbox
-        self._outbox = outbox
+    def __init__(self, conversation: _Conversation, timeout: float | None) -> None:
+        self._conversation = conversation
         self._timeout = timeout
         self._lock = threading.Lock()
         self._open = True
@@ -195,26 +213,46 @@ class Checkpointer:
         An integer sequence number is sent as its decimal string, which is what the Java daemon makes of a JSON
         number there. Raises :class:`CheckpointError` with the daemon's error name when it refuses (a reply other
         than a checkpoint reply counts as ``InvalidStateException``, and that message is then handled by
-        :func:`run_child` as usual), ``TimeoutError`` when no reply comes within the timeout, ``EOFError`` when
-        the daemon closes the stream first, and the codec's ``EncodeError`` for values the daemon cannot take.
+        :func:`run_child` as usual), ``TimeoutError`` when no reply comes within the timeout (writing the request
+        included), ``EOFError`` when the daemon closes the stream first, and the codec's ``EncodeError`` for values
+        the daemon cannot take.
+
+        Returning means the daemon accepted *this* request: its reply echoes the position asked for, and the late
+        reply to a checkpoint that timed out is recognised (the daemon answers requests in order), reported on
+        stderr and dropped, never taken for the answer to a later one.
         """
         if isinstance(sequence_number, int) and not isinstance(sequence_number, bool):
             sequence_number = str(sequence_number)
         # A bool (an int to the type checker) goes on as it is, for the encoder to refuse with an EncodeError.
         request = Checkpoint(sequence_number=sequence_number, sub_sequence_number=sub_sequence_number)  # type: ignore[arg-type]
+        conversation = self._conversation
         with self._lock:
             if not self._open:
                 raise CheckpointError(INVALID_STATE_EXCEPTION)
-            self._outbox.send(request)  # encodes first: an EncodeError writes nothing
-            try:
-                reply = self._inbox.next(self._timeout)
-            except TimeoutError:
-                raise TimeoutError(f"no checkpoint reply from the daemon within {self._timeout:g} s") from None
-            if reply is None:
-                raise EOFError("the daemon closed the stream before it replied to a checkpoint")
-            if not isinstance(reply, CheckpointReply):
-                self._inbox.put_back(reply)
-                raise CheckpointError(INVALID_STATE_EXCEPTION)
+            if len(conversation.owed) >= MAX_OWED:
+                raise TimeoutError(f"the daemon has not answered the last {MAX_OWED} checkpoints; not sending another")
+            deadline = None if self._timeout is None else time.monotonic() + self._timeout
+            conversation.outbox.send(request, math.inf if deadline is None else deadline)
+            while True:
+                try:
+                    reply = conversation.inbox.next(None if deadline is None else max(0.0, deadline - time.monotonic()))
+                except TimeoutError:
+                    conversation.owed.append(request)
+                    raise TimeoutError(f"no checkpoint reply from the daemon within {self._timeout:g} s") from None
+                if reply is None:
+                    raise EOFError("the daemon closed the stream before it replied to a checkpoint")
+                if not isinstance(reply, CheckpointReply):
+                    conversation.inbox.put_back(reply)
+                    raise CheckpointError(INVALID_STATE_EXCEPTION)
+                if conversation.late(reply):
+                    continue
+                if _answers(reply, request):
+                    break
+                _report(
+                    conversation.stderr,
+                    f"kcl child: dropped a checkpoint reply for {_position(reply)} while the checkpoint at "
+                    f"{_position(request)} waited for its own",
+                )
             if reply.error is not None:
                 raise CheckpointError(reply.error)
 
@@ -275,6 +313,7 @@ def run_child(
     *,
     checkpoint_timeout: float | None = CHECKPOINT_TIMEOUT,
     idle_timeout: float | None = None,
+    write_timeout: float | None = WRITE_TIMEOUT,
     max_message: int = MAX_MESSAGE,
 ) -> None:
     """Serve the daemon until it closes ``stdin``: call ``processor`` for each message, answer each with a status.
@@ -283,18 +322,26 @@ def run_child(
     (default ``sys.stderr``). A processor method that raises is reported on ``stderr`` with its traceback, and its
     status is sent all the same, as the daemon expects. A line from the daemon that does not decode is reported
     and raised as the codec's ``DecodeError`` without a status, so the process ends and KCL restarts the shard
-    from its last checkpoint instead of counting unseen records as processed. A checkpoint reply that arrives
-    when no checkpoint is waiting (one that timed out) is reported and dropped. Returns at the end of ``stdin``.
+    from its last checkpoint instead of counting unseen records as processed. The late reply to a checkpoint that
+    timed out is recognised, reported and dropped (see :meth:`Checkpointer.checkpoint`); any other checkpoint reply
+    that arrives when no checkpoint is waiting is reported and dropped too. Returns at the end of ``stdin``.
 
-    ``checkpoint_timeout`` bounds each wait for a checkpoint reply (``TimeoutError`` in the processor).
+    ``checkpoint_timeout`` bounds each checkpoint, request and reply (``TimeoutError`` in the processor).
     ``idle_timeout`` bounds each wait for the daemon's next message (``TimeoutError`` out of ``run_child``); it is
-    off by default because KCL sends nothing while a shard has no new records.
+    off by default because KCL sends nothing while a shard has no new records. ``write_timeout`` bounds writing a
+    status: a daemon that takes nothing for that long makes ``run_child`` raise ``TimeoutError``, and a write that
+    timed out or failed breaks the connection (every later write raises ``ConnectionError``), so the process ends
+    rather than send a line cut in two. ``None`` lifts a bound.
+
+    Memory: lines from the daemon are read ahead by a thread into a queue of at most 1 MiB (or one line, when
+    longer; the thread then stops reading until the queue is taken), and a line is at most ``max_message`` bytes;
+    a longer one is dropped as it comes and raised as a ``DecodeError``.
     """
     stdin = sys.stdin.buffer if stdin is None else stdin
     stdout = sys.stdout.buffer if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
     inbox = _Inbox(stdin, max_message)
-    outbox = _Outbox(stdout)
+    conversation = _Conversation(inbox, _Outbox(stdout, write_timeout), stderr)
     while True:
         try:
             message = inbox.next(idle_timeout)
@@ -307,10 +354,12 @@ def run_child(
             return
         handler = _HANDLERS.get(type(message))
         if handler is None:
-            _report(stderr, f"kcl child: dropped a {action_of(message)!r} message nobody was waiting for: {message!r}")
+            if not (isinstance(message, CheckpointReply) and conversation.late(message)):
+                what = f"a {action_of(message)!r} message nobody was waiting for: {message!r}"
+                _report(stderr, f"kcl child: dropped {what}")
             continue
         method_name, with_checkpointer = handler
-        checkpointer = Checkpointer(inbox, outbox, checkpoint_timeout) if with_checkpointer else None
+        checkpointer = Checkpointer(conversation, checkpoint_timeout) if with_checkpointer else None
         try:
             method = getattr(processor, method_name)
             if checkpointer is None:
@@ -329,4 +378,4 @@ def run_child(
         if inbox.failure is not None:
             _report(stderr, f"kcl child: cannot read the daemon's message, stopping: {inbox.failure}")
             raise inbox.failure
-        outbox.send(Status(response_for=action_of(message)))
+        conversation.outbox.send(Status(response_for=action_of(message)))

@@ -23,7 +23,20 @@ Meant for testing children (any language) without Java, Kinesis or DynamoDB::
 Each lifecycle call writes one message, exactly as the Java daemon writes it, then reads the child's lines until
 the ``status`` for that action: each ``checkpoint`` request in between is answered through ``on_checkpoint``
 (during ``initialize`` and ``leaseLost``, which have no checkpointer, with ``InvalidStateException`` as the daemon
-does), a status for another action raises :class:`ProtocolError`, and everything is bounded by ``timeout``.
+does), a status for another action raises :class:`ProtocolError`, and everything is bounded by ``timeout``, writes
+included.
+
+Under faults the driver keeps to one rule: it never reports a status the child did not give for that exchange.
+An exchange that ends without its status (a timeout, a child that stops reading, an unreadable line in strict
+mode, the child exiting: :class:`ChildExited` with its exit status, also when it dies in the middle of a line)
+breaks the driver, as the Java daemon halts: a late status could not be told from the next one (both carry the
+same ``responseFor``), so every later call raises :class:`ChildBroken` without writing; :meth:`close` still ends
+the child. Memory is bounded: the child's lines are read ahead into at most 1 MiB (the reading thread then stops,
+and a child that floods stdout between exchanges blocks on its full pipe); a line longer than ``max_message`` is
+dropped as it comes and kept in the transcript as its first bytes and a note; ``exchanges`` (and so
+``transcript``) keep the most recent exchanges whose lines total at most ``keep_bytes``, and an exchange keeps
+its lines up to that too (the rest are counted in :attr:`Exchange.dropped`); ``stderr`` keeps the child's last
+1 MiB.
 
 The Java daemon silently skips a child line it cannot read: bad JSON, an unknown ``action``, a key it does not
 know (it then waits forever for a status). With ``strict=True`` (the default) such a line raises
@@ -34,7 +47,6 @@ number where a string is expected (``"sequenceNumber": 123``), which Jackson wou
 
 from __future__ import annotations
 
-import queue
 import subprocess
 import threading
 import time
@@ -44,7 +56,8 @@ from typing import IO, Any
 
 import msgspec
 
-from .child import _Lines, action_of
+from .._runtime.stdio import Broken, LineQueue, Tail, Writer, drain_into
+from .child import action_of
 from .messages import (
     INVALID_STATE_EXCEPTION,
     MAX_MESSAGE,
@@ -69,6 +82,8 @@ from .messages import (
 __all__ = [
     "DEFAULT_TIMEOUT",
     "CheckpointCallback",
+    "KEEP_BYTES",
+    "ChildBroken",
     "ChildDriver",
     "ChildExited",
     "Exchange",
@@ -78,6 +93,10 @@ __all__ = [
 
 DEFAULT_TIMEOUT = 30.0
 """Default seconds one exchange (a lifecycle message, its checkpoints and its status) may take."""
+KEEP_BYTES = 64 << 20
+"""Default bytes of lines a :class:`ChildDriver` keeps for inspection (``exchanges``, ``transcript``)."""
+_ENTRY_COST = 64  # what a kept line costs beyond its bytes, roughly (the tuple, the list slot)
+_LONG_LINE_KEPT = 256  # bytes of an over-long line kept in the transcript
 
 CheckpointCallback = Callable[[Checkpoint, str], "str | None"]
 """``on_checkpoint(request, action)``: ``None`` accepts the checkpoint; a string refuses it with that error name
@@ -107,7 +126,8 @@ class ProtocolError(Exception):
 
 
 class ChildExited(ProtocolError):
-    """The child closed its stdout (or its stdin broke) in the middle of an exchange."""
+    """The child closed its stdout (or its stdin broke) in the middle of an exchange; ``returncode`` is its exit
+    status when it is known within 2 s, ``stderr`` the end of what it wrote there."""
 
     def __init__(
         self, message: str, *, exchange: Exchange | None = None, returncode: int | None = None, stderr: str = ""
@@ -115,6 +135,15 @@ class ChildExited(ProtocolError):
         super().__init__(message, exchange=exchange)
         self.returncode = returncode
         self.stderr = stderr
+
+
+class ChildBroken(ProtocolError):
+    """An earlier exchange ended without its status, so no later line can be matched to a request: every call
+    after that raises this, without writing. ``cause`` is the first failure."""
+
+    def __init__(self, message: str, *, cause: BaseException | None = None) -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 @dataclass
@@ -131,56 +160,14 @@ class Exchange:
     """Every non-empty line both ways, in order: ``("to_child" | "to_daemon", line without its line end)``."""
     skipped: list[tuple[bytes, str]] = field(default_factory=list)
     """Child lines the Java daemon would skip, with the reason (``strict=False`` only)."""
+    dropped: int = 0
+    """Lines (and skipped entries) not kept in ``lines`` (``skipped``): beyond the driver's ``keep_bytes``."""
+    kept_bytes: int = field(default=0, repr=False, compare=False)
+    """What the kept lines cost, as the driver counts it against ``keep_bytes``."""
 
     @property
     def action(self) -> str:
         return action_of(self.sent)
-
-
-class _Writer:
-    """Writes to the child's stdin from a daemon thread, so that a child that stops reading cannot hang us."""
-
-    def __init__(self, stream: IO[bytes]) -> None:
-        self._stream = stream
-        self._jobs: queue.Queue[tuple[bytes | None, threading.Event, list[Exception]]] = queue.Queue()
-        threading.Thread(target=self._run, name="kcl-daemon-stdin", daemon=True).start()
-
-    def _run(self) -> None:
-        while True:
-            data, done, errors = self._jobs.get()
-            try:
-                if data is None:
-                    self._stream.close()
-                    return
-                self._stream.write(data)
-                self._stream.flush()
-            except (OSError, ValueError) as exc:
-                errors.append(exc)
-            finally:
-                done.set()
-
-    def _submit(self, data: bytes | None, timeout: float) -> None:
-        done = threading.Event()
-        errors: list[Exception] = []
-        self._jobs.put((data, done, errors))
-        if not done.wait(timeout):
-            raise TimeoutError(f"the child did not take the data within {timeout:g} s")
-        if errors:
-            raise errors[0]
-
-    def write(self, data: bytes, timeout: float) -> None:
-        self._submit(data, timeout)
-
-    def close(self, timeout: float) -> None:
-        self._submit(None, timeout)
-
-
-def _drain(stream: IO[bytes], sink: list[str]) -> None:
-    try:
-        for raw in iter(stream.readline, b""):
-            sink.append(raw.decode("utf-8", "replace"))
-    except (OSError, ValueError):
-        pass
 
 
 class ChildDriver:
@@ -189,8 +176,8 @@ class ChildDriver:
     ``stdin``/``stdout`` are the child's, as binary streams (``launch`` and ``attach`` take them from a process).
     ``timeout`` bounds each exchange and :meth:`close`; ``on_checkpoint`` decides each checkpoint (see
     :data:`CheckpointCallback`); ``strict`` decides what happens to child lines the Java daemon would skip.
-    ``transcript`` keeps every non-empty line both ways, ``exchanges`` every exchange, ``stderr`` what the child
-    wrote there (the Java daemon logs it).
+    ``exchanges`` keeps the exchanges, ``transcript`` every non-empty line both ways, ``stderr`` what the child
+    wrote there (the Java daemon logs it), within the bounds of the module's docstring (``keep_bytes``).
     """
 
     def __init__(
@@ -204,23 +191,35 @@ class ChildDriver:
         timeout: float = DEFAULT_TIMEOUT,
         strict: bool = True,
         max_message: int = MAX_MESSAGE,
+        keep_bytes: int = KEEP_BYTES,
     ) -> None:
         self.process = process
         self.on_checkpoint: CheckpointCallback = on_checkpoint or accept_every_checkpoint
         self.timeout = timeout
         self.strict = strict
-        self.transcript: list[tuple[str, bytes]] = []
+        self.keep_bytes = keep_bytes
         self.exchanges: list[Exchange] = []
-        self._writer = _Writer(stdin)
-        self._lines = _Lines(stdout, max_message + 2, "kcl-daemon-stdout")
+        """The most recent exchanges (see ``keep_bytes``), oldest first."""
+        self.forgotten = 0
+        """How many older exchanges were dropped from ``exchanges`` to keep within ``keep_bytes``."""
+        self._after: list[tuple[str, bytes]] = []  # lines read by close()
+        self._kept = 0  # bytes of lines kept, as counted against keep_bytes
+        # A child's stdin pipe is this side's own: written without blocking. A stream given by the caller is
+        # written by a thread through its own write(), whatever else writes to it.
+        self._writer = Writer(stdin, "kcl-daemon-stdin", own=process is not None)
+        self._limit = max_message + 2
+        self._lines = LineQueue(stdout, self._limit, "kcl-daemon-stdout")
         self._reader = Reader(direction="to_daemon", max_message=max_message)
+        self._long = False  # inside a line longer than max_message
+        self._unfinished = b""  # a last line without its line end, until the stream ends
         self._ended = False
         self._closed = False
-        self._stderr: list[str] = []
+        self._broken: BaseException | None = None
+        self._stderr = Tail()
         self._stderr_thread: threading.Thread | None = None
         if stderr is not None:
             self._stderr_thread = threading.Thread(
-                target=_drain, args=(stderr, self._stderr), name="kcl-daemon-stderr", daemon=True
+                target=drain_into, args=(stderr, self._stderr), name="kcl-daemon-stderr", daemon=True
             )
             self._stderr_thread.start()
 
@@ -261,8 +260,19 @@ class ChildDriver:
 
     @property
     def stderr(self) -> str:
-        """What the child wrote to stderr so far (when the driver has its stderr)."""
-        return "".join(self._stderr)
+        """What the child wrote to stderr so far (when the driver has its stderr): its last 1 MiB."""
+        return self._stderr.value().decode("utf-8", "replace")
+
+    @property
+    def transcript(self) -> list[tuple[str, bytes]]:
+        """Every non-empty line both ways, in order, ``("to_child" | "to_daemon", line without its line end)``: the
+        lines of :attr:`exchanges`, then those :meth:`close` read."""
+        return [line for exchange in self.exchanges for line in exchange.lines] + self._after
+
+    @property
+    def broken(self) -> BaseException | None:
+        """The failure that broke the driver (an exchange that ended without its status), or ``None``."""
+        return self._broken
 
     # ------------------------------------------------------------------ lifecycle messages
 
@@ -307,11 +317,24 @@ class ChildDriver:
         """Write one lifecycle message and serve the child until its status; return the whole exchange."""
         if _TO_CHILD not in type(message).DIRECTIONS or isinstance(message, CheckpointReply):
             raise TypeError(f"{type(message).__name__} is not a lifecycle message the daemon sends")
+        if self._broken is not None:
+            raise ChildBroken(
+                f"not sending {action_of(message)!r}: an earlier exchange ended without its status ({self._broken})",
+                cause=self._broken,
+            )
         limit = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
         exchange = Exchange(message)
         self.exchanges.append(exchange)
-        self._write(exchange, encode(message), deadline, limit)
+        try:
+            return self._exchange(exchange, deadline, limit)
+        except BaseException as exc:
+            if exchange.status is None:  # the status may still come: nothing later can be matched
+                self._broken = exc
+            raise
+
+    def _exchange(self, exchange: Exchange, deadline: float, limit: float) -> Exchange:
+        self._write(exchange, encode(exchange.sent), deadline, limit)
         while True:
             reply = self._receive(exchange, deadline, limit)
             if isinstance(reply, Checkpoint):
@@ -383,13 +406,16 @@ class ChildDriver:
             return self.process.returncode if self.process else None
         self._closed = True
         try:
-            self._writer.close(max(0.0, deadline - time.monotonic()))
+            self._writer.close(deadline)
             while not self._ended:
                 raw = self._lines.get(max(0.0, deadline - time.monotonic()))
                 if raw is None:
                     self._ended = True
                 elif raw.strip():
-                    self.transcript.append(("to_daemon", raw.rstrip(b"\r\n")))
+                    text = self._kept_text(raw)
+                    if text is not None and self._kept + len(text) + _ENTRY_COST <= self.keep_bytes:
+                        self._after.append(("to_daemon", text))
+                        self._kept += len(text) + _ENTRY_COST
             code = self.process.wait(max(0.0, deadline - time.monotonic())) if self.process else None
         except (TimeoutError, subprocess.TimeoutExpired):
             self.kill()
@@ -411,16 +437,46 @@ class ChildDriver:
 
     # ------------------------------------------------------------------ internals
 
+    def _keep(self, exchange: Exchange, entries: list[Any], entry: Any, size: int) -> None:
+        """Keep ``entry`` (of ``size`` bytes) in one of the exchange's lists, within ``keep_bytes``."""
+        cost = size + _ENTRY_COST
+        if exchange.kept_bytes + cost > self.keep_bytes and exchange.lines:  # the line sent is always kept
+            exchange.dropped += 1
+            return
+        entries.append(entry)
+        exchange.kept_bytes += cost
+        self._kept += cost
+        if self._kept > self.keep_bytes:  # forget the oldest exchanges, never the current one
+            drop = 0
+            while self._kept > self.keep_bytes and drop < len(self.exchanges) - 1:
+                self._kept -= self.exchanges[drop].kept_bytes
+                drop += 1
+            del self.exchanges[:drop]
+            self.forgotten += drop
+
+    def _kept_text(self, raw: bytes) -> bytes | None:
+        """What the transcript keeps of a piece of a child line: the line without its end; for a line longer than
+        ``max_message`` (read in pieces), its first bytes and a note, once; ``None`` for its other pieces."""
+        if self._long:
+            self._long = not raw.endswith(b"\n")
+            return None
+        if len(raw) >= self._limit and not raw.endswith(b"\n"):
+            self._long = True
+            note = b"... [a line longer than %d bytes: the rest is not kept]" % (self._limit - 2)
+            return raw[:_LONG_LINE_KEPT] + note
+        return raw.rstrip(b"\r\n")
+
     def _write(self, exchange: Exchange, line: bytes, deadline: float, limit: float) -> None:
-        record = ("to_child", line.rstrip(b"\n"))
-        exchange.lines.append(record)
-        self.transcript.append(record)
+        text = line.rstrip(b"\n")
+        self._keep(exchange, exchange.lines, ("to_child", text), len(text))
         try:
-            self._writer.write(line, max(0.0, deadline - time.monotonic()))
+            self._writer.write(line, deadline)
         except TimeoutError:
             raise TimeoutError(
                 f"the child did not read {exchange.action!r} within {limit:g} s (is it reading stdin?)"
             ) from None
+        except Broken as exc:
+            raise ChildBroken(f"writing to the child failed earlier ({exc.cause})", cause=exc.cause) from None
         except (OSError, ValueError) as exc:
             raise self._exited(exchange, f"writing to the child failed ({exc})") from None
 
@@ -437,17 +493,23 @@ class ChildDriver:
                     self._ended = True
                     raise self._exited(exchange, f"the child closed its stdout while {exchange.action!r} waited")
                 self._ended = True
-                raw = b"\n"  # end the last line, which had no line end
-            text = raw.rstrip(b"\r\n")
-            if text.strip():
-                record = ("to_daemon", text)
-                exchange.lines.append(record)
-                self.transcript.append(record)
-            try:
-                messages = self._reader.feed(raw)
-            except DecodeError as exc:
-                self._skip(exchange, text, str(exc))
-                continue
+                try:
+                    messages = self._reader.feed(b"\n")  # the last line, which had no line end
+                except DecodeError:
+                    what = f"the child closed its stdout in the middle of a line while {exchange.action!r} waited"
+                    raise self._exited(exchange, what) from None
+                text = self._unfinished
+            else:
+                kept = self._kept_text(raw)
+                text = raw.rstrip(b"\r\n") if kept is None else kept
+                self._unfinished = b"" if raw.endswith(b"\n") else text
+                if kept is not None and kept.strip():
+                    self._keep(exchange, exchange.lines, ("to_daemon", kept), len(kept))
+                try:
+                    messages = self._reader.feed(raw)
+                except DecodeError as exc:
+                    self._skip(exchange, text if kept is not None else text[:_LONG_LINE_KEPT], str(exc))
+                    continue
             for message in messages:
                 unknown = _unknown_keys(text, message)
                 if unknown:
@@ -465,7 +527,7 @@ class ChildDriver:
             raise ProtocolError(
                 f"the Java daemon would skip this child line and keep waiting: {why}", exchange=exchange
             )
-        exchange.skipped.append((text, why))
+        self._keep(exchange, exchange.skipped, (text, why), len(text) + len(why))
 
     def _answer(self, request: Checkpoint, exchange: Exchange) -> CheckpointReply:
         error: str | None
