@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -358,3 +359,70 @@ def test_a_bolt_tuple_sent_to_a_spout_is_a_protocol_error(tmp_path: Path) -> Non
     with pytest.raises(storm.ProtocolError, match="a spout cannot take BoltTuple"):
         Counter().run(io.BytesIO(java_handshake(tmp_path) + JAVA_TUPLE), out)
     assert messages_of(out)[-1] == storm.Sync()
+
+
+# ---------------------------------------------------------------------------------------------- threads and faults
+def test_print_from_many_threads_loses_and_doubles_nothing(tmp_path: Path) -> None:
+    """Four threads print 20,000 lines each through the log stream that stands in for stdout: every line arrives
+    once, whole, in each thread's order (on main, 66 were lost and 201 doubled)."""
+    from streamcodecs.storm.component import _LogStream
+
+    bolt = Recorder()
+    out = io.BytesIO()
+    bolt.run(io.BytesIO(java_handshake(tmp_path)), out)  # the handshake only: connects the bolt to ``out``
+    stream = _LogStream(bolt)
+    barrier = threading.Barrier(4)
+
+    def printer(n: int) -> None:
+        barrier.wait()
+        for i in range(20_000):
+            print(f"thread {n} line {i}", file=stream)
+
+    threads = [threading.Thread(target=printer, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    logs = [m.msg for m in messages_of(out) if isinstance(m, storm.Log)]
+    assert len(logs) == 80_000
+    for n in range(4):
+        assert [line for line in logs if line.startswith(f"thread {n} ")] == [
+            f"thread {n} line {i}" for i in range(20_000)
+        ]
+
+
+def test_a_bare_end_line_is_reported_without_waiting_for_more(tmp_path: Path) -> None:
+    """An end line with nothing before it, last in what Storm sent, over a pipe left open: run raises at once
+    (on main the line stayed buffered until more data came, so the bolt waited for ever)."""
+    read_fd, write_fd = os.pipe()
+    storm_side = open(write_fd, "wb")
+    storm_side.write(java_handshake(tmp_path) + JAVA_TUPLE + b"end\n")
+    storm_side.flush()
+    out = io.BytesIO()
+    errors: list[BaseException] = []
+
+    def serve_pipe() -> None:
+        try:
+            Recorder().run(open(read_fd, "rb"), out)
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            errors.append(exc)
+
+    thread = threading.Thread(target=serve_pipe, daemon=True)
+    thread.start()
+    thread.join(10)
+    try:
+        assert not thread.is_alive(), "the bolt still waits for more data"
+        assert len(errors) == 1 and isinstance(errors[0], storm.DecodeError)
+        assert "empty message" in str(errors[0]) and errors[0].line == 5
+        assert [type(m).__name__ for m in messages_of(out)] == ["PidReply", "Emit", "Ack", "Error"]
+    finally:
+        storm_side.close()
+        thread.join(10)
+
+
+def test_a_flood_of_tuples_while_an_emit_waits_for_ids_is_bounded(tmp_path: Path) -> None:
+    bolt = AskingBolt()
+    bolt.max_queued = 100
+    stream = java_handshake(tmp_path) + java_tuple("1", "ask") + b"".join(java_tuple(str(n), "x") for n in range(200))
+    with pytest.raises(storm.ProtocolError, match="more than 100 messages while an emit waited for its task ids"):
+        bolt.run(io.BytesIO(stream), io.BytesIO())

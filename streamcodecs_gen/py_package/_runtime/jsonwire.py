@@ -469,6 +469,7 @@ class EndFrames:
         buffer += data
         start = max(old - 6, 0)  # the rest was searched before: only an end line that ``data`` completes is new
         if buffer.find(b"\nend\n", start) < 0 and buffer.find(b"\nend\r\n", start) < 0:
+            self._bare_ends()
             self._check_limit()
             return
         whole = bytes(buffer)
@@ -492,7 +493,17 @@ class EndFrames:
         self._items += parts
         self.line += lines
         buffer[:] = rest
+        self._bare_ends()
         self._check_limit()
+
+    def _bare_ends(self) -> None:
+        """End lines at the start of the buffer (right after the previous one): empty messages, cut out now rather
+        than when more data comes, which may be never."""
+        buffer = self._buffer
+        while not self._skipping and (buffer.startswith(b"end\n") or buffer.startswith(b"end\r\n")):
+            del buffer[: buffer.index(b"\n") + 1]
+            self.line += 1
+            self._items.append((self.error(EMPTY_MESSAGE, line=self.line), 1))
 
     def _special(self, parts: list[bytes]) -> list[bytes | tuple[DecodeError | None, int]]:
         """The parts, with over-long messages (and the tail of one reported before) turned into errors."""

@@ -30,6 +30,21 @@ queued for ``emit``. Messages are read and written on binary streams (``sys.stdi
 ``sys.stdout.buffer`` by default); while ``run`` serves the real stdout, ``print`` output is sent to Storm as
 ``log`` commands so that it cannot break the protocol.
 
+Threads: ``emit``, ``log``, ``report_error``, ``report_metric``, ``ack``, ``fail``, ``sync`` and ``print`` may be
+called from any thread. Each message is written whole, a thread's messages in the order it wrote them, none lost
+or doubled; ``print`` output is cut into lines per thread (a log line never holds two threads' text), and a
+thread's unfinished line is sent as it is once it passes 64 KiB. An ``emit`` that waits for task ids takes the
+next id list, so two threads' waits are served in the order of their emits.
+
+Faults: a malformed message from Storm is reported to it (``error``) and raised (``DecodeError``), also an ``end``
+line with nothing before it, as soon as it arrives; Storm closing the stream in the middle of a message is a
+``DecodeError``; at its end between messages ``run`` returns. Memory is bounded: Storm's bytes are read 64 KiB at
+a time, a message longer than ``max_message`` is dropped as it comes (a ``DecodeError``), and at most
+``max_queued`` tuples (read while an ``emit`` waits for its task ids) or id lists (read while the main loop waits
+for a tuple) wait in the queues, beyond which ``run`` raises :class:`ProtocolError` (Storm keeps at most
+``topology.shellbolt.max.pending``, 100 by default, tuples in flight to a bolt). Waits are not bounded here: Storm
+bounds them, killing a component that answers no heartbeat within ``topology.subprocess.timeout.secs``.
+
 ``serializer`` chooses the framing, as pystorm's ``serializer=`` does: ``"json"`` (JSON and an ``end`` line, what
 Storm's ``JsonSerializer`` speaks) or ``"msgpack"`` (MessagePack values back to back, as pystorm's
 ``MsgpackSerializer`` writes them); set it as a class attribute or pass ``SplitBolt(serializer="msgpack")``.
@@ -120,7 +135,7 @@ class Tuple(NamedTuple):
 class _Channel:
     """The two streams to Storm: whole messages out (one writer at a time), messages in, with the two queues."""
 
-    def __init__(self, stdin: BinaryIO, stdout: BinaryIO, max_message: int, serializer: str) -> None:
+    def __init__(self, stdin: BinaryIO, stdout: BinaryIO, max_message: int, serializer: str, max_queued: int) -> None:
         self._read = getattr(stdin, "read1", None) or stdin.read
         self._stdout = stdout
         self._serializer = serializer
@@ -129,6 +144,7 @@ class _Channel:
         self._commands: deque[Message] = deque()  # tuples and commands read while waiting for task ids
         self._task_ids: deque[list[int]] = deque()  # task-id lists read while waiting for a command
         self._failure: DecodeError | None = None
+        self._max_queued = max_queued
         self.reading = threading.RLock()
         self.writing = threading.RLock()
 
@@ -167,7 +183,7 @@ class _Channel:
                 message = self._next()
                 if not isinstance(message, TaskIds):
                     return message
-                self._task_ids.append(message.task_ids)
+                self._queue(self._task_ids, message.task_ids, "task-id lists nobody asked for")
 
     def task_ids(self) -> list[int]:
         """The next task-id list (other messages read meanwhile are queued)."""
@@ -180,31 +196,60 @@ class _Channel:
                     raise EOFError("Storm closed the stream while the component waited for task ids")
                 if isinstance(message, TaskIds):
                     return message.task_ids
-                self._commands.append(message)
+                self._queue(self._commands, message, "messages while an emit waited for its task ids")
+
+    def _queue(self, queue: deque[Any], item: Any, what: str) -> None:
+        if len(queue) >= self._max_queued:
+            raise ProtocolError(f"more than {self._max_queued} {what}")
+        queue.append(item)
+
+
+_LOG_PIECE = 1 << 16  # characters of an unfinished line a thread may leave before it is sent as it is
 
 
 class _LogStream(io.TextIOBase):
-    """Stands in for ``sys.stdout`` while a component serves the real one: each line written becomes a ``log``."""
+    """Stands in for ``sys.stdout`` while a component serves the real one: each line written becomes a ``log``.
+
+    Lines are cut per thread, so a line never mixes two threads' text, and a thread's lines go out in its order.
+    """
 
     def __init__(self, component: Component) -> None:
         self._component = component
-        self._pending = ""
+        self._lock = threading.Lock()
+        self._pending: dict[int, str] = {}  # each thread's unfinished line
 
     def writable(self) -> bool:
         return True
 
     def write(self, text: str) -> int:
-        self._pending += text
-        *lines, self._pending = self._pending.split("\n")
-        for line in lines:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        thread = threading.get_ident()
+        with self._lock:
+            *lines, rest = (self._pending.pop(thread, "") + text).split("\n")
+            if len(rest) > _LOG_PIECE:
+                lines.append(rest)
+            elif rest:
+                self._pending[thread] = rest
+        for line in lines:  # outside the lock: the thread's next write waits for these anyway
             if line.strip():
                 self._component.log(line)
         return len(text)
 
     def flush(self) -> None:
-        if self._pending.strip():
-            self._component.log(self._pending)
-        self._pending = ""
+        """Send the calling thread's unfinished line."""
+        with self._lock:
+            rest = self._pending.pop(threading.get_ident(), "")
+        if rest.strip():
+            self._component.log(rest)
+
+    def flush_all(self) -> None:
+        """Send every thread's unfinished line (when the component stops)."""
+        with self._lock:
+            rests, self._pending = list(self._pending.values()), {}
+        for rest in rests:
+            if rest.strip():
+                self._component.log(rest)
 
 
 class Component:
@@ -218,6 +263,8 @@ class Component:
     """Largest message accepted from Storm, in bytes."""
     serializer = "json"
     """The framing spoken with Storm: one of :data:`SERIALIZERS` (``"json"`` or ``"msgpack"``)."""
+    max_queued = 10_000
+    """Messages read ahead of their turn (see the module's docstring) that may wait, at most."""
 
     def __init__(self, *, serializer: str | None = None) -> None:
         if serializer is not None:
@@ -305,6 +352,7 @@ class Component:
             sys.stdout.buffer if stdout is None else stdout,
             self.max_message,
             self.serializer,
+            self.max_queued,
         )
         saved = sys.stdout
         try:
@@ -325,7 +373,7 @@ class Component:
         finally:
             if real_stdout:
                 if isinstance(sys.stdout, _LogStream):
-                    sys.stdout.flush()
+                    sys.stdout.flush_all()
                 sys.stdout = saved
 
     def _handshake(self) -> bool:

@@ -22,7 +22,23 @@ the process to exit. A daemon thread reads the component's stdout, collects what
 with ``task_ids`` (a list, or a function of the Emit). Everything the Java side would die on (an ack of an id it
 does not know or of a heartbeat, an anchor on an acked tuple, a spout sending ``ack``, an unreadable message, a
 metric without a name) is listed in ``problems`` and, with ``strict=True`` (the default), raised as
-:class:`ShellProtocolError` by the next call that waits. Every wait is bounded by ``timeout`` seconds.
+:class:`ShellProtocolError` by the next call that waits. Every wait is bounded by ``timeout`` seconds, writes
+included.
+
+Under faults: a reply answers only its own request. A spout answers each command with messages ending in one
+``sync`` and commands are answered in order, so the n-th sync ends the n-th command's answer: a command that timed
+out stays owed, its late answer is recognised when it comes (it stays in ``received``) and the next command returns
+only its own. A heartbeat is answered by the first sync after every earlier heartbeat has had its own; an id's
+``ack`` or ``fail`` names the id. Writes go through a thread the reading side never waits for: the task ids Storm
+owes an emit are queued ahead of messages not yet begun (as Storm's writer gives them priority), so a component
+that writes while Storm writes to it cannot deadlock the two. A write the component does not take within
+``timeout`` raises :class:`ShellTimeout` and breaks the connection (a message may be cut in two): every later call
+raises :class:`ShellBroken`. A component that exits raises :class:`ShellExited` with its exit status and the end of
+its stderr. Memory is bounded: ``received`` (and ``emits``, ``logs``, ``errors``, ``metrics``, ``acks``,
+``fails``, ``results``, which hold the same messages) keeps the most recent messages within ``keep_bytes`` of the
+wire bytes they came in (each counted 256 bytes more); older ones are dropped, counted in ``forgotten``;
+``problems`` keeps the last 1000; ``stderr`` the last 1 MiB; a message longer than ``max_message`` is dropped as
+it comes (a problem).
 
 ``serializer="msgpack"`` speaks MessagePack instead of JSON and ``end`` lines, as a worker configured with a
 MessagePack ``topology.multilang.serializer`` does for components run with pystorm's ``serializer="msgpack"``.
@@ -37,9 +53,11 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .._runtime.stdio import Broken, Tail, Writer, drain_into
 from .messages import (
     DEFAULT_STREAM,
     HEARTBEAT_STREAM,
@@ -73,7 +91,10 @@ from .messages import (
 )
 
 __all__ = [
+    "KEEP_BYTES",
+    "MAX_PROBLEMS",
     "ShellBolt",
+    "ShellBroken",
     "ShellComponent",
     "ShellError",
     "ShellExited",
@@ -82,6 +103,13 @@ __all__ = [
     "ShellTimeout",
     "topology_context",
 ]
+
+
+KEEP_BYTES = 64 << 20
+"""Default wire bytes of messages a driver keeps for inspection (``received`` and the lists drawn from it)."""
+MAX_PROBLEMS = 1000
+"""Problems a driver keeps (the most recent)."""
+_MESSAGE_COST = 256  # what a kept message costs beyond its wire bytes, roughly
 
 
 class ShellError(Exception):
@@ -103,6 +131,15 @@ class ShellExited(ShellError):
 
 class ShellProtocolError(ShellError):
     """The component sent something Storm's Java side would die on."""
+
+
+class ShellBroken(ShellError):
+    """An earlier write timed out or failed, so the component's stdin may end inside a message: every call after
+    that raises this. ``cause`` is the first failure."""
+
+    def __init__(self, message: str, cause: BaseException | None = None) -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 def topology_context(
@@ -157,6 +194,7 @@ class ShellComponent:
         cwd: str | None = None,
         max_message: int = MAX_MESSAGE,
         serializer: str = "json",
+        keep_bytes: int = KEEP_BYTES,
     ) -> None:
         self.argv = list(command)
         self.serializer = serializer
@@ -165,6 +203,7 @@ class ShellComponent:
         self.context = context or topology_context(component, task_id=task_id)
         self.timeout = timeout
         self.strict = strict
+        self.keep_bytes = keep_bytes
         self._task_ids = task_ids
         self._env = None if env is None else dict(env)
         self._cwd = cwd
@@ -173,14 +212,19 @@ class ShellComponent:
         self._reader = Reader(direction="to_storm", max_message=max_message, serializer=serializer)
         self._raw_reader = Reader(direction="to_component", serializer=serializer)  # what send_raw wrote
         self._process: subprocess.Popen[bytes] | None = None
+        self._writer: Writer | None = None
         self._changed = threading.Condition()
-        self._write = threading.Lock()
-        self._stderr = bytearray()
+        self._stderr = Tail()
+        self._sizes: deque[int] = deque()  # what each message in ``received`` counts against keep_bytes
+        self._kept = 0
         self._eof = False
+        self._cut = False
         self.pid: int | None = None
         """The pid the component answered the handshake with."""
         self.received: list[Message] = []
-        """Every message the component sent after its pid, in order."""
+        """The messages the component sent after its pid, in order (the most recent, within ``keep_bytes``)."""
+        self.forgotten = 0
+        """How many older messages were dropped from ``received`` (and the lists drawn from it)."""
         self.emits: list[Emit] = []
         self.logs: list[Log] = []
         self.errors: list[str] = []
@@ -188,7 +232,7 @@ class ShellComponent:
         self.syncs = 0
         """How many ``sync`` messages arrived."""
         self.problems: list[str] = []
-        """What Storm's Java side would have died on, in order."""
+        """What Storm's Java side would have died on, in order (the last :data:`MAX_PROBLEMS`)."""
 
     # -- lifecycle
 
@@ -202,8 +246,12 @@ class ShellComponent:
             env=self._env,
             cwd=self._cwd,
         )
-        for target, name in ((self._read_stdout, "stdout"), (self._read_stderr, "stderr")):
-            threading.Thread(target=target, name=f"storm-shell-{name}", daemon=True).start()
+        assert self._process.stdin is not None and self._process.stderr is not None
+        self._writer = Writer(self._process.stdin, "storm-shell-stdin", own=True)
+        threading.Thread(target=self._read_stdout, name="storm-shell-stdout", daemon=True).start()
+        threading.Thread(
+            target=drain_into, args=(self._process.stderr, self._stderr), name="storm-shell-stderr", daemon=True
+        ).start()
         if raw_handshake is None:
             self.send(Handshake(conf=dict(self.conf), pid_dir=self.pid_dir, context=self.context))
         else:
@@ -217,13 +265,14 @@ class ShellComponent:
         A component still running after ``timeout`` is killed. The pid directory made for it is removed.
         """
         process = self._require_process()
+        limit = self.timeout if timeout is None else timeout
         try:
-            if process.stdin and not process.stdin.closed:
-                process.stdin.close()
-        except OSError:
+            if self._writer is not None:
+                self._writer.close(time.monotonic() + limit)
+        except (OSError, ValueError):
             pass
         try:
-            status = process.wait(self.timeout if timeout is None else timeout)
+            status = process.wait(limit)
         except subprocess.TimeoutExpired:
             process.kill()
             status = process.wait()
@@ -244,9 +293,14 @@ class ShellComponent:
 
     @property
     def stderr(self) -> bytes:
-        """What the component wrote to its stderr so far."""
-        with self._changed:
-            return bytes(self._stderr)
+        """What the component wrote to its stderr so far (the last 1 MiB)."""
+        return self._stderr.value()
+
+    @property
+    def broken(self) -> BaseException | None:
+        """The failure that broke the connection (a write that timed out or failed), or ``None``."""
+        broken = self._writer.broken if self._writer is not None else None
+        return None if broken is None else broken.cause
 
     @property
     def pid_file_exists(self) -> bool:
@@ -282,14 +336,23 @@ class ShellComponent:
         self._write_bytes(data)
 
     def _write_bytes(self, data: bytes) -> None:
-        process = self._require_process()
-        assert process.stdin is not None
+        self._require_process()
+        assert self._writer is not None
         try:
-            with self._write:
-                process.stdin.write(data)
-                process.stdin.flush()
-        except (BrokenPipeError, ValueError) as exc:
-            raise ShellExited(f"cannot write to the component: {exc}", process.poll(), self.stderr) from None
+            self._writer.write(data, time.monotonic() + self.timeout)
+        except TimeoutError:
+            raise ShellTimeout(
+                f"the component took nothing of a {len(data)}-byte message within {self.timeout:g} s"
+                " (is it reading its stdin?); the connection is broken"
+            ) from None
+        except Broken as exc:
+            raise self._broken_error(exc) from None
+        except (OSError, ValueError) as exc:
+            status = self._exit_status()
+            raise ShellExited(f"cannot write to the component: {exc}", status, self.stderr) from None
+
+    def _broken_error(self, exc: Broken) -> ShellBroken:
+        return ShellBroken(f"the connection to the component is broken: {exc.cause}", exc.cause)
 
     def _note_sent(self, message: Message) -> None:
         """Bookkeeping for a message about to be written (pending tuple ids)."""
@@ -306,16 +369,22 @@ class ShellComponent:
                 if done():
                     return
                 if self._eof:
+                    status = self._exit_status()
+                    stderr = self.stderr
+                    where = " in the middle of a message" if self._cut else ""
                     raise ShellExited(
-                        f"the component closed its stdout while Storm waited for {what}"
-                        f" (exit status {self._exit_status()}); stderr:\n{self._stderr.decode(errors='replace')}",
-                        self._exit_status(),
-                        bytes(self._stderr),
+                        f"the component closed its stdout{where} while Storm waited for {what}"
+                        f" (exit status {status}); stderr:\n{stderr.decode(errors='replace')}",
+                        status,
+                        stderr,
                     )
+                broken = self._writer.broken if self._writer is not None else None
+                if broken is not None:
+                    raise self._broken_error(broken)
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    stderr = self._stderr.decode(errors="replace")
-                    raise ShellTimeout(f"timed out after {limit:g} s waiting for {what}; stderr:\n{stderr}")
+                    text = self.stderr.decode(errors="replace")
+                    raise ShellTimeout(f"timed out after {limit:g} s waiting for {what}; stderr:\n{text}")
                 self._changed.wait(left)
 
     def _raise_problems(self) -> None:
@@ -333,19 +402,22 @@ class ShellComponent:
         process = self._require_process()
         assert process.stdout is not None
         fd = process.stdout.fileno()
+        reader = self._reader
         try:
             while True:
                 data = os.read(fd, 65536)
+                before = reader.buffered
                 try:
-                    messages = self._reader.feed(data) if data else []
+                    messages = reader.feed(data) if data else []
                 except DecodeError as exc:
                     messages = exc.decoded
                     self._problem(f"unreadable message from the component: {exc}")
-                for message in messages:
-                    self._dispatch(message)
+                if messages:  # the wire bytes they took, shared out evenly
+                    size = (before + len(data) - reader.buffered) // len(messages)
+                    for message in messages:
+                        self._dispatch(message, size)
                 if not data:
-                    if self._reader.buffered:
-                        self._problem("the component's stdout ended inside a message")
+                    self._cut = reader.buffered > 0  # it died writing a message: said when its exit is raised
                     break
         except OSError as exc:
             self._problem(f"reading the component's stdout failed: {exc}")
@@ -354,29 +426,53 @@ class ShellComponent:
                 self._eof = True
                 self._changed.notify_all()
 
-    def _read_stderr(self) -> None:
-        process = self._require_process()
-        assert process.stderr is not None
-        fd = process.stderr.fileno()
-        while data := os.read(fd, 65536):
-            with self._changed:
-                self._stderr += data
-
     def _problem(self, text: str) -> None:
         with self._changed:
-            self.problems.append(text)
+            self._note_problem(text)
             self._changed.notify_all()
 
-    def _dispatch(self, message: Message) -> None:
+    def _note_problem(self, text: str) -> None:
+        """Add a problem (with the lock held), keeping the last :data:`MAX_PROBLEMS`."""
+        self.problems.append(text)
+        if len(self.problems) > 2 * MAX_PROBLEMS:
+            del self.problems[:-MAX_PROBLEMS]
+
+    def _forget(self) -> None:
+        """Drop the oldest messages (with the lock held) until those kept are within ``keep_bytes``."""
+        drop, freed, sizes = 0, 0, self._sizes
+        target = self._kept - self.keep_bytes * 3 // 4  # in large steps: amortised linear
+        while freed < target and drop < len(sizes):
+            freed += sizes[drop]
+            drop += 1
+        dropped = self.received[:drop]
+        del self.received[:drop]
+        for _ in range(drop):
+            sizes.popleft()
+        self._kept -= freed
+        self.forgotten += drop
+        counts: dict[type, int] = {}
+        for message in dropped:
+            counts[type(message)] = counts.get(type(message), 0) + 1
+        for kind, entries in ((Emit, self.emits), (Log, self.logs), (Error, self.errors), (Metrics, self.metrics)):
+            del entries[: counts.get(kind, 0)]
+        self._forget_role(dropped)
+
+    def _forget_role(self, dropped: list[Message]) -> None:
+        """Role-specific lists drawn from the messages ``dropped`` (with the lock held)."""
+
+    def _dispatch(self, message: Message, size: int = 0) -> None:
         reply: TaskIds | None = None
         with self._changed:
             if self.pid is None:
                 if isinstance(message, PidReply):
                     self.pid = message.pid
                 else:  # Storm takes whatever comes first as the pid reply
-                    self.problems.append(f"the component answered the handshake with {type(message).__name__}")
+                    self._note_problem(f"the component answered the handshake with {type(message).__name__}")
             else:
                 self.received.append(message)
+                cost = size + _MESSAGE_COST
+                self._sizes.append(cost)
+                self._kept += cost
                 if isinstance(message, Emit):
                     self.emits.append(message)
                     if message.need_task_ids and not message.task:
@@ -384,7 +480,7 @@ class ShellComponent:
                             ids = self._task_ids(message) if callable(self._task_ids) else self._task_ids
                             reply = TaskIds(task_ids=list(ids))
                         except Exception as exc:  # the test's function failed: report it, do not stop reading
-                            self.problems.append(f"task_ids({message!r}) raised {exc!r}")
+                            self._note_problem(f"task_ids({message!r}) raised {exc!r}")
                 elif isinstance(message, Log):
                     self.logs.append(message)
                 elif isinstance(message, Error):
@@ -392,21 +488,24 @@ class ShellComponent:
                 elif isinstance(message, Metrics):
                     self.metrics.append(message)
                     if not message.name:
-                        self.problems.append("a metrics message without a name")
+                        self._note_problem("a metrics message without a name")
                 elif isinstance(message, Sync):
                     self.syncs += 1
                 elif isinstance(message, PidReply):
-                    self.problems.append("a second pid reply (no command: Storm fails on it)")
-                self._on_message(message)
+                    self._note_problem("a second pid reply (no command: Storm fails on it)")
+                self._on_message(message, size)
+                if self._kept > self.keep_bytes:
+                    self._forget()
             self._changed.notify_all()
-        if reply is not None:
+        if reply is not None:  # queued ahead of what is not begun, never waited for: this thread must keep reading
+            assert self._writer is not None
             try:
-                self._write_bytes(encode(reply, serializer=self.serializer))
-            except ShellExited as exc:
-                self._problem(str(exc))
+                self._writer.post(encode(reply, serializer=self.serializer), time.monotonic() + self.timeout)
+            except (OSError, ValueError) as exc:  # Broken included
+                self._problem(f"cannot write the task ids to the component: {exc}")
 
-    def _on_message(self, message: Message) -> None:
-        """Role-specific checks, called with the lock held."""
+    def _on_message(self, message: Message, size: int) -> None:
+        """Role-specific checks and bookkeeping, called with the lock held (``size``: its wire bytes)."""
 
     def _require_process(self) -> subprocess.Popen[bytes]:
         if self._process is None:
@@ -425,6 +524,8 @@ class ShellBolt(ShellComponent):
         """``"ack"`` or ``"fail"`` for each tuple id the bolt answered."""
         self.acks: list[str] = []
         self.fails: list[str] = []
+        self._heartbeats = 0  # heartbeats sent
+        self._answered = 0  # heartbeats answered by a sync (each sync answers the oldest one unanswered)
 
     def __enter__(self) -> ShellBolt:
         super().__enter__()
@@ -451,11 +552,17 @@ class ShellBolt(ShellComponent):
         return tuple_id
 
     def heartbeat(self, timeout: float | None = None) -> None:
-        """Send a heartbeat tuple and wait for a ``sync`` after it."""
+        """Send a heartbeat tuple and wait for the ``sync`` that answers it.
+
+        A bolt answers heartbeats in order, so this one's sync is the first after every earlier heartbeat had its
+        own: the late sync of a heartbeat that timed out is not taken for this one's. A sync that comes while no
+        heartbeat waits (pystorm sends one after reporting an exception) answers none.
+        """
         with self._changed:
-            before = self.syncs
+            self._heartbeats += 1
+            mine = self._heartbeats
         self.send(Heartbeat(id=_random_id(), comp=None, stream=HEARTBEAT_STREAM, task=SYSTEM_TASK_ID, values=[]))
-        self.wait_for(lambda: self.syncs > before, "a sync answering the heartbeat", timeout)
+        self.wait_for(lambda: self._answered >= mine, "a sync answering the heartbeat", timeout)
 
     def wait_result(self, tuple_id: str, timeout: float | None = None) -> str:
         """Wait until the bolt acks or fails ``tuple_id``; ``"ack"`` or ``"fail"``."""
@@ -467,21 +574,53 @@ class ShellBolt(ShellComponent):
             with self._changed:
                 self.pending[message.id] = message
 
-    def _on_message(self, message: Message) -> None:
+    def _on_message(self, message: Message, size: int) -> None:
         if isinstance(message, Ack | Fail):
             kind = "ack" if isinstance(message, Ack) else "fail"
             if self.pending.pop(message.id, None) is None:
-                self.problems.append(f"{kind} of {message.id!r}, a non-existent or already acked/failed id")
+                self._note_problem(f"{kind} of {message.id!r}, a non-existent or already acked/failed id")
             self.results[message.id] = kind
             (self.acks if kind == "ack" else self.fails).append(message.id)
         elif isinstance(message, Emit):
             for anchor in message.anchors or []:
                 if anchor not in self.pending:
-                    self.problems.append(f"an emit anchored onto {anchor!r}, not a pending tuple")
+                    self._note_problem(f"an emit anchored onto {anchor!r}, not a pending tuple")
+        elif isinstance(message, Sync) and self._answered < self._heartbeats:
+            self._answered += 1
+
+    def _forget_role(self, dropped: list[Message]) -> None:
+        acks = [m.id for m in dropped if isinstance(m, Ack)]
+        fails = [m.id for m in dropped if isinstance(m, Fail)]
+        del self.acks[: len(acks)]
+        del self.fails[: len(fails)]
+        for tuple_id in acks + fails:
+            self.results.pop(tuple_id, None)
+
+
+class _Answer:
+    """A spout command sent and the messages of its answer; ``done`` once its sync came."""
+
+    __slots__ = ("command", "messages", "kept", "done", "abandoned", "claimed")
+
+    def __init__(self, command: str, messages: list[Message], kept: int, claimed: bool) -> None:
+        self.command = command
+        self.messages = messages
+        self.kept = kept
+        self.done = False
+        self.claimed = claimed  # a command() call waits for it (not one written with send or send_raw)
+        self.abandoned = not claimed  # nobody will take it (its caller timed out): dropped when it comes
 
 
 class ShellSpout(ShellComponent):
     """Drives a shell spout: each command is answered by emits and logs, then ``sync``."""
+
+    def __init__(self, command: Sequence[str], **options: Any) -> None:
+        super().__init__(command, **options)
+        self._answers: deque[_Answer] = deque()  # commands sent whose sync has not come, oldest first
+        self._unasked: list[Message] = []  # read while no command was owed: Storm reads them as the next answer's
+        self._unasked_kept = 0
+        self.late = 0
+        """How many answers came after their command had timed out (and were dropped)."""
 
     def __enter__(self) -> ShellSpout:
         super().__enter__()
@@ -508,16 +647,60 @@ class ShellSpout(ShellComponent):
     def command(
         self, message: Next | SpoutAck | SpoutFail | Activate | Deactivate, timeout: float | None = None
     ) -> list[Message]:
-        """Send a spout command and wait for the ``sync`` that ends the answer; the answer's messages."""
-        with self._changed:
-            start, before = len(self.received), self.syncs
-        self.send(message)
-        self.wait_for(lambda: self.syncs > before, f"the sync ending the answer to {type(message).__name__}", timeout)
-        with self._changed:
-            answer = self.received[start:]
-        end = next(i for i, m in enumerate(answer) if isinstance(m, Sync))
-        return answer[: end + 1]
+        """Send a spout command and wait for the ``sync`` that ends the answer; the answer's messages.
 
-    def _on_message(self, message: Message) -> None:
+        The spout answers commands in order, each answer ending with one sync: the answer to this command is what
+        comes after the sync ending the previous command's answer, up to its own sync (messages the spout sent while
+        no command was owed begin it, as Storm reads them then). When this call times out the command stays owed,
+        and its answer is dropped when it comes, so a later call returns only its own.
+        """
+        name = type(message).__name__
+        answer = self._owe(name, claimed=True)
+        try:
+            self._write_bytes(encode(message, serializer=self.serializer))
+            self.wait_for(lambda: answer.done, f"the sync ending the answer to {name}", timeout)
+        except BaseException:
+            with self._changed:
+                answer.abandoned = True
+                answer.messages = []
+            raise
+        return answer.messages
+
+    def _owe(self, name: str, claimed: bool) -> _Answer:
+        """Register a command about to be written: its answer comes after those of the commands before it."""
+        with self._changed:
+            answer = _Answer(name, self._unasked, self._unasked_kept, claimed)
+            self._unasked, self._unasked_kept = [], 0
+            self._answers.append(answer)
+        return answer
+
+    def _note_sent(self, message: Message) -> None:
+        if isinstance(message, Next | SpoutAck | SpoutFail | Activate | Deactivate):  # written by send or send_raw
+            self._owe(type(message).__name__, claimed=False)
+
+    def _on_message(self, message: Message, size: int) -> None:
         if not isinstance(message, Emit | Log | Error | Metrics | Sync):
-            self.problems.append(f"Unknown command received: a spout sent {type(message).__name__}")
+            self._note_problem(f"Unknown command received: a spout sent {type(message).__name__}")
+        cost = size + _MESSAGE_COST
+        if self._answers:
+            answer = self._answers[0]
+            if isinstance(message, Sync):
+                self._answers.popleft()
+                answer.done = True
+                if answer.abandoned and answer.claimed:
+                    self.late += 1
+            if answer.abandoned:
+                return
+            if answer.kept + cost > self.keep_bytes:
+                if answer.kept <= self.keep_bytes:
+                    self._note_problem(f"the answer to {answer.command} is longer than {self.keep_bytes} bytes")
+                answer.kept = self.keep_bytes + 1
+                if not isinstance(message, Sync):
+                    return
+            answer.kept += cost
+            answer.messages.append(message)
+        elif isinstance(message, Sync):
+            self._note_problem("a sync while no command was owed one (Storm would take it for the next answer's)")
+        elif self._unasked_kept + cost <= self.keep_bytes:
+            self._unasked.append(message)
+            self._unasked_kept += cost
