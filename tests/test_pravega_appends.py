@@ -264,6 +264,25 @@ def test_the_writer_refuses_what_the_java_client_refuses() -> None:
         writer.write(pv.Hello(high_version=17, low_version=5))
 
 
+def test_an_append_the_java_client_would_drop_is_refused() -> None:
+    """One writer id on two segments: the second segment's append queued behind the first's would never be sent
+    by the Java client (pendingWrites.putIfAbsent keyed by writer id). It is refused; everything accepted is sent."""
+    writer = pv.AppendEncoder(block_size=64)
+    out = (
+        writer.write(setup(A, "sc/st/0")) + writer.write(setup(B, "sc/st/1", 2)) + writer.write(setup(A, "sc/st/2", 3))
+    )
+    out += writer.append_event(B, "sc/st/1", 0, b"b")  # B holds the block: A's appends are queued
+    out += writer.append_event(A, "sc/st/0", 0, b"first")
+    with pytest.raises(pv.EncodeError, match=r"appends queued for segment sc/st/0; an append for sc/st/2"):
+        writer.append_event(A, "sc/st/2", 0, b"lost")
+    out += writer.flush()
+    out += writer.append_event(A, "sc/st/2", 0, b"second")  # once the queue is sent, the same append goes through
+    out += writer.flush()
+    appends = pv.reassemble_appends(frames_of(out))
+    assert [(a.writer_id, a.data) for a in appends] == [(B, ev(b"b")), (A, ev(b"first")), (A, ev(b"second"))]
+    assert not writer.block_open
+
+
 @pytest.mark.parametrize("seed", range(25))
 def test_whatever_the_writer_writes_the_server_reassembles(seed: int) -> None:
     rng = random.Random(seed)

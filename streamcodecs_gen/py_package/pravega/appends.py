@@ -262,6 +262,13 @@ class AppendEncoder:
     (the default) writes each append as its own AppendBlock + AppendBlockEnd.  A block still open must be closed
     by :meth:`flush` (the client's block timeout) or by the next command.  Queued appends of other writers are sent
     in the order their writers first queued (the Java client iterates a HashMap).
+
+    One writer id may be set up on several segments, but the queue holds one entry per writer id (as the Java
+    client's ``pendingWrites.putIfAbsent(writerId, session)`` does): an append that would be queued for one segment
+    while the same writer id's append for another segment is queued raises :class:`~.messages.EncodeError` and
+    changes nothing, where the Java client would never send it.  Send or :meth:`flush` the first, then append.
+    (The server's AppendDecoder also keys a connection's writers by writer id alone: after a second SetupAppend
+    it credits that writer's appends to the second segment.)
     """
 
     MAX_EVENTS = 500
@@ -314,6 +321,14 @@ class AppendEncoder:
                 f"Events written out of order. Received: {event_number} following: {session.last_event_number} "
                 f"for Writer id: {writer_id}"
             )
+        queued = self._queued.get(writer_id)
+        if queued is not None and queued is not session and self._owner is not session:
+            if self._owner is not None or session.event_count:  # this append would be queued: lost behind the other
+                raise EncodeError(
+                    f"Writer id: {writer_id} has appends queued for segment {queued.segment}; an append for "
+                    f"{segment} queued now would never be sent (one queue entry per writer id, as in the Java "
+                    "client): flush() first"
+                )
         data = bytes(data)
         out: list[bytes] = []
         session.last_event_number = event_number
