@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import os
 import select
+import stat
 import threading
 import time
 from collections import deque
@@ -114,24 +115,43 @@ class LineQueue:
 
 
 class _Job:
-    __slots__ = ("data", "deadline", "done", "error", "close")
+    __slots__ = ("data", "deadline", "done", "error", "close", "raw")
 
-    def __init__(self, data: bytes, deadline: float, close: bool = False) -> None:
+    def __init__(self, data: bytes, deadline: float, raw: bool, close: bool = False) -> None:
         self.data = memoryview(data)
         self.deadline = deadline
         self.done = threading.Event()
         self.error: BaseException | None = None
+        self.raw = raw  # written on the non-blocking descriptor (else through the stream's own write)
         self.close = close
+
+
+def _private_descriptor(stream: IO[bytes]) -> int | None:
+    """A non-blocking descriptor of its own onto the pipe ``stream`` writes to, or ``None`` (not a pipe, not Linux).
+
+    Opening ``/proc/self/fd/N`` gives a new open file description of the same pipe, so making it non-blocking
+    changes nothing for the other writers of ``stream`` (a regular file is never reopened: it would not append).
+    """
+    try:
+        fd = stream.fileno()
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return None
+        return os.open(f"/proc/self/fd/{fd}", os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 class Writer:
     """Writes whole messages to ``stream`` from any thread, none waiting past its deadline.
 
-    With ``own=True`` the stream is a pipe this side owns (a child's stdin): its descriptor is made non-blocking, a
-    message that fits is written at once by the caller, and the rest by a daemon thread that waits for room with
-    ``select`` until the deadline, so no thread ever blocks inside a write. Otherwise (a stream others write to as
-    well, such as a process's own stdout, or one without a descriptor) every message goes through the stream's own
-    ``write`` and ``flush`` on a daemon thread, and the caller waits for it until the deadline.
+    No thread ever blocks inside a write of this class's own: messages go out on a non-blocking descriptor, at once
+    by the caller when the pipe has room, else by a daemon thread that waits for room with ``select`` until the
+    deadline. With ``own=True`` the stream is a pipe this side owns (a child's stdin) and its descriptor is made
+    non-blocking. Otherwise others may write to the stream too (a process's own stdout): a message of at most
+    ``PIPE_BUF`` bytes, which a pipe takes whole or not at all, is written on a non-blocking descriptor of its own
+    onto the same pipe (Linux), so nobody else's writes can cut into it; a longer one, or any on a stream that is not
+    a pipe, goes through the stream's own ``write`` and ``flush`` on the daemon thread while the caller waits until
+    its deadline (that thread may then stay blocked, the writer being broken).
 
     Memory: a ``write`` waits for its message, so each calling thread has at most one queued; ``post`` (used by
     reading threads, which must not wait) queues at most ``max_posted`` messages, beyond which the writer breaks.
@@ -141,6 +161,8 @@ class Writer:
         self._stream = stream
         self._name = name
         self._fd: int | None = None
+        self._private = False  # self._fd is a descriptor of this writer's own (closed with it)
+        self._whole = math.inf  # largest message written on self._fd
         if own:
             try:
                 self._fd = stream.fileno()
@@ -148,6 +170,10 @@ class Writer:
                 os.set_blocking(self._fd, False)
             except (OSError, ValueError, AttributeError):
                 self._fd = None
+        else:
+            self._fd = _private_descriptor(stream)
+            self._private = self._fd is not None
+            self._whole = select.PIPE_BUF
         self._max_posted = max_posted
         self._lock = threading.Condition(threading.Lock())
         self._urgent: deque[_Job] = deque()
@@ -156,7 +182,7 @@ class Writer:
         self._posted = 0
         self._broken: Broken | None = None
         self._closed = False
-        self._stuck = False  # the thread is inside the stream's own write (shared mode): closing it could block
+        self._stuck = False  # the thread is inside the stream's own write: closing the stream could block
         self._thread: threading.Thread | None = None
 
     @property
@@ -173,8 +199,8 @@ class Writer:
         job = self._submit(data, deadline, urgent=False)
         if job is None:
             return
-        # The thread ends every job by its deadline (its waits are bounded); the margin only guards against a bug.
-        if not job.done.wait(_wait(deadline, 5.0 if self._fd is not None else 0.0)):
+        # The thread ends a raw job by its deadline (its waits are bounded); the margin only guards against a bug.
+        if not job.done.wait(_wait(deadline, 5.0 if job.raw else 0.0)):
             with self._lock:
                 if not job.done.is_set():  # else it was written just now
                     self._break_locked(TimeoutError(f"{self._name}: could not write {len(data)} bytes in time"), job)
@@ -194,7 +220,7 @@ class Writer:
             self._closed = True
             idle = self._broken is not None or (self._current is None and not self._urgent and not self._normal)
             if not idle:
-                job = _Job(b"", deadline, close=True)
+                job = _Job(b"", deadline, raw=False, close=True)
                 self._normal.append(job)
                 self._lock.notify_all()
         if idle:
@@ -211,6 +237,12 @@ class Writer:
 
     def _close_stream(self) -> None:
         """Close the stream, unless a thread is inside its write (it could hold the stream's lock for ever)."""
+        if self._private and self._fd is not None:
+            fd, self._fd = self._fd, None
+            try:
+                os.close(fd)
+            except OSError:
+                pass
         if self._stuck:
             return
         try:
@@ -226,7 +258,9 @@ class Writer:
                 raise self._broken
             if self._closed:
                 raise Broken(f"{self._name}: the stream is closed")
-            if self._fd is not None and self._current is None and not self._urgent and not self._normal:
+            raw = self._fd is not None and len(data) <= self._whole
+            if raw and self._current is None and not self._urgent and not self._normal:
+                assert self._fd is not None
                 try:
                     written = os.write(self._fd, data)
                 except BlockingIOError:
@@ -236,11 +270,10 @@ class Writer:
                     raise
                 if written == len(data):
                     return None
-                data = data[written:]
-                job = _Job(data, deadline)
+                job = _Job(data[written:], deadline, raw)
                 self._current = job  # begun: nothing may come before its rest
             else:
-                job = _Job(data, deadline)
+                job = _Job(data, deadline, raw)
                 if urgent:
                     if self._posted >= self._max_posted:
                         error = Broken(f"{self._name}: more than {self._max_posted} messages queued unwritten")
@@ -309,13 +342,13 @@ class Writer:
             try:
                 if job.close:
                     self._close_stream()
-                elif self._fd is None:
+                elif job.raw:
+                    self._write_fd(job)
+                else:
                     self._stuck = True
                     self._stream.write(job.data)
                     self._stream.flush()
                     self._stuck = False
-                else:
-                    self._write_fd(job)
             except (OSError, ValueError) as exc:  # TimeoutError included: the deadline passed in _write_fd
                 self._stuck = False
                 self._break(exc, job)
@@ -323,17 +356,19 @@ class Writer:
             self._finish(job)
 
     def _write_fd(self, job: _Job) -> None:
-        assert self._fd is not None
         data = job.data
         while data:
+            fd = self._fd
+            if fd is None:
+                raise Broken(f"{self._name}: the stream is closed")
             left = self._earliest(job) - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"{self._name}: the reader took nothing for the time allowed")
-            _, ready, _ = select.select([], [self._fd], [], None if left == math.inf else left)
+            _, ready, _ = select.select([], [fd], [], None if left == math.inf else left)
             if not ready:
                 continue
             try:
-                written = os.write(self._fd, data[:_CHUNK])
+                written = os.write(fd, data[:_CHUNK])
             except BlockingIOError:
                 continue
             data = data[written:]
