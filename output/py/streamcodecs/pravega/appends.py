@@ -322,9 +322,10 @@ class AppendEncoder:
                 f"Events written out of order. Received: {event_number} following: {session.last_event_number} "
                 f"for Writer id: {writer_id}"
             )
-        queued = self._queued.get(writer_id)
-        if queued is not None and queued is not session and self._owner is not session:
-            if self._owner is not None or session.event_count:  # this append would be queued: lost behind the other
+        if self._queued and self._owner is not session:
+            queued = self._queued.get(writer_id)
+            # this append would be queued, behind the other segment's entry: never sent
+            if queued is not None and queued is not session and (self._owner is not None or session.event_count):
                 raise EncodeError(
                     f"Writer id: {writer_id} has appends queued for segment {queued.segment}; an append for "
                     f"{segment} queued now would never be sent (one queue entry per writer id, as in the Java "
