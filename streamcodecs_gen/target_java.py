@@ -24,6 +24,9 @@ from .render import Options, OutputFile, Renderer, drop_unused_java_imports, hea
 JAVA_RUNTIME_DIR = Path(__file__).resolve().parent / "java_runtime"
 """Hand-written Java sources, under their package directories (``streamcodecs/runtime/*.java``)."""
 SOURCE_ROOT = PurePosixPath("src")
+NAMESPACE_TEMPLATES = ("java/SqlExtensions.java.j2",)
+"""Sources of the whole namespace (``java/Name.java.j2`` renders ``<namespace>/Name.java``), rendered with the names
+of the protocols that have Java sources: the ``spark.sql.extensions`` provider."""
 _OWN_PACKAGE = re.compile(r"^((?:package|import|import static) )streamcodecs\.", re.MULTILINE)
 
 
@@ -36,6 +39,7 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
     renderer = Renderer(options)
     root = PurePosixPath(*options.namespace.split("."))
     files: list[OutputFile] = []
+    rendered: list[str] = []
     for source in sorted(JAVA_RUNTIME_DIR.rglob("*.java")):
         relative = PurePosixPath(source.relative_to(JAVA_RUNTIME_DIR).as_posix())
         text = _OWN_PACKAGE.sub(lambda m: f"{m.group(1)}{options.namespace}.", source.read_text(encoding="utf-8"))
@@ -47,6 +51,7 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
         extra = wire_family.java_context(protocol) if templates else None
         if extra is None:
             continue
+        rendered.append(protocol.name)
         context: dict[str, Any] = {
             "protocol": protocol,
             "package": java_package(options, protocol.name),
@@ -62,6 +67,10 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
                 continue  # a source this protocol does not need (its template rendered nothing)
             body = drop_unused_java_imports(body)
             files.append(OutputFile(protocol.name, root / protocol.name / name, header(protocol.source, "//") + body))
+    for template in NAMESPACE_TEMPLATES:
+        body = renderer.render(template, f"templates/{template}", namespace=options.namespace, protocols=rendered)
+        name = PurePosixPath(template).name.removesuffix(".j2")
+        files.append(OutputFile(None, root / name, header(f"templates/{template}", "//") + body))
     return files
 
 

@@ -35,6 +35,7 @@ class Binary(Family):
             "java/binary/Decode.java.j2",
             "java/binary/Encode.java.j2",
             "java/binary/SplitInline.java.j2",
+            "java/binary/Sql.java.j2",
         ),
     )
     positional = True
@@ -81,13 +82,15 @@ class Binary(Family):
     def spark_context(self, protocol: Protocol) -> dict[str, Any]:
         from ..analysis.spark import spark_context
 
-        # A kind's column is never ``offset`` either: an inline frame has that column.
-        return spark_context(protocol, reserved=("message", "error", "offset"), variant=False)
+        return spark_context(protocol, reserved=_RESERVED, variant=False)
 
     def java_context(self, protocol: Protocol) -> dict[str, Any]:
         from ..analysis.java_binary import java_context
+        from ..analysis.spark import spark_plan
+        from ..analysis.sql import codec_sql
 
-        return java_context(protocol)
+        sql = codec_sql(protocol, spark_plan(protocol, reserved=_RESERVED, variant=False), variant=False)
+        return {**java_context(protocol), "sql": sql}
 
     def encoder(self) -> type:
         from ..vectors.binary_ref import BinaryReference
@@ -101,6 +104,8 @@ class Binary(Family):
 
 
 BINARY = Binary()
+_RESERVED = ("message", "error", "offset")
+"""The decoded row's own columns, which a kind's column is never named (an inline frame has ``offset``)."""
 
 
 def _binary_codes(ctx: Context) -> Iterator[Problem]:

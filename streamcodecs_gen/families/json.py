@@ -25,7 +25,7 @@ class Json(Family):
         "py/json/messages.py.j2",
         "spark/json.py.j2",
         "md/json/family.md.j2",
-        java=tuple(f"java/json/{name}.java.j2" for name in ("Messages", "Codec", "Reader", "Decode", "Encode")),
+        java=tuple(f"java/json/{name}.java.j2" for name in ("Messages", "Codec", "Reader", "Decode", "Encode", "Sql")),
     )
     plain_keys = True
 
@@ -57,14 +57,17 @@ class Json(Family):
 
         framing = protocol.framing_as(JsonFraming)
         return {
-            **spark_context(protocol, reserved=("message", "error"), variant=True),  # free-form JSON: a VARIANT
+            **spark_context(protocol, reserved=_RESERVED, variant=True),  # free-form JSON: a VARIANT
             "terminator": framing.terminator_words,  # what ends a message
         }
 
     def java_context(self, protocol: Protocol) -> dict[str, Any]:
         from ..analysis.java_json import java_context
+        from ..analysis.spark import spark_plan
+        from ..analysis.sql import codec_sql
 
-        return java_context(protocol)
+        sql = codec_sql(protocol, spark_plan(protocol, reserved=_RESERVED, variant=True), variant=True)
+        return {**java_context(protocol), "sql": sql}
 
     def encoder(self) -> type:
         from ..vectors.json_ref import JsonReference
@@ -78,6 +81,8 @@ class Json(Family):
 
 
 JSON = Json()
+_RESERVED = ("message", "error")
+"""The decoded row's own columns, which a kind's column is never named."""
 
 
 def _json_discriminators(ctx: Context) -> Iterator[Problem]:

@@ -44,6 +44,7 @@ class Kafka(Family):
                 "Encode",
                 "ToKafkaBinary",
                 "ToKafkaStructured",
+                "Sql",
             )
         ),
     )
@@ -85,9 +86,11 @@ class Kafka(Family):
         return spark_context(protocol)
 
     def java_context(self, protocol: Protocol) -> dict[str, Any] | None:
-        from ..analysis.kafka import java_context
+        from ..analysis.kafka import java_context, kafka_spark
+        from ..analysis.sql import kafka_sql
 
-        return java_context(protocol)
+        context = java_context(protocol)
+        return None if context is None else {**context, "sql": kafka_sql(protocol, kafka_spark(protocol))}
 
     def encoder(self) -> type:
         from ..vectors.kafka_ref import KafkaReference
