@@ -7,17 +7,21 @@ sources under ``src/`` (one Java package per protocol, ``<namespace>.<protocol>`
 Python package needs a Java runtime but no JDK.
 
 Hand-written Java lives in ``java_runtime/`` as ordinary sources (compiled with ``-Xlint:all -Werror`` like the
-rest); it is copied with its package renamed to the namespace.  Which templates render a protocol is said by its
-wire family's object (``families/``, ``templates.java``).  Nothing here names a protocol.
+rest); it is copied with its package renamed to the namespace.  Which templates render a protocol, and what they read
+besides the model, is said by this target's table of the wire families (:data:`FAMILIES`; the contexts are computed
+in ``analysis/``).  Nothing here names a protocol.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .families import family
+from .analysis import java_binary, java_json
+from .analysis import kafka as kafka_analysis
 from .model import Protocol
 from .render import Options, OutputFile, Renderer, drop_unused_java_imports, header
 
@@ -25,6 +29,48 @@ JAVA_RUNTIME_DIR = Path(__file__).resolve().parent / "java_runtime"
 """Hand-written Java sources, under their package directories (``streamcodecs/runtime/*.java``)."""
 SOURCE_ROOT = PurePosixPath("src")
 _OWN_PACKAGE = re.compile(r"^((?:package|import|import static) )streamcodecs\.", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class JavaFamily:
+    """How this target renders the protocols of one wire family."""
+
+    templates: tuple[str, ...]
+    """The protocol's Java sources (``java/<family>/Name.java.j2`` renders ``<namespace>/<protocol>/Name.java``)."""
+    context: Callable[[Protocol], dict[str, Any] | None]
+    """The names the family's Java templates read besides ``protocol``, ``package`` and ``runtime`` (computed on the
+    model, in analysis/); None when the protocol has no Java sources (its Spark functions take their Python path).
+    ``java_names`` may map a template's name (``Event``) to the name of the file and class it renders."""
+
+
+def _templates(family: str, *names: str) -> tuple[str, ...]:
+    return tuple(f"java/{family}/{name}.java.j2" for name in names)
+
+
+FAMILIES: dict[str, JavaFamily] = {
+    "binary": JavaFamily(
+        _templates("binary", "Messages", "Codec", "Reader", "SparkRows", "Decode", "Encode", "SplitInline"),
+        java_binary.java_context,
+    ),
+    "json": JavaFamily(_templates("json", "Messages", "Codec", "Reader", "Decode", "Encode"), java_json.java_context),
+    "kafka": JavaFamily(
+        _templates(
+            "kafka",
+            "Event",
+            "Codec",
+            "SparkRows",
+            "FromKafka",
+            "ContentMode",
+            "DataText",
+            "Decode",
+            "Encode",
+            "ToKafkaBinary",
+            "ToKafkaStructured",
+        ),
+        kafka_analysis.java_context,
+    ),
+}
+"""This target's part of each wire family (``families/``), by the family's name; a family without one has no Java."""
 
 
 def java_package(options: Options, *parts: str) -> str:
@@ -42,10 +88,9 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
         origin = f"streamcodecs_gen/java_runtime/{relative}"
         files.append(OutputFile(None, root / relative.relative_to("streamcodecs"), _copied(origin) + text))
     for protocol in protocols:
-        wire_family = family(protocol.family)
-        templates = wire_family.templates.java
-        extra = wire_family.java_context(protocol) if templates else None
-        if extra is None:
+        java = FAMILIES.get(protocol.family)
+        extra = java.context(protocol) if java else None
+        if java is None or extra is None:
             continue
         context: dict[str, Any] = {
             "protocol": protocol,
@@ -54,7 +99,7 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
             **extra,
         }
         names: dict[str, str] = extra.get("java_names", {})
-        for template in templates:
+        for template in java.templates:
             stem = PurePosixPath(template).name.removesuffix(".java.j2")
             name = names.get(stem, stem) + ".java"
             body = renderer.render(template, protocol.source, **context)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..problems import Problem
@@ -11,23 +10,7 @@ from .framing import FramingVariant, build
 
 if TYPE_CHECKING:
     from ..checks import Context
-    from ..model import Field, Protocol, Struct
-    from ..render import Options
-    from ..target_md import Example
-
-
-@dataclass(frozen=True)
-class Templates:
-    """The family's templates under ``templates/``, per target (a test checks that each exists)."""
-
-    python: str
-    """The protocol's ``messages`` module."""
-    spark: str | None = None
-    """The protocol's Spark module, if the family has one."""
-    markdown: str | None = None
-    """The family's framing, discriminator and example macros (else ``md/generic/family.md.j2``)."""
-    java: tuple[str, ...] = ()
-    """The protocol's Java sources (``java/<family>/Name.java.j2`` renders ``<namespace>/<protocol>/Name.java``)."""
+    from ..model import Field, Struct
 
 
 class Family:
@@ -41,11 +24,8 @@ class Family:
     name: ClassVar[str]
     framing_type: ClassVar[type]
     """The frozen dataclass of the family's ``framing`` (``framing.py``), built once per protocol by :meth:`framing`."""
-    templates: ClassVar[Templates]
     reader_suffix: ClassVar[bytes] = b""
     """What follows one encoded message in a stream the family's Reader reads (encode() includes the rest)."""
-    record_vectors: ClassVar[bool] = False
-    """The vectors' manifest also lists each sample as a Kafka record in every content mode (``records``)."""
 
     positional: ClassVar[bool] = False
     """A field's position carries meaning: new fields go after the newer ones, a type read to the end of the frame
@@ -92,32 +72,6 @@ class Family:
     def definition_rules(self, ctx: Context) -> Iterator[Problem]:
         """Rules run last, once everything else is known to resolve (check_family_definition)."""
         return iter(())
-
-    # --- What the family's templates read (analysis/), per target ---------------------------------------------
-
-    def python_context(self, protocol: Protocol) -> dict[str, Any]:
-        """Names the family's Python templates read besides ``protocol`` (computed on the model, in analysis/)."""
-        return {}
-
-    def java_context(self, protocol: Protocol) -> dict[str, Any] | None:
-        """Names the family's Java templates read besides ``protocol``, ``package`` and ``runtime``; None when the
-        protocol has no Java target (its Spark functions take their Python path). ``java_names`` may map a template's
-        name (``Event``) to the name of the file and class it renders."""
-        return {}
-
-    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        """Names the family's Spark template reads on top of :meth:`python_context`."""
-        return {}
-
-    # --- Vectors and documents ---------------------------------------------------------------------------------
-
-    def encoder(self) -> type | None:
-        """The family's independent reference encoder (``vectors/<family>_ref.py``), or None: no vectors yet."""
-        return None
-
-    def examples(self, protocol: Protocol, options: Options) -> dict[str, Example] | None:
-        """The worked examples of the reference documents by message name, prepared from the vectors."""
-        return None
 
     def __repr__(self) -> str:
         return f"<family {self.name}>"

@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..problems import Problem
 from ..types import CONTAINERS, WIRE_TYPES
-from .base import Family, Templates, discriminator_keys
+from .base import Family, discriminator_keys
 from .framing import BinaryFraming
 
 if TYPE_CHECKING:
     from ..checks import Context
-    from ..model import Field, Protocol, Struct
-    from ..render import Options
+    from ..model import Field, Struct
     from ..resolve import TypeScope
-    from ..target_md import Example
 
 
 class Binary(Family):
@@ -23,20 +21,6 @@ class Binary(Family):
 
     name = "binary"
     framing_type = BinaryFraming
-    templates = Templates(
-        "py/binary/messages.py.j2",
-        "spark/binary.py.j2",
-        "md/binary/family.md.j2",
-        java=(
-            "java/binary/Messages.java.j2",
-            "java/binary/Codec.java.j2",
-            "java/binary/Reader.java.j2",
-            "java/binary/SparkRows.java.j2",
-            "java/binary/Decode.java.j2",
-            "java/binary/Encode.java.j2",
-            "java/binary/SplitInline.java.j2",
-        ),
-    )
     positional = True
     presence_rules = True
     open_enums = True
@@ -72,32 +56,6 @@ class Binary(Family):
         # By name, as a field's type names it: a message of a struct's name is that struct's problem too.
         if owner.name in ctx.scope.structs and _recursive(ctx.scope, owner.name):
             yield ctx.problem(owner, "name", f"type {owner.name} contains itself", "binary structs cannot be recursive")
-
-    def python_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.binary import python_context
-
-        return python_context(protocol)
-
-    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.spark import spark_context
-
-        # A kind's column is never ``offset`` either: an inline frame has that column.
-        return spark_context(protocol, reserved=("message", "error", "offset"), variant=False)
-
-    def java_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.java_binary import java_context
-
-        return java_context(protocol)
-
-    def encoder(self) -> type:
-        from ..vectors.binary_ref import BinaryReference
-
-        return BinaryReference
-
-    def examples(self, protocol: Protocol, options: Options) -> dict[str, Example]:
-        from ..target_md import binary_examples
-
-        return binary_examples(protocol, options)
 
 
 BINARY = Binary()

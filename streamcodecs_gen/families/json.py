@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..problems import Problem, suggest
-from .base import Family, Templates, discriminator_keys
+from .base import Family, discriminator_keys
 from .framing import FramingVariant, JsonFraming
 
 if TYPE_CHECKING:
     from ..checks import Context
-    from ..model import Field, Message, Protocol, Struct
-    from ..render import Options
-    from ..target_md import Example
+    from ..model import Field, Message, Struct
 
 
 class Json(Family):
@@ -21,12 +19,6 @@ class Json(Family):
 
     name = "json"
     framing_type = JsonFraming
-    templates = Templates(
-        "py/json/messages.py.j2",
-        "spark/json.py.j2",
-        "md/json/family.md.j2",
-        java=tuple(f"java/json/{name}.java.j2" for name in ("Messages", "Codec", "Reader", "Decode", "Encode")),
-    )
     plain_keys = True
 
     def variants(self, framing: JsonFraming) -> list[FramingVariant]:
@@ -46,35 +38,6 @@ class Json(Family):
                 f"{owner.name}: field {f.name!r} is the framing's tag_key",
                 "the tag is written by the codec; remove the field",
             )
-
-    def python_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.json import python_context
-
-        return python_context(protocol)
-
-    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.spark import spark_context
-
-        framing = protocol.framing_as(JsonFraming)
-        return {
-            **spark_context(protocol, reserved=("message", "error"), variant=True),  # free-form JSON: a VARIANT
-            "terminator": framing.terminator_words,  # what ends a message
-        }
-
-    def java_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.java_json import java_context
-
-        return java_context(protocol)
-
-    def encoder(self) -> type:
-        from ..vectors.json_ref import JsonReference
-
-        return JsonReference
-
-    def examples(self, protocol: Protocol, options: Options) -> dict[str, Example]:
-        from ..target_md import json_examples
-
-        return json_examples(protocol, options)
 
 
 JSON = Json()

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..problems import Problem, suggest
 from ..types import WIRE_TYPES
-from .base import Family, Templates, discriminator_keys
+from .base import Family, discriminator_keys
 from .framing import KafkaFraming
 
 if TYPE_CHECKING:
     from ..checks import Context
     from ..checks.context import HasOrigin
-    from ..model import Field, Message, Protocol, Struct
+    from ..model import Field, Message, Struct
     from ..origin import Origin
-    from ..render import Options
-    from ..target_md import Example
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -27,28 +25,7 @@ class Kafka(Family):
 
     name = "kafka"
     framing_type = KafkaFraming
-    templates = Templates(
-        "py/kafka/messages.py.j2",
-        "spark/kafka.py.j2",
-        "md/kafka/family.md.j2",
-        java=tuple(
-            f"java/kafka/{name}.java.j2"
-            for name in (
-                "Event",
-                "Codec",
-                "SparkRows",
-                "FromKafka",
-                "ContentMode",
-                "DataText",
-                "Decode",
-                "Encode",
-                "ToKafkaBinary",
-                "ToKafkaStructured",
-            )
-        ),
-    )
     reader_suffix = b"\n"  # one JSON event per line
-    record_vectors = True
     late_fields_need_default = False
     additional_map = True
 
@@ -73,31 +50,6 @@ class Kafka(Family):
 
     def definition_rules(self, ctx: Context) -> Iterator[Problem]:
         yield from _event(ctx)
-
-    def python_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.kafka import python_context
-
-        return python_context(protocol)
-
-    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.kafka import spark_context
-
-        return spark_context(protocol)
-
-    def java_context(self, protocol: Protocol) -> dict[str, Any] | None:
-        from ..analysis.kafka import java_context
-
-        return java_context(protocol)
-
-    def encoder(self) -> type:
-        from ..vectors.kafka_ref import KafkaReference
-
-        return KafkaReference
-
-    def examples(self, protocol: Protocol, options: Options) -> dict[str, Example]:
-        from ..target_md import kafka_examples
-
-        return kafka_examples(protocol, options)
 
 
 KAFKA = Kafka()
