@@ -20,8 +20,8 @@ from .analysis import binary as binary_analysis
 from .analysis import json as json_analysis
 from .analysis import kafka as kafka_analysis
 from .analysis.spark import spark_context
-from .families import family
 from .families.framing import JsonFraming
+from .families.registry import family
 from .jar import JAR_NAME, jar_for
 from .model import Protocol
 from .problems import DefinitionError, Problem

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from streamcodecs_gen import target_java, target_md, target_py
-from streamcodecs_gen.families import FAMILIES, family
 from streamcodecs_gen.families.framing import BinaryFraming, JsonFraming, KafkaFraming, build
+from streamcodecs_gen.families.registry import FAMILIES, family
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.vectors import manifest
 

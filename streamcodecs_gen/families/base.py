@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -9,8 +10,25 @@ from ..problems import Problem
 from .framing import FramingVariant, build
 
 if TYPE_CHECKING:
-    from ..checks import Context
-    from ..model import Field, Struct
+    from ..model import Field, Protocol, Struct
+    from ..origin import HasOrigin, Key, Origin
+    from ..resolve import TypeScope
+
+
+class CheckContext(typing.Protocol):
+    """What a family's check hooks read: one protocol's model, the scope its type names resolved in, and the options.
+    The checks' ``Context`` (``checks/context.py``) is one; the family names no later stage."""
+
+    protocol: Protocol
+    scope: TypeScope
+    id_check: bool
+
+    @property
+    def framing(self) -> Any:
+        """The family's typed framing configuration (``framing.py``)."""
+
+    def problem(self, at: HasOrigin | Origin, key: Key, message: str, hint: str = "") -> Problem:
+        """A problem at the line of ``key`` of a node (or of an origin), in the file the node was written in."""
 
 
 class Family:
@@ -53,23 +71,23 @@ class Family:
 
     # --- The family's semantic checks, each run at its place in checks.CHECKS -----------------------------------
 
-    def discriminators(self, ctx: Context) -> Iterator[Problem]:
+    def discriminators(self, ctx: CheckContext) -> Iterator[Problem]:
         """How messages are told apart (check_discriminators)."""
         return iter(())
 
-    def protocol_rules(self, ctx: Context) -> Iterator[Problem]:
+    def protocol_rules(self, ctx: CheckContext) -> Iterator[Problem]:
         """Rules on the protocol as a whole (check_family_rules, before the fields)."""
         return iter(())
 
-    def field_rules(self, ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
+    def field_rules(self, ctx: CheckContext, owner: Struct, f: Field) -> Iterator[Problem]:
         """Rules on one field of a struct or message (check_family_rules)."""
         return iter(())
 
-    def owner_rules(self, ctx: Context, owner: Struct) -> Iterator[Problem]:
+    def owner_rules(self, ctx: CheckContext, owner: Struct) -> Iterator[Problem]:
         """Rules on a struct or message, after its fields (check_family_rules)."""
         return iter(())
 
-    def definition_rules(self, ctx: Context) -> Iterator[Problem]:
+    def definition_rules(self, ctx: CheckContext) -> Iterator[Problem]:
         """Rules run last, once everything else is known to resolve (check_family_definition)."""
         return iter(())
 

@@ -7,11 +7,10 @@ from typing import TYPE_CHECKING
 
 from ..problems import Problem
 from ..types import CONTAINERS, WIRE_TYPES
-from .base import Family, discriminator_keys
+from .base import CheckContext, Family, discriminator_keys
 from .framing import BinaryFraming
 
 if TYPE_CHECKING:
-    from ..checks import Context
     from ..model import Field, Struct
     from ..resolve import TypeScope
 
@@ -26,13 +25,13 @@ class Binary(Family):
     open_enums = True
     negative_lengths = True
 
-    def discriminators(self, ctx: Context) -> Iterator[Problem]:
+    def discriminators(self, ctx: CheckContext) -> Iterator[Problem]:
         yield from _binary_codes(ctx)
 
-    def protocol_rules(self, ctx: Context) -> Iterator[Problem]:
+    def protocol_rules(self, ctx: CheckContext) -> Iterator[Problem]:
         yield from _binary_code_ranges(ctx)
 
-    def field_rules(self, ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
+    def field_rules(self, ctx: CheckContext, owner: Struct, f: Field) -> Iterator[Problem]:
         """Binary fields are never removed, take constants of integer and bool types only, and have an encoding."""
         head = f.type.head
         if f.removed:
@@ -52,7 +51,7 @@ class Binary(Family):
             )
         yield from _binary_field_type(ctx, owner, f)
 
-    def owner_rules(self, ctx: Context, owner: Struct) -> Iterator[Problem]:
+    def owner_rules(self, ctx: CheckContext, owner: Struct) -> Iterator[Problem]:
         # By name, as a field's type names it: a message of a struct's name is that struct's problem too.
         if owner.name in ctx.scope.structs and _recursive(ctx.scope, owner.name):
             yield ctx.problem(owner, "name", f"type {owner.name} contains itself", "binary structs cannot be recursive")
@@ -61,7 +60,7 @@ class Binary(Family):
 BINARY = Binary()
 
 
-def _binary_codes(ctx: Context) -> Iterator[Problem]:
+def _binary_codes(ctx: CheckContext) -> Iterator[Problem]:
     """Every binary message has a code, unique and (unless --no-id-check) ascending."""
     codes: dict[int, str] = {}
     previous_code: int | None = None
@@ -94,7 +93,7 @@ def _binary_codes(ctx: Context) -> Iterator[Problem]:
         previous_code = code
 
 
-def _binary_code_ranges(ctx: Context) -> Iterator[Problem]:
+def _binary_code_ranges(ctx: CheckContext) -> Iterator[Problem]:
     code_type = ctx.framing.code_type
     low, high = WIRE_TYPES[code_type].range
     for message in ctx.protocol.messages:
@@ -107,7 +106,7 @@ def _binary_code_ranges(ctx: Context) -> Iterator[Problem]:
             )
 
 
-def _binary_field_type(ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
+def _binary_field_type(ctx: CheckContext, owner: Struct, f: Field) -> Iterator[Problem]:
     """A binary field's type has an encoding, and a list's count is bounded by the frame."""
     head, args = f.type.head, f.type.args
     item = args[0].head if head == "list" and args else None  # a bare `list` is check_types' problem

@@ -6,11 +6,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..problems import Problem, suggest
-from .base import Family, discriminator_keys
+from .base import CheckContext, Family, discriminator_keys
 from .framing import FramingVariant, JsonFraming
 
 if TYPE_CHECKING:
-    from ..checks import Context
     from ..model import Field, Message, Struct
 
 
@@ -24,13 +23,13 @@ class Json(Family):
     def variants(self, framing: JsonFraming) -> list[FramingVariant]:
         return framing.variants
 
-    def discriminators(self, ctx: Context) -> Iterator[Problem]:
+    def discriminators(self, ctx: CheckContext) -> Iterator[Problem]:
         yield from _json_discriminators(ctx)
 
-    def protocol_rules(self, ctx: Context) -> Iterator[Problem]:
+    def protocol_rules(self, ctx: CheckContext) -> Iterator[Problem]:
         yield from _repeated_variants(ctx)
 
-    def field_rules(self, ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
+    def field_rules(self, ctx: CheckContext, owner: Struct, f: Field) -> Iterator[Problem]:
         if (tag_key := ctx.framing.tag_key) and f.name == tag_key and "tag" in discriminator_keys(owner):
             yield ctx.problem(
                 f,
@@ -43,7 +42,7 @@ class Json(Family):
 JSON = Json()
 
 
-def _json_discriminators(ctx: Context) -> Iterator[Problem]:
+def _json_discriminators(ctx: CheckContext) -> Iterator[Problem]:
     """Every JSON message has a tag (unique per direction, with a tag_key to carry it) or a shape of its fields."""
     tags: dict[tuple[str, str], str] = {}
     for message in ctx.protocol.messages:
@@ -77,7 +76,7 @@ def _json_discriminators(ctx: Context) -> Iterator[Problem]:
             tags[key] = name
 
 
-def _shape_keys(ctx: Context, message: Message) -> Iterator[Problem]:
+def _shape_keys(ctx: CheckContext, message: Message) -> Iterator[Problem]:
     """An object shape's keys and matched keys are fields of the message."""
     field_names = {f.name for f in message.fields}
     shape = message.shape
@@ -93,7 +92,7 @@ def _shape_keys(ctx: Context, message: Message) -> Iterator[Problem]:
             )
 
 
-def _repeated_variants(ctx: Context) -> Iterator[Problem]:
+def _repeated_variants(ctx: CheckContext) -> Iterator[Problem]:
     seen_variants: set[str] = set()
     for variant in ctx.framing.variants:
         if variant.name in seen_variants:

@@ -8,14 +8,12 @@ from typing import TYPE_CHECKING
 
 from ..problems import Problem, suggest
 from ..types import WIRE_TYPES
-from .base import Family, discriminator_keys
+from .base import CheckContext, Family, discriminator_keys
 from .framing import KafkaFraming
 
 if TYPE_CHECKING:
-    from ..checks import Context
-    from ..checks.context import HasOrigin
     from ..model import Field, Message, Struct
-    from ..origin import Origin
+    from ..origin import HasOrigin, Origin
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -29,7 +27,7 @@ class Kafka(Family):
     late_fields_need_default = False
     additional_map = True
 
-    def discriminators(self, ctx: Context) -> Iterator[Problem]:
+    def discriminators(self, ctx: CheckContext) -> Iterator[Problem]:
         for message in ctx.protocol.messages:
             if discriminator_keys(message):
                 yield ctx.problem(
@@ -39,7 +37,7 @@ class Kafka(Family):
                     "remove them: records are told apart by their headers",
                 )
 
-    def field_rules(self, ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
+    def field_rules(self, ctx: CheckContext, owner: Struct, f: Field) -> Iterator[Problem]:
         if not f.additional and not _IDENT.fullmatch(f.name):
             yield ctx.problem(
                 f,
@@ -48,14 +46,14 @@ class Kafka(Family):
                 "use letters, digits and underscores",
             )
 
-    def definition_rules(self, ctx: Context) -> Iterator[Problem]:
+    def definition_rules(self, ctx: CheckContext) -> Iterator[Problem]:
         yield from _event(ctx)
 
 
 KAFKA = Kafka()
 
 
-def _event(ctx: Context) -> Iterator[Problem]:
+def _event(ctx: CheckContext) -> Iterator[Problem]:
     """A kafka definition is one event message whose fields the framing's references name.
 
     The framing names fields (the payload, its content-type attribute, header-mapped attributes, key mappers);
@@ -91,7 +89,7 @@ def _record_value(f: Field) -> bool:
     return wire is not None and wire.record_value
 
 
-def _kafka_attributes(ctx: Context, message: Message, pattern: re.Pattern[str]) -> Iterator[Problem]:
+def _kafka_attributes(ctx: CheckContext, message: Message, pattern: re.Pattern[str]) -> Iterator[Problem]:
     """Declared attributes: valid attribute names of wire types, and at most one `additional` map."""
     reserved = set(ctx.framing.attribute_names.reserved)
     additional = [f for f in message.fields if f.additional]
@@ -121,7 +119,7 @@ def _kafka_attributes(ctx: Context, message: Message, pattern: re.Pattern[str]) 
         )
 
 
-def _kafka_framing_references(ctx: Context, message: Message) -> Iterator[Problem]:
+def _kafka_framing_references(ctx: CheckContext, message: Message) -> Iterator[Problem]:
     """The payload field, the attributes the framing maps to headers and keys, and the detection header exist."""
     framing = ctx.framing
     fields = {f.name: f for f in message.fields}

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from ..families import family
 from ..families.framing import FramingVariant
+from ..families.registry import family
 from ..model import ListRef, MapRef, Protocol, Struct, StructRef, TypeRef
 from ..render import json_text
 from .binary_ref import BinaryReference
