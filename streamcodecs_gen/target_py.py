@@ -23,10 +23,10 @@ from .analysis.spark import spark_context
 from .families.framing import JsonFraming
 from .families.registry import family
 from .jar import JAR_NAME, jar_for
+from .java_sources import java_sources
 from .model import Protocol
 from .problems import DefinitionError, Problem
 from .render import PY_PACKAGE_DIR, PY_TESTS_DIR, Options, OutputFile, Renderer, copy_source, format_python
-from .target_java import java_sources
 from .vectors import manifest as _manifest
 
 Context = Callable[[Protocol], dict[str, Any]]
@@ -114,7 +114,7 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
     if any(FAMILIES[p.family].spark for p in protocols):
         for module in sorted((PY_PACKAGE_DIR / "spark").glob("*.py")):
             files.append(OutputFile(None, package / "spark" / module.name, copy_source(module)))
-        jar = package / "spark" / JAR_NAME  # the JVM path of the Spark functions (target_java.py, jar.py)
+        jar = package / "spark" / JAR_NAME  # the JVM path of the Spark functions (java_sources.py, jar.py)
         previous = options.root / jar if options.root else None
         files.append(OutputFile(None, jar, jar_for(java_sources(protocols, options), previous)))
     if options.binary:

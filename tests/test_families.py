@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from streamcodecs_gen import target_java, target_md, target_py
+from streamcodecs_gen import java_sources, target_md, target_py
 from streamcodecs_gen.families.framing import BinaryFraming, JsonFraming, KafkaFraming, build
 from streamcodecs_gen.families.registry import FAMILIES, family
 from streamcodecs_gen.pipeline import load_protocols
@@ -57,8 +57,8 @@ def test_every_stage_has_its_part_of_a_family_and_its_templates_exist(name: str)
     templates = [python.messages, python.spark]
     if name in target_md.FAMILIES:
         templates.append(target_md.FAMILIES[name].template)
-    if name in target_java.FAMILIES:
-        templates += target_java.FAMILIES[name].templates
+    if name in java_sources.FAMILIES:
+        templates += java_sources.FAMILIES[name].templates
     for template in templates:
         assert template is None or (ROOT / "templates" / template).is_file(), template
     encoder = manifest.REFERENCES[name].encoder
@@ -66,7 +66,7 @@ def test_every_stage_has_its_part_of_a_family_and_its_templates_exist(name: str)
 
 
 def test_the_stages_tables_name_registered_families_only() -> None:
-    for table in (target_py.FAMILIES, target_md.FAMILIES, target_java.FAMILIES, manifest.REFERENCES):
+    for table in (target_py.FAMILIES, target_md.FAMILIES, java_sources.FAMILIES, manifest.REFERENCES):
         assert set(table) <= set(FAMILIES)
     assert set(target_py.FAMILIES) == set(FAMILIES)  # every family has a Python codec
 
