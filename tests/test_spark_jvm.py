@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from streamcodecs_gen import jar
+from streamcodecs_gen.java_sources import java_sources
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.render import Options
-from streamcodecs_gen.target_java import java_sources
 
 REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "output" / "py" / "streamcodecs" / "spark" / jar.JAR_NAME

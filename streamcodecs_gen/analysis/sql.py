@@ -10,13 +10,10 @@ Java class reads with ``StructType.fromDDL``), the same modes and problems.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..model import ListRef, MapRef, Message, Protocol, StructRef, TypeRef, WireRef
-
-if TYPE_CHECKING:
-    from .kafka import SparkKafka
-    from .spark import SparkPlan
+from .kafka import SparkKafka
+from .spark import SparkPlan
 
 SQL_NAMES = {
     "decode": "{protocol}_decode",
