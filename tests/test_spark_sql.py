@@ -16,7 +16,7 @@ from spark_checks import plain, vectors
 from spark_deploy import result
 
 from streamcodecs_gen.analysis.sql import SQL_NAMES
-from streamcodecs_gen.families import family
+from streamcodecs_gen.java_sources import FAMILIES
 from streamcodecs_gen.pipeline import load_protocols
 
 REPO = Path(__file__).resolve().parent.parent
@@ -27,7 +27,8 @@ def _functions() -> dict[str, list[Any]]:
     """Each protocol's SQL functions, as the generator lays them out (protocols with a Java target)."""
     found = {}
     for protocol in load_protocols(REPO / "protocol-definitions", REPO):
-        context = family(protocol.family).java_context(protocol)
+        java = FAMILIES.get(protocol.family)
+        context = java.context(protocol) if java else None
         if context is not None:
             found[protocol.name] = context["sql"].functions
     return found
