@@ -18,7 +18,7 @@ from run import Case
 from streamcodecs import PROTOCOLS
 from streamcodecs._runtime import inspect
 
-from streamcodecs_gen.families import family
+from streamcodecs_gen.families.registry import family
 from streamcodecs_gen.pipeline import load_protocols
 
 REPO = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .families import family
+from .families.registry import family
 from .load import Document, Mapping
 from .model import (
     Constant,

@@ -9,9 +9,11 @@ import sys
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
+from .compat import compare
 from .jar import MissingJdk
 from .model import Protocol
 from .naming import identifier_problem
+from .pipeline import load_protocols
 from .problems import DefinitionError
 from .render import Options
 from .target_py import released_vectors
@@ -228,8 +230,6 @@ def _refuse(exc: DefinitionError, where: str) -> int:
 
 
 def compat_main(baseline_dir: Path, protocols: list[Protocol], args: argparse.Namespace) -> int:
-    from .compat import compare
-
     try:
         baseline = load_protocols_cli(baseline_dir, args)
     except DefinitionError as exc:
@@ -246,6 +246,4 @@ def compat_main(baseline_dir: Path, protocols: list[Protocol], args: argparse.Na
 
 
 def load_protocols_cli(definitions: Path, args: argparse.Namespace) -> list[Protocol]:
-    from .pipeline import load_protocols
-
     return load_protocols(definitions, definitions.resolve().parent, id_check=not args.no_id_check, only=args.protocol)

@@ -7,8 +7,8 @@ fields inserted before existing ones, ``since`` moved, released versions rewritt
 
 from __future__ import annotations
 
-from .families import Family, family
 from .families.framing import as_written
+from .families.registry import Family, family
 from .model import Enum, Field, Message, Origin, Protocol, Struct
 from .problems import Problem
 from .versions import version_key

@@ -7,6 +7,7 @@ file). An origin also tells which keys were written: a key left out has no line 
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Mapping as MappingABC
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +61,13 @@ class Origin:
             lines.update(enumerate(node.item_lines))
         parts = {key: cls.of(value, file, f"{prefix}/{key}") for key, value in items if isinstance(value, dict | list)}
         return cls(file, getattr(node, "line", 0), path, lines, parts)
+
+
+class HasOrigin(typing.Protocol):
+    """A model node: it knows where it was written."""
+
+    @property
+    def origin(self) -> Origin: ...
 
 
 NOWHERE = Origin("", 0)

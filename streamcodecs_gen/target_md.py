@@ -13,16 +13,17 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .families import family
 from .families.framing import FramingVariant, as_written
 from .filters import _clean
 from .model import Enum, EnumRef, Field, ListRef, MapRef, Message, Protocol, Struct, StructRef, TypeRef, WireRef
 from .render import Options, OutputFile, Renderer
 from .types import WIRE_TYPES
 from .vectors import manifest as _manifest
+from .vectors.binary_spans import frame_spans
 from .vectors.values import samples
 
 MD_DIR = "md"
@@ -308,8 +309,6 @@ def _vectors(
 
 
 def binary_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
-    from .vectors.binary_spans import frame_spans
-
     path, blob, entries = _vectors(protocol, options)
     by_message = {e["message"]: e for e in entries if e["variant"] == EXAMPLE_VARIANT}
     examples = {}
@@ -383,12 +382,32 @@ def kafka_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
     return examples
 
 
+@dataclass(frozen=True)
+class MarkdownFamily:
+    """How this target documents the protocols of one wire family (a test checks that the template exists)."""
+
+    template: str
+    """The family's framing, discriminator and example macros."""
+    examples: Callable[[Protocol, Options], dict[str, Example]]
+    """The worked examples of the reference documents by message name, prepared from the vectors."""
+
+
+FAMILIES: dict[str, MarkdownFamily] = {
+    "binary": MarkdownFamily(f"{MD_DIR}/binary/family.md.j2", binary_examples),
+    "json": MarkdownFamily(f"{MD_DIR}/json/family.md.j2", json_examples),
+    "kafka": MarkdownFamily(f"{MD_DIR}/kafka/family.md.j2", kafka_examples),
+}
+"""This target's part of each wire family (``families/``), by the family's name; a family without one is documented
+by ``md/generic/family.md.j2``, without examples."""
+
+
 def examples(protocol: Protocol, options: Options) -> dict[str, Example] | None:
-    """The worked examples of a protocol by message name (its family object prepares them, ``families/``), or None
-    when its family has no vectors or examples yet: the documents then say so."""
-    if not _manifest.supports(protocol):
+    """The worked examples of a protocol by message name (this target's table of the families prepares them), or
+    None when its family has no vectors or examples yet: the documents then say so."""
+    markdown = FAMILIES.get(protocol.family)
+    if markdown is None or not _manifest.supports(protocol):
         return None
-    return family(protocol.family).examples(protocol, options)
+    return markdown.examples(protocol, options)
 
 
 # --- The target ---------------------------------------------------------------------------------------------------
@@ -411,7 +430,8 @@ def markdown_target(protocols: list[Protocol], options: Options) -> list[OutputF
     where = options.package_dir
     files = []
     for protocol in protocols:
-        family_template = family(protocol.family).templates.markdown or f"{MD_DIR}/generic/family.md.j2"
+        markdown = FAMILIES.get(protocol.family)
+        family_template = markdown.template if markdown else f"{MD_DIR}/generic/family.md.j2"
         content = renderer.render(
             f"{MD_DIR}/protocol.md.j2",
             protocol.source,

@@ -1,7 +1,7 @@
 """The ``py`` target: an installable package with one subpackage per protocol, plus Spark modules.
 
-Which templates render a protocol, and what they read besides the model, is said by its wire family's object
-(``families/``: ``templates``, ``python_context``, ``spark_context``; the contexts are computed in ``analysis/``).
+Which templates render a protocol, and what they read besides the model, is said by this target's table of the wire
+families (:data:`FAMILIES`; the contexts are computed in ``analysis/``).
 Hand-written modules are copied, not rendered: the shared runtime (``py_package/_runtime/*.py``), the Spark
 building blocks (``py_package/spark/__init__.py``, when a protocol has a Spark module) and each declared companion
 (``py_package/<protocol>/<name>.py``; see ``py_package/README.md``). Nothing here names a protocol.
@@ -12,16 +12,62 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from .families import family
+from .analysis import binary as binary_analysis
+from .analysis import json as json_analysis
+from .analysis import kafka as kafka_analysis
+from .analysis.spark import BINARY_ROW, JSON_ROW, spark_context
+from .families.framing import JsonFraming
+from .families.registry import family
 from .jar import JAR_NAME, jar_for
+from .java_sources import java_sources
 from .model import Protocol
 from .problems import DefinitionError, Problem
 from .render import PY_PACKAGE_DIR, PY_TESTS_DIR, Options, OutputFile, Renderer, copy_source, format_python
-from .target_java import java_sources
 from .vectors import manifest as _manifest
+
+Context = Callable[[Protocol], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class PythonFamily:
+    """How this target renders the protocols of one wire family (a test checks that each template exists)."""
+
+    messages: str
+    """The template of the protocol's ``messages`` module."""
+    context: Context
+    """The names the family's Python templates read besides ``protocol`` (computed on the model, in analysis/)."""
+    spark: str | None = None
+    """The template of the protocol's Spark module, if the family has one."""
+    spark_context: Context = lambda protocol: {}
+    """The names the Spark template reads on top of :attr:`context`."""
+
+
+def _binary_spark(protocol: Protocol) -> dict[str, Any]:
+    return spark_context(protocol, reserved=BINARY_ROW, variant=False)
+
+
+def _json_spark(protocol: Protocol) -> dict[str, Any]:
+    framing = protocol.framing_as(JsonFraming)
+    return {
+        **spark_context(protocol, reserved=JSON_ROW, variant=True),  # free-form JSON: a VARIANT
+        "terminator": framing.terminator_words,  # what ends a message
+    }
+
+
+FAMILIES: dict[str, PythonFamily] = {
+    "binary": PythonFamily(
+        "py/binary/messages.py.j2", binary_analysis.python_context, "spark/binary.py.j2", _binary_spark
+    ),
+    "json": PythonFamily("py/json/messages.py.j2", json_analysis.python_context, "spark/json.py.j2", _json_spark),
+    "kafka": PythonFamily(
+        "py/kafka/messages.py.j2", kafka_analysis.python_context, "spark/kafka.py.j2", kafka_analysis.spark_context
+    ),
+}
+"""This target's part of each wire family (``families/``), by the family's name."""
 
 
 def python_target(protocols: list[Protocol], options: Options) -> list[OutputFile]:
@@ -53,22 +99,21 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
     if companions:
         raise DefinitionError(companions)
     for protocol in protocols:
-        wire_family = family(protocol.family)
-        templates = wire_family.templates
-        context = {"protocol": protocol, **wire_family.python_context(protocol)}
+        python = FAMILIES[protocol.family]
+        context = {"protocol": protocol, **python.context(protocol)}
         where = package / protocol.name
-        add(templates.python, where / "messages.py", protocol.source, **context)
+        add(python.messages, where / "messages.py", protocol.source, **context)
         add("py/package/protocol_init.py.j2", where / "__init__.py", protocol.source, protocol=protocol)
         for companion in protocol.companions:
             module = PY_PACKAGE_DIR / protocol.name / f"{companion}.py"
             files.append(OutputFile(protocol.name, where / module.name, copy_source(module)))
-        if templates.spark:
-            spark_context = wire_family.spark_context(protocol)
-            add(templates.spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context, **spark_context)
-    if any(family(p.family).templates.spark for p in protocols):
+        if python.spark:
+            spark = python.spark_context(protocol)
+            add(python.spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context, **spark)
+    if any(FAMILIES[p.family].spark for p in protocols):
         for module in sorted((PY_PACKAGE_DIR / "spark").glob("*.py")):
             files.append(OutputFile(None, package / "spark" / module.name, copy_source(module)))
-        jar = package / "spark" / JAR_NAME  # the JVM path of the Spark functions (target_java.py, jar.py)
+        jar = package / "spark" / JAR_NAME  # the JVM path of the Spark functions (java_sources.py, jar.py)
         previous = options.root / jar if options.root else None
         files.append(OutputFile(None, jar, jar_for(java_sources(protocols, options), previous)))
     if options.binary:
@@ -153,7 +198,7 @@ def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer
                         protocol.source,
                         protocol=protocol,
                         reader_suffix=repr(family(protocol.family).reader_suffix),
-                        records=family(protocol.family).record_vectors,
+                        records=_manifest.REFERENCES[protocol.family].records,
                         variants=[v.name for v in _manifest.variants(protocol)],
                         vectors_path=tests_to_vectors,
                     ),

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from streamcodecs_gen.families import FAMILIES, family
+from streamcodecs_gen import java_sources, target_md, target_py
 from streamcodecs_gen.families.framing import BinaryFraming, JsonFraming, KafkaFraming, build
+from streamcodecs_gen.families.registry import FAMILIES, family
 from streamcodecs_gen.pipeline import load_protocols
+from streamcodecs_gen.vectors import manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,17 +49,28 @@ def test_a_key_the_dataclass_lacks_is_a_programming_error() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(FAMILIES))
-def test_a_family_names_templates_and_an_encoder_that_exist(name: str) -> None:
-    wire = family(name)
-    for template in (wire.templates.python, wire.templates.spark, wire.templates.markdown):
+def test_every_stage_has_its_part_of_a_family_and_its_templates_exist(name: str) -> None:
+    """Each later stage keeps its own table keyed by the family: the py target (messages and Spark templates), the
+    Markdown and Java targets (optional: a family without them is documented generically, and has no Java), and the
+    vectors (the reference encoder)."""
+    python = target_py.FAMILIES[name]
+    templates = [python.messages, python.spark]
+    if name in target_md.FAMILIES:
+        templates.append(target_md.FAMILIES[name].template)
+    if name in java_sources.FAMILIES:
+        templates += java_sources.FAMILIES[name].templates
+    for template in templates:
         assert template is None or (ROOT / "templates" / template).is_file(), template
-    encoder = wire.encoder()
-    assert encoder is not None and encoder.__module__ == f"streamcodecs_gen.vectors.{name}_ref"
+    encoder = manifest.REFERENCES[name].encoder
+    assert encoder.__module__ == f"streamcodecs_gen.vectors.{name}_ref"
 
 
-def test_only_kafka_readers_read_a_suffix_and_list_records() -> None:
-    assert {n: (f.reader_suffix, f.record_vectors) for n, f in FAMILIES.items()} == {
-        "binary": (b"", False),
-        "json": (b"", False),
-        "kafka": (b"\n", True),
-    }
+def test_the_stages_tables_name_registered_families_only() -> None:
+    for table in (target_py.FAMILIES, target_md.FAMILIES, java_sources.FAMILIES, manifest.REFERENCES):
+        assert set(table) <= set(FAMILIES)
+    assert set(target_py.FAMILIES) == set(FAMILIES)  # every family has a Python codec
+
+
+def test_only_kafka_readers_read_a_suffix_and_kafka_vectors_list_records() -> None:
+    assert {n: f.reader_suffix for n, f in FAMILIES.items()} == {"binary": b"", "json": b"", "kafka": b"\n"}
+    assert {n: r.records for n, r in manifest.REFERENCES.items()} == {"binary": False, "json": False, "kafka": True}

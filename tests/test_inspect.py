@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from streamcodecs_gen.families import family
+from streamcodecs_gen.families.registry import family
 from streamcodecs_gen.pipeline import load_protocols
 
 REPO = Path(__file__).resolve().parent.parent

@@ -20,9 +20,9 @@ import pytest
 from streamcodecs_gen import jar
 from streamcodecs_gen.cli import main as generate
 from streamcodecs_gen.filters import java_lines, javadoc_comment, javastr
+from streamcodecs_gen.java_sources import java_sources
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.render import Options
-from streamcodecs_gen.target_java import java_sources
 
 REPO = Path(__file__).resolve().parent.parent
 

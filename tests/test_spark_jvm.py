@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from streamcodecs_gen import jar
+from streamcodecs_gen.java_sources import java_sources
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.render import Options
-from streamcodecs_gen.target_java import java_sources
 
 REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "output" / "py" / "streamcodecs" / "spark" / jar.JAR_NAME
@@ -83,6 +83,29 @@ def test_configure_keeps_the_jars_already_set() -> None:
     builder = configure(SparkSession.Builder().config("spark.jars", "a.jar"))
     assert builder._options["spark.jars"] == f"a.jar,{JAR}"
     assert configure(builder)._options["spark.jars"] == f"a.jar,{JAR}"  # once only
+
+
+@pytest.mark.spark
+def test_configure_with_sql_adds_the_extension_after_those_set() -> None:
+    from pyspark.sql import SparkSession
+    from streamcodecs.spark import SQL_EXTENSIONS, configure
+
+    assert "spark.sql.extensions" not in configure(SparkSession.Builder())._options  # opt-in
+    builder = configure(SparkSession.Builder().config("spark.sql.extensions", "a.Ext"), sql=True)
+    assert builder._options["spark.sql.extensions"] == f"a.Ext,{SQL_EXTENSIONS}"
+    assert configure(builder, sql=True)._options["spark.sql.extensions"] == f"a.Ext,{SQL_EXTENSIONS}"
+
+
+@pytest.mark.spark
+def test_path_says_which_path_runs_and_why(spark) -> None:
+    from streamcodecs.spark import _jvm, path
+
+    assert str(path(spark)) == "JVM path: the session loaded this package's streamcodecs-spark.jar"
+    spark.conf.set(_jvm.CONF, "false")
+    try:
+        assert str(path(spark)) == 'Python path: spark.streamcodecs.jvm is "false" in this session'
+    finally:
+        spark.conf.set(_jvm.CONF, "true")
 
 
 @pytest.mark.spark

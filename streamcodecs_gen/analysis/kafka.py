@@ -18,6 +18,7 @@ from ..model import Field, MapRef, Message, Protocol, WireRef
 from ..naming import java_camel, java_safe
 from ..types import JAVA_PRIMITIVES, JSON_BYTES, WireType
 from .exports import exports
+from .spark import kind_column, pyspark, schema_name
 
 MODULE_NAMES = (
     "MAX_MESSAGE",
@@ -176,8 +177,6 @@ class SparkKafka:
 
 
 def _spark_attribute(event: KafkaEvent, f: Field) -> SparkAttribute:
-    from .spark import pyspark
-
     text = event.spark_text(f)
     wire = attribute_wire(f)
     if f is event.payload:
@@ -199,8 +198,6 @@ def _spark_attribute(event: KafkaEvent, f: Field) -> SparkAttribute:
 
 def kafka_spark(protocol: Protocol) -> SparkKafka:
     """The Spark module of a Kafka-family protocol."""
-    from .spark import kind_column, schema_name
-
     event = kafka_event(protocol)
     framing = protocol.framing_as(KafkaFraming)
     by_name = {f.name: f for f in event.attributes}

@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..families import Family, family
+from ..families.base import Family
+from ..families.registry import family
 from ..model import Message, Protocol, Struct, TypeRef
-from ..origin import Key, Origin
+from ..origin import HasOrigin, Key, Origin
 from ..problems import Problem
 from ..resolve import TypeScope
 
 
-class HasOrigin(typing.Protocol):
-    """A model node: it knows where it was written."""
-
-    @property
-    def origin(self) -> Origin: ...
-
-
 @dataclass
 class Context:
+    """One protocol as the checks see it; the family's hooks read it as their ``CheckContext``."""
+
     protocol: Protocol
     scope: TypeScope
     id_check: bool = True

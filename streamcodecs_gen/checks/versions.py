@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..model import Field, Message, Struct
+from ..origin import HasOrigin
 from ..problems import Problem, suggest
 from ..versions import version_key
-from .context import Context, HasOrigin
+from .context import Context
 
 
 def check_versions(ctx: Context) -> Iterator[Problem]:

@@ -1,21 +1,6 @@
-"""The wire families, registered once: each family's object carries its typed framing configuration.
+"""The wire families: each family's typed framing (``framing.py``), its flags and check hooks (``base.py`` and one
+module per family), and the registry (``registry.py``: ``family(name)``). See docs/architecture.md.
 
-A definition's ``family`` names one of :data:`FAMILIES`; every stage that depends on the wire asks the family object
-(``family(name)``) rather than comparing names. See docs/architecture.md for what each family object carries.
+The family names no later stage: the checks call its hooks, and each stage after them keeps its own table keyed by
+the family's name (the reference encoders, each target's templates and analyses).
 """
-
-from __future__ import annotations
-
-from .base import Family
-from .binary import BINARY
-from .json import JSON
-from .kafka import KAFKA
-
-FAMILIES: dict[str, Family] = {f.name: f for f in (BINARY, JSON, KAFKA)}
-
-
-def family(name: str) -> Family:
-    return FAMILIES[name]
-
-
-__all__ = ["FAMILIES", "Family", "family"]

@@ -2,32 +2,33 @@
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..problems import Problem
 from .framing import FramingVariant, build
 
 if TYPE_CHECKING:
-    from ..checks import Context
     from ..model import Field, Protocol, Struct
-    from ..render import Options
-    from ..target_md import Example
+    from ..origin import HasOrigin, Key, Origin
+    from ..resolve import TypeScope
 
 
-@dataclass(frozen=True)
-class Templates:
-    """The family's templates under ``templates/``, per target (a test checks that each exists)."""
+class CheckContext(typing.Protocol):
+    """What a family's check hooks read: one protocol's model, the scope its type names resolved in, and the options.
+    The checks' ``Context`` (``checks/context.py``) is one; the family names no later stage."""
 
-    python: str
-    """The protocol's ``messages`` module."""
-    spark: str | None = None
-    """The protocol's Spark module, if the family has one."""
-    markdown: str | None = None
-    """The family's framing, discriminator and example macros (else ``md/generic/family.md.j2``)."""
-    java: tuple[str, ...] = ()
-    """The protocol's Java sources (``java/<family>/Name.java.j2`` renders ``<namespace>/<protocol>/Name.java``)."""
+    protocol: Protocol
+    scope: TypeScope
+    id_check: bool
+
+    @property
+    def framing(self) -> Any:
+        """The family's typed framing configuration (``framing.py``)."""
+
+    def problem(self, at: HasOrigin | Origin, key: Key, message: str, hint: str = "") -> Problem:
+        """A problem at the line of ``key`` of a node (or of an origin), in the file the node was written in."""
 
 
 class Family:
@@ -41,11 +42,8 @@ class Family:
     name: ClassVar[str]
     framing_type: ClassVar[type]
     """The frozen dataclass of the family's ``framing`` (``framing.py``), built once per protocol by :meth:`framing`."""
-    templates: ClassVar[Templates]
     reader_suffix: ClassVar[bytes] = b""
     """What follows one encoded message in a stream the family's Reader reads (encode() includes the rest)."""
-    record_vectors: ClassVar[bool] = False
-    """The vectors' manifest also lists each sample as a Kafka record in every content mode (``records``)."""
 
     positional: ClassVar[bool] = False
     """A field's position carries meaning: new fields go after the newer ones, a type read to the end of the frame
@@ -73,51 +71,25 @@ class Family:
 
     # --- The family's semantic checks, each run at its place in checks.CHECKS -----------------------------------
 
-    def discriminators(self, ctx: Context) -> Iterator[Problem]:
+    def discriminators(self, ctx: CheckContext) -> Iterator[Problem]:
         """How messages are told apart (check_discriminators)."""
         return iter(())
 
-    def protocol_rules(self, ctx: Context) -> Iterator[Problem]:
+    def protocol_rules(self, ctx: CheckContext) -> Iterator[Problem]:
         """Rules on the protocol as a whole (check_family_rules, before the fields)."""
         return iter(())
 
-    def field_rules(self, ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
+    def field_rules(self, ctx: CheckContext, owner: Struct, f: Field) -> Iterator[Problem]:
         """Rules on one field of a struct or message (check_family_rules)."""
         return iter(())
 
-    def owner_rules(self, ctx: Context, owner: Struct) -> Iterator[Problem]:
+    def owner_rules(self, ctx: CheckContext, owner: Struct) -> Iterator[Problem]:
         """Rules on a struct or message, after its fields (check_family_rules)."""
         return iter(())
 
-    def definition_rules(self, ctx: Context) -> Iterator[Problem]:
+    def definition_rules(self, ctx: CheckContext) -> Iterator[Problem]:
         """Rules run last, once everything else is known to resolve (check_family_definition)."""
         return iter(())
-
-    # --- What the family's templates read (analysis/), per target ---------------------------------------------
-
-    def python_context(self, protocol: Protocol) -> dict[str, Any]:
-        """Names the family's Python templates read besides ``protocol`` (computed on the model, in analysis/)."""
-        return {}
-
-    def java_context(self, protocol: Protocol) -> dict[str, Any] | None:
-        """Names the family's Java templates read besides ``protocol``, ``package`` and ``runtime``; None when the
-        protocol has no Java target (its Spark functions take their Python path). ``java_names`` may map a template's
-        name (``Event``) to the name of the file and class it renders."""
-        return {}
-
-    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        """Names the family's Spark template reads on top of :meth:`python_context`."""
-        return {}
-
-    # --- Vectors and documents ---------------------------------------------------------------------------------
-
-    def encoder(self) -> type | None:
-        """The family's independent reference encoder (``vectors/<family>_ref.py``), or None: no vectors yet."""
-        return None
-
-    def examples(self, protocol: Protocol, options: Options) -> dict[str, Example] | None:
-        """The worked examples of the reference documents by message name, prepared from the vectors."""
-        return None
 
     def __repr__(self) -> str:
         return f"<family {self.name}>"

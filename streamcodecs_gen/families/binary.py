@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..problems import Problem
 from ..types import CONTAINERS, WIRE_TYPES
-from .base import Family, Templates, discriminator_keys
+from .base import CheckContext, Family, discriminator_keys
 from .framing import BinaryFraming
 
 if TYPE_CHECKING:
-    from ..checks import Context
-    from ..model import Field, Protocol, Struct
-    from ..render import Options
+    from ..model import Field, Struct
     from ..resolve import TypeScope
-    from ..target_md import Example
 
 
 class Binary(Family):
@@ -23,32 +20,18 @@ class Binary(Family):
 
     name = "binary"
     framing_type = BinaryFraming
-    templates = Templates(
-        "py/binary/messages.py.j2",
-        "spark/binary.py.j2",
-        "md/binary/family.md.j2",
-        java=(
-            "java/binary/Messages.java.j2",
-            "java/binary/Codec.java.j2",
-            "java/binary/Reader.java.j2",
-            "java/binary/SparkRows.java.j2",
-            "java/binary/Decode.java.j2",
-            "java/binary/Encode.java.j2",
-            "java/binary/SplitInline.java.j2",
-        ),
-    )
     positional = True
     presence_rules = True
     open_enums = True
     negative_lengths = True
 
-    def discriminators(self, ctx: Context) -> Iterator[Problem]:
+    def discriminators(self, ctx: CheckContext) -> Iterator[Problem]:
         yield from _binary_codes(ctx)
 
-    def protocol_rules(self, ctx: Context) -> Iterator[Problem]:
+    def protocol_rules(self, ctx: CheckContext) -> Iterator[Problem]:
         yield from _binary_code_ranges(ctx)
 
-    def field_rules(self, ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
+    def field_rules(self, ctx: CheckContext, owner: Struct, f: Field) -> Iterator[Problem]:
         """Binary fields are never removed, take constants of integer and bool types only, and have an encoding."""
         head = f.type.head
         if f.removed:
@@ -68,42 +51,16 @@ class Binary(Family):
             )
         yield from _binary_field_type(ctx, owner, f)
 
-    def owner_rules(self, ctx: Context, owner: Struct) -> Iterator[Problem]:
+    def owner_rules(self, ctx: CheckContext, owner: Struct) -> Iterator[Problem]:
         # By name, as a field's type names it: a message of a struct's name is that struct's problem too.
         if owner.name in ctx.scope.structs and _recursive(ctx.scope, owner.name):
             yield ctx.problem(owner, "name", f"type {owner.name} contains itself", "binary structs cannot be recursive")
-
-    def python_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.binary import python_context
-
-        return python_context(protocol)
-
-    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.spark import spark_context
-
-        # A kind's column is never ``offset`` either: an inline frame has that column.
-        return spark_context(protocol, reserved=("message", "error", "offset"), variant=False)
-
-    def java_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.java_binary import java_context
-
-        return java_context(protocol)
-
-    def encoder(self) -> type:
-        from ..vectors.binary_ref import BinaryReference
-
-        return BinaryReference
-
-    def examples(self, protocol: Protocol, options: Options) -> dict[str, Example]:
-        from ..target_md import binary_examples
-
-        return binary_examples(protocol, options)
 
 
 BINARY = Binary()
 
 
-def _binary_codes(ctx: Context) -> Iterator[Problem]:
+def _binary_codes(ctx: CheckContext) -> Iterator[Problem]:
     """Every binary message has a code, unique and (unless --no-id-check) ascending."""
     codes: dict[int, str] = {}
     previous_code: int | None = None
@@ -136,7 +93,7 @@ def _binary_codes(ctx: Context) -> Iterator[Problem]:
         previous_code = code
 
 
-def _binary_code_ranges(ctx: Context) -> Iterator[Problem]:
+def _binary_code_ranges(ctx: CheckContext) -> Iterator[Problem]:
     code_type = ctx.framing.code_type
     low, high = WIRE_TYPES[code_type].range
     for message in ctx.protocol.messages:
@@ -149,7 +106,7 @@ def _binary_code_ranges(ctx: Context) -> Iterator[Problem]:
             )
 
 
-def _binary_field_type(ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
+def _binary_field_type(ctx: CheckContext, owner: Struct, f: Field) -> Iterator[Problem]:
     """A binary field's type has an encoding, and a list's count is bounded by the frame."""
     head, args = f.type.head, f.type.args
     item = args[0].head if head == "list" and args else None  # a bare `list` is check_types' problem

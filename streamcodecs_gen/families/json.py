@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..problems import Problem, suggest
-from .base import Family, Templates, discriminator_keys
+from .base import CheckContext, Family, discriminator_keys
 from .framing import FramingVariant, JsonFraming
 
 if TYPE_CHECKING:
-    from ..checks import Context
-    from ..model import Field, Message, Protocol, Struct
-    from ..render import Options
-    from ..target_md import Example
+    from ..model import Field, Message, Struct
 
 
 class Json(Family):
@@ -21,24 +18,18 @@ class Json(Family):
 
     name = "json"
     framing_type = JsonFraming
-    templates = Templates(
-        "py/json/messages.py.j2",
-        "spark/json.py.j2",
-        "md/json/family.md.j2",
-        java=tuple(f"java/json/{name}.java.j2" for name in ("Messages", "Codec", "Reader", "Decode", "Encode")),
-    )
     plain_keys = True
 
     def variants(self, framing: JsonFraming) -> list[FramingVariant]:
         return framing.variants
 
-    def discriminators(self, ctx: Context) -> Iterator[Problem]:
+    def discriminators(self, ctx: CheckContext) -> Iterator[Problem]:
         yield from _json_discriminators(ctx)
 
-    def protocol_rules(self, ctx: Context) -> Iterator[Problem]:
+    def protocol_rules(self, ctx: CheckContext) -> Iterator[Problem]:
         yield from _repeated_variants(ctx)
 
-    def field_rules(self, ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
+    def field_rules(self, ctx: CheckContext, owner: Struct, f: Field) -> Iterator[Problem]:
         if (tag_key := ctx.framing.tag_key) and f.name == tag_key and "tag" in discriminator_keys(owner):
             yield ctx.problem(
                 f,
@@ -47,40 +38,11 @@ class Json(Family):
                 "the tag is written by the codec; remove the field",
             )
 
-    def python_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.json import python_context
-
-        return python_context(protocol)
-
-    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.spark import spark_context
-
-        framing = protocol.framing_as(JsonFraming)
-        return {
-            **spark_context(protocol, reserved=("message", "error"), variant=True),  # free-form JSON: a VARIANT
-            "terminator": framing.terminator_words,  # what ends a message
-        }
-
-    def java_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.java_json import java_context
-
-        return java_context(protocol)
-
-    def encoder(self) -> type:
-        from ..vectors.json_ref import JsonReference
-
-        return JsonReference
-
-    def examples(self, protocol: Protocol, options: Options) -> dict[str, Example]:
-        from ..target_md import json_examples
-
-        return json_examples(protocol, options)
-
 
 JSON = Json()
 
 
-def _json_discriminators(ctx: Context) -> Iterator[Problem]:
+def _json_discriminators(ctx: CheckContext) -> Iterator[Problem]:
     """Every JSON message has a tag (unique per direction, with a tag_key to carry it) or a shape of its fields."""
     tags: dict[tuple[str, str], str] = {}
     for message in ctx.protocol.messages:
@@ -114,7 +76,7 @@ def _json_discriminators(ctx: Context) -> Iterator[Problem]:
             tags[key] = name
 
 
-def _shape_keys(ctx: Context, message: Message) -> Iterator[Problem]:
+def _shape_keys(ctx: CheckContext, message: Message) -> Iterator[Problem]:
     """An object shape's keys and matched keys are fields of the message."""
     field_names = {f.name for f in message.fields}
     shape = message.shape
@@ -130,7 +92,7 @@ def _shape_keys(ctx: Context, message: Message) -> Iterator[Problem]:
             )
 
 
-def _repeated_variants(ctx: Context) -> Iterator[Problem]:
+def _repeated_variants(ctx: CheckContext) -> Iterator[Problem]:
     seen_variants: set[str] = set()
     for variant in ctx.framing.variants:
         if variant.name in seen_variants:

@@ -4,20 +4,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..problems import Problem, suggest
 from ..types import WIRE_TYPES
-from .base import Family, Templates, discriminator_keys
+from .base import CheckContext, Family, discriminator_keys
 from .framing import KafkaFraming
 
 if TYPE_CHECKING:
-    from ..checks import Context
-    from ..checks.context import HasOrigin
-    from ..model import Field, Message, Protocol, Struct
-    from ..origin import Origin
-    from ..render import Options
-    from ..target_md import Example
+    from ..model import Field, Message, Struct
+    from ..origin import HasOrigin, Origin
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -27,32 +23,11 @@ class Kafka(Family):
 
     name = "kafka"
     framing_type = KafkaFraming
-    templates = Templates(
-        "py/kafka/messages.py.j2",
-        "spark/kafka.py.j2",
-        "md/kafka/family.md.j2",
-        java=tuple(
-            f"java/kafka/{name}.java.j2"
-            for name in (
-                "Event",
-                "Codec",
-                "SparkRows",
-                "FromKafka",
-                "ContentMode",
-                "DataText",
-                "Decode",
-                "Encode",
-                "ToKafkaBinary",
-                "ToKafkaStructured",
-            )
-        ),
-    )
     reader_suffix = b"\n"  # one JSON event per line
-    record_vectors = True
     late_fields_need_default = False
     additional_map = True
 
-    def discriminators(self, ctx: Context) -> Iterator[Problem]:
+    def discriminators(self, ctx: CheckContext) -> Iterator[Problem]:
         for message in ctx.protocol.messages:
             if discriminator_keys(message):
                 yield ctx.problem(
@@ -62,7 +37,7 @@ class Kafka(Family):
                     "remove them: records are told apart by their headers",
                 )
 
-    def field_rules(self, ctx: Context, owner: Struct, f: Field) -> Iterator[Problem]:
+    def field_rules(self, ctx: CheckContext, owner: Struct, f: Field) -> Iterator[Problem]:
         if not f.additional and not _IDENT.fullmatch(f.name):
             yield ctx.problem(
                 f,
@@ -71,39 +46,14 @@ class Kafka(Family):
                 "use letters, digits and underscores",
             )
 
-    def definition_rules(self, ctx: Context) -> Iterator[Problem]:
+    def definition_rules(self, ctx: CheckContext) -> Iterator[Problem]:
         yield from _event(ctx)
-
-    def python_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.kafka import python_context
-
-        return python_context(protocol)
-
-    def spark_context(self, protocol: Protocol) -> dict[str, Any]:
-        from ..analysis.kafka import spark_context
-
-        return spark_context(protocol)
-
-    def java_context(self, protocol: Protocol) -> dict[str, Any] | None:
-        from ..analysis.kafka import java_context
-
-        return java_context(protocol)
-
-    def encoder(self) -> type:
-        from ..vectors.kafka_ref import KafkaReference
-
-        return KafkaReference
-
-    def examples(self, protocol: Protocol, options: Options) -> dict[str, Example]:
-        from ..target_md import kafka_examples
-
-        return kafka_examples(protocol, options)
 
 
 KAFKA = Kafka()
 
 
-def _event(ctx: Context) -> Iterator[Problem]:
+def _event(ctx: CheckContext) -> Iterator[Problem]:
     """A kafka definition is one event message whose fields the framing's references name.
 
     The framing names fields (the payload, its content-type attribute, header-mapped attributes, key mappers);
@@ -139,7 +89,7 @@ def _record_value(f: Field) -> bool:
     return wire is not None and wire.record_value
 
 
-def _kafka_attributes(ctx: Context, message: Message, pattern: re.Pattern[str]) -> Iterator[Problem]:
+def _kafka_attributes(ctx: CheckContext, message: Message, pattern: re.Pattern[str]) -> Iterator[Problem]:
     """Declared attributes: valid attribute names of wire types, and at most one `additional` map."""
     reserved = set(ctx.framing.attribute_names.reserved)
     additional = [f for f in message.fields if f.additional]
@@ -169,7 +119,7 @@ def _kafka_attributes(ctx: Context, message: Message, pattern: re.Pattern[str]) 
         )
 
 
-def _kafka_framing_references(ctx: Context, message: Message) -> Iterator[Problem]:
+def _kafka_framing_references(ctx: CheckContext, message: Message) -> Iterator[Problem]:
     """The payload field, the attributes the framing maps to headers and keys, and the detection header exist."""
     framing = ctx.framing
     fields = {f.name: f for f in message.fields}

@@ -8,16 +8,37 @@ from __future__ import annotations
 
 import datetime
 import uuid
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from ..families import family
 from ..families.framing import FramingVariant
+from ..families.registry import family
 from ..model import ListRef, MapRef, Protocol, Struct, StructRef, TypeRef
 from ..render import json_text
+from .binary_ref import BinaryReference
+from .json_ref import JsonReference
+from .kafka_ref import KafkaReference
 from .msgpack_ref import MsgpackReference
 from .values import Sample, samples
 
+
+@dataclass(frozen=True)
+class Reference:
+    """The vectors of one wire family: its independent reference encoder (``<family>_ref.py``), and whether the
+    manifest also lists each sample as a Kafka record in every content mode (``records``)."""
+
+    encoder: type
+    records: bool = False
+
+
+REFERENCES: dict[str, Reference] = {
+    "binary": Reference(BinaryReference),
+    "json": Reference(JsonReference),
+    "kafka": Reference(KafkaReference, records=True),
+}
+"""The reference encoders of the wire families (``families/``), by the family's name: a family without one has no
+vectors yet."""
 VARIANT_ENCODERS: dict[str, Any] = {"msgpack": MsgpackReference}
 """Reference encoders of the framing variants (``framing.variants``), by their ``encoding``."""
 
@@ -46,8 +67,8 @@ def tagged_fields(owner: Struct, values: dict[str, Any]) -> dict[str, Any]:
 
 
 def supports(protocol: Protocol) -> bool:
-    """Whether the protocol's family has a reference encoder (``families/``), i.e. vectors."""
-    return family(protocol.family).encoder() is not None
+    """Whether the protocol's family has a reference encoder (:data:`REFERENCES`), i.e. vectors."""
+    return protocol.family in REFERENCES
 
 
 def variants(protocol: Protocol) -> list[FramingVariant]:
@@ -63,11 +84,9 @@ def version_files(
     For the kafka family the manifest also lists each sample as a Kafka record in every mode (``records``). With
     a framing ``variant`` the same samples are written in that framing, and the manifest names it (``framing``).
     """
-    wire = family(protocol.family)
-    encoder_type = VARIANT_ENCODERS[variant.encoding] if variant else wire.encoder()
-    assert encoder_type is not None, f"the {wire.name} family has no reference encoder"
-    encoder = encoder_type(protocol)
-    records_too = wire.record_vectors and variant is None
+    reference = REFERENCES[protocol.family]
+    encoder = (VARIANT_ENCODERS[variant.encoding] if variant else reference.encoder)(protocol)
+    records_too = reference.records and variant is None
     blob = bytearray()
     entries = []
     records = []
