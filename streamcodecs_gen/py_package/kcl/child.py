@@ -131,6 +131,10 @@ class _Outbox:
         self._writer = Writer(stream, "kcl-child-stdout")
         self._timeout = timeout
 
+    def release(self) -> None:
+        """Let go of the stream (the descriptor of the writer's own onto it), when the conversation is over."""
+        self._writer.release()
+
     def send(self, message: Message, deadline: float | None = None) -> None:
         """Write ``message`` by ``deadline`` (default: ``write_timeout`` from now).
 
@@ -144,9 +148,8 @@ class _Outbox:
         try:
             self._writer.write(data, deadline)
         except TimeoutError:
-            raise TimeoutError(
-                f"the daemon did not take the {action_of(message)!r} message in time; the connection is broken"
-            ) from None
+            what = f"status for {message.response_for!r}" if isinstance(message, Status) else "checkpoint request"
+            raise TimeoutError(f"the daemon did not take the {what} in time; the connection is broken") from None
 
 
 def _position(request: Checkpoint | CheckpointReply) -> str:
@@ -341,6 +344,16 @@ def run_child(
     stderr = sys.stderr if stderr is None else stderr
     inbox = _Inbox(stdin, max_message)
     conversation = _Conversation(inbox, _Outbox(stdout, write_timeout), stderr)
+    try:
+        _serve(processor, conversation, checkpoint_timeout, idle_timeout)
+    finally:
+        conversation.outbox.release()
+
+
+def _serve(
+    processor: Any, conversation: _Conversation, checkpoint_timeout: float | None, idle_timeout: float | None
+) -> None:
+    inbox, stderr = conversation.inbox, conversation.stderr
     while True:
         try:
             message = inbox.next(idle_timeout)

@@ -80,22 +80,48 @@ class LineQueue:
 
     def _run(self) -> None:
         try:
-            while True:
-                line = self._stream.readline(self._limit)
-                if not line:
-                    break
-                if not isinstance(line, bytes | bytearray):
-                    raise TypeError(f"expected a binary stream, got {type(line).__name__} lines")
-                self._put(bytes(line))
+            fd = _descriptor(self._stream)
+            if fd is None:
+                while line := self._stream.readline(self._limit):
+                    if not isinstance(line, bytes | bytearray):
+                        raise TypeError(f"expected a binary stream, got {type(line).__name__} lines")
+                    self._put(bytes(line))
+            else:
+                self._read_lines(fd)
         except (OSError, ValueError, TypeError) as exc:  # closed or broken stream: reported to the reader
             self._put(exc)
         finally:
             self._put(None)
 
+    def _read_lines(self, fd: int) -> None:
+        """Cut what the descriptor gives into lines (as ``readline(limit)`` would), holding no lock of the stream's:
+        a thread blocked inside a buffered stream's read would abort the interpreter at its exit."""
+        limit, pending, searched = self._limit, bytearray(), 0
+        while data := os.read(fd, _CHUNK):
+            pending += data
+            start = 0
+            while (end := pending.find(b"\n", searched) + 1) > 0:
+                while end - start > limit:
+                    self._put(bytes(pending[start : start + limit]))
+                    start += limit
+                self._put(bytes(pending[start:end]))
+                start = searched = end
+            while len(pending) - start >= limit:  # a line longer than the limit: its pieces as they come
+                self._put(bytes(pending[start : start + limit]))
+                start += limit
+            del pending[:start]
+            searched = len(pending)
+        if pending:
+            self._put(bytes(pending))
+
     def get(self, timeout: float | None) -> bytes | None:
-        """The next line; ``None`` at the end of the stream; ``TimeoutError`` after ``timeout`` seconds."""
+        """The next line; ``None`` at the end of the stream; ``TimeoutError`` after ``timeout`` seconds, and at once
+        when ``timeout`` is not positive (a caller's deadline passed), even with lines waiting: a peer that writes
+        without end cannot stretch a bounded wait."""
         if self._ended:
             return None
+        if timeout is not None and timeout <= 0:
+            raise TimeoutError(f"no line within {timeout:g} s")
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._ready:
             while not self._items:
@@ -125,6 +151,15 @@ class _Job:
         self.error: BaseException | None = None
         self.raw = raw  # written on the non-blocking descriptor (else through the stream's own write)
         self.close = close
+
+
+def _descriptor(stream: IO[bytes]) -> int | None:
+    """The descriptor a stream reads, or ``None`` (an in-memory stream). Bytes the stream had already read ahead
+    into its own buffer are not seen through it: the runtimes read their streams from the start."""
+    try:
+        return stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _private_descriptor(stream: IO[bytes]) -> int | None:
@@ -235,6 +270,19 @@ class Writer:
             self._close_stream()
             if not isinstance(job.error, Broken):
                 raise job.error
+
+    def release(self) -> None:
+        """Close the descriptor of this writer's own onto the stream's pipe (not the stream): once done with it, so
+        that the pipe ends when its owner closes the stream. Later messages go through the stream's own write."""
+        with self._lock:
+            fd = self._fd if self._private else None
+            if fd is not None:
+                self._fd = None
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
     def _close_stream(self) -> None:
         """Close the stream, unless a thread is inside its write (it could hold the stream's lock for ever)."""
@@ -406,8 +454,10 @@ class Tail:
 
 def drain_into(stream: IO[bytes], tail: Tail) -> None:
     """Read ``stream`` to its end into ``tail`` (a thread's target); a closed or broken stream just ends it."""
+    fd = _descriptor(stream)
     try:
-        read = getattr(stream, "read1", None) or stream.read
+        # On the descriptor: a thread blocked inside a buffered stream's read would abort the interpreter at exit.
+        read = (lambda size: os.read(fd, size)) if fd is not None else getattr(stream, "read1", None) or stream.read
         while data := read(_CHUNK):
             tail.append(data)
     except (OSError, ValueError):
