@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -152,82 +151,6 @@ def test_checkpoints_during_lease_lost_are_refused_without_asking() -> None:
         "to_child",
         b'{"action":"checkpoint","sequenceNumber":null,"subSequenceNumber":null,"error":"InvalidStateException"}',
     )
-
-
-def test_a_silent_child_times_out_within_the_bound() -> None:
-    start = time.monotonic()
-    with pytest.raises(TimeoutError, match="no status for 'initialize' within 0.5 s"), scripted("-", timeout=0.5) as d:
-        d.initialize(SHARD)
-    assert time.monotonic() - start < 10
-    assert d.process is not None and d.process.returncode is not None  # killed on the way out
-
-
-def test_a_child_that_does_not_read_cannot_block_the_driver() -> None:
-    sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
-    with pytest.raises(TimeoutError, match="did not read"), kcl.ChildDriver.launch(sleeper, timeout=0.5) as driver:
-        driver.initialize("x" * (4 << 20))
-    assert driver.process is not None and driver.process.returncode is not None
-
-
-def test_a_child_that_exits_mid_exchange() -> None:
-    crasher = [sys.executable, "-c", "import sys; sys.stdin.readline(); print('dying', file=sys.stderr); sys.exit(3)"]
-    with pytest.raises(kcl.ChildExited) as caught, kcl.ChildDriver.launch(crasher, timeout=10) as driver:
-        driver.initialize(SHARD)
-    assert caught.value.returncode == 3 and "dying" in caught.value.stderr
-    assert "exit code 3" in str(caught.value)
-
-
-def status(action: str) -> str:
-    return f'{{"action":"status","responseFor":"{action}"}}'
-
-
-def faulty(mode: str, *args: str, **options: Any) -> kcl.ChildDriver:
-    """A child that fails in one way (tests/peers/kcl_faulty_child.py)."""
-    return kcl.ChildDriver.launch([sys.executable, str(PEERS / "kcl_faulty_child.py"), mode, *args], **options)
-
-
-def test_after_an_exchange_times_out_no_later_status_is_taken_for_another() -> None:
-    """The first batch's status comes late; it carries the same responseFor as the second's, so the driver cannot
-    tell them apart: it is broken, and every later call raises (on main the second call returned the first
-    batch's status before the child had read the second batch)."""
-    replies = (status("initialize"), "~1.5 " + status("processRecords"), status("processRecords"), status("shardEnded"))
-    with scripted(*replies, timeout=10) as driver:
-        driver.initialize(SHARD)
-        with pytest.raises(TimeoutError, match="no status for 'processRecords' within 0.3 s"):
-            driver.process_records([record("1")], timeout=0.3)
-        with pytest.raises(kcl.ChildBroken) as caught:
-            driver.process_records([record("2")])
-        assert isinstance(caught.value.cause, TimeoutError) and isinstance(driver.broken, TimeoutError)
-        with pytest.raises(kcl.ChildBroken):
-            driver.shard_ended()
-    assert [e.action for e in driver.exchanges] == ["initialize", "processRecords"]  # nothing more was written
-    assert driver.exchanges[1].status is None
-
-
-def test_a_child_that_dies_in_the_middle_of_a_line_is_child_exited() -> None:
-    """On main this was a ProtocolError about malformed JSON, without the exit status."""
-    with pytest.raises(kcl.ChildExited) as caught, faulty("die-mid-line", timeout=10) as driver:
-        driver.initialize(SHARD)
-    assert caught.value.returncode == 5 and "in the middle of a line" in str(caught.value)
-    assert driver.exchanges[0].lines[-1] == ("to_daemon", status("initialize").encode()[:20])
-
-
-def test_a_last_line_without_its_end_still_counts() -> None:
-    """Java's readLine returns the last line of a stream even without its line end; so does the driver."""
-    with faulty("no-line-end", timeout=10) as driver:
-        assert driver.initialize(SHARD).status == kcl.Status(response_for="initialize")
-    assert driver.process is not None and driver.process.returncode == 0
-
-
-def test_a_line_past_the_limit_is_not_kept_whole() -> None:
-    """A 5 MB line against a 1 MiB limit: skipped (lenient), and kept in the transcript as its first bytes and a
-    note, not whole (on main the transcript held all 5 MB)."""
-    with faulty("long-line", "5000000", timeout=20, strict=False, max_message=1 << 20) as driver:
-        exchange = driver.initialize(SHARD)
-    assert exchange.status == kcl.Status(response_for="initialize")
-    assert len(exchange.skipped) == 1 and "longer than 1048576 bytes" in exchange.skipped[0][1]
-    assert sum(len(line) for _, line in driver.transcript) < 4096
-    assert exchange.lines[1][1].endswith(b"... [a line longer than 1048576 bytes: the rest is not kept]")
 
 
 def test_exchanges_are_kept_within_keep_bytes(in_process: tuple[Collector, dict[str, Any]]) -> None:

@@ -48,6 +48,7 @@ while line := stdin.readline():
         stdout.flush()
         sys.exit(5)
     if MODE == "exit":
+        sys.stderr.write(f"exiting with {ARG}\n")
         sys.exit(int(ARG))
     if MODE == "never-answer":
         continue

@@ -2,14 +2,22 @@
 ``python ... MODE [SERIALIZER]``.
 
 Modes: ``echo``, ``ids``, ``fail``, ``direct`` as in storm_pystorm_bolt.py, plus ``print``: each tuple is printed
-(``print`` output must reach Storm as a log command, not break the protocol) and echoed.
+(``print`` output must reach Storm as a log command, not break the protocol) and echoed; ``threads``: for each
+tuple four threads print 2000 lines each (``thread N line I``), then the tuple is echoed.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 
 from streamcodecs import storm
+
+
+def chatter(n: int) -> None:
+    for i in range(2000):
+        print(f"thread {n} line {i}")
+
 
 SERIALIZER = sys.argv[2] if len(sys.argv) > 2 else "json"  # or "msgpack"
 
@@ -30,6 +38,12 @@ class TestBolt(storm.Bolt):
         else:
             if self.mode == "print":
                 print("printed", *tup.values)
+            if self.mode == "threads":
+                threads = [threading.Thread(target=chatter, args=(n,)) for n in range(4)]
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join()
             self.emit([*tup.values, "seen"])
 
     def process_tick(self, tup: storm.Tuple) -> None:
