@@ -2,28 +2,31 @@
 """A Spark pipeline over three protocols: decode, aggregate, write Parquet.
 
     python examples/pipeline.py                      # the bundled sample, local Spark, results in a new temp directory
+    python examples/pipeline.py --python             # the same on the Python fallback
     python examples/pipeline.py --repeat 2000        # the sample 2000 times over: a long run, with progress
     python examples/pipeline.py --out orders-out --master local[4]
 
-It reads the bundled sample (``examples/data``, written by ``make_sample.py``):
+The session starts with ``streamcodecs.spark.configure`` (the package's jar on ``spark.jars``), so the functions
+run the Java codecs generated from the definitions, on the JVM; ``--python`` runs the Python fallback (the Python
+codec in Arrow batches) instead. It says which path runs, and why, before it starts. It reads the bundled sample
+(``examples/data``, written by ``make_sample.py``):
 
 1. Kafka records carrying CloudEvents in both content modes (as Spark's Kafka source would give them):
-   ``streamcodecs.spark.cloudevents.from_kafka`` decodes them (the Python codec in Arrow batches here; the Java
-   codec with ``streamcodecs.spark.configure``) and tells the mode of each row apart;
-2. Pravega SegmentRead replies: ``streamcodecs.spark.pravega.decode`` (an Arrow UDF running the codec) decodes
-   the frames, ``explode_inline`` reassembles the events of each segment across replies;
-3. KCL processRecords lines: ``streamcodecs.spark.kcl.decode`` decodes them (the Java codec, or without the jar
-   the Python codec on Arrow batches), base64 data included.
+   ``streamcodecs.spark.cloudevents.from_kafka`` decodes them and tells the mode of each row apart;
+2. Pravega SegmentRead replies: ``streamcodecs.spark.pravega.decode`` decodes the frames, ``explode_inline``
+   reassembles the events of each segment across replies (in a Python step that orders each segment's pieces,
+   on either path);
+3. KCL processRecords lines: ``streamcodecs.spark.kcl.decode`` decodes them, base64 data included.
 
 Every payload is a JSON order; the pipeline sums orders per product for each source, counts what could not be
 decoded, and writes the decoded rows and the totals as Parquet. The generated package is shipped to the executors
-with ``addPyFile`` (a zip of it), as on a cluster: nothing else needs installing there but pyspark and pyarrow.
+with ``addPyFile`` (a zip of it), as on a cluster: nothing else needs installing there but pyspark and pyarrow (the
+jar reaches them through ``spark.jars``).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 import tempfile
@@ -38,6 +41,7 @@ PACKAGE = HERE.parent / "output" / "py"
 sys.path.insert(0, str(PACKAGE))
 
 from output_dir import OutputRefused, new_output, prepare_output  # noqa: E402 (examples/, beside this file)
+from spark_session import add_path_flag, start  # noqa: E402
 
 ORDER = "order long, sku string, qty int, price double"
 OUTPUTS = ("orders", "totals", "problems")
@@ -76,22 +80,6 @@ class Progress:
             parts = [f"stage {s.stageId}: {s.numCompletedTasks}/{s.numTasks} tasks" for s in stages]
             print(f"  ... {elapsed:5.0f}s  " + ", ".join(parts), flush=True)
             self.stop.wait(self.every)
-
-
-def session(master: str) -> Any:
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    from pyspark.sql import SparkSession
-
-    spark = (
-        SparkSession.builder.master(master)
-        .appName("streamcodecs-example")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.shuffle.partitions", "4")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
 
 
 def ship_package(spark: Any, work: Path) -> None:
@@ -146,7 +134,7 @@ def cloudevents_orders(spark: Any, times: int) -> tuple[Any, Any]:
 
 
 def pravega_orders(spark: Any, times: int) -> tuple[Any, Any]:
-    """SegmentRead frames -> replies (Arrow UDF over the codec) -> events reassembled per segment -> orders."""
+    """SegmentRead frames -> replies -> events reassembled per segment -> orders."""
     from pyspark.sql import functions as F
     from streamcodecs.spark import pravega
 
@@ -200,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--repeat", type=int, default=1, help="read the sample this many times over")
     parser.add_argument("--master", default="local[2]", help="Spark master (default: local[2])")
+    add_path_flag(parser)
     args = parser.parse_args(argv)
     try:  # before any work: a directory the example did not write is refused, never emptied
         args.out = args.out or new_output("pipeline")
@@ -211,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
-    spark = session(args.master)
+    spark = start("streamcodecs-example", args.master, args.python, **{"spark.sql.shuffle.partitions": "4"})
     work = Path(tempfile.mkdtemp(prefix="streamcodecs-example-"))
     try:
         ship_package(spark, work)

@@ -2,6 +2,7 @@
 """A Structured Streaming pipeline: Kafka-shaped records carrying CloudEvents, decoded as they arrive.
 
     python examples/streaming.py                     # the bundled sample in 4 files, results in a new temp directory
+    python examples/streaming.py --python            # the same on the Python fallback
     python examples/streaming.py --files 8 --out orders-stream
 
 The bundled Kafka sample (``examples/data/kafka-cloudevents.jsonl``: records as Spark's Kafka source gives them,
@@ -10,9 +11,10 @@ in several files, one after the other, while two streaming queries read that fol
 in for the Kafka source here: swap ``readStream.json(folder)`` for ``readStream.format("kafka")`` and drop the
 base64 step):
 
-1. ``decoded``: ``streamcodecs.spark.cloudevents.from_kafka`` decodes every record (Arrow batches of the Python
-   codec here; the Java codec with ``streamcodecs.spark.configure``); the orders the events
-   carry and the records it refused (with the reason) are appended to Parquet (``orders/``, ``problems/``);
+1. ``decoded``: ``streamcodecs.spark.cloudevents.from_kafka`` decodes every record (the Java codec on the JVM: the
+   session starts with ``streamcodecs.spark.configure``; ``--python`` runs the Python codec in Arrow batches
+   instead, and the example says which path runs, and why); the orders the events carry and the records it
+   refused (with the reason) are appended to Parquet (``orders/``, ``problems/``);
 2. ``totals``: the orders summed per 10-minute window of event time and product, with a watermark of 10 minutes
    (later events are dropped, and Spark's state for older windows is released); each micro-batch's updated
    windows are appended to ``totals/`` with the batch number (the newest row of a window is its total).
@@ -35,6 +37,7 @@ PACKAGE = HERE.parent / "output" / "py"
 sys.path.insert(0, str(PACKAGE))
 
 from output_dir import OutputRefused, new_output, prepare_output  # noqa: E402 (examples/, beside this file)
+from spark_session import add_path_flag, start  # noqa: E402
 
 SAMPLE = HERE / "data" / "kafka-cloudevents.jsonl"
 ORDER = "order long, sku string, qty int, price double"
@@ -46,21 +49,10 @@ KAFKA_JSON = (
 )
 
 
-def session(master: str) -> Any:
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+def session(master: str, python: bool) -> Any:
+    # the Python workers import the package as this script does (from output/py)
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE), os.environ.get("PYTHONPATH")) if p)
-    from pyspark.sql import SparkSession
-
-    spark = (
-        SparkSession.builder.master(master)
-        .appName("streamcodecs-streaming-example")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.shuffle.partitions", "2")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
+    return start("streamcodecs-streaming-example", master, python, **{"spark.sql.shuffle.partitions": "2"})
 
 
 def kafka_shaped(raw: Any) -> Any:
@@ -169,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=4, help="how many files the sample arrives in (default 4)")
     parser.add_argument("--master", default="local[2]", help="Spark master (default: local[2])")
     parser.add_argument("--keep", action="store_true", help="keep --out and its checkpoint: go on where it stopped")
+    add_path_flag(parser)
     args = parser.parse_args(argv)
 
     from pyspark.sql import functions as F
@@ -186,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     already = len(list(folder.glob("records-*.json")))
     pending = drop_files(SAMPLE.read_text(encoding="utf-8").splitlines(), folder, args.files, already)
 
-    spark = session(args.master)
+    spark = session(args.master, args.python)
     try:
         events = decoded(spark, folder)
         main_query = (

@@ -115,6 +115,23 @@ def javastr(value: Any) -> str:
     return '"' + "".join(out) + '"'
 
 
+def javastr_wrapped(value: Any, indent: int = 12, width: int = 120) -> str:
+    """A Java string literal of ``value`` as a concatenation of literals, broken after spaces, so that each line
+    (indented by ``indent``, the first one excepted) fits in ``width`` characters with a closing ``,``."""
+    words = str(value).split(" ")
+    pieces: list[str] = []
+    current = ""
+    for word in words:
+        candidate = f"{current} {word}" if current else word
+        if current and indent + len(javastr(candidate + " ")) + 4 > width:
+            pieces.append(current + " ")
+            current = word
+        else:
+            current = candidate
+    pieces.append(current)
+    return f"\n{' ' * (indent - 4)}    + ".join(javastr(p) for p in pieces)
+
+
 def _matching(code: str, start: int) -> int:
     """The index of the bracket closing the one at ``start`` (string and char literals skipped), or -1."""
     depth, i, quote = 0, start, ""
@@ -207,6 +224,43 @@ def java_lines(text: str, width: int = 120) -> str:
     return "\n".join(out)
 
 
+def _ddl_pieces(ddl: str) -> list[str]:
+    """``ddl`` cut after each comma outside backticks, ending at depth 0 (a column) or inside a type (a field)."""
+    pieces, depth, quoted, start = [], 0, False, 0
+    for i, c in enumerate(ddl):
+        if c == "`":
+            quoted = not quoted
+        elif not quoted and c == "<":
+            depth += 1
+        elif not quoted and c == ">":
+            depth -= 1
+        elif not quoted and c == ",":
+            pieces.append((ddl[start : i + 1].strip(), depth))
+            start = i + 1
+    pieces.append((ddl[start:].strip(), 0))
+    return [f"{text}\0" if depth == 0 else text for text, depth in pieces]
+
+
+def ddl_block(ddl: str, indent: int = 12, width: int = 120) -> str:
+    """Spark DDL (``StructType.fromDDL``) as the lines of a Java text block: a column a line, a longer one broken after
+    its commas (DDL reads any whitespace between tokens as one space)."""
+    pad = " " * indent
+    lines: list[str] = []
+    current = ""
+    for piece in _ddl_pieces(ddl):
+        end = piece.endswith("\0")
+        text = piece.removesuffix("\0")
+        if current and len(current) + 1 + len(text) > width:
+            lines.append(current)
+            current = pad + "    " + text
+        else:
+            current = f"{current} {text}" if current else pad + text
+        if end:
+            lines.append(current)
+            current = ""
+    return "\n".join(lines)
+
+
 def register(env: jinja2.Environment) -> None:
     env.filters.update(
         docstring=docstring,
@@ -218,6 +272,8 @@ def register(env: jinja2.Environment) -> None:
         javadoc=javadoc,
         javadoc_comment=javadoc_comment,
         javastr=javastr,
+        javastr_wrapped=javastr_wrapped,
         java_lines=java_lines,
+        ddl_block=ddl_block,
         tojson=lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True),
     )

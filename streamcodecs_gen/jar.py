@@ -27,6 +27,9 @@ from .render import OutputFile
 JAVA_RELEASE = "17"
 JAR_NAME = "streamcodecs-spark.jar"
 FINGERPRINT_ENTRY = "META-INF/streamcodecs/fingerprint"
+SPARK_VERSION_ENTRY = "META-INF/streamcodecs/spark-version"
+"""The Spark version the jar was compiled against (``4.3.0``): its SQL functions, which use Spark's internal API,
+run on that major and minor version only (the runtime's ``SparkSql``)."""
 _DATE = (1980, 1, 1, 0, 0, 0)
 _MANIFEST = "Manifest-Version: 1.0\r\nCreated-By: streamcodecs generator\r\n\r\n"
 
@@ -65,6 +68,11 @@ def _manifest_class_path(jar: Path) -> list[str]:
 def spark_version() -> str:
     jars = sorted(p.name for p in spark_jars().glob("spark-sql_*.jar"))
     return jars[0].removesuffix(".jar") if jars else "unknown"
+
+
+def spark_release() -> str:
+    """The version of the Spark the jar is compiled against: ``4.3.0`` of ``spark-sql_2.13-4.3.0``."""
+    return spark_version().rpartition("-")[2]
 
 
 def fingerprint(sources: list[OutputFile]) -> str:
@@ -161,7 +169,11 @@ def build(sources: list[OutputFile], print_: str) -> bytes:
 
 def _zip(classes: Path, print_: str) -> bytes:
     out = io.BytesIO()
-    entries = [("META-INF/MANIFEST.MF", _MANIFEST.encode()), (FINGERPRINT_ENTRY, f"{print_}\n".encode())]
+    entries = [
+        ("META-INF/MANIFEST.MF", _MANIFEST.encode()),
+        (FINGERPRINT_ENTRY, f"{print_}\n".encode()),
+        (SPARK_VERSION_ENTRY, f"{spark_release()}\n".encode()),
+    ]
     entries += sorted(
         (PurePosixPath(p.relative_to(classes).as_posix()).as_posix(), p.read_bytes()) for p in classes.rglob("*.class")
     )

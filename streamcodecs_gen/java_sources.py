@@ -22,6 +22,8 @@ from typing import Any
 
 from .analysis import java_binary, java_json
 from .analysis import kafka as kafka_analysis
+from .analysis.spark import BINARY_ROW, JSON_ROW, spark_plan
+from .analysis.sql import codec_sql, kafka_sql
 from .model import Protocol
 from .render import Options, OutputFile, Renderer, drop_unused_java_imports, header
 
@@ -46,12 +48,27 @@ def _templates(family: str, *names: str) -> tuple[str, ...]:
     return tuple(f"java/{family}/{name}.java.j2" for name in names)
 
 
+def _binary(protocol: Protocol) -> dict[str, Any]:
+    sql = codec_sql(protocol, spark_plan(protocol, reserved=BINARY_ROW, variant=False), variant=False)
+    return {**java_binary.java_context(protocol), "sql": sql}
+
+
+def _json(protocol: Protocol) -> dict[str, Any]:
+    sql = codec_sql(protocol, spark_plan(protocol, reserved=JSON_ROW, variant=True), variant=True)
+    return {**java_json.java_context(protocol), "sql": sql}
+
+
+def _kafka(protocol: Protocol) -> dict[str, Any] | None:
+    context = kafka_analysis.java_context(protocol)
+    return None if context is None else {**context, "sql": kafka_sql(protocol, kafka_analysis.kafka_spark(protocol))}
+
+
 FAMILIES: dict[str, JavaFamily] = {
     "binary": JavaFamily(
-        _templates("binary", "Messages", "Codec", "Reader", "SparkRows", "Decode", "Encode", "SplitInline"),
-        java_binary.java_context,
+        _templates("binary", "Messages", "Codec", "Reader", "SparkRows", "Decode", "Encode", "SplitInline", "Sql"),
+        _binary,
     ),
-    "json": JavaFamily(_templates("json", "Messages", "Codec", "Reader", "Decode", "Encode"), java_json.java_context),
+    "json": JavaFamily(_templates("json", "Messages", "Codec", "Reader", "Decode", "Encode", "Sql"), _json),
     "kafka": JavaFamily(
         _templates(
             "kafka",
@@ -65,11 +82,16 @@ FAMILIES: dict[str, JavaFamily] = {
             "Encode",
             "ToKafkaBinary",
             "ToKafkaStructured",
+            "Sql",
         ),
-        kafka_analysis.java_context,
+        _kafka,
     ),
 }
-"""The Java part of each wire family (``families/``), by the family's name; a family without one has no Java."""
+"""The Java part of each wire family (``families/``), by the family's name; a family without one has no Java. Each
+protocol's ``Sql`` source registers its Spark SQL functions (``analysis/sql.py``: the ``sql`` of its context)."""
+NAMESPACE_TEMPLATES = ("java/SqlExtensions.java.j2",)
+"""Sources of the whole namespace (``java/Name.java.j2`` renders ``<namespace>/Name.java``), rendered with the names
+of the protocols that have Java sources: the ``spark.sql.extensions`` provider, which calls each one's ``Sql``."""
 
 
 def java_package(options: Options, *parts: str) -> str:
@@ -81,6 +103,7 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
     renderer = Renderer(options)
     root = PurePosixPath(*options.namespace.split("."))
     files: list[OutputFile] = []
+    rendered: list[str] = []
     for source in sorted(JAVA_RUNTIME_DIR.rglob("*.java")):
         relative = PurePosixPath(source.relative_to(JAVA_RUNTIME_DIR).as_posix())
         text = _OWN_PACKAGE.sub(lambda m: f"{m.group(1)}{options.namespace}.", source.read_text(encoding="utf-8"))
@@ -91,6 +114,7 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
         extra = java.context(protocol) if java else None
         if java is None or extra is None:
             continue
+        rendered.append(protocol.name)
         context: dict[str, Any] = {
             "protocol": protocol,
             "package": java_package(options, protocol.name),
@@ -106,6 +130,10 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
                 continue  # a source this protocol does not need (its template rendered nothing)
             body = drop_unused_java_imports(body)
             files.append(OutputFile(protocol.name, root / protocol.name / name, header(protocol.source, "//") + body))
+    for template in NAMESPACE_TEMPLATES:
+        body = renderer.render(template, f"templates/{template}", namespace=options.namespace, protocols=rendered)
+        name = PurePosixPath(template).name.removesuffix(".j2")
+        files.append(OutputFile(None, root / name, header(f"templates/{template}", "//") + body))
     return files
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from .analysis import binary as binary_analysis
 from .analysis import json as json_analysis
 from .analysis import kafka as kafka_analysis
-from .analysis.spark import spark_context
+from .analysis.spark import BINARY_ROW, JSON_ROW, spark_context
 from .families.framing import JsonFraming
 from .families.registry import family
 from .model import Protocol
@@ -46,14 +46,13 @@ class PythonFamily:
 
 
 def _binary_spark(protocol: Protocol) -> dict[str, Any]:
-    # A kind's column is never ``offset`` either: an inline frame has that column.
-    return spark_context(protocol, reserved=("message", "error", "offset"), variant=False)
+    return spark_context(protocol, reserved=BINARY_ROW, variant=False)
 
 
 def _json_spark(protocol: Protocol) -> dict[str, Any]:
     framing = protocol.framing_as(JsonFraming)
     return {
-        **spark_context(protocol, reserved=("message", "error"), variant=True),  # free-form JSON: a VARIANT
+        **spark_context(protocol, reserved=JSON_ROW, variant=True),  # free-form JSON: a VARIANT
         "terminator": framing.terminator_words,  # what ends a message
     }
 

@@ -78,7 +78,8 @@ def spark() -> Iterator[object]:
     from streamcodecs.spark import configure
 
     session = (
-        configure(SparkSession.builder)  # the jar of the Java codecs: the JVM path of every Spark function
+        # the jar of the Java codecs (the JVM path of every Spark function) and its SQL functions
+        configure(SparkSession.builder, sql=True)
         .master("local[2]")
         .appName("streamcodecs-tests")
         .config("spark.ui.enabled", "false")

@@ -1,8 +1,9 @@
 """The example pipeline (examples/pipeline.py) on its bundled sample, checked against the Python codecs.
 
-The pipeline runs as users run it: its own process and Spark session (bounded by a timeout). Its Parquet output is
-then read with pyarrow and compared with what the codecs make of the same sample files: which orders each source
-carries, how many rows could not be decoded, and the totals per source and product.
+The pipeline runs as users run it: its own process and Spark session (bounded by a timeout), on its default path,
+the JVM (the streaming example's test runs the Python fallback). Its Parquet output is then read with pyarrow and
+compared with what the codecs make of the same sample files: which orders each source carries, how many rows could
+not be decoded, and the totals per source and product.
 """
 
 from __future__ import annotations
@@ -90,6 +91,8 @@ def output(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     assert "orders decoded" in result.stdout
+    # its default: the package's jar on the session, the Java codecs (the streaming example's test runs --python)
+    assert "streamcodecs.spark runs on the JVM path: the session loaded this package's" in result.stdout
     return out
 
 

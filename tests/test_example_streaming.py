@@ -1,8 +1,9 @@
 """The streaming example (examples/streaming.py) on its bundled sample, checked against the Python codec.
 
-It runs as users run it (its own process and Spark session); its Parquet output is then compared with what the
+It runs as users run it (its own process and Spark session), here with ``--python``, its Python fallback (the
+pipeline example's test runs its default, the JVM path); its Parquet output is then compared with what the
 CloudEvents codec makes of the sample: every order once, the refused records, and the totals per window of event
-time and product; and it printed one progress line per micro-batch.
+time and product; and it printed which path ran and one progress line per micro-batch.
 """
 
 from __future__ import annotations
@@ -50,9 +51,15 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     out = tmp_path_factory.mktemp("streaming") / "out"
     env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable}
     command = [sys.executable, str(EXAMPLE), "--out", str(out), "--files", str(FILES), "--master", "local[2]"]
+    command.append("--python")
     result = subprocess.run(command, capture_output=True, text=True, timeout=900, env=env, cwd=REPO, check=False)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     return out, result.stdout
+
+
+def test_it_says_it_runs_the_python_fallback_and_why(run: tuple[Path, str]) -> None:
+    assert 'streamcodecs.spark runs on the Python path: spark.streamcodecs.jvm is "false"' in run[1]
+    assert "(--python)" in run[1]
 
 
 def test_one_progress_line_per_micro_batch(run: tuple[Path, str]) -> None:

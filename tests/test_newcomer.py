@@ -20,6 +20,7 @@ import subprocess
 import sys
 import textwrap
 import uuid
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -186,6 +187,21 @@ def test_dev_generate_brings_every_target_up_to_date(tree: Path) -> None:
     for name in NEW:
         assert (tree / "output" / "md" / f"{name}.md").is_file()
         assert (tree / "output" / "py" / "streamcodecs" / name / "__init__.py").is_file()
+
+
+def test_the_new_protocols_get_their_sql_functions_without_code(tree: Path) -> None:
+    """Each new protocol with a Java target has its Spark SQL functions, registered by the jar's provider."""
+    java = tree / "output" / "java" / "src" / "streamcodecs"
+    provider = (java / "SqlExtensions.java").read_text(encoding="utf-8")
+    with_java = [name for name in NEW if (java / name).is_dir()]
+    assert len(with_java) >= len(TINY), with_java  # the binary and JSON ones at least
+    jar = tree / "output" / "py" / "streamcodecs" / "spark" / "streamcodecs-spark.jar"
+    with zipfile.ZipFile(jar) as z:
+        classes = set(z.namelist())
+    for name in with_java:
+        assert f'"{name}_decode"' in (java / name / "Sql.java").read_text(encoding="utf-8")
+        assert f"streamcodecs.{name}.Sql.inject(extensions);" in provider
+        assert f"streamcodecs/{name}/Sql.class" in classes
 
 
 def test_setup_installs_the_generated_package_editable(tree: Path) -> None:

@@ -86,6 +86,29 @@ def test_configure_keeps_the_jars_already_set() -> None:
 
 
 @pytest.mark.spark
+def test_configure_with_sql_adds_the_extension_after_those_set() -> None:
+    from pyspark.sql import SparkSession
+    from streamcodecs.spark import SQL_EXTENSIONS, configure
+
+    assert "spark.sql.extensions" not in configure(SparkSession.Builder())._options  # opt-in
+    builder = configure(SparkSession.Builder().config("spark.sql.extensions", "a.Ext"), sql=True)
+    assert builder._options["spark.sql.extensions"] == f"a.Ext,{SQL_EXTENSIONS}"
+    assert configure(builder, sql=True)._options["spark.sql.extensions"] == f"a.Ext,{SQL_EXTENSIONS}"
+
+
+@pytest.mark.spark
+def test_path_says_which_path_runs_and_why(spark) -> None:
+    from streamcodecs.spark import _jvm, path
+
+    assert str(path(spark)) == "JVM path: the session loaded this package's streamcodecs-spark.jar"
+    spark.conf.set(_jvm.CONF, "false")
+    try:
+        assert str(path(spark)) == 'Python path: spark.streamcodecs.jvm is "false" in this session'
+    finally:
+        spark.conf.set(_jvm.CONF, "true")
+
+
+@pytest.mark.spark
 def test_the_python_path_on_request_gives_no_warning(spark) -> None:
     from streamcodecs.spark import _jvm
 

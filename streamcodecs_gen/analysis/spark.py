@@ -18,6 +18,11 @@ from ..model import ListRef, MapRef, Message, Protocol, Struct, StructRef, TypeR
 from ..types import SPARK_CLASSES
 from .arrow import arrow_context
 
+BINARY_ROW = ("message", "error", "offset")
+"""The binary family's decoded row's own columns, which no kind's column is named (an inline frame has ``offset``)."""
+JSON_ROW = ("message", "error")
+"""The JSON family's decoded row's own columns, which no kind's column is named."""
+
 
 def schema_name(s: Struct) -> str:
     """The module-level name of a struct's or message's schema."""

@@ -19,9 +19,12 @@ a later ``sample`` or join does not (Spark never moves a projection past them), 
 reaching its result, stay ``PERMISSIVE`` and call :func:`fail_on_error` last. Every function works on streaming
 DataFrames as on batch ones.
 
-Ship the package to a cluster with ``pip install`` or ``SparkContext.addPyFile`` (a zip of the package). The JVM
-path needs nothing on the executors but the jar, which ``configure`` adds to ``spark.jars`` (Spark ships it to
-them); the Arrow path needs pyspark, pyarrow and this package there.
+Ship the package to a cluster with ``pip install`` or ``SparkContext.addPyFile`` (a zip of the package; over Spark
+Connect, ``spark.addArtifacts(zip, pyfile=True)``). The JVM path needs nothing on the executors but the jar
+(``JAR``), which ``configure`` adds to ``spark.jars`` (Spark ships it to them); the Arrow path needs pyspark,
+pyarrow and this package there. :func:`path` says which path a session runs, and why. The jar also makes every
+function a Spark SQL function (``configure(builder, sql=True)``, or ``spark.sql.extensions`` set to
+``SQL_EXTENSIONS``): ``kcl_decode``, ``from_cloudevents_kafka``, ... for SQL, Scala, Java and Spark Connect.
 
 The functions below are the building blocks the generated modules share.
 """
@@ -36,9 +39,20 @@ from pyspark.sql import functions as F
 from pyspark.sql.types import BinaryType, StringType, StructField, StructType
 
 from .. import PROTOCOLS as _PACKAGE_PROTOCOLS
-from ._jvm import JvmPathWarning, configure
+from ._jvm import JAR, SQL_EXTENSIONS, JvmPathWarning, SparkPath, configure, path
 
-__all__ = ["ENCODED", "MODES", "PROTOCOLS", "JvmPathWarning", "configure", "fail_on_error"]
+__all__ = [
+    "ENCODED",
+    "JAR",
+    "MODES",
+    "PROTOCOLS",
+    "SQL_EXTENSIONS",
+    "JvmPathWarning",
+    "SparkPath",
+    "configure",
+    "fail_on_error",
+    "path",
+]
 
 PROTOCOLS: tuple[str, ...] = tuple(
     name for name in _PACKAGE_PROTOCOLS if importlib.util.find_spec(f"{__name__}.{name}") is not None

@@ -11,6 +11,11 @@ The first function that needs a Java UDF in a session checks, once, that the ses
 (the fingerprint of the sources it was built from); a session without it, or with another version, gets one
 warning saying how to enable the JVM path, and the Python path. ``spark.conf.set("spark.streamcodecs.jvm",
 "false")`` chooses the Python path on purpose (no warning); ``"true"`` (the default) uses the JVM when it can.
+:func:`path` says which path a session runs, and why.
+
+The same jar holds the functions as Spark SQL functions (``kcl_decode``, ``from_cloudevents_kafka``, ...), for SQL,
+Scala and Java: ``configure(builder, sql=True)`` also sets ``spark.sql.extensions`` to its provider,
+``SQL_EXTENSIONS``.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import warnings
 import weakref
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
@@ -31,6 +36,8 @@ CONF = "spark.streamcodecs.jvm"
 """Session setting: ``"true"`` (default) runs the Java UDFs when the session has the jar; ``"false"`` never."""
 PACKAGE = __name__.rsplit(".spark.", 1)[0]
 """The package's name, which is also the Java package of its codecs (``<package>.<protocol>``)."""
+SQL_EXTENSIONS = f"{PACKAGE}.SqlExtensions"
+"""The jar's ``spark.sql.extensions`` provider: every protocol's functions as Spark SQL functions."""
 _FINGERPRINT_ENTRY = "META-INF/streamcodecs/fingerprint"
 
 
@@ -38,16 +45,26 @@ class JvmPathWarning(UserWarning):
     """The session cannot run this package's Java UDFs, so the Spark functions run the Python codec."""
 
 
-def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
-    """``builder`` with this package's jar added to ``spark.jars`` (after any jars already set there).
+def configure(builder: SparkSession.Builder, *, sql: bool = False) -> SparkSession.Builder:
+    """``builder`` with this package's jar added to ``spark.jars`` (after any jars already set there); with ``sql``,
+    also its provider added to ``spark.sql.extensions``, which makes every function a Spark SQL function as well
+    (``SELECT kcl_decode(line, 'to_child') FROM lines``; the README's table names them).
 
     Call it before ``getOrCreate()``: Spark loads the jars of ``spark.jars`` when the session starts, on the driver
-    and on every executor, and a session that is already running does not see a jar added later."""
+    and on every executor, and a session that is already running does not see a jar added later. For a Spark
+    Connect server, put both on the server (``--jars``, ``--conf spark.sql.extensions=...``): a Connect client's
+    builder cannot."""
+    builder = _appended(builder, "spark.jars", str(JAR))
+    return _appended(builder, "spark.sql.extensions", SQL_EXTENSIONS) if sql else builder
+
+
+def _appended(builder: SparkSession.Builder, key: str, value: str) -> SparkSession.Builder:
+    """``builder`` with ``value`` at the end of the comma-separated setting ``key``, unless it is there already."""
     options: dict[str, Any] = getattr(builder, "_options", {})
-    jars = [j for j in str(options.get("spark.jars") or "").split(",") if j.strip()]
-    if str(JAR) not in jars:
-        jars.append(str(JAR))
-    return builder.config("spark.jars", ",".join(jars))
+    values = [v.strip() for v in str(options.get(key) or "").split(",") if v.strip()]
+    if value not in values:
+        values.append(value)
+    return builder.config(key, ",".join(values))
 
 
 def fingerprint() -> str:
@@ -56,18 +73,37 @@ def fingerprint() -> str:
         return z.read(_FINGERPRINT_ENTRY).decode("ascii").strip()
 
 
-_usable: weakref.WeakKeyDictionary[SparkSession, bool] = weakref.WeakKeyDictionary()
+class SparkPath(NamedTuple):
+    """Which path the Spark functions run in a session, and why."""
+
+    jvm: bool
+    """True: the Java codecs of this package's jar (Java UDFs); False: the Python codec in Arrow batches."""
+    why: str
+
+    def __str__(self) -> str:
+        return f"{'JVM' if self.jvm else 'Python'} path: {self.why}"
+
+
+_paths: weakref.WeakKeyDictionary[SparkSession, SparkPath] = weakref.WeakKeyDictionary()
 _registered: weakref.WeakKeyDictionary[SparkSession, set[str]] = weakref.WeakKeyDictionary()
+
+
+def path(spark: SparkSession | None = None) -> SparkPath:
+    """Which path the Spark functions run in ``spark`` (default: the active session), and why; the first call in a
+    session checks its jar (once: a Java UDF returns the fingerprint of the jar the executors loaded)."""
+    spark = spark or SparkSession.getActiveSession()
+    if spark is None:
+        return SparkPath(False, "no active Spark session")
+    if str(spark.conf.get(CONF, "true")).strip().lower() == "false":
+        return SparkPath(False, f'{CONF} is "false" in this session')
+    if spark not in _paths:
+        _paths[spark] = _probe(spark)
+    return _paths[spark]
 
 
 def available(spark: SparkSession | None = None) -> bool:
     """Whether the Spark functions run on the JVM in ``spark`` (default: the active session)."""
-    spark = spark or SparkSession.getActiveSession()
-    if spark is None or str(spark.conf.get(CONF, "true")).strip().lower() == "false":
-        return False
-    if spark not in _usable:
-        _usable[spark] = _probe(spark)
-    return _usable[spark]
+    return path(spark).jvm
 
 
 def java_udf(protocol: str, java_class: str, return_type: DataType) -> str | None:
@@ -84,19 +120,22 @@ def java_udf(protocol: str, java_class: str, return_type: DataType) -> str | Non
     return name
 
 
-def _probe(spark: SparkSession) -> bool:
+def _probe(spark: SparkSession) -> SparkPath:
     name = f"{PACKAGE.replace('.', '_')}_probe"
     try:
         spark.udf.registerJavaFunction(name, f"{PACKAGE}.runtime.Probe", StringType())
         loaded = spark.range(1).select(F.call_udf(name).alias("fingerprint")).first()
     except Exception as exc:  # noqa: BLE001 - any failure to load the class means: no JVM path in this session
-        _warn(f"the session has no {JAR.name} ({type(exc).__name__})")
-        return False
+        return _fallback(f"the session has no {JAR.name} ({type(exc).__name__})")
     theirs = loaded["fingerprint"] if loaded is not None else ""
     if theirs != fingerprint():
-        _warn(f"the session's {JAR.name} is another version than this package's")
-        return False
-    return True
+        return _fallback(f"the session's {JAR.name} is another version than this package's")
+    return SparkPath(True, f"the session loaded this package's {JAR.name}")
+
+
+def _fallback(why: str) -> SparkPath:
+    _warn(why)
+    return SparkPath(False, why)
 
 
 _no_java_said: set[str] = set()
