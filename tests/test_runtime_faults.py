@@ -272,10 +272,11 @@ def quietly(send: Callable[..., None], *data: bytes) -> threading.Thread:
 
 
 @pytest.fixture
-def subjects() -> Iterator[list[Subject]]:
-    started: list[Subject] = []
-    yield started
-    for subject in started:
+def started() -> Iterator[list[Any]]:
+    """The subjects a test starts (anything with a ``process``): killed after it if still running."""
+    subjects: list[Any] = []
+    yield subjects
+    for subject in subjects:
         if subject.process.poll() is None:
             subject.process.kill()
             subject.process.communicate()
@@ -289,8 +290,8 @@ def checkpoint_reply(sequence_number: str | None, error: str | None = None) -> b
     return kcl.encode(kcl.CheckpointReply(sequence_number=sequence_number, sub_sequence_number=None, error=error))
 
 
-def test_kcl_child_daemon_dies_in_the_middle_of_a_line(subjects: list[Subject]) -> None:
-    subjects.append(child := Subject())
+def test_kcl_child_daemon_dies_in_the_middle_of_a_line(started: list[Any]) -> None:
+    started.append(child := Subject())
     child.send(kcl.encode(kcl.Initialize(shard_id=SHARD)).rstrip(b"\n"))
     assert child.wait_for(1) == [kcl.Status(response_for="initialize")]
     child.stdin.write(process_records("1")[:40])
@@ -299,33 +300,33 @@ def test_kcl_child_daemon_dies_in_the_middle_of_a_line(subjects: list[Subject]) 
     assert child.wait_for(2) == [kcl.Status(response_for="initialize")]  # no status for the cut message
 
 
-def test_kcl_child_daemon_exits_between_messages(subjects: list[Subject]) -> None:
-    subjects.append(child := Subject())
+def test_kcl_child_daemon_exits_between_messages(started: list[Any]) -> None:
+    started.append(child := Subject())
     child.send(kcl.encode(kcl.Initialize(shard_id=SHARD)).rstrip(b"\n"))
     assert child.wait_for(1) == [kcl.Status(response_for="initialize")]
     assert child.end()[0] == 0
 
 
-def test_kcl_child_daemon_never_reads(subjects: list[Subject]) -> None:
+def test_kcl_child_daemon_never_reads(started: list[Any]) -> None:
     """The daemon sends and never reads: once the child's stdout pipe is full, a status write times out, and
     run_child ends (TimeoutError) within the write bound rather than block for ever."""
-    subjects.append(child := Subject("--write-timeout", "0.5"))
+    started.append(child := Subject("--write-timeout", "0.5"))
     quietly(child.send, *[kcl.encode(kcl.LeaseLost()).rstrip(b"\n")] * 5000)
     code, stderr = child.wait(timeout=0.5 + 2 * GRACE)
     assert code == 1 and "TimeoutError: the daemon did not take the status for 'leaseLost' in time" in stderr
 
 
-def test_kcl_child_daemon_never_answers_a_checkpoint(subjects: list[Subject]) -> None:
-    subjects.append(child := Subject("--checkpoint-timeout", "0.3"))
+def test_kcl_child_daemon_never_answers_a_checkpoint(started: list[Any]) -> None:
+    started.append(child := Subject("--checkpoint-timeout", "0.3"))
     child.send(process_records("7").rstrip(b"\n"))
     assert child.wait_for(2) == [kcl.Checkpoint(sequence_number="7"), kcl.Status(response_for="processRecords")]
     code, stderr = child.end()
     assert code == 0 and "checkpoint 7: timed out" in stderr
 
 
-def test_kcl_child_daemon_answers_late(subjects: list[Subject]) -> None:
+def test_kcl_child_daemon_answers_late(started: list[Any]) -> None:
     """The reply to checkpoint 7 comes after it timed out, then 8 is refused: 8 is reported refused."""
-    subjects.append(child := Subject("--checkpoint-timeout", "0.3"))
+    started.append(child := Subject("--checkpoint-timeout", "0.3"))
     child.send(process_records("7").rstrip(b"\n"))
     assert child.wait_for(2)[1] == kcl.Status(response_for="processRecords")
     child.send(checkpoint_reply("7").rstrip(b"\n"), process_records("8").rstrip(b"\n"))
@@ -339,9 +340,9 @@ def test_kcl_child_daemon_answers_late(subjects: list[Subject]) -> None:
 
 
 @linux
-def test_kcl_child_daemon_floods_stdin(subjects: list[Subject]) -> None:
+def test_kcl_child_daemon_floods_stdin(started: list[Any]) -> None:
     """100 MB of blank lines (the child skips them), then a message: answered; memory stays small."""
-    subjects.append(child := Subject())
+    started.append(child := Subject())
     writer = quietly(child.send, *[b" " * 65535] * 1600, kcl.encode(kcl.LeaseLost()))
     assert child.wait_for(1) == [kcl.Status(response_for="leaseLost")]
     writer.join(START)
@@ -350,10 +351,10 @@ def test_kcl_child_daemon_floods_stdin(subjects: list[Subject]) -> None:
 
 
 @linux
-def test_kcl_child_line_past_the_limit(subjects: list[Subject]) -> None:
+def test_kcl_child_line_past_the_limit(started: list[Any]) -> None:
     """A 50 MB line against a 1 MiB limit: DecodeError (the process ends, KCL restarts the shard), and the line is
     dropped as it comes, never held."""
-    subjects.append(child := Subject("--max-message", str(1 << 20)))
+    started.append(child := Subject("--max-message", str(1 << 20)))
     quietly(child.send, b"x" * (50 << 20), process_records("1"))
     code, stderr = child.wait(START)
     assert code == 1 and "line longer than 1048576 bytes" in stderr
@@ -535,37 +536,27 @@ class Component:
     wait = Subject.wait
 
 
-@pytest.fixture
-def components() -> Iterator[list[Component]]:
-    started: list[Component] = []
-    yield started
-    for component in started:
-        if component.process.poll() is None:
-            component.process.kill()
-            component.process.communicate()
-
-
 def storm_tuple(tuple_id: str, *values: Any) -> bytes:
     return storm.encode(storm.BoltTuple(id=tuple_id, comp="spout", stream="default", task=4, values=list(values)))
 
 
-def test_storm_component_storm_dies_in_the_middle_of_a_message(components: list[Component], tmp_path: Path) -> None:
-    components.append(bolt := Component("echo", tmp_path))
+def test_storm_component_storm_dies_in_the_middle_of_a_message(started: list[Any], tmp_path: Path) -> None:
+    started.append(bolt := Component("echo", tmp_path))
     bolt.send(storm_tuple("1", "whole") + storm_tuple("2", "cut")[:30])
     code, stderr = bolt.end()
     assert code == 1 and "ended inside a message" in stderr
     assert [m for m in bolt.wait_for(10) if isinstance(m, storm.Ack)] == [storm.Ack(id="1")]
 
 
-def test_storm_component_storm_exits_between_messages(components: list[Component], tmp_path: Path) -> None:
-    components.append(bolt := Component("echo", tmp_path))
+def test_storm_component_storm_exits_between_messages(started: list[Any], tmp_path: Path) -> None:
+    started.append(bolt := Component("echo", tmp_path))
     bolt.send(storm_tuple("1", "x"))
     assert bolt.wait_for(3)[-1] == storm.Ack(id="1")
     assert bolt.end()[0] == 0
 
 
-def test_storm_component_task_ids_come_late(components: list[Component], tmp_path: Path) -> None:
-    components.append(bolt := Component("ids", tmp_path))
+def test_storm_component_task_ids_come_late(started: list[Any], tmp_path: Path) -> None:
+    started.append(bolt := Component("ids", tmp_path))
     bolt.send(storm_tuple("1", "a") + storm_tuple("2", "b"))  # the second arrives while the first waits for ids
     assert bolt.wait_for(2)[1] == storm.Emit(values=["ids-out", "a"], anchors=["1"], need_task_ids=True)
     time.sleep(0.3)  # late, not a bound: the component must simply still be waiting
@@ -577,9 +568,9 @@ def test_storm_component_task_ids_come_late(components: list[Component], tmp_pat
 
 
 @linux
-def test_storm_component_storm_floods_while_an_emit_waits(components: list[Component], tmp_path: Path) -> None:
+def test_storm_component_storm_floods_while_an_emit_waits(started: list[Any], tmp_path: Path) -> None:
     """20,000 tuples while an emit waits for task ids that never come: ProtocolError past 10,000 queued."""
-    components.append(bolt := Component("ids", tmp_path))
+    started.append(bolt := Component("ids", tmp_path))
     flood = storm_tuple("0", "ask") + b"".join(storm_tuple(str(n), "x" * 100) for n in range(1, 20_001))
     quietly(bolt.send, flood)
     code, stderr = bolt.wait(START)
@@ -588,9 +579,9 @@ def test_storm_component_storm_floods_while_an_emit_waits(components: list[Compo
 
 
 @linux
-def test_storm_component_message_past_the_limit(components: list[Component], tmp_path: Path) -> None:
+def test_storm_component_message_past_the_limit(started: list[Any], tmp_path: Path) -> None:
     """A 40 MB tuple against the 16 MiB limit: reported to Storm, DecodeError, dropped as it comes."""
-    components.append(bolt := Component("echo", tmp_path))
+    started.append(bolt := Component("echo", tmp_path))
     quietly(bolt.send, storm_tuple("1", "x" * (40 << 20)))
     code, stderr = bolt.wait(START)
     assert code == 1 and "longer than 16777216 bytes" in stderr
