@@ -4,7 +4,7 @@ status for that line's action.
 
 Modes: ``die-mid-line`` (reads a line, writes half a status, exits 5), ``exit CODE`` (reads a line, exits),
 ``never-read`` (never reads its stdin), ``never-answer`` (reads, never writes), ``late SECONDS`` (answers the first
-line after SECONDS, the others at once), ``flood`` (answers the first line, then writes lines without end),
+line after SECONDS, the others at once), ``flood`` (answers the first line, then writes 4 KiB lines without end),
 ``long-line BYTES`` (before each status, a line of BYTES bytes), ``no-line-end`` (writes its first status
 without a line end, then exits), ``stderr-threads`` (answers; meanwhile four threads write to stderr without end).
 """
@@ -60,7 +60,7 @@ while line := stdin.readline():
     if MODE == "no-line-end":
         sys.exit(0)
     if MODE == "flood":
-        junk = b"a line nobody asked for\n" * 1000
+        junk = (b"a line nobody asked for " * 170 + b"\n") * 100
         while True:
             stdout.write(junk)
     first = False
