@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from .compat import compare
@@ -15,8 +14,8 @@ from .model import Protocol
 from .naming import identifier_problem
 from .pipeline import load_protocols
 from .problems import DefinitionError
-from .render import Options
-from .target_py import released_vectors
+from .render import Options, OutputFile
+from .shared import Committed, build_shared
 from .targets import TARGETS
 from .write import UnsafePathError, check_tree, read_manifest, write_tree
 
@@ -105,10 +104,25 @@ def main(argv: list[str] | None = None) -> int:
         return _refuse(exc, "in the definitions; nothing was written.")
     if args.compat:
         return compat_main(Path(args.compat), protocols, args)
+    targets = [TARGETS[name] for name in (sorted(TARGETS) if args.lang == ALL else [args.lang])]
+    roots = {t.name: Path(args.root_dir) if args.root_dir else REPO / "output" / t.name for t in targets}
+    committed = {root: Committed(root) for root in roots.values()}  # each output root as it is on disk, read once
+    problems = [problem for t in targets for problem in t.problems(protocols)]
+    if problems:
+        return _refuse(DefinitionError(problems), "; nothing was written.")
+    home = next((committed[roots[t.name]] for t in targets if t.keeps_shared), None)
+    needs = {output for t in targets for output in t.needs(protocols, options)}
+    try:  # the shared outputs, each built once, before any target
+        shared = build_shared(protocols, options, needs, home)
+    except DefinitionError as exc:  # e.g. a definition change that breaks frozen vectors of a released version
+        return _refuse(exc, "; nothing was written.")
+    except MissingJdk as exc:
+        print(exc, file=sys.stderr)
+        return 2
     plans: list[tuple[Path, dict[PurePosixPath, str | bytes], frozenset[str]]] = []
-    for language in sorted(TARGETS) if args.lang == ALL else [args.lang]:  # all planned before anything is written
-        root = Path(args.root_dir) if args.root_dir else REPO / "output" / language
-        plan = _plan(language, protocols, replace(options, root=root), args)
+    for target in targets:  # all planned before anything is written
+        root = roots[target.name]
+        plan = _plan(target.render(protocols, options, shared), committed[root], options, args)
         if isinstance(plan, int):
             return plan
         plans.append((root, *plan))
@@ -142,36 +156,28 @@ def _options(args: argparse.Namespace) -> Options:
 
 
 def _plan(
-    language: str, protocols: list[Protocol], options: Options, args: argparse.Namespace
+    files: list[OutputFile], committed: Committed, options: Options, args: argparse.Namespace
 ) -> tuple[dict[PurePosixPath, str | bytes], frozenset[str]] | int:
-    """One target rendered: the files to write under ``options.root`` and the ones to keep; or an exit status."""
-    assert options.root is not None
-    root = options.root
-    try:
-        files = TARGETS[language].render(protocols, options)
-    except DefinitionError as exc:  # e.g. a definition change that breaks frozen vectors of a released version
-        return _refuse(exc, "; nothing was written.")
-    except MissingJdk as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    """One target's files: those to write under its root and the ones to keep; or an exit status."""
     paths = [f.path for f in files]
     if len(set(paths)) != len(paths):  # two definitions or templates that would write the same file
         twice = sorted({str(p) for p in paths if paths.count(p) > 1})
         print(f"error: several outputs would be written to {', '.join(twice)}", file=sys.stderr)
         return 2
-    selected = set(args.protocol or [p.name for p in protocols])
-    tree = {f.path: f.content for f in files if f.owner is None or f.owner in selected}
+    tree = {f.path: f.content for f in files if f.owner is None or not args.protocol or f.owner in args.protocol}
     keep = frozenset(str(f.path) for f in files if f.path not in tree)  # other protocols' files stay as they are
-    previous = read_manifest(root)
+    previous = read_manifest(committed.root)
     if not options.binary:  # --no-binary leaves existing vectors and their tests alone; it never deletes them
         vector_dirs = (f"{options.binary_dir.as_posix()}/", f"{options.test_dir.as_posix()}/")
         keep |= {p for p in previous if p.startswith(vector_dirs) or p == "conftest.py"}
-    released = released_vectors(options)
     vectors_dir = f"{options.binary_dir.as_posix()}/"
     doomed = [
         p
         for p in previous
-        if p.startswith(vectors_dir) and PurePosixPath(p) not in tree and p not in keep and released(PurePosixPath(p))
+        if p.startswith(vectors_dir)
+        and PurePosixPath(p) not in tree
+        and p not in keep
+        and committed.released(PurePosixPath(p))
     ]
     if doomed:
         print(

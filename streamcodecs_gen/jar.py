@@ -92,13 +92,11 @@ def jar_fingerprint(jar: bytes) -> str | None:
         return None
 
 
-def jar_for(sources: list[OutputFile], previous: Path | None) -> bytes:
-    """The jar of ``sources``: the one at ``previous`` if it was built from the same, else a fresh build."""
+def jar_for(sources: list[OutputFile], previous: bytes | None) -> bytes:
+    """The jar of ``sources``: ``previous`` (the jar built before) if it was built from the same, else a new build."""
     wanted = fingerprint(sources)
-    if previous is not None and previous.is_file():
-        old = previous.read_bytes()
-        if jar_fingerprint(old) == wanted:
-            return old
+    if previous is not None and jar_fingerprint(previous) == wanted:
+        return previous
     return build(sources, wanted)
 
 

@@ -46,7 +46,6 @@ class Options:
     binary_dir: PurePosixPath = PurePosixPath("vectors")  # -b, relative to the root
     test_dir: PurePosixPath = PurePosixPath("tests")  # -t, relative to the root
     binary: bool = True  # --no-binary turns the vectors and their tests off
-    root: Path | None = None  # the output root on disk: frozen vectors are read from there
 
     @property
     def package_path(self) -> PurePosixPath:

@@ -1,7 +1,8 @@
 """The ``md`` target: one Markdown reference document per protocol, plus an index.
 
 Every fact in the documents comes from the model (messages, fields, types, enums, framing, versions) or from the
-compatibility vectors (the worked examples), so the documents cannot drift from the codecs.  Family-specific text
+compatibility vectors (the worked examples; ``shared.py`` builds them once), so the documents cannot drift from the
+codecs.  Family-specific text
 (how a frame is laid out, how a message is recognised, how an example is shown) lives in the family's template
 ``templates/md/<family>/family.md.j2``; the examples' data is prepared here per family, never per protocol.
 Free text from definitions goes through the Markdown filters below: ``cell`` for table cells (every paragraph,
@@ -21,6 +22,7 @@ from .families.framing import FramingVariant, as_written
 from .filters import _clean
 from .model import Enum, EnumRef, Field, ListRef, MapRef, Message, Protocol, Struct, StructRef, TypeRef, WireRef
 from .render import Options, OutputFile, Renderer
+from .shared import VECTORS, Shared, Vectors
 from .types import WIRE_TYPES
 from .vectors import manifest as _manifest
 from .vectors.binary_spans import frame_spans
@@ -298,18 +300,19 @@ def hex_dump(data: bytes, spans: list[Any], message: Message) -> list[str]:
 
 
 def _vectors(
-    protocol: Protocol, options: Options, variant: FramingVariant | None = None
-) -> tuple[str, bytes, list[dict[str, Any]]]:
+    protocol: Protocol, options: Options, vectors: Vectors, variant: FramingVariant | None = None
+) -> tuple[str, bytes, dict[str, Any]]:
+    """The current version's vectors (of a framing variant): the blob's path, the blob, and the manifest."""
     base = options.binary_dir / protocol.name / protocol.version / (variant.name if variant else "")
-    files = _manifest.version_files(protocol, protocol.version, base, variant)
-    manifest = json.loads(files[base / "manifest.json"])
-    blob = files[base / manifest["file"]]
+    manifest = json.loads(vectors.content(base / "manifest.json"))
+    blob = vectors.content(base / manifest["file"])
     assert isinstance(blob, bytes)
-    return (base / manifest["file"]).as_posix(), blob, manifest["vectors"]
+    return (base / manifest["file"]).as_posix(), blob, manifest
 
 
-def binary_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
-    path, blob, entries = _vectors(protocol, options)
+def binary_examples(protocol: Protocol, options: Options, vectors: Vectors) -> dict[str, Example]:
+    path, blob, manifest = _vectors(protocol, options, vectors)
+    entries = manifest["vectors"]
     by_message = {e["message"]: e for e in entries if e["variant"] == EXAMPLE_VARIANT}
     examples = {}
     for sample in samples(protocol, protocol.version):
@@ -326,8 +329,9 @@ def binary_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
     return examples
 
 
-def json_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
-    path, blob, entries = _vectors(protocol, options)
+def json_examples(protocol: Protocol, options: Options, vectors: Vectors) -> dict[str, Example]:
+    path, blob, manifest = _vectors(protocol, options, vectors)
+    entries = manifest["vectors"]
     examples = {}
     for entry in entries:
         if entry["variant"] != EXAMPLE_VARIANT:
@@ -337,8 +341,8 @@ def json_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
         example.text = data.decode("utf-8")
         examples[entry["message"]] = example
     for variant in _manifest.variants(protocol):
-        path, blob, entries = _vectors(protocol, options, variant)
-        for entry in entries:
+        path, blob, manifest = _vectors(protocol, options, vectors, variant)
+        for entry in manifest["vectors"]:
             if entry["variant"] == EXAMPLE_VARIANT and entry["message"] in examples:
                 data = blob[entry["offset"] : entry["offset"] + entry["length"]]
                 examples[entry["message"]].framings.append(
@@ -363,10 +367,9 @@ def _record_text(record: dict[str, Any]) -> list[str]:
     return lines
 
 
-def kafka_examples(protocol: Protocol, options: Options) -> dict[str, Example]:
-    path, blob, entries = _vectors(protocol, options)
-    base = options.binary_dir / protocol.name / protocol.version
-    manifest = json.loads(_manifest.version_files(protocol, protocol.version, base)[base / "manifest.json"])
+def kafka_examples(protocol: Protocol, options: Options, vectors: Vectors) -> dict[str, Example]:
+    path, blob, manifest = _vectors(protocol, options, vectors)
+    entries = manifest["vectors"]
     examples = {}
     for entry in entries:
         if entry["variant"] != EXAMPLE_VARIANT:
@@ -388,7 +391,7 @@ class MarkdownFamily:
 
     template: str
     """The family's framing, discriminator and example macros."""
-    examples: Callable[[Protocol, Options], dict[str, Example]]
+    examples: Callable[[Protocol, Options, Vectors], dict[str, Example]]
     """The worked examples of the reference documents by message name, prepared from the vectors."""
 
 
@@ -401,19 +404,25 @@ FAMILIES: dict[str, MarkdownFamily] = {
 by ``md/generic/family.md.j2``, without examples."""
 
 
-def examples(protocol: Protocol, options: Options) -> dict[str, Example] | None:
+def examples(protocol: Protocol, options: Options, vectors: Vectors) -> dict[str, Example] | None:
     """The worked examples of a protocol by message name (this target's table of the families prepares them), or
     None when its family has no vectors or examples yet: the documents then say so."""
     markdown = FAMILIES.get(protocol.family)
     if markdown is None or not _manifest.supports(protocol):
         return None
-    return markdown.examples(protocol, options)
+    return markdown.examples(protocol, options, vectors)
 
 
 # --- The target ---------------------------------------------------------------------------------------------------
 
 
-def markdown_target(protocols: list[Protocol], options: Options) -> list[OutputFile]:
+def needs(protocols: list[Protocol], options: Options) -> frozenset[str]:
+    """The worked examples come from the vectors."""
+    return frozenset({VECTORS})
+
+
+def markdown_target(protocols: list[Protocol], options: Options, shared: Shared) -> list[OutputFile]:
+    assert shared.vectors is not None
     renderer = Renderer(options)
     renderer.env.filters.update(cell=cell, md_block=md_block, md_code=md_code, fence=fence, anchor=anchor)
     helpers = {
@@ -438,7 +447,7 @@ def markdown_target(protocols: list[Protocol], options: Options) -> list[OutputF
             protocol=protocol,
             family_template=family_template,
             history=history(protocol),
-            examples=examples(protocol, options),
+            examples=examples(protocol, options, shared.vectors),
             used_types=referenced(protocol),
             **helpers,
         )

@@ -2,6 +2,7 @@
 
 Which templates render a protocol, and what they read besides the model, is said by this target's table of the wire
 families (:data:`FAMILIES`; the contexts are computed in ``analysis/``).
+The vectors and the jar are shared outputs (``shared.py``), built once before the targets; this target ships them.
 Hand-written modules are copied, not rendered: the shared runtime (``py_package/_runtime/*.py``), the Spark
 building blocks (``py_package/spark/__init__.py``, when a protocol has a Spark module) and each declared companion
 (``py_package/<protocol>/<name>.py``; see ``py_package/README.md``). Nothing here names a protocol.
@@ -10,7 +11,6 @@ building blocks (``py_package/spark/__init__.py``, when a protocol has a Spark m
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -22,11 +22,10 @@ from .analysis import kafka as kafka_analysis
 from .analysis.spark import BINARY_ROW, JSON_ROW, spark_context
 from .families.framing import JsonFraming
 from .families.registry import family
-from .jar import JAR_NAME, jar_for
-from .java_sources import java_sources
 from .model import Protocol
-from .problems import DefinitionError, Problem
+from .problems import Problem
 from .render import PY_PACKAGE_DIR, PY_TESTS_DIR, Options, OutputFile, Renderer, copy_source, format_python
+from .shared import JAR, VECTORS, Shared, Vectors, jar_path
 from .vectors import manifest as _manifest
 
 Context = Callable[[Protocol], dict[str, Any]]
@@ -70,7 +69,31 @@ FAMILIES: dict[str, PythonFamily] = {
 """This target's part of each wire family (``families/``), by the family's name."""
 
 
-def python_target(protocols: list[Protocol], options: Options) -> list[OutputFile]:
+def needs(protocols: list[Protocol], options: Options) -> frozenset[str]:
+    """The shared outputs this target ships: the vectors (unless ``--no-binary``), and the jar if a Spark module
+    calls it."""
+    wanted = {VECTORS} if options.binary else set()
+    if any(FAMILIES[p.family].spark for p in protocols):
+        wanted.add(JAR)
+    return frozenset(wanted)
+
+
+def companion_problems(protocols: list[Protocol]) -> list[Problem]:
+    """A companion a definition declares (``companions``) whose hand-written module does not exist."""
+    return [
+        Problem(
+            p.source,
+            1,
+            f"companion {c!r} has no module (streamcodecs_gen/py_package/{p.name}/{c}.py)",
+            "write the companion module or remove it from `companions`",
+        )
+        for p in protocols
+        for c in p.companions
+        if not (PY_PACKAGE_DIR / p.name / f"{c}.py").is_file()
+    ]
+
+
+def python_target(protocols: list[Protocol], options: Options, shared: Shared) -> list[OutputFile]:
     renderer = Renderer(options)
     package = options.package_path
     files: list[OutputFile] = []
@@ -85,19 +108,6 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
     files.append(OutputFile(None, package / "py.typed", ""))
     for module in sorted((PY_PACKAGE_DIR / "_runtime").glob("*.py")):
         files.append(OutputFile(None, package / "_runtime" / module.name, copy_source(module)))
-    companions = [
-        Problem(
-            p.source,
-            1,
-            f"companion {c!r} has no module (streamcodecs_gen/py_package/{p.name}/{c}.py)",
-            "write the companion module or remove it from `companions`",
-        )
-        for p in protocols
-        for c in p.companions
-        if not (PY_PACKAGE_DIR / p.name / f"{c}.py").is_file()
-    ]
-    if companions:
-        raise DefinitionError(companions)
     for protocol in protocols:
         python = FAMILIES[protocol.family]
         context = {"protocol": protocol, **python.context(protocol)}
@@ -110,73 +120,22 @@ def python_target(protocols: list[Protocol], options: Options) -> list[OutputFil
         if python.spark:
             spark = python.spark_context(protocol)
             add(python.spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context, **spark)
-    if any(FAMILIES[p.family].spark for p in protocols):
+    if JAR in needs(protocols, options):
         for module in sorted((PY_PACKAGE_DIR / "spark").glob("*.py")):
             files.append(OutputFile(None, package / "spark" / module.name, copy_source(module)))
-        jar = package / "spark" / JAR_NAME  # the JVM path of the Spark functions (java_sources.py, jar.py)
-        previous = options.root / jar if options.root else None
-        files.append(OutputFile(None, jar, jar_for(java_sources(protocols, options), previous)))
-    if options.binary:
-        files += compat_files(protocols, options, renderer)
+        assert shared.jar is not None  # the JVM path of the Spark functions (java_sources.py, jar.py)
+        files.append(OutputFile(None, jar_path(options), shared.jar))
+    if VECTORS in needs(protocols, options):
+        assert shared.vectors is not None
+        files += compat_files(protocols, options, renderer, shared.vectors)
     return format_python(files, options.namespace.split(".")[0])
 
 
-def released_vectors(options: Options) -> Callable[[PurePosixPath], bool]:
-    """Whether a version's vectors are released, i.e. frozen.
-
-    Inside a git work tree a version is released once its manifest is committed (tracked); elsewhere, once it exists
-    on disk.  Vectors written but not yet committed can still change while a version is being prepared.
-    """
-    root = options.root
-    if root is None:
-        return lambda path: False
-    try:
-        listed = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--full-name", "."], capture_output=True, check=True, timeout=60
-        ).stdout
-        prefix = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--show-prefix"],
-            capture_output=True,
-            check=True,
-            text=True,
-            timeout=60,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return lambda path: (root / path).is_file()
-    tracked = {name.decode() for name in listed.split(b"\0") if name}
-    return lambda path: f"{prefix}{path.as_posix()}" in tracked
-
-
-def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer) -> list[OutputFile]:
-    """Vectors for every protocol version (frozen once on disk) and the generated tests that check them."""
-    files: list[OutputFile] = []
-    problems: list[Problem] = []
+def compat_files(protocols: list[Protocol], options: Options, renderer: Renderer, vectors: Vectors) -> list[OutputFile]:
+    """Vectors for every protocol version (built and checked against the frozen ones by ``shared.py``) and the
+    generated tests that check them."""
+    files = list(vectors.files)
     covered = [p for p in protocols if _manifest.supports(p)]
-    released = released_vectors(options)
-    for protocol in covered:
-        framings = [(None, PurePosixPath())] + [(v, PurePosixPath(v.name)) for v in _manifest.variants(protocol)]
-        for version, (variant, subdir) in ((version, f) for version in protocol.versions for f in framings):
-            base = options.binary_dir / protocol.name / version / subdir  # a variant's vectors: <version>/<name>/
-            fresh = _manifest.version_files(protocol, version, base, variant)
-            for path, content in fresh.items():
-                on_disk = (options.root / path) if options.root else None
-                if on_disk is not None and released(path.parent / "manifest.json"):
-                    frozen = on_disk.read_bytes() if on_disk.is_file() else b""
-                    data = content if isinstance(content, bytes) else content.encode("utf-8")
-                    if frozen != data:
-                        problems.append(
-                            Problem(
-                                protocol.source,
-                                1,
-                                f"the frozen vectors of {protocol.name} {version} ({path}) no longer match the definition",  # noqa: E501
-                                "a released version's layout changed: add a new version instead (or, deliberately, "
-                                "delete that vectors directory and say why in the commit)",
-                            )
-                        )
-                    content = frozen
-                files.append(OutputFile(protocol.name, path, content))
-    if problems:
-        raise DefinitionError(problems)
     if covered:
         tests_to_vectors = PurePosixPath(os.path.relpath(options.binary_dir, options.test_dir)).as_posix()
         files.append(

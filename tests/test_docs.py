@@ -16,9 +16,11 @@ from typing import Any
 import pytest
 import yaml
 
+from streamcodecs_gen import target_md
 from streamcodecs_gen.model import EnumRef, Protocol, Struct, StructRef, WireRef
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.render import Options
+from streamcodecs_gen.shared import build_shared
 from streamcodecs_gen.target_md import fence, markdown_target, md_block
 from streamcodecs_gen.vectors import manifest as vector_manifest
 
@@ -47,7 +49,8 @@ def protocols() -> list[Protocol]:
 
 @pytest.fixture(scope="module")
 def docs(protocols: list[Protocol]) -> dict[str, str]:
-    files = markdown_target(protocols, Options())
+    options = Options()
+    files = markdown_target(protocols, options, build_shared(protocols, options, target_md.needs(protocols, options)))
     return {f.path.as_posix(): str(f.content) for f in files}
 
 

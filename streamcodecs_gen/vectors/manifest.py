@@ -76,6 +76,20 @@ def variants(protocol: Protocol) -> list[FramingVariant]:
     return [v for v in family(protocol.family).variants(protocol.framing) if v.encoding in VARIANT_ENCODERS]
 
 
+def protocol_files(protocol: Protocol, binary_dir: PurePosixPath) -> list[tuple[str, PurePosixPath, str | bytes]]:
+    """Every version's vectors of a protocol, with the version: ``<binary_dir>/<protocol>/<version>/``, and each
+    framing variant's in a subdirectory of it named after the variant."""
+    framings = [(None, PurePosixPath())] + [(v, PurePosixPath(v.name)) for v in variants(protocol)]
+    found = []
+    for version in protocol.versions:
+        for variant, subdir in framings:
+            base = binary_dir / protocol.name / version / subdir
+            found += [
+                (version, path, content) for path, content in version_files(protocol, version, base, variant).items()
+            ]
+    return found
+
+
 def version_files(
     protocol: Protocol, version: str, base: PurePosixPath, variant: FramingVariant | None = None
 ) -> dict[PurePosixPath, str | bytes]:
