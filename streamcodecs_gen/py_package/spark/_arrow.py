@@ -34,6 +34,7 @@ from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import ArrayType, DataType, MapType, StringType, StructField, StructType, VariantType
 
 from .._runtime.errors import DecodeError, EncodeError
+from .._runtime.jsonwire import roomy
 from . import ENCODED, _jvm, bind, check_mode, encoded
 
 __all__ = [
@@ -304,13 +305,22 @@ _JSON_DECODE = msgspec.json.Decoder().decode
 
 
 def json_text(value: Any) -> str:
-    """A free-form JSON value (as the codec decodes it) as JSON text, which ``from_text`` makes a VARIANT."""
-    return _JSON_ENCODE(value).decode()
+    """A free-form JSON value (as the codec decodes it) as JSON text, which ``from_text`` makes a VARIANT (as deep as
+    the codec reads, whatever the stack in use)."""
+    try:
+        return _JSON_ENCODE(value).decode()
+    except RecursionError:
+        return roomy(lambda: _JSON_ENCODE(value).decode())
 
 
 def json_value(text: str | None) -> Any:
     """A free-form JSON value from its JSON text (``to_text`` of a VARIANT); a SQL null is a JSON null."""
-    return None if text is None else _JSON_DECODE(text)
+    if text is None:
+        return None
+    try:
+        return _JSON_DECODE(text)
+    except RecursionError:
+        return roomy(lambda: _JSON_DECODE(text))
 
 
 def has_variant(data_type: DataType) -> bool:
