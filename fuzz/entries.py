@@ -95,9 +95,9 @@ def python_value(value: Any, data_type: DataType) -> Any:
 
 
 def textual(data_type: DataType) -> DataType:
-    from streamcodecs.spark import _arrow  # noqa: PLC0415 - the package under test is put on the path at run time
+    from streamcodecs.spark import _variant  # noqa: PLC0415 - the package under test is put on the path at run time
 
-    return _arrow.textual(data_type)
+    return _variant.textual(data_type)
 
 
 def arrow_of(values: list[Any], data_type: DataType) -> pa.Array:

@@ -141,3 +141,59 @@ def test_the_check_finds_a_cycle_and_an_import_in_a_function(tmp_path: Path) -> 
     graph, in_functions = import_graph(package)
     assert cycles(graph) == [["streamcodecs_gen.fam", "streamcodecs_gen.fam.one", "streamcodecs_gen.model"]]
     assert in_functions == [("streamcodecs_gen.late", 2, "streamcodecs_gen.model")]
+
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # below everything: the definitions' loading and problems, names, versions, the wire-type registry, and the
+    # rendering helpers (Options, Renderer, the Jinja filters); the packages' own __init__ files
+    ("", "families", "load", "problems", "origin", "naming", "versions", "types", "filters", "render", "environment"),
+    ("families.framing",),  # the typed framing
+    ("model", "resolve", "layout"),  # the model
+    ("families.*",),  # the family objects: flags and check hooks
+    ("build", "schema", "checks", "checks.*", "pipeline"),  # validation
+    ("vectors", "vectors.*", "analysis", "analysis.*"),  # what the targets read: reference encoders, analyses
+    ("java_sources", "jar", "shared"),  # the shared outputs, built once before the targets
+    ("target_*",),  # the targets
+    ("targets",),  # their registry
+    ("cli", "compat", "write"),  # the command line, the compatibility check, writing
+)
+"""The generator's layers, lowest first (docs/architecture.md, "Import layers"): a module imports only modules of
+its own layer or of a lower one. A new module takes its place here."""
+
+
+def _layer(module: str) -> int | None:
+    name = module.removeprefix("streamcodecs_gen").removeprefix(".")
+    exact = [i for i, layer in enumerate(LAYERS) if name in layer]
+    if exact:
+        return exact[0]
+    for i, layer in enumerate(LAYERS):
+        if any(p.endswith("*") and name.startswith(p[:-1]) for p in layer):
+            return i
+    return None
+
+
+def test_every_module_imports_only_its_layer_or_lower_ones() -> None:
+    graph, _ = import_graph()
+    unplaced = sorted(m for m in graph if _layer(m) is None)
+    assert unplaced == [], "give each new module its layer in LAYERS"
+    upward = sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        for target in targets
+        if (_layer(target) or 0) > (_layer(module) or 0)
+    )
+    assert upward == []
+
+
+def test_no_family_object_names_a_later_stage() -> None:
+    """So that a new target, reference encoder or analysis touches no family file."""
+    graph, _ = import_graph()
+    later = {i for i in range(len(LAYERS)) if i > LAYERS.index(("families.*",))}
+    named = sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        if module.startswith("streamcodecs_gen.families.")
+        for target in targets
+        if _layer(target) in later
+    )
+    assert named == []

@@ -3,7 +3,10 @@ pure: no git, no javac, no read of an output tree inside a target's render."""
 
 from __future__ import annotations
 
+import builtins
+import io
 import subprocess
+import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -70,7 +73,8 @@ def test_a_target_renders_without_git_javac_or_the_output_tree(
     name: str, monkeypatch: pytest.MonkeyPatch, protocols: list[Protocol], tmp_path: Path
 ) -> None:
     """The shared outputs are built first (the committed jar is read back); then, while the target renders, the only
-    process it may start is ruff (formatting), and nothing of the output tree is read."""
+    process it may start is ruff (formatting), and the only files it opens are the generator's own (its templates,
+    the hand-written runtime it copies) and ruff's temporary ones: nothing of an output tree or of the definitions."""
     options = Options()
     target = TARGETS[name]
     committed = shared.Committed(REPO / "output" / "py")
@@ -86,12 +90,26 @@ def test_a_target_renders_without_git_javac_or_the_output_tree(
     def no_tree(self: shared.Committed, *args: Any) -> Any:
         raise AssertionError("a target read the output tree")
 
+    own = (REPO / "templates", REPO / "streamcodecs_gen", Path(tempfile.gettempdir()).resolve())
+    opened: list[Path] = []
+    real_open = io.open
+
+    def own_files_only(file: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(file, str | Path):
+            path = Path(file).resolve()
+            opened.append(path)
+            assert any(path.is_relative_to(root) for root in own), f"a target opened {path}"
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", own_files_only)
+    monkeypatch.setattr(builtins, "open", own_files_only)
     monkeypatch.setattr(subprocess, "run", only_ruff)
     monkeypatch.setattr(shared.Committed, "read", no_tree)
     monkeypatch.setattr(shared.Committed, "released", no_tree)
     files = target.render(protocols, options, outputs)
     assert files
     assert all(command.endswith("-m ruff") for command in started)
+    assert opened or name == "java"  # it saw the templates opened (the java target only places the shared sources)
 
 
 def test_the_jar_on_disk_is_kept_when_built_from_the_same_sources(protocols: list[Protocol]) -> None:

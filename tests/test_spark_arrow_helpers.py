@@ -1,4 +1,5 @@
-"""The generic helpers of the Spark modules' Python path (``streamcodecs_gen/py_package/spark/_arrow.py``), at
+"""The generic helpers of the Spark modules' Python path (``streamcodecs_gen/py_package/spark/_arrow.py``, and
+``_gc.py``), at
 their source: no Spark session, only Arrow arrays shaped as Spark hands them over (maps, lists of key-value
 structs as Kafka headers are, timestamps in a time zone, slices of a batch)."""
 
@@ -13,6 +14,7 @@ import pytest
 from test_py_package import source_module
 
 arrow = source_module("spark/_arrow.py")
+collector = source_module("spark/_gc.py")
 
 HEADERS = pa.list_(pa.struct([("key", pa.string()), ("value", pa.binary())]))
 MAP = pa.map_(pa.string(), pa.string())
@@ -84,13 +86,13 @@ def test_problem_reads_as_the_jvm_paths_error_column() -> None:
 
 def test_no_cycle_collection_pauses_and_restores() -> None:
     assert gc.isenabled()
-    with pytest.raises(ValueError), arrow.no_cycle_collection():
+    with pytest.raises(ValueError), collector.no_cycle_collection():
         assert not gc.isenabled()
         raise ValueError
     assert gc.isenabled()
     gc.disable()
     try:
-        with arrow.no_cycle_collection():
+        with collector.no_cycle_collection():
             pass
         assert not gc.isenabled()  # left as it was found
     finally:

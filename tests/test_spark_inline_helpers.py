@@ -18,7 +18,7 @@ from test_py_package import source_module
 stream_module = source_module("spark/_stream.py")
 inline_module = source_module("spark/_inline.py")
 binary_module = source_module("spark/_binary.py")
-arrow_module = source_module("spark/_arrow.py")
+shipped_module = source_module("spark/_shipped.py")
 
 FRAMES = stream_module.InlineFrames(messages._CODEC)
 INLINE = inline_module.InlineFunctions(
@@ -275,6 +275,6 @@ def test_the_functions_pickle_as_their_modules_global() -> None:
     that holds them, which an executor imports, not as a copy of the codec's tables."""
     for shipped in (spv._FUNCTIONS, spv._INLINE):
         assert len(pickle.dumps(shipped)) < 200 and pickle.loads(pickle.dumps(shipped)) is shipped
-    stray = arrow_module.Shipped(spv.__name__, "_FUNCTIONS")
+    stray = shipped_module.Shipped(spv.__name__, "_FUNCTIONS")
     with pytest.raises(TypeError, match="is not streamcodecs.spark.pravega._FUNCTIONS"):
         pickle.dumps(stray)

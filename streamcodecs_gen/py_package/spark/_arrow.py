@@ -5,24 +5,20 @@ becomes an Arrow value, how a row's value becomes the codec's message); the func
 for every wire family: one Arrow array in, the codec called once per row, one Arrow array out. Spark runs them as
 ``arrow_udf`` (a batch of rows per call) when the session has no JVM path (see ``_jvm``).
 
-Free-form JSON values (VARIANT columns) cross as their JSON text: :func:`textual` is a schema with every VARIANT
-as STRING, what the Python side reads and writes, and :func:`from_text` / :func:`to_text` turn such a column into
-the real one and back on the JVM (``parse_json`` / ``to_json``), much faster than building each VARIANT's binary
-form in Python.
+A free-form JSON value crosses as its JSON text (:func:`json_text`, :func:`json_value`), which ``_variant`` turns
+into a VARIANT and back on the JVM. The other concerns of the Python path have modules of their own: ``_variant``
+(VARIANT columns as text), ``_shipped`` (how the function objects pickle), ``_gc`` (the collector paused for a
+batch) and ``_functions`` (``ProtocolFunctions``, what the families' function objects share).
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime
-import gc
-import importlib
 import math
 import operator
 import struct
 import uuid
-from collections.abc import Callable, Iterator
-from types import ModuleType
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import msgspec
@@ -31,11 +27,11 @@ import pyarrow.compute as pc
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import to_arrow_type
-from pyspark.sql.types import ArrayType, DataType, MapType, StringType, StructField, StructType, VariantType
+from pyspark.sql.types import DataType
 
 from .._runtime.errors import DecodeError, EncodeError
 from .._runtime.jsonwire import roomy
-from . import ENCODED, _jvm, bind, check_mode, encoded
+from . import ENCODED
 
 __all__ = [
     "UNSET",
@@ -44,7 +40,6 @@ __all__ = [
     "Items",
     "Kind",
     "Shape",
-    "Shipped",
     "Struct",
     "arrow_udf",
     "codec_text",
@@ -52,18 +47,14 @@ __all__ = [
     "decode_batch",
     "encode_batch",
     "fields_of",
-    "from_text",
     "instants",
     "json_text",
     "json_value",
-    "no_cycle_collection",
     "pairs",
     "pairs_array",
     "problem",
     "reason",
-    "textual",
     "to_array",
-    "to_text",
     "uuid_of",
     "values_of",
 ]
@@ -197,92 +188,10 @@ def pairs_array(rows: list[list[tuple[Any, Any]] | None], arrow: pa.DataType) ->
     return pa.ListArray.from_arrays(where, items, type=arrow, mask=mask)
 
 
-@contextlib.contextmanager
-def no_cycle_collection() -> Iterator[None]:
-    """The cyclic garbage collector paused for one batch (and restored after). A batch allocates hundreds of
-    thousands of short-lived objects (rows, pairs, messages), freed by reference counting as they go; each
-    collection those allocations trigger would scan every object the worker holds (pyspark's and pyarrow's
-    included), which costs the Python path of a batch a third to half of its time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def arrow_udf(function: Callable[..., pa.Array], returns: DataType) -> Callable[..., Column]:
     """A scalar Arrow UDF, known as such by its type hints (``pa.Array`` in, one per column, and out); pyspark's
     stubs only describe the older form with ``functionType``, which warns at run time."""
     return F.arrow_udf(function, returns)  # type: ignore[call-overload,no-any-return]
-
-
-class Shipped:
-    """An object that a generated Spark module keeps in a global (its tables, the Spark functions over them) and
-    hands to Spark with the functions of its Python path (``arrow_udf``, ``mapInArrow``, ...). Spark pickles those
-    functions with what they name, by value unless it is a module's global; this object is one, so it pickles as
-    ``(module, name)`` and an executor imports the module (the executors have the package) instead of unpickling
-    a copy of the codec's tables for every task."""
-
-    def __init__(self, module: str, name: str) -> None:
-        self._where = (module, name)
-
-    def __reduce__(self) -> tuple[Callable[[str, str], Any], tuple[str, str]]:
-        try:
-            found = _global(*self._where)
-        except (ImportError, AttributeError):
-            found = None
-        if found is not self:
-            raise TypeError(f"{type(self).__name__} is not {'.'.join(self._where)}, which its module names it")
-        return _global, self._where
-
-
-class ProtocolFunctions(Shipped):
-    """The Spark functions of one protocol, over its codec: ``codec`` is its generated codec module, ``protocol`` its
-    name, ``directions`` its ``DIRECTIONS`` and ``decoded`` its ``DECODED`` (the row ``decode`` gives)."""
-
-    def __init__(
-        self,
-        module: str,
-        name: str,
-        *,
-        codec: ModuleType,
-        protocol: str,
-        directions: tuple[str, ...],
-        decoded: StructType,
-    ) -> None:
-        super().__init__(module, name)
-        self.codec = codec
-        self.protocol = protocol
-        self.directions = directions
-        self.decoded = decoded
-
-    def encode_batch(self, rows: pa.Array) -> pa.Array:
-        """``encode`` of one batch on the Python path: ``DECODED`` rows (free-form JSON as its text) -> ``ENCODED``."""
-        raise NotImplementedError
-
-    def encode(self, column: Column | str, on_error: str) -> Column:
-        """The module's ``encode`` (its docstring says what it does): the protocol's Java ``Encode`` UDF, else an
-        Arrow UDF over :meth:`encode_batch`."""
-        on_error = check_mode(on_error)
-        source = F.col(column) if isinstance(column, str) else column
-        java = _jvm.java_udf(self.protocol, "Encode", ENCODED)
-        if java is not None:
-            result = F.call_udf(java, source)
-            if on_error == "PERMISSIVE":
-                return result  # data is already null where there is an error
-        else:
-
-            def encode_rows(rows: pa.Array) -> pa.Array:
-                return self.encode_batch(rows)
-
-            result = arrow_udf(encode_rows, ENCODED)(to_text(source, self.decoded))
-        return encoded(result["data"], result["error"], on_error, self.protocol)
-
-
-def _global(module: str, name: str) -> Any:
-    return getattr(importlib.import_module(module), name)
 
 
 def reason(error: DecodeError) -> str:
@@ -321,64 +230,6 @@ def json_value(text: str | None) -> Any:
         return _JSON_DECODE(text)
     except RecursionError:
         return roomy(lambda: _JSON_DECODE(text))
-
-
-def has_variant(data_type: DataType) -> bool:
-    if isinstance(data_type, VariantType):
-        return True
-    if isinstance(data_type, StructType):
-        return any(has_variant(f.dataType) for f in data_type.fields)
-    if isinstance(data_type, ArrayType):
-        return has_variant(data_type.elementType)
-    if isinstance(data_type, MapType):
-        return has_variant(data_type.valueType)
-    return False
-
-
-def textual(data_type: DataType) -> DataType:
-    """``data_type`` with every VARIANT inside as STRING (its JSON text): what crosses to and from Python."""
-    if isinstance(data_type, VariantType):
-        return StringType()
-    if isinstance(data_type, StructType):
-        return StructType([StructField(f.name, textual(f.dataType), f.nullable) for f in data_type.fields])
-    if isinstance(data_type, ArrayType):
-        return ArrayType(textual(data_type.elementType), data_type.containsNull)
-    if isinstance(data_type, MapType):
-        return MapType(data_type.keyType, textual(data_type.valueType), data_type.valueContainsNull)
-    return data_type
-
-
-def _retyped(column: Column, data_type: DataType, leaf: Callable[[Column], Column]) -> Column:
-    """``column`` with ``leaf`` applied to every VARIANT (or text in its place) that ``data_type`` holds."""
-    if not has_variant(data_type):
-        return column
-    if isinstance(data_type, VariantType):
-        return leaf(column)
-    if isinstance(data_type, StructType):
-        parts = [(F.lit(f.name), _retyped(column[f.name], f.dataType, leaf)) for f in data_type.fields]
-        named = F.named_struct(*[part for pair in parts for part in pair])  # names as literals: fine in a lambda
-        return F.when(column.isNotNull(), named)
-    if isinstance(data_type, ArrayType):
-        element = data_type.elementType
-        return F.transform(column, lambda x: _retyped(x, element, leaf))
-    assert isinstance(data_type, MapType)
-    value = data_type.valueType
-    return F.transform_values(column, lambda _, v: _retyped(v, value, leaf))
-
-
-def from_text(column: Column, data_type: DataType) -> Column:
-    """A column of ``textual(data_type)`` as ``data_type``: each JSON text parsed into its VARIANT. The column is
-    named once (``bind``): its expression is not copied into every field that holds a VARIANT."""
-    if not has_variant(data_type):
-        return column
-    return bind(column, lambda c: _retyped(c, data_type, F.parse_json))
-
-
-def to_text(column: Column, data_type: DataType) -> Column:
-    """A column of ``data_type`` as ``textual(data_type)``: each VARIANT as its JSON text (named once too)."""
-    if not has_variant(data_type):
-        return column
-    return bind(column, lambda c: _retyped(c, data_type, F.to_json))
 
 
 def _laid_out(values: list[Any], flat: list[Any]) -> tuple[pa.Array, pa.Array | None]:

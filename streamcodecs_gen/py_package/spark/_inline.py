@@ -24,7 +24,7 @@ from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import ArrayType, BinaryType, LongType, StringType, StructField, StructType
 
 from .._runtime.frames import Codec
-from . import _arrow, _jvm, check_mode
+from . import _arrow, _gc, _jvm, _shipped, check_mode
 from ._binary import failure
 from ._stream import Found, Gathering, InlineFrames, Stream, packed, unpacked
 
@@ -51,7 +51,7 @@ def _arrow_schema(schema: StructType) -> pa.Schema:
     return pa.schema([pa.field(f.name, to_arrow_type(f.dataType)) for f in schema.fields])
 
 
-class InlineFunctions(_arrow.Shipped):
+class InlineFunctions(_shipped.Shipped):
     """``split_inline`` and ``explode_inline`` of one protocol: ``codec`` is its generated codec module,
     ``protocol`` its name, ``schema`` its ``INLINE``, ``kinds`` its inline messages by name (in ``INLINE``'s
     order) and ``frames`` the codec's frames (the generated module's ``_frames.Codec``: its inline frames' rule and
@@ -262,7 +262,7 @@ class InlineFunctions(_arrow.Shipped):
             return F.call_udf(java, source.cast("binary"), F.lit(0).cast("bigint"), F.lit(failfast))
 
         def split_values(values: pa.Array) -> pa.Array:
-            with _arrow.no_cycle_collection():
+            with _gc.no_cycle_collection():
                 return self.split_batch(values, failfast)
 
         return _arrow.arrow_udf(split_values, ArrayType(self.schema))(source.cast("binary"))

@@ -4,7 +4,7 @@ end line), one per row.
 A protocol's module holds its schemas and tables (how each message crosses to and from Arrow: ``_arrow.Kind``) and
 hands them to :class:`JsonFunctions`, which its public functions call: on the JVM path the protocol's Java UDFs
 (``_jvm``), otherwise Arrow UDFs calling the generated Python codec (``_arrow``). Free-form JSON crosses to and
-from Python as its text (``_arrow.textual``), parsed into a VARIANT on the JVM.
+from Python as its text (``_variant.textual``), parsed into a VARIANT on the JVM.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import StructType
 
-from . import _arrow, _jvm, check_direction, check_mode, finish
+from . import _arrow, _functions, _gc, _jvm, _variant, check_direction, check_mode, finish
 
 __all__ = ["JsonFunctions"]
 
 
-class JsonFunctions(_arrow.ProtocolFunctions):
+class JsonFunctions(_functions.ProtocolFunctions):
     """``decode`` and ``encode`` of one protocol: ``codec`` is its generated codec module, ``protocol`` its name,
     ``directions`` its ``DIRECTIONS``, ``decoded`` its ``DECODED`` and ``kinds`` its messages by name."""
 
@@ -40,18 +40,18 @@ class JsonFunctions(_arrow.ProtocolFunctions):
     ) -> None:
         super().__init__(module, name, codec=codec, protocol=protocol, directions=directions, decoded=decoded)
         self.kinds = kinds
-        self.decoded_text = _arrow.textual(decoded)
+        self.decoded_text = _variant.textual(decoded)
         self.decoded_arrow: pa.StructType = to_arrow_type(self.decoded_text, timezone="UTC")  # any zone would do
 
     def decode_batch(self, lines: pa.Array, direction: str | None) -> pa.Array:
         codec = self.codec
         decode_line = codec.decode if direction is None else functools.partial(codec.decode, direction=direction)
-        with _arrow.no_cycle_collection():
+        with _gc.no_cycle_collection():
             return _arrow.decode_batch(lines, decode_line, self.kinds, self.decoded_arrow)
 
     def encode_batch(self, rows: pa.Array) -> pa.Array:
         codec = self.codec
-        with _arrow.no_cycle_collection():
+        with _gc.no_cycle_collection():
             return _arrow.encode_batch(rows, self.kinds, codec.encode, codec.EncodeError, _arrow.codec_text)
 
     def decode(self, column: Column | str, direction: str | None, mode: str) -> Column:
@@ -69,5 +69,5 @@ class JsonFunctions(_arrow.ProtocolFunctions):
                 return self.decode_batch(lines, direction)
 
             text = _arrow.arrow_udf(decode_lines, self.decoded_text)(source.cast("binary"))
-            row = _arrow.from_text(text, self.decoded)
+            row = _variant.from_text(text, self.decoded)
         return finish(row, mode, self.protocol, source)

@@ -33,7 +33,7 @@ from pyspark.sql.types import (
 
 from .._runtime import kafkawire as _kw
 from .._runtime.jsonwire import roomy
-from . import ENCODED, _arrow, _jvm, check_direction, check_mode, encoded, finish, raise_unless_null
+from . import ENCODED, _arrow, _functions, _gc, _jvm, check_direction, check_mode, encoded, finish, raise_unless_null
 
 __all__ = ["CONTENT_MODES", "HEADERS", "KAFKA_SOURCE_SCHEMA", "KafkaFunctions", "Media", "SparkEvent"]
 
@@ -140,7 +140,7 @@ def _quoted(name: str) -> Column:
     return F.col("`" + name.replace("`", "``") + "`")
 
 
-class KafkaFunctions(_arrow.ProtocolFunctions):
+class KafkaFunctions(_functions.ProtocolFunctions):
     """The Spark functions of one protocol: ``codec`` is its generated codec module, ``protocol`` its name,
     ``directions`` its ``DIRECTIONS``, ``decoded`` its ``DECODED``, ``event`` its event, ``media`` what a content
     type says, ``key_mappers`` the attributes that may become the record's key (mapper -> (field, encoding)) and
@@ -360,7 +360,7 @@ class KafkaFunctions(_arrow.ProtocolFunctions):
             return F.call_udf(udf, column["key"], column["value"])
 
         def modes(headers: pa.Array) -> pa.Array:
-            with _arrow.no_cycle_collection():
+            with _gc.no_cycle_collection():
                 return self.content_mode_batch(headers)
 
         return _arrow.arrow_udf(modes, StringType())(column)
@@ -374,7 +374,7 @@ class KafkaFunctions(_arrow.ProtocolFunctions):
             return F.call_udf(udf, content_type, payload)
 
         def texts(content_types: pa.Array, data: pa.Array) -> pa.Array:
-            with _arrow.no_cycle_collection():
+            with _gc.no_cycle_collection():
                 return self.data_text_batch(content_types, data)
 
         return _arrow.arrow_udf(texts, StringType())(content_type, payload)
@@ -389,7 +389,7 @@ class KafkaFunctions(_arrow.ProtocolFunctions):
             return finish(F.call_udf(udf, source.cast("binary")), mode, self.protocol, source)
 
         def decode_values(values: pa.Array) -> pa.Array:
-            with _arrow.no_cycle_collection():
+            with _gc.no_cycle_collection():
                 return self.decode_batch(values)
 
         return finish(_arrow.arrow_udf(decode_values, self.decoded)(source.cast("binary")), mode, self.protocol, source)
@@ -413,7 +413,7 @@ class KafkaFunctions(_arrow.ProtocolFunctions):
         else:
 
             def read(values: pa.Array, header_lists: pa.Array) -> pa.Array:
-                with _arrow.no_cycle_collection():
+                with _gc.no_cycle_collection():
                     return self.from_kafka_batch(values, header_lists)
 
             decoded = _arrow.arrow_udf(read, self.from_kafka_row)(_quoted(value), _quoted(headers))
@@ -458,7 +458,7 @@ class KafkaFunctions(_arrow.ProtocolFunctions):
         else:
 
             def encode_rows(rows: pa.Array) -> pa.Array:
-                with _arrow.no_cycle_collection():
+                with _gc.no_cycle_collection():
                     return self.encode_batch(rows)
 
             written = _arrow.arrow_udf(encode_rows, ENCODED)(row)
@@ -486,7 +486,7 @@ class KafkaFunctions(_arrow.ProtocolFunctions):
         else:
 
             def write(events: pa.Array) -> pa.Array:
-                with _arrow.no_cycle_collection():
+                with _gc.no_cycle_collection():
                     return self.to_kafka_batch(events, mode)
 
             written = _arrow.arrow_udf(write, _TO_KAFKA_ROW)(e)

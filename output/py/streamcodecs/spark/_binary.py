@@ -18,7 +18,7 @@ from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import StructType
 
 from .._runtime.errors import DecodeError
-from . import _arrow, _jvm, check_direction, check_mode
+from . import _arrow, _functions, _gc, _jvm, check_direction, check_mode
 
 __all__ = ["BinaryFunctions", "failure"]
 
@@ -29,7 +29,7 @@ def failure(error: type[DecodeError], reason: str, data: bytes) -> DecodeError:
     return error(f"{reason} (input of {len(data)} bytes starts {shown}{'...' if len(data) > 48 else ''})")
 
 
-class BinaryFunctions(_arrow.ProtocolFunctions):
+class BinaryFunctions(_functions.ProtocolFunctions):
     """``decode`` and ``encode`` of one protocol: ``codec`` is its generated codec module, ``protocol`` its name,
     ``directions`` its ``DIRECTIONS``, ``decoded`` its ``DECODED`` and ``kinds`` its messages by name (those
     ``decode`` gives; the inline frames are ``_inline``'s)."""
@@ -55,13 +55,13 @@ class BinaryFunctions(_arrow.ProtocolFunctions):
     def decode_batch(self, frames: pa.Array, direction: str | None, failfast: bool) -> pa.Array:
         codec = self.codec
         decode_frame = codec.decode if direction is None else functools.partial(codec.decode, direction=direction)
-        with _arrow.no_cycle_collection():
+        with _gc.no_cycle_collection():
             return _arrow.decode_batch(
                 frames, decode_frame, self.kinds, self.decoded_arrow, self.failure if failfast else None
             )
 
     def encode_batch(self, rows: pa.Array) -> pa.Array:
-        with _arrow.no_cycle_collection():
+        with _gc.no_cycle_collection():
             return _arrow.encode_batch(rows, self.kinds, self.codec.encode, self.codec.EncodeError)
 
     def decode(self, column: Column | str, direction: str | None, mode: str) -> Column:

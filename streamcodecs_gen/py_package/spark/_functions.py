@@ -1,0 +1,61 @@
+"""What the Spark function objects of every wire family share (:class:`ProtocolFunctions`): the codec, the
+protocol's name, directions and decoded row, and ``encode`` on the JVM path or, without it, on Arrow batches."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import pyarrow as pa
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+from pyspark.sql.types import StructType
+
+from . import ENCODED, _jvm, check_mode, encoded
+from ._arrow import arrow_udf
+from ._shipped import Shipped
+from ._variant import to_text
+
+__all__ = ["ProtocolFunctions"]
+
+
+class ProtocolFunctions(Shipped):
+    """The Spark functions of one protocol, over its codec: ``codec`` is its generated codec module, ``protocol`` its
+    name, ``directions`` its ``DIRECTIONS`` and ``decoded`` its ``DECODED`` (the row ``decode`` gives)."""
+
+    def __init__(
+        self,
+        module: str,
+        name: str,
+        *,
+        codec: ModuleType,
+        protocol: str,
+        directions: tuple[str, ...],
+        decoded: StructType,
+    ) -> None:
+        super().__init__(module, name)
+        self.codec = codec
+        self.protocol = protocol
+        self.directions = directions
+        self.decoded = decoded
+
+    def encode_batch(self, rows: pa.Array) -> pa.Array:
+        """``encode`` of one batch on the Python path: ``DECODED`` rows (free-form JSON as its text) -> ``ENCODED``."""
+        raise NotImplementedError
+
+    def encode(self, column: Column | str, on_error: str) -> Column:
+        """The module's ``encode`` (its docstring says what it does): the protocol's Java ``Encode`` UDF, else an
+        Arrow UDF over :meth:`encode_batch`."""
+        on_error = check_mode(on_error)
+        source = F.col(column) if isinstance(column, str) else column
+        java = _jvm.java_udf(self.protocol, "Encode", ENCODED)
+        if java is not None:
+            result = F.call_udf(java, source)
+            if on_error == "PERMISSIVE":
+                return result  # data is already null where there is an error
+        else:
+
+            def encode_rows(rows: pa.Array) -> pa.Array:
+                return self.encode_batch(rows)
+
+            result = arrow_udf(encode_rows, ENCODED)(to_text(source, self.decoded))
+        return encoded(result["data"], result["error"], on_error, self.protocol)

@@ -1,0 +1,76 @@
+"""Free-form JSON values (VARIANT columns) as they cross between Spark and Python: as their JSON text.
+
+:func:`textual` is a schema with every VARIANT as STRING, what the Python side reads and writes, and
+:func:`from_text` / :func:`to_text` turn such a column into the real one and back on the JVM (``parse_json`` /
+``to_json``), much faster than building each VARIANT's binary form in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+from pyspark.sql.types import ArrayType, DataType, MapType, StringType, StructField, StructType, VariantType
+
+from . import bind
+
+__all__ = ["from_text", "has_variant", "textual", "to_text"]
+
+
+def has_variant(data_type: DataType) -> bool:
+    if isinstance(data_type, VariantType):
+        return True
+    if isinstance(data_type, StructType):
+        return any(has_variant(f.dataType) for f in data_type.fields)
+    if isinstance(data_type, ArrayType):
+        return has_variant(data_type.elementType)
+    if isinstance(data_type, MapType):
+        return has_variant(data_type.valueType)
+    return False
+
+
+def textual(data_type: DataType) -> DataType:
+    """``data_type`` with every VARIANT inside as STRING (its JSON text): what crosses to and from Python."""
+    if isinstance(data_type, VariantType):
+        return StringType()
+    if isinstance(data_type, StructType):
+        return StructType([StructField(f.name, textual(f.dataType), f.nullable) for f in data_type.fields])
+    if isinstance(data_type, ArrayType):
+        return ArrayType(textual(data_type.elementType), data_type.containsNull)
+    if isinstance(data_type, MapType):
+        return MapType(data_type.keyType, textual(data_type.valueType), data_type.valueContainsNull)
+    return data_type
+
+
+def _retyped(column: Column, data_type: DataType, leaf: Callable[[Column], Column]) -> Column:
+    """``column`` with ``leaf`` applied to every VARIANT (or text in its place) that ``data_type`` holds."""
+    if not has_variant(data_type):
+        return column
+    if isinstance(data_type, VariantType):
+        return leaf(column)
+    if isinstance(data_type, StructType):
+        parts = [(F.lit(f.name), _retyped(column[f.name], f.dataType, leaf)) for f in data_type.fields]
+        named = F.named_struct(*[part for pair in parts for part in pair])  # names as literals: fine in a lambda
+        return F.when(column.isNotNull(), named)
+    if isinstance(data_type, ArrayType):
+        element = data_type.elementType
+        return F.transform(column, lambda x: _retyped(x, element, leaf))
+    assert isinstance(data_type, MapType)
+    value = data_type.valueType
+    return F.transform_values(column, lambda _, v: _retyped(v, value, leaf))
+
+
+def from_text(column: Column, data_type: DataType) -> Column:
+    """A column of ``textual(data_type)`` as ``data_type``: each JSON text parsed into its VARIANT. The column is
+    named once (``bind``): its expression is not copied into every field that holds a VARIANT."""
+    if not has_variant(data_type):
+        return column
+    return bind(column, lambda c: _retyped(c, data_type, F.parse_json))
+
+
+def to_text(column: Column, data_type: DataType) -> Column:
+    """A column of ``data_type`` as ``textual(data_type)``: each VARIANT as its JSON text (named once too)."""
+    if not has_variant(data_type):
+        return column
+    return bind(column, lambda c: _retyped(c, data_type, F.to_json))
