@@ -60,10 +60,10 @@ def from_arrow(ref: TypeRef, v: str, path: str, d: int = 0, nulls: bool = False)
             return f"_{struct.snake}_of({v})"
         case ListRef(item=item) if _converts(item):
             x, back = f"x{d}", from_arrow(item, f"x{d}", path + "[]", d + 1, nulls)
-            return f"[None if {x} is None else {back} for {x} in {v}]"
+            return f"[_arrow.NULL if {x} is None else {back} for {x} in {v}]"
         case MapRef(item=item) if _converts(item):
             x, back = f"x{d}", from_arrow(item, f"x{d}", path + "[]", d + 1, nulls)
-            return f"{{k{d}: None if {x} is None else {back} for k{d}, {x} in {v}.items()}}"
+            return f"{{k{d}: _arrow.NULL if {x} is None else {back} for k{d}, {x} in {v}.items()}}"
     return v
 
 
@@ -111,7 +111,7 @@ class ArrowField:
         if f.removed:
             return f"_arrow.UNSET if {item} is None else {back}"
         if self.nulls:
-            return f"None if {item} is None else {back}" if back != item else back
+            return f"_arrow.NULL if {item} is None else {back}" if back != item else back
         return f"None if {item} is None else {back}" if f.type.arrow_converts and f.may_be_none else back
 
 

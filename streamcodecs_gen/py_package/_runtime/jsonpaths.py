@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -51,9 +52,13 @@ def typed_text(
     """The typed path of JSON text: the direction's union of tagged messages (``decoders``), or without a direction
     each in turn, the first that fits winning; a failure names the direction whose tag the message has."""
 
+    getrecursionlimit = sys.getrecursionlimit
+
     def decode_text(direction: str | None, text: bytes, line: int | None) -> Any:
-        check_text(text, error, line)
-        unbounded(text, error, line)
+        if not text.isascii() or 92 in text:  # else nothing check_text looks for (the common case, without a call)
+            check_text(text, error, line)
+        if getrecursionlimit() > MAX_DEPTH:
+            unbounded(text, error, line)
         try:
             if direction is not None:
                 try:
@@ -75,7 +80,7 @@ def typed_text(
             failure = telling_failure(failures, text, tag_key, tag_directions)
             raise decode_error(malformed_first(failure, text), error, line=line) from None
         except RecursionError:
-            return deeper(text, error, line, lambda: decode_text(direction, text, line))
+            return deeper(text, error, line, partial(decode_text, direction, text, line))  # no closure: no cells
 
     return decode_text
 
@@ -182,7 +187,7 @@ def general_text(recognise: Recognise, error: type[DecodeError]) -> TextDecode:
                 raise decode_error(malformed_first(exc, text), error, line=line) from None
             return recognise(value, direction, line)
         except RecursionError:
-            return deeper(text, error, line, lambda: decode_general(direction, text, line))
+            return deeper(text, error, line, partial(decode_general, direction, text, line))
 
     return decode_general
 
@@ -193,10 +198,12 @@ def fast_text(
     """One message's JSON text: the direction's fast path (``fast``; without a direction, the first's), else
     ``general`` (which checks the text again: only the fast path's misses pay twice)."""
     needle = f'"{tag_key}"'.encode()
+    getrecursionlimit = sys.getrecursionlimit
 
     def decode_text(direction: str | None, text: bytes, line: int | None) -> Any:
-        check_text(text, error, line)
-        if sys.getrecursionlimit() > MAX_DEPTH:  # msgspec could read deeper than the limit: the general path checks
+        if not text.isascii() or 92 in text:  # else nothing check_text looks for (the common case, without a call)
+            check_text(text, error, line)
+        if getrecursionlimit() > MAX_DEPTH:  # msgspec could read deeper than the limit: the general path checks
             return general(direction, text, line)
         out: list[Any] = []
         tagged_first = text.find(needle) >= 0  # only a guess, saving a miss

@@ -34,6 +34,7 @@ from .._runtime.jsonwire import roomy
 from . import ENCODED
 
 __all__ = [
+    "NULL",
     "UNSET",
     "Absent",
     "Entries",
@@ -62,6 +63,9 @@ __all__ = [
 ENCODED_ARROW: pa.StructType = to_arrow_type(ENCODED)
 UNSET = msgspec.UNSET
 """What the JSON codec holds in a removed field that the peer did not send (a null column on the Spark side)."""
+NULL: Any = None
+"""A null where the codec's type has none, handed to the JSON codec as it is (it refuses it in its own words, as the
+Java codec does): typed Any, as it is not the field's type."""
 
 
 class Struct(NamedTuple):

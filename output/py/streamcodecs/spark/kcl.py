@@ -214,7 +214,9 @@ def _initialize_of(v: dict[str, Any]) -> _codec.Initialize:
 
 def _process_records_of(v: dict[str, Any]) -> _codec.ProcessRecords:
     return _codec.ProcessRecords(
-        records=None if v["records"] is None else [None if x0 is None else _record_of(x0) for x0 in v["records"]],
+        records=_arrow.NULL
+        if v["records"] is None
+        else [_arrow.NULL if x0 is None else _record_of(x0) for x0 in v["records"]],
         millis_behind_latest=v["millis_behind_latest"],
     )
 
