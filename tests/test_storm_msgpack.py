@@ -175,6 +175,66 @@ def test_a_long_stream_in_pipe_sized_chunks() -> None:
     assert got[:1234] == [PACKABLE["BoltTuple"][1]] * 1234
 
 
+def test_issue32_defect6_a_frame_fed_byte_by_byte_is_read_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #32, defect 6: a value cut into many pieces was copied and rescanned from its start on every feed
+    (a 116 KiB frame fed byte by byte took 7 s). Now the incomplete value's structure is followed as it arrives,
+    and msgspec is asked again only once it is complete: the bytes it is handed stay a small multiple of the
+    stream, however it is cut (counted, not timed)."""
+    from streamcodecs._runtime import jsonwire
+
+    values: list[Any] = [f"value-{i}" for i in range(9000)] + list(range(-3000, 3000)) + [b"\x00" * 300, None, 2.5]
+    tuple_ = {"id": "-6955325049453591163", "comp": "spout", "stream": "default", "task": 9, "tuple": values}
+    frame = msgpack.packb(tuple_, use_bin_type=True)
+    assert 100 * 1024 < len(frame) < 140 * 1024
+    sync = msgpack.packb({"command": "sync"})
+    scanned = 0
+    skip = jsonwire._SKIP_VALUES
+
+    class Counting:
+        def decode(self, data: Any) -> Any:
+            nonlocal scanned
+            scanned += len(data)
+            return skip.decode(data)
+
+    monkeypatch.setattr(jsonwire, "_SKIP_VALUES", Counting())
+    reader = storm.Reader(direction="to_component", serializer=MP)
+    data = frame + frame
+    got = [m for i in range(len(data)) for m in reader.feed(data[i : i + 1])]
+    expected = storm.BoltTuple(id=tuple_["id"], comp="spout", stream="default", task=9, values=values)
+    assert got == [expected, expected]
+    assert scanned < 4 * len(data), scanned  # before: about len(frame) ** 2 / 2 for each frame
+    reader = storm.Reader(direction="to_storm", serializer=MP)  # values arriving whole are never followed
+    assert reader.feed(sync * 3) == [storm.Sync()] * 3
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        None, True, 0, 127, -32, 200, 40000, 2**31, 2**40, -100, -40000, -(2**31), -(2**40), 1.5,
+        "", "x" * 31, "x" * 32, "x" * 300, "x" * 70000, b"", b"b" * 300, b"b" * 70000,
+        [], [1, [2, [3, []]]], list(range(20)), list(range(70000)), {}, {"k": {"l": [1, {}]}},
+        {str(i): i for i in range(20)}, {str(i): i for i in range(70000)},
+        msgpack.ExtType(1, b"a"), msgpack.ExtType(2, b"ab"), msgpack.ExtType(3, b"abcd"),
+        msgpack.ExtType(4, b"a" * 8), msgpack.ExtType(5, b"a" * 16), msgpack.ExtType(6, b"abc"),
+        msgpack.ExtType(7, b"a" * 300), msgpack.ExtType(8, b"a" * 70000),
+    ],
+    ids=lambda value: f"{type(value).__name__}-{len(value) if hasattr(value, '__len__') else value}",
+)  # fmt: skip
+def test_a_value_of_every_kind_cut_anywhere_waits_for_its_rest(value: Any) -> None:
+    """The structure of an incomplete value is followed for each MessagePack type (extensions included, which an
+    ``any`` field holds as ``msgspec.msgpack.Ext``): the value is read as soon as its last byte arrives, never
+    before, wherever it is cut."""
+    packed = msgpack.packb({"command": "metrics", "name": "m", "params": value}, use_bin_type=True)
+    sync = msgpack.packb({"command": "sync"})
+    decoded = storm.decode(packed, serializer=MP)
+    cuts = range(1, len(packed)) if len(packed) < 400 else [1, 2, 3, 5, 100, len(packed) // 2, len(packed) - 1]
+    for cut in cuts:
+        reader = storm.Reader(direction="to_storm", serializer=MP)
+        assert reader.feed(sync + packed[:cut]) == [storm.Sync()], cut
+        assert reader.feed(packed[cut:-1]) == [], cut
+        assert reader.feed(packed[-1:] + sync) == [decoded, storm.Sync()], cut
+
+
 def test_an_invalid_message_is_skipped_and_named_by_its_stream_offset() -> None:
     sync = msgpack.packb({"command": "sync"})
     bad = msgpack.packb({"command": "emit", "tuple": 1})

@@ -1112,66 +1112,24 @@ _PACKED_CHECKERS: dict[type, msgspec.msgpack.Decoder[Any]] = {
 }
 """Each message class's own MessagePack decoder; :func:`encode` checks its output with it."""
 _PACKED_CHECKERS[TaskIds] = msgspec.msgpack.Decoder(list[Int32])  # written as a bare array
-_PACKED_TAGGED_RUN_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(
-    list[Next | SpoutAck | SpoutFail | Activate | Deactivate]
-)
-_PACKED_BASE_RUN_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(list[BoltTuple])
-_NEEDLES_TO_COMPONENT = (
-    b"__heartbeat",
-    b"__system",
-    b"command",
-    b"context",
-)
-"""Bytes in every to_component object that is not a BoltTuple although it has its keys."""
-
-
-def _packed_run_to_component(values: bytes, base_first: bool) -> tuple[list[Message] | None, bool]:
-    """The messages of a MessagePack array of whole values when all are common ones (decoded in one pass), else
-    None, and whether the next run should try the catch-all shape first (streams come in runs of one kind). It
-    answers only when decoding the values one by one would give the same messages."""
-    for base in (base_first, not base_first):
-        if not base:
-            try:
-                return _PACKED_TAGGED_RUN_TO_COMPONENT.decode(values), False
-            except _REFUSED:
-                pass
-        elif not any(needle in values for needle in _NEEDLES_TO_COMPONENT):
-            try:
-                return _PACKED_BASE_RUN_TO_COMPONENT.decode(values), True
-            except _REFUSED:
-                pass
-    return None, base_first
-
-
-_PACKED_TAGGED_RUN_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(
-    list[Emit | Ack | Fail | Log | Error | Metrics | Sync]
-)
-_PACKED_BASE_RUN_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(list[PidReply])
-_NEEDLES_TO_STORM = (b"command",)
-"""Bytes in every to_storm object that is not a PidReply although it has its keys."""
-
-
-def _packed_run_to_storm(values: bytes, base_first: bool) -> tuple[list[Message] | None, bool]:
-    """The messages of a MessagePack array of whole values when all are common ones (decoded in one pass), else
-    None, and whether the next run should try the catch-all shape first (streams come in runs of one kind). It
-    answers only when decoding the values one by one would give the same messages."""
-    for base in (base_first, not base_first):
-        if not base:
-            try:
-                return _PACKED_TAGGED_RUN_TO_STORM.decode(values), False
-            except _REFUSED:
-                pass
-        elif not any(needle in values for needle in _NEEDLES_TO_STORM):
-            try:
-                return _PACKED_BASE_RUN_TO_STORM.decode(values), True
-            except _REFUSED:
-                pass
-    return None, base_first
-
-
-_PACKED_RUNS: dict[str, Callable[[bytes, bool], tuple[list[Message] | None, bool]]] = {
-    "to_component": _packed_run_to_component,
-    "to_storm": _packed_run_to_storm,
+_PACKED_RUNS: dict[str, _jw.PackedRun] = {  # what a run of whole values of each direction decodes as, in one pass
+    "to_component": _jw.PackedRun(
+        tagged=msgspec.msgpack.Decoder(list[Next | SpoutAck | SpoutFail | Activate | Deactivate]),
+        base=msgspec.msgpack.Decoder(list[BoltTuple]),
+        # Bytes in every to_component object that is not a BoltTuple although it has its keys
+        needles=(
+            b"__heartbeat",
+            b"__system",
+            b"command",
+            b"context",
+        ),
+    ),
+    "to_storm": _jw.PackedRun(
+        tagged=msgspec.msgpack.Decoder(list[Emit | Ack | Fail | Log | Error | Metrics | Sync]),
+        base=msgspec.msgpack.Decoder(list[PidReply]),
+        # Bytes in every to_storm object that is not a PidReply although it has its keys
+        needles=(b"command",),
+    ),
 }
 _PACKED_FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[int, bool]]] = {
     "to_component": _packed_fast_to_component,
