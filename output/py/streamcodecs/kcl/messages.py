@@ -563,8 +563,11 @@ def encode(message: Message, *, serializer: str = "json") -> bytes:
         return data + _TERMINATOR
     except msgspec.ValidationError as exc:
         problem = _jw.decode_error(exc, DecodeError)
-        where = type(message).__name__ + (f".{problem.field}" if problem.field else "")
+        field = problem.field
+        where = type(message).__name__ + (f".{field}" if field else "")
         raise EncodeError(problem.reason, field=where) from None
+    except RecursionError:  # a value nested deeper than the stack in use allows (up to MAX_DEPTH is written)
+        return _jw.deeper_encode(lambda: encode(message, serializer=serializer), EncodeError, type(message).__name__)
     except (TypeError, ValueError, OverflowError) as exc:
         raise EncodeError(str(exc), field=type(message).__name__) from None
 

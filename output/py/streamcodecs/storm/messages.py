@@ -1101,7 +1101,7 @@ _FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[int, bool
 
 
 _decode_text: Callable[[str | None, bytes, int | None], Message] = _jp.fast_text(
-    _FAST, _decode_general, DIRECTIONS, "command"
+    _FAST, _decode_general, DIRECTIONS, "command", DecodeError
 )
 
 
@@ -1194,8 +1194,13 @@ def encode(message: Message, *, serializer: str = "json") -> bytes:
         return data + _TERMINATOR
     except msgspec.ValidationError as exc:
         problem = _jw.decode_error(exc, DecodeError)
-        where = type(message).__name__ + (f".{problem.field}" if problem.field else "")
+        field = problem.field
+        if type(message) in _ARRAY_FIELD:  # written as a bare array: name its field
+            field = _ARRAY_FIELD[type(message)][0] + (field or "")
+        where = type(message).__name__ + (f".{field}" if field else "")
         raise EncodeError(problem.reason, field=where) from None
+    except RecursionError:  # a value nested deeper than the stack in use allows (up to MAX_DEPTH is written)
+        return _jw.deeper_encode(lambda: encode(message, serializer=serializer), EncodeError, type(message).__name__)
     except (TypeError, ValueError, OverflowError) as exc:
         raise EncodeError(str(exc), field=type(message).__name__) from None
 
