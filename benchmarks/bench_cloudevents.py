@@ -36,9 +36,9 @@ DATA = {"temperature": 21.5, "unit": "C", "ok": True}
 
 
 def _forget() -> None:
-    _kw._VALID_URI.clear()
-    _kw._VALID_URI_REFERENCE.clear()
-    _kw._VALID_MEDIA_TYPE.clear()
+    _kw.VALID_URI.clear()
+    _kw.VALID_URI_REFERENCE.clear()
+    _kw.VALID_MEDIA_TYPE.clear()
 
 
 def cases() -> list[Case]:
