@@ -1,6 +1,7 @@
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -40,6 +41,7 @@ import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.sql.types.VariantType;
+import org.apache.spark.sql.types.VariantType$;
 import org.apache.spark.types.variant.Variant;
 import org.apache.spark.types.variant.VariantBuilder;
 import org.apache.spark.unsafe.types.VariantVal;
@@ -59,12 +61,20 @@ import scala.collection.Seq;
  * fields, arrays as lists, binary as {@code {"b": base64}}, a float as {@code {"f": hex of its IEEE 754 double}}, a
  * timestamp as {@code {"t": microseconds}}, a VARIANT as {@code {"v": json}} and a map as
  * {@code {"m": [[key, value]...]}}. A UDF that throws answers {@code {"thrown": text}} (in Spark that would fail
- * the job: always a finding).
+ * the job: always a finding). A request {@code ["!variant", {"v": json}]} answers the JSON text Spark's
+ * {@code to_json} gives for that VARIANT.
  */
 public final class Differential {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonFactory OUT = JsonFactory.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
-    private static final JsonFactory VARIANT_TEXT = new JsonFactory();
+    private static final JsonFactory VARIANT_TEXT = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .maxNameLength(Integer.MAX_VALUE)
+                    .maxNestingDepth(Integer.MAX_VALUE)
+                    .maxNumberLength(Integer.MAX_VALUE)
+                    .build())
+            .build();
 
     private record Udf(Object instance, Method call, DataType[] args, Function1<Object, Object>[] in,
             DataType returns, Function1<Object, Object> toCatalyst, Function1<Object, Object> toScala) {
@@ -89,7 +99,13 @@ public final class Differential {
                 requests.add(in.readLine());
             }
             for (String request : requests) {
-                out.write(answer(udfs, MAPPER.readTree(request)));
+                String answer;
+                try {
+                    answer = answer(udfs, MAPPER.readTree(request));
+                } catch (RuntimeException | IOException e) { // the driver's own failure: a finding to look at too
+                    answer = MAPPER.writeValueAsString(Map.of("thrown", "driver: " + e));
+                }
+                out.write(answer);
                 out.write('\n');
             }
             out.flush();
@@ -125,6 +141,14 @@ public final class Differential {
     }
 
     private static String answer(Map<String, Udf> udfs, JsonNode request) throws IOException {
+        if (request.get(0).asText().equals("!variant")) {
+            // A VARIANT's JSON text as Spark's to_json gives it (what the Python path is handed for a VARIANT).
+            StringWriter text = new StringWriter();
+            try (JsonGenerator g = OUT.createGenerator(text)) {
+                g.writeString(((VariantVal) external(request.get(1), VariantType$.MODULE$)).toJson(ZoneOffset.UTC));
+            }
+            return text.toString();
+        }
         Udf udf = udfs.get(request.get(0).asText());
         Object[] args = new Object[udf.args.length];
         for (int i = 0; i < args.length; i++) {

@@ -51,9 +51,9 @@ SHARES = {  # each entry point's share of a protocol's inputs
     "to_kafka_structured": 0.1,
 }
 KAFKA_SHARES = {"decode": 0.15, "encode": 0.2}
-_SYNTAX = re.compile(r"malformed JSON: (?!a string is not valid)(?!lone surrogate).*", re.S)
-"""A JSON syntax error, however worded (Jackson's and msgspec's words and offsets differ); the strict rules' own
-texts (invalid UTF-8, lone surrogates) are not syntax errors and must read the same."""
+_SYNTAX = re.compile(r"malformed JSON: (?!a string is not valid).*", re.S)
+"""A JSON syntax error, however worded (Jackson's and msgspec's words and offsets differ; too deep a nesting is
+one); the strict rules' own texts (invalid UTF-8, lone surrogates) are not syntax errors and must read the same."""
 
 
 class Java:
@@ -109,6 +109,13 @@ class Java:
         self.process.stdin.write(text)
         self.process.stdin.flush()
 
+    def variant_texts(self, texts: list[str]) -> list[str]:
+        """Spark's ``to_json`` of each VARIANT made from a JSON text."""
+        requests = [json.dumps(["!variant", {"v": t}], ensure_ascii=True) for t in texts]
+        self._write(f"{len(requests)}\n" + "\n".join(requests) + "\n")
+        assert self.process.stdout is not None
+        return [json.loads(self.process.stdout.readline()) for _ in requests]
+
     def call(self, protocol: Protocol, entry: Entry, cases: list[list[Any]]) -> list[Any]:
         udf = f"{protocol.name}.{entry.udf}"
         requests = [json.dumps([udf, *entry.java_args(case)], ensure_ascii=True) for case in cases]
@@ -133,6 +140,17 @@ def normal(value: Any) -> Any:
     if isinstance(value, str):
         return _SYNTAX.sub("malformed JSON: <a syntax error>", value)
     return value
+
+
+def _same(python: Any, jvm: Any) -> bool:
+    """Whether both answers agree (:func:`normal`), with room on the stack for values nested as deep as the codecs
+    allow (set only here, after the Python path ran: the codec under test runs with the interpreter's limit)."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        return bool(normal(json.loads(json.dumps(python))) == normal(jvm))
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _variant(value: Any) -> Any:
@@ -164,15 +182,63 @@ class Run:
         python: list[Any] = []
         for start in range(0, len(cases), self.batch):
             chunk = cases[start : start + self.batch]
-            ours = entry.python(chunk)
+            ours = _python(entry, _as_spark_shows(chunk, entry, self.java))
             theirs = self.java.call(self.protocol, entry, chunk)
             for case, a, b in zip(chunk, ours, theirs, strict=True):
                 self.counts[entry.name] += 1
-                if normal(json.loads(json.dumps(a))) != normal(b):
+                if not _same(a, b):
                     self.disagreeing[entry.name] += 1
                     self.disagreements.append((entry.name, case, a, b))
             python += ours
         return python
+
+
+def _as_spark_shows(cases: list[list[Any]], entry: Entry, java: Java) -> list[list[Any]]:
+    """The cases as the Python path gets them from Spark: each VARIANT as the text Spark's ``to_json`` gives (keys
+    sorted, numbers as Spark prints them), not the text it was made from."""
+    texts: list[str] = []
+
+    def collect(value: Any) -> None:
+        if isinstance(value, dict) and set(value) == {"v"}:
+            texts.append(value["v"])
+        elif isinstance(value, dict):
+            for v in value.values():
+                collect(v)
+        elif isinstance(value, list):
+            for v in value:
+                collect(v)
+
+    collect(cases)
+    if not texts:
+        return cases
+    shown = {t: s if isinstance(s, str) else t for t, s in zip(texts, java.variant_texts(texts), strict=True)}
+
+    def replace(value: Any) -> Any:
+        if isinstance(value, dict) and set(value) == {"v"}:
+            return {"v": shown[value["v"]]}
+        if isinstance(value, dict):
+            return {k: replace(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [replace(v) for v in value]
+        return value
+
+    return [replace(case) for case in cases]
+
+
+def _python(entry: Entry, cases: list[list[Any]]) -> list[Any]:
+    """The Python path's answers; where a batch raises (in Spark that fails the job), each case alone, and for
+    the cases that raise ``{"thrown": text}``, as the Java side answers for a UDF that throws."""
+    try:
+        return entry.python(cases)
+    except Exception:  # noqa: BLE001 - any exception is a finding, reported case by case
+        pass
+    out: list[Any] = []
+    for case in cases:
+        try:
+            out += entry.python([case])
+        except Exception as exc:  # noqa: BLE001
+            out.append({"thrown": f"{type(exc).__name__}: {exc}"})
+    return out
 
 
 def _entry(protocol: Protocol, name: str) -> Entry | None:
@@ -180,15 +246,20 @@ def _entry(protocol: Protocol, name: str) -> Entry | None:
 
 
 def _share(protocol: Protocol, name: str, count: int) -> int:
-    share = (KAFKA_SHARES if protocol.family == "kafka" else {}).get(name, SHARES.get(name, 0.1))
-    return max(1, int(count * share))
+    """The entry point's part of the protocol's ``count`` inputs: the parts of its entry points add up to it."""
+
+    def share(entry: str) -> float:
+        return (KAFKA_SHARES if protocol.family == "kafka" else {}).get(entry, SHARES.get(entry, 0.1))
+
+    total = sum(share(e.name) for e in protocol.entries)
+    return max(1, math.ceil(count * share(name) / total))
 
 
 def _rows(answers: list[Any], column: int | None = None) -> list[Any]:
     """The rows (or, with ``column``, the struct in that column) of answers that decoded a message."""
     rows = []
     for answer in answers:
-        if answer is None or answer[-1] is not None:  # the error column is last
+        if not isinstance(answer, list) or answer[-1] is not None:  # the error column is last; a dict: it threw
             continue
         rows.append(answer if column is None else answer[column])
     return rows
@@ -309,6 +380,11 @@ def _fuzz(protocol: Protocol, java: Java, root: Path, args: argparse.Namespace, 
         print(f"    input:  {json.dumps(case, ensure_ascii=True)[:600]}")
         print(f"    python: {json.dumps(python, ensure_ascii=True)[:600]}")
         print(f"    jvm:    {json.dumps(jvm, ensure_ascii=True)[:600]}")
+    if args.dump is not None:
+        with args.dump.open("a", encoding="utf-8") as out:
+            for entry_name, case, python, jvm in run.disagreements:
+                record = {"protocol": name, "entry": entry_name, "input": case, "python": python, "jvm": jvm}
+                out.write(json.dumps(record, ensure_ascii=True) + "\n")
     sys.stdout.flush()
     return disagreements
 
@@ -321,6 +397,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=500, help="inputs per batch on both sides")
     parser.add_argument("--per-message", type=int, help="hypothesis messages per message (default: from --count)")
     parser.add_argument("--show", type=int, default=10, help="disagreements printed per protocol")
+    parser.add_argument("--dump", type=Path, help="write every disagreement here, one JSON line each")
     parser.add_argument("--package-root", type=Path, default=REPO / "output" / "py")
     parser.add_argument("--package", default="streamcodecs")
     args = parser.parse_args(argv)

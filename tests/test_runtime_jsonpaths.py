@@ -90,7 +90,7 @@ def test_the_fast_path_answers_first_and_the_general_one_otherwise() -> None:
             return 1, hint
         return 0, hint
 
-    decode = jsonpaths.fast_text({"up": fast, "down": fast}, GENERAL, ("up", "down"), "op")
+    decode = jsonpaths.fast_text({"up": fast, "down": fast}, GENERAL, ("up", "down"), "op", ToyError)
     assert decode(None, b"fast", None) == "fast"
     assert decode("up", b'{"op": "ping", "n": 3}', None) == Ping(3)
     assert seen == [False, True]  # the tag key in the text: try tagged messages first

@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..families.registry import family
 from ..filters import pystr
-from ..model import Field, ListRef, MapRef, Protocol, Struct, StructRef, TypeRef, WireRef
+from ..model import EnumRef, Field, ListRef, MapRef, Protocol, Struct, StructRef, TypeRef, WireRef
 
 
 def shape_name(s: Struct) -> str:
@@ -43,18 +44,45 @@ def field_shape(f: Field) -> str:
     return f"_arrow.Absent({shape(f.type)})" if f.removed else shape(f.type)
 
 
-def from_arrow(ref: TypeRef, v: str, path: str, d: int = 0) -> str:
-    """Python source: the codec value of Arrow's ``v`` (never None); ``path`` names the field in errors."""
+def from_arrow(ref: TypeRef, v: str, path: str, d: int = 0, nulls: bool = False) -> str:
+    """Python source: the codec value of Arrow's ``v`` (never None); ``path`` names the field in errors. With
+    ``nulls`` (a codec that refuses a null where it cannot be, in its own words, as its Java twin does: the JSON
+    family's), a null inside (a list's item, a map's value) stays None for the codec to refuse, and an enum whose
+    unknown values read as one of its members takes that member, as decoding the value would."""
+    if not nulls:
+        return _plain_from_arrow(ref, v, path, d)
+    match ref:
+        case WireRef(wire=wire) if wire.from_arrow is not None:
+            return wire.from_arrow.format(v=v, path=pystr(path))
+        case EnumRef(enum=enum) if enum.unknown is not None and not enum.is_open:
+            return f"_codec.{enum.name}({v})"
+        case StructRef(struct=struct):
+            return f"_{struct.snake}_of({v})"
+        case ListRef(item=item) if _converts(item):
+            x, back = f"x{d}", from_arrow(item, f"x{d}", path + "[]", d + 1, nulls)
+            return f"[_arrow.NULL if {x} is None else {back} for {x} in {v}]"
+        case MapRef(item=item) if _converts(item):
+            x, back = f"x{d}", from_arrow(item, f"x{d}", path + "[]", d + 1, nulls)
+            return f"{{k{d}: _arrow.NULL if {x} is None else {back} for k{d}, {x} in {v}.items()}}"
+    return v
+
+
+def _plain_from_arrow(ref: TypeRef, v: str, path: str, d: int) -> str:
     match ref:
         case WireRef(wire=wire) if wire.from_arrow is not None:
             return wire.from_arrow.format(v=v, path=pystr(path))
         case StructRef(struct=struct):
             return f"_{struct.snake}_of({v})"
         case ListRef(item=item) if item.arrow_converts:
-            return f"[{from_arrow(item, f'x{d}', path + '[]', d + 1)} for x{d} in {v}]"
+            return f"[{_plain_from_arrow(item, f'x{d}', path + '[]', d + 1)} for x{d} in {v}]"
         case MapRef(item=item) if item.arrow_converts:
-            return f"{{k{d}: {from_arrow(item, f'x{d}', path + '[]', d + 1)} for k{d}, x{d} in {v}.items()}}"
+            return f"{{k{d}: {_plain_from_arrow(item, f'x{d}', path + '[]', d + 1)} for k{d}, x{d} in {v}.items()}}"
     return v
+
+
+def _converts(ref: TypeRef) -> bool:
+    """Whether Arrow's values of the type need converting into the codec's (see :func:`from_arrow`)."""
+    return from_arrow(ref, "v", "", nulls=True) != "v"
 
 
 @dataclass(frozen=True)
@@ -64,6 +92,7 @@ class ArrowField:
 
     owner: Struct
     field: Field
+    nulls: bool = False  # see from_arrow
 
     @property
     def py(self) -> str:
@@ -78,9 +107,11 @@ class ArrowField:
         """Python source: the field's codec value from ``struct``, the Arrow value of its owner (a dict)."""
         f = self.field
         item = f"{struct}[{pystr(f.py)}]"
-        back = from_arrow(f.type, item, f"{self.owner.name}.{f.py}")
+        back = from_arrow(f.type, item, f"{self.owner.name}.{f.py}", nulls=self.nulls)
         if f.removed:
             return f"_arrow.UNSET if {item} is None else {back}"
+        if self.nulls:
+            return f"_arrow.NULL if {item} is None else {back}" if back != item else back
         return f"None if {item} is None else {back}" if f.type.arrow_converts and f.may_be_none else back
 
 
@@ -94,7 +125,8 @@ class ArrowPlan:
 
 def arrow_plan(protocol: Protocol) -> ArrowPlan:
     owners: list[Struct] = [*protocol.structs, *protocol.messages]
-    return ArrowPlan(fields={s.name: [ArrowField(s, f) for f in s.fields] for s in owners})
+    nulls = not family(protocol.family).positional  # the JSON family's codecs word a misplaced null themselves
+    return ArrowPlan(fields={s.name: [ArrowField(s, f, nulls) for f in s.fields] for s in owners})
 
 
 def arrow_context(protocol: Protocol) -> dict[str, Any]:

@@ -320,7 +320,10 @@ class JavaBinary:
                 return f"to{struct.name}(BinarySpark.struct({value}, owner), owner)"
             case ListRef(item=item):
                 x = f"x{depth}"
-                converted = self._from_value(item, x, path + "[]", "list item", depth + 1)
+                # an item packed with the others (a fixed-size number) fails as the list, as the Python codec's
+                # one struct.pack of them; one written alone names the list item
+                named_item = where if item.struct_code else "list item"
+                converted = self._from_value(item, x, path + "[]", named_item, depth + 1)
                 converts = isinstance(item, StructRef) or self.wire(item).java == "UUID"
                 flag, named = ("true", "owner") if converts else ("false", at)
                 return f"BinarySpark.list({value}, {flag}, {named}, {x} -> {converted})"

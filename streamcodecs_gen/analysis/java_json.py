@@ -191,7 +191,7 @@ class Expressions:
         """Java turning Spark's external value ``o`` (an Object) into the Java value (a ``Problem`` if it cannot)."""
         match ref:
             case WireRef(wire=wire):
-                if wire.java in _SPARK_CONVERTS:
+                if wire.java in _SPARK_CONVERTS or wire.java == "VariantVal":  # a VARIANT of JSON null is null
                     return f"JsonWire.from{wire.java_helper}({o})"
                 return f"({java_type(ref)}) {o}"
             case EnumRef(enum=enum):
@@ -259,6 +259,11 @@ class JavaField:
     if_set: bool  # written only when not null
     to_spark: str  # Java giving Spark's value of it from the record v
     from_spark: str  # Java giving it from Spark's row r
+
+    @property
+    def from_spark_checks(self) -> bool:
+        """Whether taking it from Spark's row may fail (a Problem): every conversion but a plain cast."""
+        return ".from" in self.from_spark
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import datetime
 import enum as enum_
+import json
 import math
 import re
+import sys
 import typing
 import uuid
 from collections import deque
@@ -29,6 +31,14 @@ __all__ = [
     "Int64",
     "Timestamp",
     "DECODE_FAILURES",
+    "MAX_DEPTH",
+    "TOO_DEEP",
+    "check_text",
+    "deeper",
+    "deeper_encode",
+    "malformed_first",
+    "roomy",
+    "nesting",
     "as_bytes",
     "decode_error",
     "upper_hex_escapes",
@@ -67,6 +77,7 @@ __all__ = [
     "check_uuid",
     "expected",
     "explain",
+    "deeper_write",
     "kind",
     "refused",
 ]
@@ -77,6 +88,8 @@ Int32 = Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31 - 1)]
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 Timestamp = Annotated[datetime.datetime, msgspec.Meta(tz=True)]
 
+M = TypeVar("M")
+
 _AT = re.compile(r" - at `\$(?P<path>[^`]*)`$")
 _BYTE = re.compile(r"\(byte (?P<offset>\d+)\)")
 _MISSING = re.compile(r"missing required field `(?P<name>[^`]*)`")
@@ -84,12 +97,156 @@ _PACKED_MALFORMED = re.compile(r"^MessagePack data is malformed: ")
 DECODE_FAILURES = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
 """What msgspec raises for input it cannot decode: its own errors, and for invalid UTF-8 in a string or deep
 nesting, these two built-in ones."""
+
+# ---------------------------------------------------------------- the JSON texts both codecs refuse alike
+# The rules of the family's documented "strict text" (docs/definition-format.md), applied by the Java codec too:
+# a message's text must be UTF-8 and hold no lone surrogate escape, wherever (RFC 8259 sections 8.1 and 8.2; no peer
+# refuses either, msgspec only where it decodes a string); it may nest arrays and objects MAX_DEPTH deep, whatever
+# the interpreter's stack; and a text that is not JSON is reported as malformed, whatever else is wrong with it.
+
+MAX_DEPTH = 1000
+"""The deepest nesting of arrays and objects a JSON message may have: Jackson's default limit
+(``StreamReadConstraints``), which the KCL MultiLangDaemon, the CloudEvents Java SDK and the Java codec read with.
+msgspec's own limit is the interpreter's recursion limit less the stack in use (below 1000 with Python's default
+limit), so a deeper document fails there first and :func:`deeper` decides: refused when deeper than this, else
+decoded again with room on the stack."""
+TOO_DEEP = "malformed JSON: nested too deeply"
+_ESCAPES = re.compile(
+    rb"\\(?:u(?:[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|(?P<lone>[dD][89a-fA-F][0-9a-fA-F]{2})"
+    rb"|[0-9a-fA-F]{4})|.)",
+    re.S,
+)
+"""One escape (a backslash and what it takes): a surrogate pair, a lone surrogate (``lone``), another ``\\u``
+escape, or a backslash and one character."""
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_RAW = msgspec.json.Decoder(msgspec.Raw)  # checks the syntax of a text (and nothing else), builds nothing
+
+
+def check_text(text: bytes, error: type[DecodeError], line: int | None = None) -> None:
+    """Refuses (``error``) a JSON text that is not UTF-8 or holds a lone surrogate escape (``\\ud800`` not followed
+    by a low surrogate, or a low one alone), anywhere in it: RFC 8259 8.1 (JSON text is UTF-8) and 8.2 (strings of
+    Unicode characters). Two C passes for a text of ASCII without a backslash."""
+    if text.isascii() and 92 not in text:  # no UTF-8 to check, no escape
+        return
+    if not text.isascii():
+        try:
+            text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            reason = f"malformed JSON: a string is not valid UTF-8 ({exc.reason})"
+            raise error(reason, offset=exc.start, line=line) from None
+    if _SURROGATE_ESCAPE.search(text) is not None:
+        for escape in _ESCAPES.finditer(text, text.index(b"\\")):
+            if escape.group("lone") is not None:
+                written = escape.group().decode("ascii")
+                reason = f"malformed JSON: a string is not valid Unicode (lone surrogate {written})"
+                raise error(reason, offset=escape.start(), line=line)
+
+
+def _plainly_strict(text: bytes, end: int) -> bool:
+    """Whether every text in ``text[:end]`` passes :func:`check_text`, told by one pass over all of them: UTF-8
+    throughout and no escape that may be a surrogate's (False: check each text, see :func:`check_text`)."""
+    if not text.isascii():
+        try:
+            str(memoryview(text)[:end], "utf-8")
+        except UnicodeDecodeError:
+            return False
+    return 92 not in text or _SURROGATE_ESCAPE.search(text, 0, end) is None
+
+
+def nesting(text: bytes) -> int:
+    """How deep the arrays and objects of a JSON text nest (outside its strings)."""
+    brackets = _STRING.sub(b"", text).translate(None, _NOT_BRACKETS)
+    depth = deepest = 0
+    for b in brackets:
+        if b in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def deeper(text: bytes, error: type[DecodeError], line: int | None, again: Callable[[], M]) -> M:
+    """After msgspec ran out of stack on ``text``: refused as nested too deeply when it nests deeper than
+    :data:`MAX_DEPTH`, else ``again()`` with room for that depth on the stack."""
+    if nesting(text) > MAX_DEPTH:
+        raise error(TOO_DEEP, line=line)
+    return roomy(again)
+
+
+def roomy(call: Callable[[], M]) -> M:
+    """``call()`` with room on the stack for :data:`MAX_DEPTH` more levels of nesting."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + MAX_DEPTH + 100)
+    try:
+        return call()
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def deeper_encode(again: Callable[[], bytes], error: type[EncodeError], field: str) -> bytes:
+    """After msgspec ran out of stack writing a message: ``again()`` with room on the stack, refused (``error``,
+    naming ``field``) when what it writes nests deeper than :data:`MAX_DEPTH` (which decoding refuses)."""
+    try:
+        data = roomy(again)
+    except RecursionError:
+        raise error(TOO_DEEP, field=field) from None
+    if nesting(data) > MAX_DEPTH:
+        raise error(TOO_DEEP, field=field)
+    return data
+
+
+def unbounded(text: bytes, error: type[DecodeError], line: int | None) -> None:
+    """Refuses a text nested deeper than :data:`MAX_DEPTH` when the interpreter's recursion limit was raised above
+    it (then msgspec would read it): what keeps the limit fixed in every interpreter."""
+    if sys.getrecursionlimit() > MAX_DEPTH and nesting(text) > MAX_DEPTH:
+        raise error(TOO_DEEP, line=line)
+
+
+def malformed_first(exc: Exception, text: bytes) -> Exception:
+    """Of a failure to decode ``text``: the text's syntax error when it is not JSON at all (whatever else was found
+    first, as the Java codec, which reads the syntax first), else ``exc``."""
+    if isinstance(exc, msgspec.DecodeError) and not isinstance(exc, msgspec.ValidationError):
+        return exc
+    try:
+        try:
+            _RAW.decode(text)
+        except RecursionError as deep:
+            if nesting(text) > MAX_DEPTH:
+                return deep
+            roomy(lambda: _RAW.decode(text))
+    except msgspec.ValidationError:
+        return exc
+    except msgspec.DecodeError as syntax:
+        return syntax
+    return exc
+
+
 _LOWER_HEX_ESCAPE = re.compile(rb"(?<!\\)((?:\\\\)*)\\u00([0-9a-f]{2})")
 
 
 def upper_hex_escapes(data: bytes) -> bytes:
     """Write ``\\u00xx`` escapes with upper-case hex digits, as Jackson does (``\\\\u00xx`` text is left alone)."""
     return _LOWER_HEX_ESCAPE.sub(lambda m: m.group(1) + b"\\u00" + m.group(2).upper(), data)
+
+
+def _first_tag(text: bytes, tag_key: str) -> Any:
+    """The first value of the top-level object's tag key (the message's tag, as msgspec and Jackson read a tagged
+    type), or None. Only on the error path: the standard library keeps every occurrence of a key."""
+    if not text.lstrip(b" \t\r\n").startswith(b"{"):
+        return None
+    found: list[list[tuple[str, Any]]] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> None:
+        found[:] = [items]  # the top level's are the last pairs made
+
+    try:
+        roomy(lambda: json.loads(text, object_pairs_hook=pairs))
+    except (ValueError, RecursionError):
+        return None
+    return next((value for key, value in found[0] if key == tag_key), None) if found else None
 
 
 def telling_failure(
@@ -103,11 +260,7 @@ def telling_failure(
     first = next(iter(failures.values()))
     if len(failures) < 2:
         return first
-    try:
-        value = msgspec.json.decode(text)
-    except DECODE_FAILURES:
-        return first
-    tag = value.get(tag_key) if isinstance(value, dict) else None
+    tag = _first_tag(text, tag_key)
     owners = tag_directions.get(tag, ()) if isinstance(tag, str) else ()
     return failures[owners[0]] if len(owners) == 1 and owners[0] in failures else first
 
@@ -218,9 +371,6 @@ def split_lines(
         buffer[:] = b""
         skipping = True
     return pieces, line, skipping
-
-
-M = TypeVar("M")
 
 
 Fast = Callable[[list[Any], int, list[Any], bool], tuple[int, bool]]
@@ -478,10 +628,29 @@ class EndFrames:
         if self._skipping or len(whole) > self.max_message:
             lines += self._dropped if self._skipping else 0
             parts = self._special(parts)
+        if sys.getrecursionlimit() > MAX_DEPTH or not _plainly_strict(whole, len(whole) - len(rest)):
+            parts = self._strict(parts)  # the fast path reads the texts as they are: check them here
         self._items += parts
         self.line += lines
         buffer[:] = rest
         self._check_limit()
+
+    def _strict(self, parts: list[Any]) -> list[bytes | tuple[DecodeError | None, int]]:
+        """The parts, with texts that are not UTF-8, hold a lone surrogate or nest too deeply turned into errors
+        (:func:`check_text`, :func:`unbounded`)."""
+        items: list[bytes | tuple[DecodeError | None, int]] = []
+        line = self.line
+        for part in parts:
+            span = part.count(b"\n") + 2 if type(part) is bytes else part[1]
+            if type(part) is bytes:
+                try:
+                    check_text(part, self.error, line + 1)
+                    unbounded(part, self.error, line + 1)
+                except DecodeError as exc:
+                    part = (exc, span)
+            items.append(part)
+            line += span
+        return items
 
     def _special(self, parts: list[bytes]) -> list[bytes | tuple[DecodeError | None, int]]:
         """The parts, with over-long messages (and the tail of one reported before) turned into errors."""
@@ -860,9 +1029,10 @@ class PackedFrames:
 # serialization, and what only the serializer finds (a lone surrogate, an integer MessagePack cannot carry, a value
 # msgspec cannot write) ``explain`` names.
 
-MAX_NESTING = 500
+MAX_NESTING = MAX_DEPTH
 """Deepest nesting of arrays and objects (maps) in a message that encode writes (a message's own object counts as
-a level): what the decoders of both languages read (the Java codec's limit)."""
+a level): what decode reads (:data:`MAX_DEPTH`); a message nested deeper than the stack in use allows is checked
+and written again with room on the stack (:func:`deeper_write`)."""
 ENCODE_FAILURES = (TypeError, ValueError, OverflowError, RecursionError)
 """What msgspec's encoders raise for a value they cannot write (UnicodeEncodeError, for a lone surrogate, is a
 ValueError)."""
@@ -1074,9 +1244,8 @@ def check_written(message: Any, data: bytes, packed: bool) -> None:
     else:
         deep = len(data) >= MAX_NESTING and data.count(b"[") + data.count(b"{") >= MAX_NESTING
     if deep:
-        found = _walk(message, _no_problem, 0)
-        if found is not None:
-            raise found
+        if _walk(message, _no_problem, 0) is not None:
+            raise Refusal(TOO_DEEP)
 
 
 FINITE_LEAVES = frozenset({str, int, bool, _NONE})
@@ -1152,7 +1321,7 @@ def _walk(value: Any, problem: Callable[[Any], Refusal | None], depth: int) -> R
     if not struct and not isinstance(value, list | tuple | set | frozenset | dict):
         return problem(value)
     if depth >= MAX_NESTING:
-        return Refusal(f"nested more than {MAX_NESTING} levels deep")
+        return Refusal(TOO_DEEP)
     if struct:
         for name, wire in zip(kind.__struct_fields__, kind.__struct_encode_fields__, strict=True):
             found = _walk(getattr(value, name), problem, depth + 1)
@@ -1173,6 +1342,20 @@ def _walk(value: Any, problem: Callable[[Any], Refusal | None], depth: int) -> R
 
 _JSON_ENCODE = msgspec.json.Encoder().encode
 _PACKED_ENCODE = msgspec.msgpack.Encoder().encode
+
+
+def deeper_write(writer: Callable[[Any, bool], bytes], message: Any, packed: bool, error: type[EncodeError]) -> bytes:
+    """After the stack ran out checking or writing a message: both again with room for :data:`MAX_DEPTH` levels;
+    refused as nested too deeply (``error``, naming the message) when that is not enough."""
+    try:
+        return roomy(lambda: writer(message, packed))
+    except Refusal as refusal:
+        raise refused(error, message, refusal) from None
+    except RecursionError:
+        raise error(TOO_DEEP, field=type(message).__name__) from None
+    except ENCODE_FAILURES as exc:
+        failure = exc
+    raise refused(error, message, roomy(lambda: explain(message, failure, packed))) from None
 
 
 def explain(message: Any, failure: Exception, packed: bool) -> Refusal:

@@ -31,7 +31,6 @@ E = TypeVar("E")
 
 Headers = list[tuple[str, bytes | None]]
 BINARY_TYPES = (bytes, bytearray, memoryview)
-_JSON_DECODE = msgspec.json.Decoder().decode
 
 
 class KafkaRecord(msgspec.Struct):
@@ -247,13 +246,9 @@ def event_format(
             except UnicodeEncodeError as exc:
                 raise decode_error(f"text is not valid Unicode: {exc.reason}", offset=exc.start) from None
         try:
-            document = _JSON_DECODE(data)
-        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-            try:
-                json_decode(data)  # the same decode again, for the reason and the offset
-            except Invalid as exc:
-                raise decode_error(str(exc), offset=exc.offset) from None
-            raise
+            document = json_decode(data)
+        except Invalid as exc:
+            raise decode_error(str(exc), offset=exc.offset) from None
         return from_json_object(document)
 
     def json_value(event: E) -> bytes:

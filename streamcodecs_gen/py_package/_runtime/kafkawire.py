@@ -18,11 +18,14 @@ import datetime
 import functools
 import math
 import re
+import sys
 import uuid
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 import msgspec
+
+from .jsonwire import MAX_DEPTH, nesting, roomy
 
 __all__ = [
     "MISSING",
@@ -78,6 +81,7 @@ __all__ = [
     "json_decode",
     "json_encode",
     "json_kind",
+    "shown",
     "json_raw",
     "JSON_ENCODE",
     "finite",
@@ -176,6 +180,16 @@ def _text(value: Any) -> str:
     if not isinstance(value, str):
         raise Invalid(f"must be a str, not {type(value).__name__}")
     return value
+
+
+def shown(value: Any) -> str:
+    """A value in a problem: Python's ``repr`` of a scalar, ``[...]`` or ``{...}`` for an array or object (as the
+    Java codec shows it, not all of it)."""
+    if isinstance(value, list):
+        return "[...]"
+    if isinstance(value, dict):
+        return "{...}"
+    return repr(value)
 
 
 def json_kind(value: Any) -> str:
@@ -747,18 +761,57 @@ def json_raw(data: bytes | bytearray | memoryview) -> msgspec.Raw:
     everything else is kept as written: member order, repeated member names, number spelling, escapes.
     """
     json_decode(data)
-    return msgspec.Raw(msgspec.json.format(bytes(data), indent=-1))
+    try:
+        return msgspec.Raw(msgspec.json.format(bytes(data), indent=-1))
+    except RecursionError:  # nested deeper than this stack allows, within the limit json_decode checked
+        return msgspec.Raw(roomy(lambda: msgspec.json.format(bytes(data), indent=-1)))
 
 
 def json_decode(data: bytes | bytearray | memoryview | str) -> Any:
-    """The JSON value of UTF-8 JSON text; :class:`Invalid` (with the byte offset) for anything else."""
+    """The JSON value of UTF-8 JSON text; :class:`Invalid` (with the byte offset) for anything else.
+
+    The family's strict text, as the Java codec reads it: text that is not UTF-8 is refused at its first invalid
+    byte, whatever else is wrong with it (RFC 8259 8.1), and arrays and objects nest at most
+    :data:`~.jsonwire.MAX_DEPTH` deep, whatever the interpreter's stack (a repeated member name keeps its last
+    value, in the first one's place: a Python dict, as the CloudEvents SDKs' parsers read an object)."""
+    try:
+        value = _JSON_DECODE(data)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return _json_decode_again(data)
+    if sys.getrecursionlimit() > MAX_DEPTH and _text_nesting(data) > MAX_DEPTH:
+        raise Invalid(TOO_DEEP)  # msgspec read deeper than the limit: the interpreter's limit was raised
+    return value
+
+
+TOO_DEEP: Final = "malformed JSON: nested too deeply"
+
+
+def _malformed(exc: msgspec.DecodeError) -> Invalid:
+    text = str(exc).removeprefix("JSON is malformed: ")
+    found = _BYTE.search(text)
+    return Invalid(f"malformed JSON: {_BYTE.sub('', text)}", int(found.group(1)) if found else None)
+
+
+def _text_nesting(data: bytes | bytearray | memoryview | str) -> int:
+    return nesting(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data))
+
+
+def _json_decode_again(data: bytes | bytearray | memoryview | str) -> Any:
+    """:func:`json_decode` of a text msgspec refused: the reason, in the family's order (invalid UTF-8 first), or
+    the value when msgspec only ran out of stack on a text within the nesting limit."""
+    if not isinstance(data, str):
+        try:
+            bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise Invalid(f"JSON text is not UTF-8 ({exc.reason})", exc.start) from None
     try:
         return _JSON_DECODE(data)
     except msgspec.DecodeError as exc:
-        text = str(exc).removeprefix("JSON is malformed: ")
-        found = _BYTE.search(text)
-        raise Invalid(f"malformed JSON: {_BYTE.sub('', text)}", int(found.group(1)) if found else None) from None
-    except UnicodeDecodeError as exc:
-        raise Invalid(f"JSON text is not UTF-8 ({exc.reason})", exc.start) from None
+        raise _malformed(exc) from None
     except RecursionError:
-        raise Invalid("JSON nested too deeply") from None
+        if _text_nesting(data) > MAX_DEPTH:
+            raise Invalid(TOO_DEEP) from None
+    try:
+        return roomy(lambda: _JSON_DECODE(data))
+    except msgspec.DecodeError as exc:  # a syntax error beyond the depth msgspec reached first
+        raise _malformed(exc) from None

@@ -32,6 +32,7 @@ from pyspark.sql.types import (
 )
 
 from .._runtime import kafkawire as _kw
+from .._runtime.jsonwire import roomy
 from . import ENCODED, _arrow, _functions, _gc, _jvm, check_direction, check_mode, encoded, finish, raise_unless_null
 
 __all__ = ["CONTENT_MODES", "HEADERS", "KAFKA_SOURCE_SCHEMA", "KafkaFunctions", "Media", "SparkEvent"]
@@ -62,6 +63,10 @@ _MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw]).decode
 """An event in the JSON event format as its members' JSON texts (the last of repeated members, as the codec)."""
 
 
+def _data_text(document: bytes, member: str) -> bytes:
+    return msgspec.json.format(_MEMBERS(document)[member], indent=-1)
+
+
 class Media:
     """What an event's content type says of its data: JSON when its subtype is one of ``json_subtypes`` or ends
     in one of ``json_suffixes``, text when JSON or ``text/*``; an absent one means ``implied``. ``data_member`` is
@@ -88,7 +93,10 @@ class Media:
         if not (self.json_implied if content_type is None else self.is_json(content_type)):
             return content_type, data.encode("utf-8")  # the codec only reads strings there
         assert document is not None
-        text = msgspec.json.format(_MEMBERS(document)[self.data_member], indent=-1)
+        try:
+            text = _data_text(document, self.data_member)
+        except RecursionError:  # JSON data nested deeper than this stack allows, within the codec's limit
+            text = roomy(lambda: _data_text(document, self.data_member))
         return self.implied if content_type is None else content_type, text
 
     def text(self, content_type: str | None, data: bytes | None) -> str | None:

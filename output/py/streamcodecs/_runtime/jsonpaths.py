@@ -13,13 +13,26 @@ so a generated module's decoders are one Python call, as when they were written 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 import msgspec
 
 from .errors import DecodeError
-from .jsonwire import DECODE_FAILURES, EMPTY_MESSAGE, Fast, decode_error, telling_failure
+from .jsonwire import (
+    DECODE_FAILURES,
+    EMPTY_MESSAGE,
+    MAX_DEPTH,
+    Fast,
+    check_text,
+    decode_error,
+    deeper,
+    malformed_first,
+    telling_failure,
+    unbounded,
+)
 
 __all__ = ["fast_text", "general_packed", "general_text", "recogniser", "typed_packed", "typed_text"]
 
@@ -40,22 +53,35 @@ def typed_text(
     """The typed path of JSON text: the direction's union of tagged messages (``decoders``), or without a direction
     each in turn, the first that fits winning; a failure names the direction whose tag the message has."""
 
+    getrecursionlimit = sys.getrecursionlimit
+
     def decode_text(direction: str | None, text: bytes, line: int | None) -> Any:
-        if direction is not None:
-            try:
-                return decoders[direction].decode(text)
-            except DECODE_FAILURES as exc:
-                raise decode_error(exc, error, line=line) from None
-        failures: dict[str, Exception] = {}
-        for name, decoder in decoders.items():  # a tag used in several directions: the first that fits wins
-            try:
-                return decoder.decode(text)
-            except DECODE_FAILURES as exc:
-                failures[name] = exc
-                if not isinstance(exc, msgspec.ValidationError):  # malformed input: no other decoder can do better
-                    break
-        failure = telling_failure(failures, text, tag_key, tag_directions)
-        raise decode_error(failure, error, line=line) from None
+        if not text.isascii() or 92 in text:  # else nothing check_text looks for (the common case, without a call)
+            check_text(text, error, line)
+        if getrecursionlimit() > MAX_DEPTH:
+            unbounded(text, error, line)
+        try:
+            if direction is not None:
+                try:
+                    return decoders[direction].decode(text)
+                except RecursionError:
+                    raise
+                except DECODE_FAILURES as exc:
+                    raise decode_error(malformed_first(exc, text), error, line=line) from None
+            failures: dict[str, Exception] = {}
+            for name, decoder in decoders.items():  # a tag used in several directions: the first that fits wins
+                try:
+                    return decoder.decode(text)
+                except RecursionError:
+                    raise
+                except DECODE_FAILURES as exc:
+                    failures[name] = exc
+                    if not isinstance(exc, msgspec.ValidationError):  # malformed input: no other decoder can do better
+                        break
+            failure = telling_failure(failures, text, tag_key, tag_directions)
+            raise decode_error(malformed_first(failure, text), error, line=line) from None
+        except RecursionError:
+            return deeper(text, error, line, partial(decode_text, direction, text, line))  # no closure: no cells
 
     return decode_text
 
@@ -110,10 +136,12 @@ def recogniser(
             value = {array_field[cls][0]: value}
         elif cls in scalar_lists:
             for key in scalar_lists[cls]:
-                if key in value and not isinstance(value[key], list):
+                if key in value and value[key] is not None and not isinstance(value[key], list):
                     value[key] = [value[key]]
         try:
             return msgspec.convert(value, cls, from_attributes=False)
+        except RecursionError:
+            raise
         except DECODE_FAILURES as exc:
             raise decode_error(exc, error, line=line) from None
 
@@ -123,7 +151,7 @@ def recogniser(
             if cls is not None:
                 return convert(value, cls, line)
         if isinstance(value, dict) and tag_key in value:
-            what = f"{tag_key}: {value.get(tag_key)!r}"
+            what = f"{tag_key}: {_shown(value.get(tag_key))}"
         else:
             what = type(value).__name__
         raise error(
@@ -133,28 +161,51 @@ def recogniser(
     return recognise
 
 
+def _shown(value: Any) -> str:
+    """A tag's value in a problem: a scalar's repr, ``[...]`` or ``{...}`` for an array or object (not all of it)."""
+    if isinstance(value, list):
+        return "[...]"
+    if isinstance(value, dict):
+        return "{...}"
+    return repr(value)
+
+
 def general_text(recognise: Recognise, error: type[DecodeError]) -> TextDecode:
     """The general path of JSON text: parse, then :func:`recogniser`'s ``recognise``."""
     parse = msgspec.json.decode
 
     def decode_general(direction: str | None, text: bytes, line: int | None) -> Any:
+        check_text(text, error, line)
+        unbounded(text, error, line)
         try:
-            value = parse(text)
-        except DECODE_FAILURES as exc:
-            if not text.strip():
-                raise error(EMPTY_MESSAGE, line=line) from None
-            raise decode_error(exc, error, line=line) from None
-        return recognise(value, direction, line)
+            try:
+                value = parse(text)
+            except RecursionError:
+                raise
+            except DECODE_FAILURES as exc:
+                if not text.strip():
+                    raise error(EMPTY_MESSAGE, line=line) from None
+                raise decode_error(malformed_first(exc, text), error, line=line) from None
+            return recognise(value, direction, line)
+        except RecursionError:
+            return deeper(text, error, line, partial(decode_general, direction, text, line))
 
     return decode_general
 
 
-def fast_text(fast: Mapping[str, Fast], general: TextDecode, directions: tuple[str, ...], tag_key: str) -> TextDecode:
+def fast_text(
+    fast: Mapping[str, Fast], general: TextDecode, directions: tuple[str, ...], tag_key: str, error: type[DecodeError]
+) -> TextDecode:
     """One message's JSON text: the direction's fast path (``fast``; without a direction, the first's), else
-    ``general``."""
+    ``general`` (which checks the text again: only the fast path's misses pay twice)."""
     needle = f'"{tag_key}"'.encode()
+    getrecursionlimit = sys.getrecursionlimit
 
     def decode_text(direction: str | None, text: bytes, line: int | None) -> Any:
+        if not text.isascii() or 92 in text:  # else nothing check_text looks for (the common case, without a call)
+            check_text(text, error, line)
+        if getrecursionlimit() > MAX_DEPTH:  # msgspec could read deeper than the limit: the general path checks
+            return general(direction, text, line)
         out: list[Any] = []
         tagged_first = text.find(needle) >= 0  # only a guess, saving a miss
         if fast[direction or directions[0]]([text], 0, out, tagged_first)[0]:  # no direction: the first, as below

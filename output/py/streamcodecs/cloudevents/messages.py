@@ -313,7 +313,7 @@ def _from_binary(found: dict[str, str], others: dict[str, str], record_value: An
     if value is None:
         raise DecodeError("required attribute 'specversion' is missing", field="specversion")
     if value != "1.0":
-        raise DecodeError("attribute 'specversion' must be '1.0', not " + repr(value), field="specversion")
+        raise DecodeError("attribute 'specversion' must be '1.0', not " + _kw.shown(value), field="specversion")
     v_specversion = "1.0"
 
     value = found.get("id")
@@ -425,7 +425,9 @@ def _from_binary(found: dict[str, str], others: dict[str, str], record_value: An
 def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes | None]:
     value: Any  # each attribute in turn, as the caller set it (an event is built unchecked), then its wire form
     if event.specversion != "1.0":
-        raise EncodeError("attribute 'specversion' must be '1.0', not " + repr(event.specversion), field="specversion")
+        raise EncodeError(
+            "attribute 'specversion' must be '1.0', not " + _kw.shown(event.specversion), field="specversion"
+        )
     value = event.id
     if type(value) is str and value.isprintable() and value:
         v_id = value.encode()
@@ -570,7 +572,7 @@ def _from_json_object(document: Any) -> CloudEvent:
     if value is None:
         raise DecodeError("required attribute 'specversion' is missing", field="specversion")
     if value != "1.0":
-        raise DecodeError("attribute 'specversion' must be '1.0', not " + repr(value), field="specversion")
+        raise DecodeError("attribute 'specversion' must be '1.0', not " + _kw.shown(value), field="specversion")
     v_specversion = "1.0"
 
     value = pop("id", None)
@@ -699,7 +701,9 @@ def _from_json_object(document: Any) -> CloudEvent:
 def _to_json_object(event: CloudEvent) -> dict[str, Any]:
     value: Any  # each attribute in turn, as the caller set it (an event is built unchecked), then its wire form
     if event.specversion != "1.0":
-        raise EncodeError("attribute 'specversion' must be '1.0', not " + repr(event.specversion), field="specversion")
+        raise EncodeError(
+            "attribute 'specversion' must be '1.0', not " + _kw.shown(event.specversion), field="specversion"
+        )
     value = event.id
     if type(value) is str and value.isprintable() and value:
         v_id = value

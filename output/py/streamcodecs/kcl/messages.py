@@ -747,6 +747,8 @@ def encode(message: Message, *, serializer: str = "json") -> bytes:
             raise EncodeError(f"not a kcl message: {type(message).__name__}") from None
         _check_serializer(serializer)
         raise
+    except RecursionError:  # nested deeper than the stack in use allows: again, with room for MAX_DEPTH levels
+        return _jw.deeper_write(_WRITERS[type(message)], message, _PACKED[serializer], EncodeError)
     except _jw.ENCODE_FAILURES as exc:  # what only the serializer finds (a lone surrogate, an integer too long)
         _check_serializer(serializer)  # (an unhashable one)
         raise _jw.refused(EncodeError, message, _jw.explain(message, exc, serializer != "json")) from None

@@ -31,9 +31,11 @@ from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import DataType
 
 from .._runtime.errors import DecodeError, EncodeError
+from .._runtime.jsonwire import roomy
 from . import ENCODED
 
 __all__ = [
+    "NULL",
     "UNSET",
     "Absent",
     "Entries",
@@ -62,6 +64,9 @@ __all__ = [
 ENCODED_ARROW: pa.StructType = to_arrow_type(ENCODED)
 UNSET = msgspec.UNSET
 """What the JSON codec holds in a removed field that the peer did not send (a null column on the Spark side)."""
+NULL: Any = None
+"""A null where the codec's type has none, handed to the JSON codec as it is (it refuses it in its own words, as the
+Java codec does): typed Any, as it is not the field's type."""
 
 
 class Struct(NamedTuple):
@@ -214,13 +219,22 @@ _JSON_DECODE = msgspec.json.Decoder().decode
 
 
 def json_text(value: Any) -> str:
-    """A free-form JSON value (as the codec decodes it) as JSON text, which ``from_text`` makes a VARIANT."""
-    return _JSON_ENCODE(value).decode()
+    """A free-form JSON value (as the codec decodes it) as JSON text, which ``from_text`` makes a VARIANT (as deep as
+    the codec reads, whatever the stack in use)."""
+    try:
+        return _JSON_ENCODE(value).decode()
+    except RecursionError:
+        return roomy(lambda: _JSON_ENCODE(value).decode())
 
 
 def json_value(text: str | None) -> Any:
     """A free-form JSON value from its JSON text (``to_text`` of a VARIANT); a SQL null is a JSON null."""
-    return None if text is None else _JSON_DECODE(text)
+    if text is None:
+        return None
+    try:
+        return _JSON_DECODE(text)
+    except RecursionError:
+        return roomy(lambda: _JSON_DECODE(text))
 
 
 def _laid_out(values: list[Any], flat: list[Any]) -> tuple[pa.Array, pa.Array | None]:

@@ -4,8 +4,8 @@
 Two paths, the same results. When the session has this package's jar (``streamcodecs.spark.configure(builder)``
 puts it on ``spark.jars``), every function runs the Java codec of the protocol (the generator's ``java`` target)
 as a Java UDF: one pass over the record on the JVM, Jackson's streaming parser for the JSON event format, the
-same rules and problems as the Python codec (but for JSON nested more than 500 levels deep, which it refuses: the
-codec's limit is its interpreter's recursion limit, about 990 levels). Otherwise (no jar, another version of it, or
+same rules, values and problems as the Python codec (but for the wording of a JSON syntax error, as Jackson finds
+it). Otherwise (no jar, another version of it, or
 ``spark.streamcodecs.jvm`` set to ``false``) they are Arrow UDFs (``arrow_udf``: a batch of rows goes to Python as
 one Arrow array and comes back as one) that call the generated Python codec, ``streamcodecs.cloudevents``; the
 executors then need pyspark, pyarrow and this package.

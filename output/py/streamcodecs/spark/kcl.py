@@ -18,10 +18,8 @@ as Parquet cannot store empty structs) and ``error`` (what is wrong with a malfo
 BINARY, free-form JSON values VARIANT, enums their wire values. Every field is nullable in the schemas, as Spark
 computes them; the definitions say which may really be null.
 
-The JVM path differs from the Python codec on malformed input only: it words bad syntax as Jackson finds it,
-refuses invalid UTF-8 anywhere (the codec skips keys it ignores unread), checks every occurrence of a repeated
-key, and refuses JSON nested more than 500 levels deep (the codec's limit is its interpreter's recursion limit,
-about 990 levels). The Arrow path is the Python codec itself.
+Both paths decide every input alike, with the same values and problems, but for the wording of a JSON syntax
+error (the JVM path words it as Jackson finds it). The Arrow path is the Python codec itself.
 """
 
 from __future__ import annotations
@@ -216,7 +214,9 @@ def _initialize_of(v: dict[str, Any]) -> _codec.Initialize:
 
 def _process_records_of(v: dict[str, Any]) -> _codec.ProcessRecords:
     return _codec.ProcessRecords(
-        records=[_record_of(x0) for x0 in v["records"]],
+        records=_arrow.NULL
+        if v["records"] is None
+        else [_arrow.NULL if x0 is None else _record_of(x0) for x0 in v["records"]],
         millis_behind_latest=v["millis_behind_latest"],
     )
 

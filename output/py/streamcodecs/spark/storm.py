@@ -17,10 +17,8 @@ as Parquet cannot store empty structs) and ``error`` (what is wrong with a malfo
 BINARY, free-form JSON values VARIANT, enums their wire values. Every field is nullable in the schemas, as Spark
 computes them; the definitions say which may really be null.
 
-The JVM path differs from the Python codec on malformed input only: it words bad syntax as Jackson finds it,
-refuses invalid UTF-8 anywhere (the codec skips keys it ignores unread), checks every occurrence of a repeated
-key, and refuses JSON nested more than 500 levels deep (the codec's limit is its interpreter's recursion limit,
-about 990 levels). The Arrow path is the Python codec itself.
+Both paths decide every input alike, with the same values and problems, but for the wording of a JSON syntax
+error (the JVM path words it as Jackson finds it). The Arrow path is the Python codec itself.
 """
 
 from __future__ import annotations
@@ -340,11 +338,21 @@ def _topology_context_of(v: dict[str, Any]) -> _codec.TopologyContext:
         component_id=v["component_id"],
         streams=v["streams"],
         stream_to_output_fields=v["stream_to_output_fields"],
-        stream_to_target_to_grouping={
-            k0: {k1: _grouping_of(x1) for k1, x1 in x0.items()} for k0, x0 in v["stream_to_target_to_grouping"].items()
+        stream_to_target_to_grouping=_arrow.NULL
+        if v["stream_to_target_to_grouping"] is None
+        else {
+            k0: _arrow.NULL
+            if x0 is None
+            else {k1: _arrow.NULL if x1 is None else _grouping_of(x1) for k1, x1 in x0.items()}
+            for k0, x0 in v["stream_to_target_to_grouping"].items()
         },
-        source_to_stream_to_grouping={
-            k0: {k1: _grouping_of(x1) for k1, x1 in x0.items()} for k0, x0 in v["source_to_stream_to_grouping"].items()
+        source_to_stream_to_grouping=_arrow.NULL
+        if v["source_to_stream_to_grouping"] is None
+        else {
+            k0: _arrow.NULL
+            if x0 is None
+            else {k1: _arrow.NULL if x1 is None else _grouping_of(x1) for k1, x1 in x0.items()}
+            for k0, x0 in v["source_to_stream_to_grouping"].items()
         },
         source_to_stream_to_fields=v["source_to_stream_to_fields"],
     )
@@ -352,9 +360,11 @@ def _topology_context_of(v: dict[str, Any]) -> _codec.TopologyContext:
 
 def _handshake_of(v: dict[str, Any]) -> _codec.Handshake:
     return _codec.Handshake(
-        conf={k0: _arrow.json_value(x0) for k0, x0 in v["conf"].items()},
+        conf=_arrow.NULL
+        if v["conf"] is None
+        else {k0: _arrow.NULL if x0 is None else _arrow.json_value(x0) for k0, x0 in v["conf"].items()},
         pid_dir=v["pid_dir"],
-        context=_topology_context_of(v["context"]),
+        context=_arrow.NULL if v["context"] is None else _topology_context_of(v["context"]),
     )
 
 
@@ -364,7 +374,9 @@ def _heartbeat_of(v: dict[str, Any]) -> _codec.Heartbeat:
         comp=v["comp"],
         stream=v["stream"],
         task=v["task"],
-        values=[_arrow.json_value(x0) for x0 in v["values"]],
+        values=_arrow.NULL
+        if v["values"] is None
+        else [_arrow.NULL if x0 is None else _arrow.json_value(x0) for x0 in v["values"]],
     )
 
 
@@ -374,7 +386,9 @@ def _tick_of(v: dict[str, Any]) -> _codec.Tick:
         comp=v["comp"],
         stream=v["stream"],
         task=v["task"],
-        values=[_arrow.json_value(x0) for x0 in v["values"]],
+        values=_arrow.NULL
+        if v["values"] is None
+        else [_arrow.NULL if x0 is None else _arrow.json_value(x0) for x0 in v["values"]],
     )
 
 
@@ -384,7 +398,9 @@ def _bolt_tuple_of(v: dict[str, Any]) -> _codec.BoltTuple:
         comp=v["comp"],
         stream=v["stream"],
         task=v["task"],
-        values=[_arrow.json_value(x0) for x0 in v["values"]],
+        values=_arrow.NULL
+        if v["values"] is None
+        else [_arrow.NULL if x0 is None else _arrow.json_value(x0) for x0 in v["values"]],
     )
 
 
@@ -402,13 +418,13 @@ def _next_of(v: dict[str, Any]) -> _codec.Next:
 
 def _spout_ack_of(v: dict[str, Any]) -> _codec.SpoutAck:
     return _codec.SpoutAck(
-        id=_arrow.json_value(v["id"]),
+        id=_arrow.NULL if v["id"] is None else _arrow.json_value(v["id"]),
     )
 
 
 def _spout_fail_of(v: dict[str, Any]) -> _codec.SpoutFail:
     return _codec.SpoutFail(
-        id=_arrow.json_value(v["id"]),
+        id=_arrow.NULL if v["id"] is None else _arrow.json_value(v["id"]),
     )
 
 
@@ -432,9 +448,11 @@ def _pid_reply_of(v: dict[str, Any]) -> _codec.PidReply:
 
 def _emit_of(v: dict[str, Any]) -> _codec.Emit:
     return _codec.Emit(
-        values=[_arrow.json_value(x0) for x0 in v["values"]],
+        values=_arrow.NULL
+        if v["values"] is None
+        else [_arrow.NULL if x0 is None else _arrow.json_value(x0) for x0 in v["values"]],
         anchors=v["anchors"],
-        id=None if v["id"] is None else _arrow.json_value(v["id"]),
+        id=_arrow.NULL if v["id"] is None else _arrow.json_value(v["id"]),
         stream=v["stream"],
         task=v["task"],
         need_task_ids=v["need_task_ids"],
@@ -456,7 +474,7 @@ def _fail_of(v: dict[str, Any]) -> _codec.Fail:
 def _log_of(v: dict[str, Any]) -> _codec.Log:
     return _codec.Log(
         msg=v["msg"],
-        level=v["level"],
+        level=_arrow.NULL if v["level"] is None else _codec.LogLevel(v["level"]),
     )
 
 
@@ -469,7 +487,7 @@ def _error_of(v: dict[str, Any]) -> _codec.Error:
 def _metrics_of(v: dict[str, Any]) -> _codec.Metrics:
     return _codec.Metrics(
         name=v["name"],
-        params=None if v["params"] is None else _arrow.json_value(v["params"]),
+        params=_arrow.NULL if v["params"] is None else _arrow.json_value(v["params"]),
     )
 
 

@@ -1604,7 +1604,7 @@ _FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[int, bool
 
 
 _decode_text: Callable[[str | None, bytes, int | None], Message] = _jp.fast_text(
-    _FAST, _decode_general, DIRECTIONS, "command"
+    _FAST, _decode_general, DIRECTIONS, "command", DecodeError
 )
 
 
@@ -1674,6 +1674,8 @@ def encode(message: Message, *, serializer: str = "json") -> bytes:
             raise EncodeError(f"not a storm message: {type(message).__name__}") from None
         _check_serializer(serializer)
         raise
+    except RecursionError:  # nested deeper than the stack in use allows: again, with room for MAX_DEPTH levels
+        return _jw.deeper_write(_WRITERS[type(message)], message, _PACKED[serializer], EncodeError)
     except _jw.ENCODE_FAILURES as exc:  # what only the serializer finds (a lone surrogate, an integer too long)
         _check_serializer(serializer)  # (an unhashable one)
         raise _jw.refused(EncodeError, message, _jw.explain(message, exc, serializer != "json")) from None

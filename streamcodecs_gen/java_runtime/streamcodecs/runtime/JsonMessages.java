@@ -42,9 +42,9 @@ public final class JsonMessages {
         return null;
     }
 
-    /** A tag that no message of a direction has. */
+    /** A tag that no message of a direction has (msgspec quotes it as it is, not as Python's repr would). */
     public static Problem unknownTag(String tagKey, String tag) {
-        return new Problem("Invalid value " + PythonText.repr(tag)).at(tagKey);
+        return new Problem("Invalid value '" + tag + "'").at(tagKey);
     }
 
     /** The failure to report of those of the directions tried: that of {@code owner} (the one direction that has

@@ -3,10 +3,17 @@ package streamcodecs.runtime;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.core.util.JsonParserDelegate;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TreeTraversingParser;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +31,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.spark.types.variant.Variant;
 import org.apache.spark.types.variant.VariantBuilder;
+import org.apache.spark.types.variant.VariantUtil;
 import org.apache.spark.unsafe.types.VariantVal;
 
 /**
@@ -41,12 +49,11 @@ public final class JsonWire {
     }
 
     /**
-     * The deepest nesting of arrays and objects read; deeper JSON is refused in the Python codec's words
-     * ({@code nested too deeply}). The Python codec's limit is its interpreter's recursion limit less the stack in
-     * use (msgspec: about 990 levels in a plain call, fewer inside a Spark worker), so it varies; the JVM path's is
-     * fixed well below it, so that it never reads a document the Python codec refuses for its depth.
+     * The deepest nesting of arrays and objects a message may have; deeper JSON is refused in the Python codec's
+     * words ({@code nested too deeply}). Jackson's default limit, which the KCL MultiLangDaemon and the CloudEvents
+     * Java SDK read with; the Python codec applies the same one (jsonwire.MAX_DEPTH), whatever its stack.
      */
-    public static final int MAX_DEPTH = 500;
+    public static final int MAX_DEPTH = 1000;
 
     /** Strict JSON (no NaN, comments or single quotes); strings and keys as long as a message may be. */
     public static final JsonFactory FACTORY = JsonFactory.builder()
@@ -56,6 +63,8 @@ public final class JsonWire {
                     .maxNestingDepth(MAX_DEPTH)
                     .build())
             .build();
+
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private static final int[] BASE64 = new int[128];
 
@@ -69,8 +78,10 @@ public final class JsonWire {
 
     /** A scanned JSON null. */
     public static final Object NULL = new Object();
-    /** A scanned value that is not a scalar. */
-    public static final Object OTHER = new Object();
+    /** A scanned value that is not a scalar: an array. */
+    public static final Object ARRAY = new Object();
+    /** A scanned value that is not a scalar: an object. */
+    public static final Object OBJECT = new Object();
 
     /** Reads the value at the parser's current token. */
     @FunctionalInterface
@@ -184,6 +195,29 @@ public final class JsonWire {
         return new Problem("malformed JSON: JSON is malformed: " + firstLine(text), true, offset);
     }
 
+    /**
+     * The first value of the top-level object's tag key when it is a string, else null (no such key, not an
+     * object, or not JSON: the general path reports that).
+     */
+    public static String tagAnywhere(byte[] data, int offset, int length, String tagKey) {
+        try (JsonParser p = parser(data, offset, length)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String key = p.currentName();
+                JsonToken value = p.nextToken();
+                if (key.equals(tagKey)) {
+                    return value == JsonToken.VALUE_STRING ? p.getText() : null;
+                }
+                p.skipChildren();
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
+    }
+
     /** Whether a parser's exception is JSON nested deeper than {@link #MAX_DEPTH}. */
     public static boolean tooDeep(IOException e) {
         return e instanceof StreamConstraintsException && String.valueOf(e.getMessage()).contains("nesting depth");
@@ -197,10 +231,58 @@ public final class JsonWire {
         return end < 0 ? text : text.substring(0, end);
     }
 
-    /** A problem when {@code data[offset, offset + length)} is not valid UTF-8, else null. */
-    public static Problem invalidUtf8(byte[] data, int offset, int length) {
+    /**
+     * A problem when {@code data[offset, offset + length)} is not valid UTF-8 or holds a lone surrogate escape
+     * ({@code \\ud800} not followed by a low surrogate's, or a low one alone), anywhere in it, else null: the
+     * family's strict text (RFC 8259 8.1 and 8.2), as the Python codec checks it (jsonwire.check_text), invalid UTF-8
+     * first. An escape is a backslash and what it takes: a backslash and one character, or {@code \\u} and four hex
+     * digits.
+     */
+    public static Problem textProblem(byte[] data, int offset, int length) {
         PythonText.Utf8Error bad = PythonText.utf8Error(data, offset, offset + length);
-        return bad == null ? null : utf8Problem(bad.reason(), bad.at() - offset);
+        if (bad != null) {
+            return utf8Problem(bad.reason(), bad.at() - offset);
+        }
+        int end = offset + length;
+        for (int i = offset; i < end; i++) {
+            if (data[i] != '\\') {
+                continue;
+            }
+            if (i + 5 < end && data[i + 1] == 'u') {
+                int unit = hex4(data, i + 2);
+                if (unit >= 0xD800 && unit <= 0xDFFF) {
+                    if (unit <= 0xDBFF && i + 11 < end && data[i + 6] == '\\' && data[i + 7] == 'u') {
+                        int low = hex4(data, i + 8);
+                        if (low >= 0xDC00 && low <= 0xDFFF) {
+                            i += 11;
+                            continue;
+                        }
+                    }
+                    String written = new String(data, i, 6, StandardCharsets.US_ASCII);
+                    return new Problem("malformed JSON: a string is not valid Unicode (lone surrogate " + written + ")",
+                            true, i - offset);
+                }
+                if (unit >= 0) {
+                    i += 5;
+                    continue;
+                }
+            }
+            i++; // the backslash and the character it escapes
+        }
+        return null;
+    }
+
+    /** The value of four hex digits at {@code data[at]}, or -1. */
+    private static int hex4(byte[] data, int at) {
+        int value = 0;
+        for (int k = at; k < at + 4; k++) {
+            int digit = Character.digit(data[k], 16);
+            if (digit < 0) {
+                return -1;
+            }
+            value = value << 4 | digit;
+        }
+        return value;
     }
 
     private static Problem utf8Problem(String why, int at) {
@@ -240,7 +322,48 @@ public final class JsonWire {
     }
 
     public static Problem expected(String type, JsonParser p) {
-        return new Problem("Expected `" + type + "`, got `" + got(p.currentToken()) + "`");
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_NUMBER_INT) {
+            return wrongNumber(type, p);
+        }
+        return new Problem("Expected `" + type + "`, got `" + got(t) + "`");
+    }
+
+    /**
+     * A number where another type is expected, in msgspec's words: an integer beyond 64 bits is read as a float,
+     * and a number beyond a double's range is {@code Number out of range}.
+     */
+    private static Problem wrongNumber(String type, JsonParser p) {
+        String kind = "int";
+        try {
+            if (p.currentToken() == JsonToken.VALUE_NUMBER_FLOAT) {
+                kind = "float";
+            } else if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER && !(p instanceof TreeTraversingParser)) {
+                // msgspec's typed decoding reads an integer beyond 64 bits as a float; the general path's values
+                // (Python ints, read from a tree here) stay integers
+                BigInteger big = p.getBigIntegerValue();
+                if (big.signum() < 0 || big.bitLength() > 64) {
+                    kind = "float";
+                }
+            }
+            if ("float".equals(kind) && Double.isInfinite(p.getDoubleValue())) {
+                return new Problem("Number out of range");
+            }
+        } catch (IOException e) {
+            return new Problem("Expected `" + type + "`, got `" + kind + "`");
+        }
+        return new Problem("Expected `" + type + "`, got `" + kind + "`");
+    }
+
+    /** A repeated tag key inside a message: as msgspec reads it, it must be the message's own tag again. */
+    public static void readTag(JsonParser p, String tag) throws IOException, Problem {
+        if (p.currentToken() != JsonToken.VALUE_STRING) {
+            throw new Problem("Expected `str`");
+        }
+        String text = p.getText();
+        if (!text.equals(tag)) {
+            throw new Problem("Invalid value '" + text + "'");
+        }
     }
 
     /** Checks the current token starts an object; false when it is null and null is allowed. */
@@ -533,13 +656,64 @@ public final class JsonWire {
         return p.currentToken() == JsonToken.VALUE_NULL ? null : timestamp(p, true);
     }
 
-    /** Any JSON value, as a VARIANT (a JSON null as null). */
+    /**
+     * Any JSON value, as a VARIANT (a JSON null as null). A number beyond a double's range is refused as msgspec
+     * refuses it ({@code Number out of range}, at its path in the value).
+     */
     public static VariantVal readAny(JsonParser p) throws IOException, Problem {
-        if (p.currentToken() == JsonToken.VALUE_NULL) {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NULL) {
             return null;
         }
-        Variant v = VariantBuilder.parseJson(p, true);
+        if (t == JsonToken.VALUE_NUMBER_FLOAT && Double.isInfinite(p.getDoubleValue())) {
+            throw new Problem("Number out of range");
+        }
+        Variant v;
+        try {
+            v = VariantBuilder.parseJson(t == JsonToken.START_ARRAY || t == JsonToken.START_OBJECT
+                    ? new RangeChecked(p) : p, true);
+        } catch (OutOfRange e) {
+            throw e.problem;
+        }
         return new VariantVal(v.getValue(), v.getMetadata());
+    }
+
+    /** A number beyond a double's range inside a value being read (carrying its problem through Spark's reader). */
+    private static final class OutOfRange extends IOException {
+        private static final long serialVersionUID = 1L;
+        private final transient Problem problem;
+
+        OutOfRange(Problem problem) {
+            super(problem.reason(), null);
+            this.problem = problem;
+        }
+    }
+
+    /** A parser that refuses, as it reads them, numbers beyond a double's range, naming their path (msgspec's). */
+    private static final class RangeChecked extends JsonParserDelegate {
+        private final JsonStreamContext root;
+
+        RangeChecked(JsonParser p) {
+            super(p);
+            root = p.getParsingContext().getParent();
+        }
+
+        @Override
+        public JsonToken nextToken() throws IOException {
+            JsonToken t = delegate.nextToken();
+            if (t == JsonToken.VALUE_NUMBER_FLOAT && Double.isInfinite(delegate.getDoubleValue())) {
+                Problem problem = new Problem("Number out of range");
+                for (JsonStreamContext c = delegate.getParsingContext(); c != null && c != root; c = c.getParent()) {
+                    if (c.inArray()) {
+                        problem.at(c.getCurrentIndex());
+                    } else if (c.inObject()) {
+                        problem.inMap();
+                    }
+                }
+                throw new OutOfRange(problem);
+            }
+            return t;
+        }
     }
 
     public static VariantVal readAnyOrNull(JsonParser p) throws IOException, Problem {
@@ -660,9 +834,24 @@ public final class JsonWire {
         return new Problem("Invalid enum value " + (value instanceof String s ? PythonText.repr(s) : String.valueOf(value)));
     }
 
-    /** An integer enum's wire value at the current token. */
-    public static long enumInt(JsonParser p, boolean nullable) throws IOException, Problem {
-        return integer(p, "int", nullable, Long.MIN_VALUE, Long.MAX_VALUE);
+    /**
+     * An integer enum's wire value at the current token: a Long, or a BigInteger beyond it (msgspec's typed decoding
+     * reads an integer beyond 64 bits as a float, which no integer enum takes; the general path's Python ints are
+     * any size).
+     */
+    public static Number enumInt(JsonParser p, boolean nullable) throws IOException, Problem {
+        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT) {
+            throw expected(nullable ? "int | null" : "int", p);
+        }
+        JsonParser.NumberType kind = p.getNumberType();
+        if (kind == JsonParser.NumberType.INT || kind == JsonParser.NumberType.LONG) {
+            return p.getLongValue();
+        }
+        BigInteger big = p.getBigIntegerValue();
+        if (!(p instanceof TreeTraversingParser) && (big.signum() < 0 || big.bitLength() > 64)) {
+            throw expected(nullable ? "int | null" : "int", p);
+        }
+        return big;
     }
 
     /** A string enum's wire value at the current token. */
@@ -677,7 +866,7 @@ public final class JsonWire {
 
     /** Whether a decoded value is the integer {@code value} (a shape's match). */
     public static boolean same(Object v, long value) {
-        return v instanceof Number n && n.longValue() == value;
+        return v instanceof Number n && !(v instanceof BigInteger) && n.longValue() == value;
     }
 
     // ------------------------------------------------------------------------------------------------ scanning
@@ -686,12 +875,14 @@ public final class JsonWire {
     public static final class Scan {
         /** msgspec's name of the value: object, array, str, int, float, bool, null. */
         public String kind;
-        /** Whether the object has the tag key, and its value (a scalar, {@code NULL} or {@code OTHER}). */
+        /** Whether the object has the tag key, and its value (a scalar, {@code NULL}, {@code ARRAY} or {@code OBJECT}). */
         public boolean hasTag;
         public Object tag;
         /** For each key asked about: whether the object has it, and its value. */
         public final boolean[] present;
         public final Object[] values;
+        /** The whole value as the general path reads it (see {@link #read}), or null (the typed path's scan). */
+        public JsonNode tree;
 
         Scan(int keys) {
             present = new boolean[keys];
@@ -753,8 +944,14 @@ public final class JsonWire {
         if (value instanceof Boolean b) {
             return b ? "True" : "False";
         }
-        if (value == OTHER) {
-            return "...";
+        if (value == ARRAY) {
+            return "[...]";
+        }
+        if (value == OBJECT) {
+            return "{...}";
+        }
+        if (value instanceof Double d) {
+            return PythonText.pythonFloat(d);
         }
         return String.valueOf(value);
     }
@@ -773,20 +970,19 @@ public final class JsonWire {
                 return Boolean.FALSE;
             case VALUE_NULL:
                 return NULL;
+            case START_ARRAY:
+                return ARRAY;
             default:
-                return OTHER;
+                return OBJECT;
         }
     }
 
     /**
-     * Reads a whole JSON text (checking it is one well-formed value) and notes what its top level holds: the tag,
-     * and for each of {@code keys} its presence and scalar value.
+     * Reads a whole JSON text (checking it is one well-formed value) and notes what its top level holds, as the
+     * typed path reads it: the tag, the first of a repeated tag key (the type id, as Jackson reads a polymorphic
+     * type and msgspec a tagged union), and for each of {@code keys} its presence and scalar value.
      */
     public static Scan scan(byte[] data, int offset, int length, String tagKey, String[] keys) throws Problem {
-        Problem utf8 = invalidUtf8(data, offset, length);
-        if (utf8 != null) {
-            throw utf8;
-        }
         Scan scan = new Scan(keys.length);
         try (JsonParser p = parser(data, offset, length)) {
             JsonToken t = p.nextToken();
@@ -798,7 +994,7 @@ public final class JsonWire {
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String key = p.currentName();
                     p.nextToken();
-                    if (key.equals(tagKey)) {
+                    if (key.equals(tagKey) && !scan.hasTag) {
                         scan.hasTag = true;
                         scan.tag = scalar(p);
                     }
@@ -821,6 +1017,152 @@ public final class JsonWire {
             throw malformed(e, offset);
         }
         return scan;
+    }
+
+    /**
+     * Reads a whole JSON text as the general path does, as msgspec reads it into Python values before recognising
+     * the message: as a tree in which a repeated key holds its last value at its first place (a Python dict, and
+     * the map Storm's and the CloudEvents SDKs' parsers read an object into; its earlier values are not looked at
+     * beyond being JSON), with the top level noted as {@link #scan} notes it. The syntax is checked first: a
+     * number beyond a double's range ({@code Number out of range}, at msgspec's path of it) is reported only for
+     * well-formed JSON. The message is then read from {@link Scan#tree} ({@link #parser(JsonNode)}).
+     */
+    public static Scan read(byte[] data, int offset, int length, String tagKey, String[] keys) throws Problem {
+        Tree tree = new Tree();
+        JsonNode root;
+        try (JsonParser p = parser(data, offset, length)) {
+            JsonToken t = p.nextToken();
+            if (t == null) {
+                throw new Problem("malformed JSON: Input data was truncated", true, -1);
+            }
+            root = tree.node(p);
+            if (p.nextToken() != null) {
+                long at = p.currentTokenLocation().getByteOffset();
+                throw new Problem("malformed JSON: JSON is malformed: trailing characters", true, at);
+            }
+        } catch (IOException e) {
+            throw malformed(e, offset);
+        }
+        if (tree.outOfRange != null) {
+            throw tree.outOfRange;
+        }
+        Scan scan = new Scan(keys.length);
+        scan.tree = root;
+        scan.kind = kind(root);
+        if (root.isObject()) {
+            JsonNode tag = root.get(tagKey);
+            if (tag != null) {
+                scan.hasTag = true;
+                scan.tag = scalar(tag);
+            }
+            for (int i = 0; i < keys.length; i++) {
+                JsonNode value = root.get(keys[i]);
+                if (value != null) {
+                    scan.present[i] = true;
+                    scan.values[i] = scalar(value);
+                }
+            }
+        }
+        return scan;
+    }
+
+    /** A parser over a tree {@link #read} made: the message's readers read it as they read text. */
+    public static JsonParser parser(JsonNode tree) throws IOException {
+        JsonParser p = tree.traverse();
+        p.nextToken();
+        return p;
+    }
+
+    /** Builds a tree of JSON values; the first number beyond a double's range is kept, not thrown. */
+    private static final class Tree {
+        private Problem outOfRange;
+
+        JsonNode node(JsonParser p) throws IOException {
+            switch (p.currentToken()) {
+                case START_OBJECT: {
+                    ObjectNode object = NODES.objectNode();
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String key = p.currentName();
+                        p.nextToken();
+                        Problem before = outOfRange;
+                        object.set(key, node(p)); // a repeated key: its last value, at its first place
+                        if (outOfRange != before) {
+                            outOfRange.inMap();
+                        }
+                    }
+                    return object;
+                }
+                case START_ARRAY: {
+                    ArrayNode array = NODES.arrayNode();
+                    for (int i = 0; p.nextToken() != JsonToken.END_ARRAY; i++) {
+                        Problem before = outOfRange;
+                        array.add(node(p));
+                        if (outOfRange != before) {
+                            outOfRange.at(i);
+                        }
+                    }
+                    return array;
+                }
+                case VALUE_STRING:
+                    return NODES.textNode(p.getText());
+                case VALUE_NUMBER_INT:
+                    switch (p.getNumberType()) {
+                        case INT:
+                            return NODES.numberNode(p.getIntValue());
+                        case LONG:
+                            return NODES.numberNode(p.getLongValue());
+                        default:
+                            return NODES.numberNode(p.getBigIntegerValue());
+                    }
+                case VALUE_NUMBER_FLOAT: {
+                    double value = p.getDoubleValue();
+                    if (Double.isInfinite(value) && outOfRange == null) {
+                        outOfRange = new Problem("Number out of range");
+                    }
+                    return NODES.numberNode(value);
+                }
+                case VALUE_TRUE:
+                    return NODES.booleanNode(true);
+                case VALUE_FALSE:
+                    return NODES.booleanNode(false);
+                default:
+                    return NODES.nullNode();
+            }
+        }
+    }
+
+    private static String kind(JsonNode node) {
+        switch (node.getNodeType()) {
+            case OBJECT:
+                return "object";
+            case ARRAY:
+                return "array";
+            case STRING:
+                return "str";
+            case NUMBER:
+                return node.isIntegralNumber() ? "int" : "float";
+            case BOOLEAN:
+                return "bool";
+            default:
+                return "null";
+        }
+    }
+
+    private static Object scalar(JsonNode node) {
+        switch (node.getNodeType()) {
+            case STRING:
+                return node.textValue();
+            case NUMBER:
+                return node.isIntegralNumber() ? node.numberValue() : (Object) node.doubleValue();
+            case BOOLEAN:
+                return node.booleanValue();
+            case ARRAY:
+                return ARRAY;
+            case OBJECT:
+                return OBJECT;
+            default:
+                return NULL;
+        }
     }
 
     /** The length of the JSON text of one {@code <json>\nend\n} frame (its end line, which may be absent, cut). */
@@ -1194,8 +1536,20 @@ public final class JsonWire {
     }
 
     /** Any JSON value held as a VARIANT (null writes null). */
+    /**
+     * A VARIANT as the Python codec writes the value it holds (Spark's JSON text of it, read as Python reads JSON,
+     * written as msgspec writes it: floats in msgspec's form, {@code 1.0E16} as {@code 1e16}).
+     */
     public static void writeAny(Writer w, VariantVal v) throws Problem {
-        w.json(v == null ? "null" : v.toJson(ZoneOffset.UTC));
+        if (v == null) {
+            w.literal("null");
+            return;
+        }
+        try {
+            w.json(KafkaWire.anyJson(v.toJson(ZoneOffset.UTC).getBytes(StandardCharsets.UTF_8), -1));
+        } catch (KafkaWire.Invalid e) {
+            throw new Problem(e.getMessage());
+        }
     }
 
     public static void writeAnyOrNull(Writer w, VariantVal v) throws Problem {
@@ -1417,7 +1771,20 @@ public final class JsonWire {
         return o == null ? null : parseUuid((String) o);
     }
 
-    public static OffsetDateTime fromTimestamp(Object o) {
+    /**
+     * A Spark VARIANT as the codec's free-form value: one holding JSON null is null, as the Python path reads it
+     * (declared as every conversion from Spark is: it may refuse).
+     */
+    public static VariantVal fromAny(Object o) throws Problem {
+        if (o == null) {
+            return null;
+        }
+        VariantVal v = (VariantVal) o;
+        return new Variant(v.getValue(), v.getMetadata()).getType() == VariantUtil.Type.NULL ? null : v;
+    }
+
+    /** A Spark TIMESTAMP as the codec's time (declared as every conversion from Spark is: it may refuse). */
+    public static OffsetDateTime fromTimestamp(Object o) throws Problem {
         if (o == null) {
             return null;
         }

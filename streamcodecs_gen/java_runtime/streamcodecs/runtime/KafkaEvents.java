@@ -1,5 +1,6 @@
 package streamcodecs.runtime;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -139,6 +140,10 @@ public final class KafkaEvents {
                 return "{...}";
             case KafkaWire.ARRAY:
                 return "[...]";
+            case KafkaWire.INTEGER:
+                return new BigInteger(value.text).toString(); // Python's int: -0 is 0
+            case KafkaWire.FLOAT:
+                return PythonText.pythonFloat(Double.parseDouble(value.text));
             default:
                 return value.text;
         }

@@ -157,8 +157,13 @@ public final class KafkaWire {
         }
     }
 
+    /** Strict JSON, nested at most {@link JsonWire#MAX_DEPTH} deep; strings and names as long as a record's. */
     private static final JsonFactory JSON = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(JsonWire.MAX_DEPTH).build())
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(JsonWire.MAX_DEPTH)
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .maxNameLength(Integer.MAX_VALUE)
+                    .build())
             .build();
     private static final int REMEMBER = 4096;
     private static final int REMEMBER_LENGTH = 512;
@@ -430,10 +435,15 @@ public final class KafkaWire {
             at = end;
         }
         ZoneOffset offset = ZoneOffset.UTC;
+        int beyond = 0; // an offset Java's ZoneOffset cannot hold (beyond +-18:00; RFC 3339 allows up to 23:59)
         char zone = text.charAt(at);
         if (zone == '+' || zone == '-') {
-            int minutes = digits(text, at + 1, at + 3) * 60 + digits(text, at + 4, at + 6);
-            offset = ZoneOffset.ofTotalSeconds((zone == '-' ? -minutes : minutes) * 60);
+            int minutes = (zone == '-' ? -1 : 1) * (digits(text, at + 1, at + 3) * 60 + digits(text, at + 4, at + 6));
+            if (Math.abs(minutes) <= 18 * 60) {
+                offset = ZoneOffset.ofTotalSeconds(minutes * 60);
+            } else {
+                beyond = minutes; // the same instant, held at UTC
+            }
         }
         if (year == 0) {
             throw new Invalid("is not a valid date-time (year 0 is out of range): " + PythonText.repr(text));
@@ -442,7 +452,7 @@ public final class KafkaWire {
             return OffsetDateTime.of(
                 year, month, day, digits(text, 11, 13), digits(text, 14, 16), digits(text, 17, 19), micros * 1000,
                 offset
-            );
+            ).minusMinutes(beyond);
         } catch (DateTimeException e) {
             throw new Invalid("is not a valid date-time (day is out of range for month): " + PythonText.repr(text));
         }
@@ -741,6 +751,9 @@ public final class KafkaWire {
      * in the first one's place (a Python dict); {@link Invalid} as the JSON format's reader words it else.
      */
     public static String anyJson(byte[] text, int start) throws Invalid {
+        if (start < 0) {
+            strictText(text);
+        }
         int from = Math.max(start, 0);
         try (JsonParser p = JSON.createParser(text, from, text.length - from)) {
             JsonToken token = p.nextToken();
@@ -928,6 +941,25 @@ public final class KafkaWire {
         return new String(raw, StandardCharsets.UTF_8);
     }
 
+    /**
+     * Refuses JSON text that is not UTF-8 at its first invalid byte, whatever else is wrong with it (RFC 8259 8.1;
+     * the family's strict text, as the Python codec's json_decode reads it).
+     */
+    public static void strictText(byte[] text) throws Invalid {
+        int n = text.length;
+        int i = 0;
+        while (i < n && text[i] >= 0) {
+            i++;
+        }
+        if (i == n) {
+            return;
+        }
+        PythonText.Utf8Error bad = PythonText.utf8Error(text, i, n);
+        if (bad != null) {
+            throw new Invalid("JSON text is not UTF-8 (" + bad.reason() + ")", bad.at());
+        }
+    }
+
     /** Whether the bytes are valid UTF-8. */
     public static boolean isUtf8(byte[] raw) {
         try {
@@ -946,6 +978,7 @@ public final class KafkaWire {
      * Jackson's streaming parser; the whole text must be one JSON value. Malformed JSON, or a value that is not
      * an object, is {@link Invalid} (with the offset). */
     public static Map<String, Json> members(byte[] text) throws Invalid {
+        strictText(text);
         try (JsonParser p = JSON.createParser(text)) {
             JsonToken token = p.nextToken();
             if (token == null) {
@@ -976,6 +1009,7 @@ public final class KafkaWire {
     /** The bytes as one JSON value with the whitespace between tokens removed (strings, numbers, member order and
      * repeated names kept as written); anything else is {@link Invalid}. */
     public static byte[] oneJsonValue(byte[] text) throws Invalid {
+        strictText(text);
         try (JsonParser p = JSON.createParser(text)) {
             JsonToken token = p.nextToken();
             if (token == null) {
@@ -993,7 +1027,7 @@ public final class KafkaWire {
 
     private static Invalid malformed(JsonProcessingException e) {
         if (JsonWire.tooDeep(e)) {
-            return new Invalid("JSON nested too deeply"); // the Python codec's words, and no offset either
+            return new Invalid("malformed JSON: nested too deeply"); // the Python codec's words, and no offset either
         }
         String message = e.getOriginalMessage();
         int newline = message.indexOf('\n');

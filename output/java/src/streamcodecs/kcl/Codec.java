@@ -51,9 +51,9 @@ public final class Codec {
     /** The message in {@code data[offset, offset + length)}; {@code line} (or -1) is named by errors. */
     public static Messages.Message decode(byte[] data, int offset, int length, int direction, long line)
             throws DecodeException {
-        Problem utf8 = JsonWire.invalidUtf8(data, offset, length);
-        if (utf8 != null) {
-            throw failure(utf8, line);
+        Problem text = JsonWire.textProblem(data, offset, length);
+        if (text != null) {
+            throw failure(text, line);
         }
         Messages.Message message = fast(data, offset, length, direction);
         return message != null ? message : general(data, offset, length, direction, line);
@@ -65,12 +65,14 @@ public final class Codec {
 
     /** A common message read in one pass, or null: then the general path decides. */
     private static Messages.Message fast(byte[] data, int offset, int length, int direction) {
+        boolean tagLater = false;
         try (JsonParser p = JsonWire.parser(data, offset, length)) {
             JsonToken t = p.nextToken();
             Messages.Message m = null;
             int first = direction < 0 ? 0 : direction;
             if (t == JsonToken.START_OBJECT) {
                 t = p.nextToken();
+                tagLater = t == JsonToken.FIELD_NAME && !TAG_KEY.equals(p.currentName());
                 if (t == JsonToken.FIELD_NAME && TAG_KEY.equals(p.currentName())) {
                     if (p.nextToken() != JsonToken.VALUE_STRING) {
                         return null;
@@ -83,6 +85,30 @@ public final class Codec {
                         m = tagged1(p, tag);
                     }
                 }
+            }
+            if (m != null) {
+                return p.nextToken() != null ? null : m;
+            }
+        } catch (IOException | Problem e) {
+            return null;
+        }
+        return tagLater ? taggedLater(data, offset, length, direction) : null;
+    }
+
+    /** A tagged message whose tag is not its first key (found where it is, as msgspec finds it), or null. */
+    private static Messages.Message taggedLater(byte[] data, int offset, int length, int direction) {
+        String tag = JsonWire.tagAnywhere(data, offset, length, TAG_KEY);
+        if (tag == null) {
+            return null;
+        }
+        try (JsonParser p = JsonWire.parser(data, offset, length)) {
+            p.nextToken();
+            Messages.Message m = null;
+            if (m == null && (direction < 0 || direction == 0)) {
+                m = tagged0(p, tag);
+            }
+            if (m == null && (direction < 0 || direction == 1)) {
+                m = tagged1(p, tag);
             }
             return m == null || p.nextToken() != null ? null : m;
         } catch (IOException | Problem e) {
@@ -164,30 +190,34 @@ public final class Codec {
     private static Messages.Message read(byte[] data, int offset, int length, int index) throws Problem {
         try (JsonParser p = JsonWire.parser(data, offset, length)) {
             p.nextToken();
-            switch (index) {
-                case 0:
-                    return readInitialize(p);
-                case 1:
-                    return readProcessRecords(p);
-                case 2:
-                    return readLeaseLost(p);
-                case 3:
-                    return readShardEnded(p);
-                case 4:
-                    return readShutdownRequested(p);
-                case 5:
-                    return readShutdown(p);
-                case 6:
-                    return readCheckpointReply(p);
-                case 7:
-                    return readStatus(p);
-                case 8:
-                    return readCheckpoint(p);
-                default:
-                    throw new IllegalArgumentException("no message " + index);
-            }
+            return read(p, index);
         } catch (IOException e) {
             throw JsonWire.malformed(e, offset);
+        }
+    }
+
+    private static Messages.Message read(JsonParser p, int index) throws IOException, Problem {
+        switch (index) {
+            case 0:
+                return readInitialize(p);
+            case 1:
+                return readProcessRecords(p);
+            case 2:
+                return readLeaseLost(p);
+            case 3:
+                return readShardEnded(p);
+            case 4:
+                return readShutdownRequested(p);
+            case 5:
+                return readShutdown(p);
+            case 6:
+                return readCheckpointReply(p);
+            case 7:
+                return readStatus(p);
+            case 8:
+                return readCheckpoint(p);
+            default:
+                throw new IllegalArgumentException("no message " + index);
         }
     }
 
@@ -427,6 +457,7 @@ public final class Codec {
                         subSequenceNumber = JsonWire.readInt64OrNull(p);
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "initialize");
                         break;
                     default:
                         if (strict) {
@@ -532,6 +563,7 @@ public final class Codec {
                         millisBehindLatest = JsonWire.readInt64OrNull(p);
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "processRecords");
                         break;
                     default:
                         if (strict) {
@@ -595,9 +627,16 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.ProcessRecords(
-                JsonWire.fromList(r.get(0), x -> Codec.fromRecord((Row) x)),
-                (Long) r.get(1));
+        String key = null;
+        try {
+            key = "records";
+            List<Messages.Record> records = JsonWire.fromList(r.get(0), x -> Codec.fromRecord((Row) x));
+            key = "millisBehindLatest";
+            Long millisBehindLatest = (Long) r.get(1);
+            return new Messages.ProcessRecords(records, millisBehindLatest);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.LeaseLost readLeaseLost(JsonParser p) throws IOException, Problem {
@@ -616,11 +655,20 @@ public final class Codec {
     static Messages.LeaseLost readLeaseLostFields(JsonParser p, boolean strict)
             throws IOException, Problem {
         for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-            if (strict && !TAG_KEY.equals(p.currentName())) {
+            boolean tag = TAG_KEY.equals(p.currentName());
+            if (strict && !tag) {
                 return null;
             }
             p.nextToken();
-            p.skipChildren();
+            if (tag) {
+                try {
+                    JsonWire.readTag(p, "leaseLost");
+                } catch (Problem e) {
+                    throw e.at(TAG_KEY);
+                }
+            } else {
+                p.skipChildren();
+            }
         }
         return new Messages.LeaseLost();
     }
@@ -675,11 +723,20 @@ public final class Codec {
     static Messages.ShardEnded readShardEndedFields(JsonParser p, boolean strict)
             throws IOException, Problem {
         for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-            if (strict && !TAG_KEY.equals(p.currentName())) {
+            boolean tag = TAG_KEY.equals(p.currentName());
+            if (strict && !tag) {
                 return null;
             }
             p.nextToken();
-            p.skipChildren();
+            if (tag) {
+                try {
+                    JsonWire.readTag(p, "shardEnded");
+                } catch (Problem e) {
+                    throw e.at(TAG_KEY);
+                }
+            } else {
+                p.skipChildren();
+            }
         }
         return new Messages.ShardEnded();
     }
@@ -734,11 +791,20 @@ public final class Codec {
     static Messages.ShutdownRequested readShutdownRequestedFields(JsonParser p, boolean strict)
             throws IOException, Problem {
         for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-            if (strict && !TAG_KEY.equals(p.currentName())) {
+            boolean tag = TAG_KEY.equals(p.currentName());
+            if (strict && !tag) {
                 return null;
             }
             p.nextToken();
-            p.skipChildren();
+            if (tag) {
+                try {
+                    JsonWire.readTag(p, "shutdownRequested");
+                } catch (Problem e) {
+                    throw e.at(TAG_KEY);
+                }
+            } else {
+                p.skipChildren();
+            }
         }
         return new Messages.ShutdownRequested();
     }
@@ -805,6 +871,7 @@ public final class Codec {
                         hasReason = true;
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "shutdown");
                         break;
                     default:
                         if (strict) {
@@ -864,8 +931,14 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.Shutdown(
-                Messages.ShutdownReason.fromWire(r.get(0)));
+        String key = null;
+        try {
+            key = "reason";
+            Messages.ShutdownReason reason = Messages.ShutdownReason.fromWire(r.get(0));
+            return new Messages.Shutdown(reason);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.CheckpointReply readCheckpointReply(JsonParser p) throws IOException, Problem {
@@ -908,6 +981,7 @@ public final class Codec {
                         hasError = true;
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "checkpoint");
                         break;
                     default:
                         if (strict) {
@@ -1018,6 +1092,7 @@ public final class Codec {
                         hasResponseFor = true;
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "status");
                         break;
                     default:
                         if (strict) {
@@ -1119,6 +1194,7 @@ public final class Codec {
                         error = JsonWire.readStrOrNull(p);
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "checkpoint");
                         break;
                     default:
                         if (strict) {
@@ -1318,12 +1394,21 @@ public final class Codec {
                     message = fromProcessRecords(r.getStruct(2));
                     break;
                 case "LeaseLost":
+                    if (r.isNullAt(3)) {
+                        return JsonMessages.nullMessageRow("lease_lost", "LeaseLost");
+                    }
                     message = new Messages.LeaseLost();
                     break;
                 case "ShardEnded":
+                    if (r.isNullAt(4)) {
+                        return JsonMessages.nullMessageRow("shard_ended", "ShardEnded");
+                    }
                     message = new Messages.ShardEnded();
                     break;
                 case "ShutdownRequested":
+                    if (r.isNullAt(5)) {
+                        return JsonMessages.nullMessageRow("shutdown_requested", "ShutdownRequested");
+                    }
                     message = new Messages.ShutdownRequested();
                     break;
                 case "Shutdown":

@@ -1814,7 +1814,7 @@ final class SparkRows {
                 row.get(BinarySpark.field(row, "updated_versions", owner)),
                 false,
                 "TableEntriesUpdated.updated_versions",
-                x0 -> BinarySpark.longOf(x0, "list item")));
+                x0 -> BinarySpark.longOf(x0, "TableEntriesUpdated.updated_versions")));
     }
 
     static Row row(RemoveTableKeys v) {

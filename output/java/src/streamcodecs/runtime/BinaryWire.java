@@ -101,6 +101,17 @@ public final class BinaryWire {
             if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
+                int end = i + 1; // Python names the whole run of unpaired surrogates
+                while (end < text.length() && Character.isSurrogate(text.charAt(end))
+                        && !(Character.isHighSurrogate(text.charAt(end)) && end + 1 < text.length()
+                                && Character.isLowSurrogate(text.charAt(end + 1)))) {
+                    end++;
+                }
+                if (end - i > 1) {
+                    return String.format(
+                        "'utf-8' codec can't encode characters in position %d-%d: surrogates not allowed", index,
+                        index + end - i - 1);
+                }
                 return String.format(
                     "'utf-8' codec can't encode character '\\u%04x' in position %d: surrogates not allowed", (int) c,
                     index);

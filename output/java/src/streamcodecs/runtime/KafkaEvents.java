@@ -1,6 +1,7 @@
 // Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/KafkaEvents.java by ./generator.py; edit that file, not this copy.
 package streamcodecs.runtime;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -140,6 +141,10 @@ public final class KafkaEvents {
                 return "{...}";
             case KafkaWire.ARRAY:
                 return "[...]";
+            case KafkaWire.INTEGER:
+                return new BigInteger(value.text).toString(); // Python's int: -0 is 0
+            case KafkaWire.FLOAT:
+                return PythonText.pythonFloat(Double.parseDouble(value.text));
             default:
                 return value.text;
         }

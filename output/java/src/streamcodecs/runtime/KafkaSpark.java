@@ -86,7 +86,7 @@ public final class KafkaSpark {
     /** A problem as the Spark functions' {@code error} column reads: the field between backticks, then the
      * reason. */
     public static String error(DecodeException e) {
-        if (e.field() != null) {
+        if (e.field() != null && !e.field().isEmpty()) {
             return "`" + e.field() + "`: " + e.reason();
         }
         return e.offset() >= 0 ? e.reason() + " (offset " + e.offset() + ")" : e.reason();
@@ -94,6 +94,6 @@ public final class KafkaSpark {
 
     /** {@link #error(DecodeException)} of an encoding problem. */
     public static String error(EncodeException e) {
-        return e.field() == null ? e.reason() : "`" + e.field() + "`: " + e.reason();
+        return e.field() == null || e.field().isEmpty() ? e.reason() : "`" + e.field() + "`: " + e.reason();
     }
 }

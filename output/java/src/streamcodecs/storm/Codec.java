@@ -65,9 +65,9 @@ public final class Codec {
     public static Messages.Message decode(byte[] data, int offset, int length, int direction, long line)
             throws DecodeException {
         length = JsonWire.stripEndLine(data, offset, length);
-        Problem utf8 = JsonWire.invalidUtf8(data, offset, length);
-        if (utf8 != null) {
-            throw failure(utf8, line);
+        Problem text = JsonWire.textProblem(data, offset, length);
+        if (text != null) {
+            throw failure(text, line);
         }
         Messages.Message message = fast(data, offset, length, direction);
         return message != null ? message : general(data, offset, length, direction, line);
@@ -79,12 +79,14 @@ public final class Codec {
 
     /** A common message read in one pass, or null: then the general path decides. */
     private static Messages.Message fast(byte[] data, int offset, int length, int direction) {
+        boolean tagLater = false;
         try (JsonParser p = JsonWire.parser(data, offset, length)) {
             JsonToken t = p.nextToken();
             Messages.Message m = null;
             int first = direction < 0 ? 0 : direction;
             if (t == JsonToken.START_OBJECT) {
                 t = p.nextToken();
+                tagLater = t == JsonToken.FIELD_NAME && !TAG_KEY.equals(p.currentName());
                 if (t == JsonToken.FIELD_NAME && TAG_KEY.equals(p.currentName())) {
                     if (p.nextToken() != JsonToken.VALUE_STRING) {
                         return null;
@@ -113,6 +115,30 @@ public final class Codec {
                 }
             } else if (t == JsonToken.START_ARRAY && first == 0) {
                 m = readTaskIds(p);
+            }
+            if (m != null) {
+                return p.nextToken() != null ? null : m;
+            }
+        } catch (IOException | Problem e) {
+            return null;
+        }
+        return tagLater ? taggedLater(data, offset, length, direction) : null;
+    }
+
+    /** A tagged message whose tag is not its first key (found where it is, as msgspec finds it), or null. */
+    private static Messages.Message taggedLater(byte[] data, int offset, int length, int direction) {
+        String tag = JsonWire.tagAnywhere(data, offset, length, TAG_KEY);
+        if (tag == null) {
+            return null;
+        }
+        try (JsonParser p = JsonWire.parser(data, offset, length)) {
+            p.nextToken();
+            Messages.Message m = null;
+            if (m == null && (direction < 0 || direction == 0)) {
+                m = tagged0(p, tag);
+            }
+            if (m == null && (direction < 0 || direction == 1)) {
+                m = tagged1(p, tag);
             }
             return m == null || p.nextToken() != null ? null : m;
         } catch (IOException | Problem e) {
@@ -202,52 +228,55 @@ public final class Codec {
         }
     }
 
-    /** Reads the whole text again as message {@code index}. */
-    private static Messages.Message read(byte[] data, int offset, int length, int index) throws Problem {
-        try (JsonParser p = JsonWire.parser(data, offset, length)) {
-            p.nextToken();
-            switch (index) {
-                case 0:
-                    return readHandshake(p);
-                case 1:
-                    return readHeartbeat(p);
-                case 2:
-                    return readTick(p);
-                case 3:
-                    return readBoltTuple(p);
-                case 4:
-                    return readTaskIds(p);
-                case 5:
-                    return readNext(p);
-                case 6:
-                    return readSpoutAck(p);
-                case 7:
-                    return readSpoutFail(p);
-                case 8:
-                    return readActivate(p);
-                case 9:
-                    return readDeactivate(p);
-                case 10:
-                    return readPidReply(p);
-                case 11:
-                    return readEmit(p);
-                case 12:
-                    return readAck(p);
-                case 13:
-                    return readFail(p);
-                case 14:
-                    return readLog(p);
-                case 15:
-                    return readError(p);
-                case 16:
-                    return readMetrics(p);
-                case 17:
-                    return readSync(p);
-                default:
-                    throw new IllegalArgumentException("no message " + index);
-            }
+    /** Reads the value the general path read ({@link JsonWire#read}) as message {@code index}. */
+    private static Messages.Message read(JsonWire.Scan scan, int index) throws Problem {
+        try (JsonParser p = JsonWire.parser(scan.tree)) {
+            return read(p, index);
         } catch (IOException e) {
-            throw JsonWire.malformed(e, offset);
+            throw new IllegalStateException("reading a tree", e);
+        }
+    }
+
+    private static Messages.Message read(JsonParser p, int index) throws IOException, Problem {
+        switch (index) {
+            case 0:
+                return readHandshake(p);
+            case 1:
+                return readHeartbeat(p);
+            case 2:
+                return readTick(p);
+            case 3:
+                return readBoltTuple(p);
+            case 4:
+                return readTaskIds(p);
+            case 5:
+                return readNext(p);
+            case 6:
+                return readSpoutAck(p);
+            case 7:
+                return readSpoutFail(p);
+            case 8:
+                return readActivate(p);
+            case 9:
+                return readDeactivate(p);
+            case 10:
+                return readPidReply(p);
+            case 11:
+                return readEmit(p);
+            case 12:
+                return readAck(p);
+            case 13:
+                return readFail(p);
+            case 14:
+                return readLog(p);
+            case 15:
+                return readError(p);
+            case 16:
+                return readMetrics(p);
+            case 17:
+                return readSync(p);
+            default:
+                throw new IllegalArgumentException("no message " + index);
         }
     }
 
@@ -258,7 +287,7 @@ public final class Codec {
             if (JsonWire.blank(data, offset, length)) {
                 throw new Problem(EMPTY);
             }
-            scan = JsonWire.scan(data, offset, length, TAG_KEY, SHAPE_KEYS);
+            scan = JsonWire.read(data, offset, length, TAG_KEY, SHAPE_KEYS);
         } catch (Problem e) {
             throw failure(e, line);
         }
@@ -266,7 +295,7 @@ public final class Codec {
             int index = direction < 0 || d == direction ? classify(scan, d) : -1;
             if (index >= 0) {
                 try {
-                    return read(data, offset, length, index);
+                    return read(scan, index);
                 } catch (Problem e) {
                     throw failure(e, line);
                 }
@@ -450,9 +479,16 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.Grouping(
-                Messages.GroupingType.fromWire(r.get(0)),
-                JsonWire.fromList(r.get(1), x -> (String) x));
+        String key = null;
+        try {
+            key = "type";
+            Messages.GroupingType groupingType = Messages.GroupingType.fromWire(r.get(0));
+            key = "fields";
+            List<String> fields = JsonWire.fromList(r.get(1), x -> (String) x);
+            return new Messages.Grouping(groupingType, fields);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.TopologyContext readTopologyContext(JsonParser p) throws IOException, Problem {
@@ -602,15 +638,36 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.TopologyContext(
-                JsonWire.fromMap(r.get(0), x -> (String) x),
-                (Integer) r.get(1),
-                (String) r.get(2),
-                JsonWire.fromList(r.get(3), x -> (String) x),
-                JsonWire.fromMap(r.get(4), Codec::fromListOfStr),
-                JsonWire.fromMap(r.get(5), Codec::fromMapOfGrouping),
-                JsonWire.fromMap(r.get(6), Codec::fromMapOfGrouping),
-                JsonWire.fromMap(r.get(7), Codec::fromMapOfListOfStr));
+        String key = null;
+        try {
+            key = "task->component";
+            Map<String, String> taskToComponent = JsonWire.fromMap(r.get(0), x -> (String) x);
+            key = "taskid";
+            Integer taskId = (Integer) r.get(1);
+            key = "componentid";
+            String componentId = (String) r.get(2);
+            key = "streams";
+            List<String> streams = JsonWire.fromList(r.get(3), x -> (String) x);
+            key = "stream->outputfields";
+            Map<String, List<String>> streamToOutputFields = JsonWire.fromMap(r.get(4), Codec::fromListOfStr);
+            key = "stream->target->grouping";
+            Map<String, Map<String, Messages.Grouping>> streamToTargetToGrouping = JsonWire.fromMap(r.get(5), Codec::fromMapOfGrouping);
+            key = "source->stream->grouping";
+            Map<String, Map<String, Messages.Grouping>> sourceToStreamToGrouping = JsonWire.fromMap(r.get(6), Codec::fromMapOfGrouping);
+            key = "source->stream->fields";
+            Map<String, Map<String, List<String>>> sourceToStreamToFields = JsonWire.fromMap(r.get(7), Codec::fromMapOfListOfStr);
+            return new Messages.TopologyContext(
+                    taskToComponent,
+                    taskId,
+                    componentId,
+                    streams,
+                    streamToOutputFields,
+                    streamToTargetToGrouping,
+                    sourceToStreamToGrouping,
+                    sourceToStreamToFields);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.Handshake readHandshake(JsonParser p) throws IOException, Problem {
@@ -722,10 +779,18 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.Handshake(
-                JsonWire.fromMap(r.get(0), x -> (VariantVal) x),
-                (String) r.get(1),
-                Codec.fromTopologyContext((Row) r.get(2)));
+        String key = null;
+        try {
+            key = "conf";
+            Map<String, VariantVal> conf = JsonWire.fromMap(r.get(0), x -> JsonWire.fromAny(x));
+            key = "pidDir";
+            String pidDir = (String) r.get(1);
+            key = "context";
+            Messages.TopologyContext context = Codec.fromTopologyContext((Row) r.get(2));
+            return new Messages.Handshake(conf, pidDir, context);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.Heartbeat readHeartbeat(JsonParser p) throws IOException, Problem {
@@ -858,12 +923,27 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.Heartbeat(
-                (String) r.get(0),
-                (String) r.get(1),
-                (String) r.get(2),
-                (Integer) r.get(3),
-                JsonWire.fromList(r.get(4), x -> (VariantVal) x));
+        String key = null;
+        try {
+            key = "id";
+            String id = (String) r.get(0);
+            key = "comp";
+            String comp = (String) r.get(1);
+            key = "stream";
+            String stream = (String) r.get(2);
+            key = "task";
+            Integer task = (Integer) r.get(3);
+            key = "tuple";
+            List<VariantVal> values = JsonWire.fromList(r.get(4), x -> JsonWire.fromAny(x));
+            return new Messages.Heartbeat(
+                    id,
+                    comp,
+                    stream,
+                    task,
+                    values);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.Tick readTick(JsonParser p) throws IOException, Problem {
@@ -991,12 +1071,27 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.Tick(
-                (String) r.get(0),
-                (String) r.get(1),
-                (String) r.get(2),
-                (Integer) r.get(3),
-                JsonWire.fromList(r.get(4), x -> (VariantVal) x));
+        String key = null;
+        try {
+            key = "id";
+            String id = (String) r.get(0);
+            key = "comp";
+            String comp = (String) r.get(1);
+            key = "stream";
+            String stream = (String) r.get(2);
+            key = "task";
+            Integer task = (Integer) r.get(3);
+            key = "tuple";
+            List<VariantVal> values = JsonWire.fromList(r.get(4), x -> JsonWire.fromAny(x));
+            return new Messages.Tick(
+                    id,
+                    comp,
+                    stream,
+                    task,
+                    values);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.BoltTuple readBoltTuple(JsonParser p) throws IOException, Problem {
@@ -1145,12 +1240,27 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.BoltTuple(
-                (String) r.get(0),
-                (String) r.get(1),
-                (String) r.get(2),
-                (Integer) r.get(3),
-                JsonWire.fromList(r.get(4), x -> (VariantVal) x));
+        String key = null;
+        try {
+            key = "id";
+            String id = (String) r.get(0);
+            key = "comp";
+            String comp = (String) r.get(1);
+            key = "stream";
+            String stream = (String) r.get(2);
+            key = "task";
+            Integer task = (Integer) r.get(3);
+            key = "tuple";
+            List<VariantVal> values = JsonWire.fromList(r.get(4), x -> JsonWire.fromAny(x));
+            return new Messages.BoltTuple(
+                    id,
+                    comp,
+                    stream,
+                    task,
+                    values);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.TaskIds readTaskIds(JsonParser p) throws IOException, Problem {
@@ -1195,8 +1305,14 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.TaskIds(
-                JsonWire.fromList(r.get(0), x -> (Integer) x));
+        String key = null;
+        try {
+            key = "taskIds";
+            List<Integer> taskIds = JsonWire.fromList(r.get(0), x -> (Integer) x);
+            return new Messages.TaskIds(taskIds);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.Next readNext(JsonParser p) throws IOException, Problem {
@@ -1225,6 +1341,7 @@ public final class Codec {
                         id = JsonWire.readConstStr(p, "");
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "next");
                         break;
                     default:
                         if (strict) {
@@ -1313,6 +1430,7 @@ public final class Codec {
                         hasId = true;
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "ack");
                         break;
                     default:
                         if (strict) {
@@ -1372,8 +1490,14 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.SpoutAck(
-                (VariantVal) r.get(0));
+        String key = null;
+        try {
+            key = "id";
+            VariantVal id = JsonWire.fromAny(r.get(0));
+            return new Messages.SpoutAck(id);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.SpoutFail readSpoutFail(JsonParser p) throws IOException, Problem {
@@ -1404,6 +1528,7 @@ public final class Codec {
                         hasId = true;
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "fail");
                         break;
                     default:
                         if (strict) {
@@ -1463,8 +1588,14 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.SpoutFail(
-                (VariantVal) r.get(0));
+        String key = null;
+        try {
+            key = "id";
+            VariantVal id = JsonWire.fromAny(r.get(0));
+            return new Messages.SpoutFail(id);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.Activate readActivate(JsonParser p) throws IOException, Problem {
@@ -1493,6 +1624,7 @@ public final class Codec {
                         id = JsonWire.readConstStr(p, "");
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "activate");
                         break;
                     default:
                         if (strict) {
@@ -1579,6 +1711,7 @@ public final class Codec {
                         id = JsonWire.readConstStr(p, "");
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "deactivate");
                         break;
                     default:
                         if (strict) {
@@ -1774,6 +1907,7 @@ public final class Codec {
                         needTaskIds = JsonWire.readBool(p);
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "emit");
                         break;
                     default:
                         if (strict) {
@@ -1867,13 +2001,30 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.Emit(
-                JsonWire.fromList(r.get(0), x -> (VariantVal) x),
-                JsonWire.fromList(r.get(1), x -> (String) x),
-                (VariantVal) r.get(2),
-                (String) r.get(3),
-                (Integer) r.get(4),
-                (Boolean) r.get(5));
+        String key = null;
+        try {
+            key = "tuple";
+            List<VariantVal> values = JsonWire.fromList(r.get(0), x -> JsonWire.fromAny(x));
+            key = "anchors";
+            List<String> anchors = JsonWire.fromList(r.get(1), x -> (String) x);
+            key = "id";
+            VariantVal id = JsonWire.fromAny(r.get(2));
+            key = "stream";
+            String stream = (String) r.get(3);
+            key = "task";
+            Integer task = (Integer) r.get(4);
+            key = "need_task_ids";
+            Boolean needTaskIds = (Boolean) r.get(5);
+            return new Messages.Emit(
+                    values,
+                    anchors,
+                    id,
+                    stream,
+                    task,
+                    needTaskIds);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.Ack readAck(JsonParser p) throws IOException, Problem {
@@ -1904,6 +2055,7 @@ public final class Codec {
                         hasId = true;
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "ack");
                         break;
                     default:
                         if (strict) {
@@ -1995,6 +2147,7 @@ public final class Codec {
                         hasId = true;
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "fail");
                         break;
                     default:
                         if (strict) {
@@ -2090,6 +2243,7 @@ public final class Codec {
                         level = Messages.LogLevel.read(p);
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "log");
                         break;
                     default:
                         if (strict) {
@@ -2153,9 +2307,16 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.Log(
-                (String) r.get(0),
-                Messages.LogLevel.fromWire(r.get(1)));
+        String key = null;
+        try {
+            key = "msg";
+            String msg = (String) r.get(0);
+            key = "level";
+            Messages.LogLevel level = Messages.LogLevel.fromWire(r.get(1));
+            return new Messages.Log(msg, level);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.Error readError(JsonParser p) throws IOException, Problem {
@@ -2186,6 +2347,7 @@ public final class Codec {
                         hasMsg = true;
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "error");
                         break;
                     default:
                         if (strict) {
@@ -2283,6 +2445,7 @@ public final class Codec {
                         hasParams = true;
                         break;
                     case TAG_KEY:
+                        JsonWire.readTag(p, "metrics");
                         break;
                     default:
                         if (strict) {
@@ -2349,9 +2512,16 @@ public final class Codec {
         if (r == null) {
             return null;
         }
-        return new Messages.Metrics(
-                (String) r.get(0),
-                (VariantVal) r.get(1));
+        String key = null;
+        try {
+            key = "name";
+            String name = (String) r.get(0);
+            key = "params";
+            VariantVal params = JsonWire.fromAny(r.get(1));
+            return new Messages.Metrics(name, params);
+        } catch (Problem e) {
+            throw e.at(key);
+        }
     }
 
     public static Messages.Sync readSync(JsonParser p) throws IOException, Problem {
@@ -2370,11 +2540,20 @@ public final class Codec {
     static Messages.Sync readSyncFields(JsonParser p, boolean strict)
             throws IOException, Problem {
         for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-            if (strict && !TAG_KEY.equals(p.currentName())) {
+            boolean tag = TAG_KEY.equals(p.currentName());
+            if (strict && !tag) {
                 return null;
             }
             p.nextToken();
-            p.skipChildren();
+            if (tag) {
+                try {
+                    JsonWire.readTag(p, "sync");
+                } catch (Problem e) {
+                    throw e.at(TAG_KEY);
+                }
+            } else {
+                p.skipChildren();
+            }
         }
         return new Messages.Sync();
     }
@@ -2675,6 +2854,9 @@ public final class Codec {
                     message = fromMetrics(r.getStruct(17));
                     break;
                 case "Sync":
+                    if (r.isNullAt(18)) {
+                        return JsonMessages.nullMessageRow("sync", "Sync");
+                    }
                     message = new Messages.Sync();
                     break;
                 default:

@@ -48,7 +48,7 @@ public final class Messages {
         /** The member written as {@code value}, any other integer as INFO. */
         public static LogLevel of(Object value) throws Problem {
             for (LogLevel member : MEMBERS) {
-                if (value instanceof Number n && member.value == n.longValue()) {
+                if (JsonWire.same(value, member.value)) {
                     return member;
                 }
             }
