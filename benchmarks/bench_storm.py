@@ -210,11 +210,11 @@ def msgpack_cases(expected: list[storm.Message], emits: list[tuple[list[object],
     group = f"storm msgpack read {COUNT} tuple frames"
     encode_group = f"storm msgpack encode {COUNT} emits"
     return [
-        Case(group, OURS, ours_read, ops=COUNT, target=(PYSTORM_MP, 3.0), unit="frames"),
+        Case(group, OURS, ours_read, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
         Case(group, PYSTORM_MP, pystorm_read, ops=COUNT, unit="frames"),
-        Case(group, CEILING_READ, ceiling_read, ops=COUNT, target=(PYSTORM_MP, 3.0), unit="frames"),
-        Case(encode_group, OURS, ours_encode, ops=COUNT, target=(PYSTORM_MP, 3.0), unit="frames"),
+        Case(group, CEILING_READ, ceiling_read, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
+        Case(encode_group, OURS, ours_encode, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
         Case(encode_group, PYSTORM_MP, pystorm_encode, ops=COUNT, unit="frames"),
-        Case(encode_group, CEILING_ENCODE, ceiling_encode, ops=COUNT, target=(PYSTORM_MP, 3.0), unit="frames"),
-        Case(encode_group, CEILING_WRITE, ceiling_write, ops=COUNT, target=(PYSTORM_MP, 3.0), unit="frames"),
+        Case(encode_group, CEILING_ENCODE, ceiling_encode, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
+        Case(encode_group, CEILING_WRITE, ceiling_write, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
     ]

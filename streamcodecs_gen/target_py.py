@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .analysis import binary as binary_analysis
-from .analysis import json as json_analysis
+from .analysis import json_checks
 from .analysis import kafka as kafka_analysis
 from .analysis.spark import BINARY_ROW, JSON_ROW, spark_context
 from .families.framing import JsonFraming
@@ -61,7 +61,7 @@ FAMILIES: dict[str, PythonFamily] = {
     "binary": PythonFamily(
         "py/binary/messages.py.j2", binary_analysis.python_context, "spark/binary.py.j2", _binary_spark
     ),
-    "json": PythonFamily("py/json/messages.py.j2", json_analysis.python_context, "spark/json.py.j2", _json_spark),
+    "json": PythonFamily("py/json/messages.py.j2", json_checks.python_context, "spark/json.py.j2", _json_spark),
     "kafka": PythonFamily(
         "py/kafka/messages.py.j2", kafka_analysis.python_context, "spark/kafka.py.j2", kafka_analysis.spark_context
     ),

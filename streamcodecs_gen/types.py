@@ -105,8 +105,11 @@ class WireType:
     framed_length: bool = False  # binary: the length prefix is framing.bytes_length (helper <helper>_<bytes_length>)
     extends: bool = False  # binary: written by extend_<helper>(parts, ...), which adds the bytes without a copy
     writer: str | None = None  # binary: the runtime function that writes it, when not write_<helper>
+    # binary: its writer also takes the protocol's MAX_FRAME (it makes that many bytes of the value: it refuses a value
+    # no frame can hold before making them)
+    writer_limited: bool = False
     from_struct: str = "{}"  # binary: the value of a struct-unpacked ``{}`` (e.g. a UUID from its 16 bytes)
-    to_struct: str = "{}"  # binary: what struct packs for the value ``{}``
+    to_struct: str = "{}"  # binary: what struct packs for the value ``{0}`` (a format string)
     binary_imports: tuple[str, ...] = ()  # binary: import lines from_struct needs
     # Spark (Arrow path, spark/_arrow.py): the value ``{v}`` as Arrow takes it, when not the value itself (VARIANT:
     # its JSON text), and the value of Arrow's ``{v}`` (``{path}`` names it in errors)
@@ -119,6 +122,16 @@ class WireType:
     # Java, kafka family: a value is held as its JSON text (a String, compact, as msgspec writes the value), which is
     # also how the family's Spark schema holds it
     java_json_text: bool = False
+    # JSON family, encode: the runtime's checker of a value (jsonwire.check_<check>), the class almost every value
+    # has (tested exactly, so that such a value needs nothing more), and what else makes such a value ({v}) need it
+    check: str | None = None
+    check_class: str | None = None
+    check_unless: str | None = None
+    # kafka family, encode: what almost every attribute value of the type passes ({v}: in Python), its header bytes
+    # and its JSON-format value then (with no more checking); None: every value takes the runtime's <name>_to_text
+    kafka_fast: str | None = None
+    kafka_text: str = "{v}.encode()"
+    kafka_json: str = "{v}"
 
     @property
     def range(self) -> tuple[int, int]:
@@ -224,6 +237,9 @@ WIRE_TYPES: dict[str, WireType] = {
             constant=True,
             java="Boolean",
             java_helper="Bool",
+            check="bool",
+            check_class="bool",
+            to_struct="{0} if type({0}) is bool else _rt.strict_bool({0})",  # (struct packs any truth value)
         ),
         WireType(
             "int8",
@@ -240,6 +256,8 @@ WIRE_TYPES: dict[str, WireType] = {
             constant=True,
             java="Byte",
             java_helper="Int8",
+            check="int",
+            check_class="int",
         ),
         WireType(
             "int16",
@@ -256,6 +274,8 @@ WIRE_TYPES: dict[str, WireType] = {
             constant=True,
             java="Short",
             java_helper="Int16",
+            check="int",
+            check_class="int",
         ),
         WireType(
             "int32",
@@ -272,6 +292,8 @@ WIRE_TYPES: dict[str, WireType] = {
             constant=True,
             java="Integer",
             java_helper="Int32",
+            check="int",
+            check_class="int",
         ),
         WireType(
             "int64",
@@ -288,6 +310,8 @@ WIRE_TYPES: dict[str, WireType] = {
             constant=True,
             java="Long",
             java_helper="Int64",
+            check="int",
+            check_class="int",
         ),
         WireType(
             "float32",
@@ -301,6 +325,9 @@ WIRE_TYPES: dict[str, WireType] = {
             values=_number_value,
             java="Float",
             java_helper="Float32",
+            check="float",
+            check_class="float",
+            check_unless="{v} - {v} != 0.0",  # not finite
         ),
         WireType(
             "float64",
@@ -314,6 +341,9 @@ WIRE_TYPES: dict[str, WireType] = {
             values=_number_value,
             java="Double",
             java_helper="Float64",
+            check="float",
+            check_class="float",
+            check_unless="{v} - {v} != 0.0",  # not finite
         ),
         WireType(
             "uuid",
@@ -327,12 +357,15 @@ WIRE_TYPES: dict[str, WireType] = {
             min_size=16,
             values=_uuid_value,
             from_struct="_UUID(bytes={})",
-            to_struct="{}.bytes",
+            # (the exact class first: anything else with a .bytes would be written and read back as a UUID)
+            to_struct='({0}.int if type({0}) is _UUID else _rt.uuid_int({0})).to_bytes(16, "big")',
             binary_imports=("from uuid import UUID as _UUID",),
             to_arrow="str({v})",
             from_arrow="_arrow.uuid_of({v}, {path})",
             java="UUID",
             java_helper="Uuid",
+            check="uuid",
+            check_class="_UUID",
         ),
         WireType(
             "string",
@@ -347,6 +380,9 @@ WIRE_TYPES: dict[str, WireType] = {
             sized=True,
             java="String",
             java_helper="Str",
+            check="str",
+            check_class="str",
+            kafka_fast="type({v}) is str and {v}.isprintable()",  # (no control character, surrogate...)
         ),
         WireType(
             "mutf8",
@@ -406,6 +442,7 @@ WIRE_TYPES: dict[str, WireType] = {
             values=_int_value,
             example="{} zero bytes",
             java="Integer",
+            writer_limited=True,
         ),
         WireType(
             "base64",
@@ -417,6 +454,8 @@ WIRE_TYPES: dict[str, WireType] = {
             values=_empty_bytes_value,
             java="byte[]",
             java_helper="Base64",
+            check="bytes",
+            check_class="bytes",
         ),
         WireType(
             "timestamp",
@@ -429,6 +468,11 @@ WIRE_TYPES: dict[str, WireType] = {
             imports=("datetime",),
             java="OffsetDateTime",
             java_helper="Timestamp",
+            check="timestamp",
+            check_class="_DATETIME",
+            check_unless="{v}.tzinfo is not _UTC",
+            kafka_fast="type({v}) is _DATETIME and {v}.tzinfo is _UTC",
+            kafka_text="_JSON_ENCODE({v})[1:-1]",  # (msgspec writes RFC 3339 as timestamp_to_text does)
         ),
         WireType(
             "any",
@@ -444,6 +488,7 @@ WIRE_TYPES: dict[str, WireType] = {
             java="VariantVal",
             java_helper="Any",
             java_json_text=True,
+            check="any",
         ),
         WireType(
             "uri",
@@ -453,6 +498,7 @@ WIRE_TYPES: dict[str, WireType] = {
             "string",
             lambda i: f"https://example.com/schemas/{i}.json#/definitions/v{i}",
             java="String",
+            kafka_fast="type({v}) is str and {v} in _kw.VALID_URI",  # (remembered as valid before)
         ),
         WireType(
             "uri_reference",
@@ -462,6 +508,7 @@ WIRE_TYPES: dict[str, WireType] = {
             "string",
             lambda i: (f"/sensors/{i}", f"urn:uuid:{uuid.UUID(int=i + 1)}", f"{i}-555-123-4567")[i % 3],
             java="String",
+            kafka_fast="type({v}) is str and {v} in _kw.VALID_URI_REFERENCE",
         ),
         WireType(
             "media_type",
@@ -471,6 +518,7 @@ WIRE_TYPES: dict[str, WireType] = {
             "string",
             lambda i: ("application/json", "text/plain; charset=utf-8", "application/vnd.example+json")[i % 3],
             java="String",
+            kafka_fast="type({v}) is str and {v} in _kw.VALID_MEDIA_TYPE",
         ),
         WireType(
             "attribute_value",
@@ -487,6 +535,7 @@ WIRE_TYPES: dict[str, WireType] = {
                 datetime.datetime(2018, 4, 5, 3, 56, i % 60, tzinfo=datetime.UTC),
             )[i % 5],
             imports=("datetime",),
+            kafka_fast="type({v}) is str and {v}.isprintable()",
         ),
         WireType(
             "payload",

@@ -56,12 +56,16 @@ def test_fields_of_variable_size_are_read_by_their_class(fixture: Protocol, py: 
 def test_writes_by_class(fixture: Protocol, py: PythonBinary) -> None:
     owner, numbers = owner_field(fixture, "Everything", "numbers")
     assert py.write(owner, numbers, "value.numbers").splitlines() == [
-        "parts.append(_rt.I32.pack(len(value.numbers)))",
+        "parts.append(_rt.I32.pack(len(value.numbers if type(value.numbers) is list"
+        " else _rt.strict_list(value.numbers))))",
         "for item in value.numbers:",
         "    parts.append(_STRUCT_INT64.pack(item))",
     ]
     owner, color = owner_field(fixture, "Everything", "color")
-    assert py.write(owner, color, "value.color") == "parts.append(_STRUCT_INT8.pack(value.color))"
+    assert py.write(owner, color, "value.color") == (  # a closed enum: a member, or an int equal to one
+        "parts.append(_STRUCT_INT8.pack(value.color if type(value.color) is Color"
+        " else _rt.strict_enum(value.color, Color)))"
+    )
     owner, inline = owner_field(fixture, "Everything", "inline")
     assert py.write(owner, inline, "value.inline") == "_write_inline(value.inline, parts)"
     owner, kind = owner_field(fixture, "Inline", "kind")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from streamcodecs_gen.analysis.json import fast_path, field_mode, omit_defaults, removed_fields, unset_default_fields
+from streamcodecs_gen.analysis.json import fast_path, field_mode, omit_defaults, unset_default_fields
 from streamcodecs_gen.model import Field, Origin, Protocol, WireRef
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.types import WIRE_TYPES
@@ -95,10 +95,3 @@ def test_unset_default_fields_in_definition_order() -> None:
     c = field("c", optional=True)
     assert unset_default_fields(Owner([a, c, b])) == [a, b]
     assert unset_default_fields(Owner([a])) == []  # no omit_defaults: the default is written as any value
-
-
-def test_removed_fields_of_kcl() -> None:
-    (kcl,) = [p for p in load_protocols(REPO / "protocol-definitions", REPO) if p.name == "kcl"]
-    found = removed_fields(kcl)
-    assert found and all(gone == [f for f in m.fields if f.removed] for m, gone in found)
-    assert [m.name for m, _ in found] == [m.name for m in kcl.messages if any(f.removed for f in m.fields)]

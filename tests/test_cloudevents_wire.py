@@ -111,18 +111,18 @@ def test_uri_shortcuts_agree_with_the_grammar(text: str) -> None:
 
 
 def test_remembered_values_are_bounded_and_only_valid() -> None:
-    kw._VALID_URI_REFERENCE.clear()
+    kw.VALID_URI_REFERENCE.clear()
     assert not accepts(kw.uri_reference_from_text, "a b")
-    assert "a b" not in kw._VALID_URI_REFERENCE
+    assert "a b" not in kw.VALID_URI_REFERENCE
     kw.uri_reference_from_text("/ok")
-    assert "/ok" in kw._VALID_URI_REFERENCE
+    assert "/ok" in kw.VALID_URI_REFERENCE
     for i in range(kw._REMEMBER + 10):
         kw.uri_reference_from_text(f"/p/{i}")
-    assert len(kw._VALID_URI_REFERENCE) == kw._REMEMBER
+    assert len(kw.VALID_URI_REFERENCE) == kw._REMEMBER
     kw.uri_reference_from_text("/x" * kw._REMEMBER_LENGTH)
-    kw._VALID_URI_REFERENCE.clear()
+    kw.VALID_URI_REFERENCE.clear()
     kw.uri_reference_from_text("/y" * kw._REMEMBER_LENGTH)
-    assert not kw._VALID_URI_REFERENCE  # too long to keep
+    assert not kw.VALID_URI_REFERENCE  # too long to keep
     with pytest.raises(kw.Invalid, match="must be a str"):
         kw.uri_reference_to_text(["/ok"])
 

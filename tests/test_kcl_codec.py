@@ -475,7 +475,7 @@ def test_mangled_lines_give_a_message_or_decode_error_only(line: bytes, data: st
             kcl.ProcessRecords(records=[record(approximate_arrival_timestamp="5")], millis_behind_latest=0),
             "ProcessRecords.records[0].approximateArrivalTimestamp",
         ),
-        (kcl.Status(response_for="\ud800"), "Status"),
+        (kcl.Status(response_for="\ud800"), "Status.responseFor"),  # a lone surrogate, named by the check
     ],
 )
 def test_values_the_wire_cannot_carry_raise_encode_error(message: kcl.Message, field: str) -> None:

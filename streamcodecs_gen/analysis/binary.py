@@ -143,6 +143,9 @@ class PythonBinary:
 
     def packed(self, ref: TypeRef, expr: str) -> str:
         """What ``struct`` packs for the value ``expr`` of a fixed-size type."""
+        if isinstance(ref, EnumRef) and not ref.enum.is_open:  # (a member, or an int equal to one: another int
+            # would be read back as another member, or refused; an open enum keeps any int it reads)
+            return f"{expr} if type({expr}) is {ref.enum.name} else _rt.strict_enum({expr}, {ref.enum.name})"
         return ref.wire.to_struct.format(expr) if isinstance(ref, WireRef) else expr
 
     def packed_fields(self, fields: list[Field], var: str) -> str:
@@ -168,10 +171,13 @@ class PythonBinary:
             case StructRef(struct=held):
                 return f"_write_{held.snake}({expr}, parts)"
             case ListRef(item=item):
-                return f"parts.append(_rt.I32.pack(len({expr})))\nfor item in {expr}:\n    {self._write_item(item)}"
+                # (exactly a list: a str, a tuple or a dict would be written and read back as a list)
+                listed = f"{expr} if type({expr}) is list else _rt.strict_list({expr})"
+                return f"parts.append(_rt.I32.pack(len({listed})))\nfor item in {expr}:\n    {self._write_item(item)}"
             case WireRef(wire=wire) if wire.extends:
                 return f"_rt.extend_{self._helper(ref)}(parts, {expr}, {where}, EncodeError)"
-        return f"parts.append(_rt.{self._writer(ref)}({expr}, {where}, EncodeError))"
+        limit = ", MAX_FRAME" if isinstance(ref, WireRef) and ref.wire.writer_limited else ""
+        return f"parts.append(_rt.{self._writer(ref)}({expr}, {where}, EncodeError{limit}))"
 
     def _write_item(self, ref: TypeRef) -> str:
         code = ref.struct_code

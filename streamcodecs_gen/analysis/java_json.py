@@ -33,6 +33,7 @@ from ..model import (
 )
 from ..naming import java_camel, java_safe
 from .json import encode_rule, fast_path, field_mode, tag_owners, typed_path
+from .json_checks import shadows
 
 # The Java type of each JSON-family wire type, and the runtime helper suffix that reads and writes it.
 _SPARK_CONVERTS = {"UUID": "JsonWire.uuidText", "OffsetDateTime": "JsonWire.sqlTimestamp"}
@@ -276,6 +277,7 @@ class JavaStruct:
     column: str | None  # its column in DECODED (messages)
     empty: bool  # a message without fields (its DECODED column is a boolean)
     index: int  # its place among the messages (DECODED column = index + 1)
+    shadows: list[tuple[str, str, str]]  # (Java test on m, reason, key): it would be read as another message
 
     @property
     def components_end(self) -> str:
@@ -429,7 +431,19 @@ def _field(owner: Struct, f: Field, index: int, x: Expressions) -> JavaField:
     )
 
 
-def _struct(s: Struct, index: int, x: Expressions) -> JavaStruct:
+def _shadows(protocol: Protocol, s: Struct) -> list[tuple[str, str, str]]:
+    """The Python codec's refusals of a message an earlier shape would take (``json_checks.shadows``), in Java."""
+    if not isinstance(s, Message):
+        return []
+    found = []
+    for shadow in shadows(protocol, s):
+        tests = [f"m.{camel(py)}() != null" for py in shadow.present]
+        tests += [f"JsonWire.same(m.{camel(py)}(), {_match_literal(v)})" for py, v in shadow.compared]
+        found.append((" && ".join(tests) or "true", java_string(shadow.reason), java_string(shadow.key)))
+    return found
+
+
+def _struct(protocol: Protocol, s: Struct, index: int, x: Expressions) -> JavaStruct:
     is_message = isinstance(s, Message)
     column = None
     if is_message:
@@ -444,6 +458,7 @@ def _struct(s: Struct, index: int, x: Expressions) -> JavaStruct:
         column=column,
         empty=not s.fields,
         index=index,
+        shadows=_shadows(protocol, s),
     )
 
 
@@ -459,8 +474,8 @@ def java_json_plan(protocol: Protocol) -> JavaJsonPlan:
     """Everything the JSON family's Java templates render for ``protocol``."""
     framing = protocol.framing_as(JsonFraming)
     x = Expressions()
-    structs = [_struct(s, -1, x) for s in protocol.structs]
-    messages = [_struct(m, i, x) for i, m in enumerate(protocol.messages)]
+    structs = [_struct(protocol, s, -1, x) for s in protocol.structs]
+    messages = [_struct(protocol, m, i, x) for i, m in enumerate(protocol.messages)]
     shape_keys = _shape_keys(protocol)
     return JavaJsonPlan(
         protocol=protocol.name,

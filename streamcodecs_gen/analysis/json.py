@@ -116,12 +116,6 @@ def unset_default_fields(owner: Owner) -> list[Field]:
     return [f for f in owner.fields if field_mode(owner, f) == "unset_default"]
 
 
-def removed_fields(protocol: Protocol) -> list[tuple[Message, list[Field]]]:
-    """Each message that has removed fields, with them (decoded from older peers, refused on encode)."""
-    found = [(m, [f for f in m.fields if f.removed]) for m in protocol.messages]
-    return [(m, gone) for m, gone in found if gone]
-
-
 def field_doc(f: Field) -> str:
     """A field's docstring: its doc, then when it was added (and what older peers' messages decode as) or removed."""
     text = f.doc
@@ -262,7 +256,6 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
         "tag_directions": tag_directions,
         "wire_keys": lambda m: wire_keys(framing, m),
         "fast_path": lambda direction: fast_path(protocol, direction),
-        "removed_fields": removed_fields(protocol),
         "unset_default_fields": unset_default_fields,
         "unset_default_types": lambda owner: {f.py: json_type(f) for f in unset_default_fields(owner)},
         "field_mode": field_mode,

@@ -14,6 +14,7 @@ one ``b"".join`` as it is.  The rules a caller follows are in :func:`owned`'s do
 from __future__ import annotations
 
 import dataclasses
+import enum as enum_
 import re
 import struct
 import uuid
@@ -48,6 +49,10 @@ __all__ = [
     "write_mutf8",
     "write_padding",
     "write_string",
+    "strict_bool",
+    "strict_enum",
+    "strict_list",
+    "uuid_int",
 ]
 
 T = TypeVar("T")
@@ -253,9 +258,12 @@ def read_padding(buf: Buffer, pos: int, end: int, path: str, error: type[DecodeE
     return end - pos, end
 
 
-def write_padding(value: int, path: str, error: type[EncodeError] = EncodeError) -> bytes:
+def write_padding(value: int, path: str, error: type[EncodeError] = EncodeError, limit: int = 1 << 31) -> bytes:
+    """``value`` zero bytes; more than ``limit`` (the protocol's largest frame) are refused before they are made."""
     if not isinstance(value, int) or value < 0:
         raise error(f"padding must be a non-negative int, got {value!r}", field=path)
+    if value > limit:
+        raise error(f"padding of {value} bytes exceeds the largest frame ({limit} bytes)", field=path)
     return bytes(value)
 
 
@@ -287,6 +295,37 @@ def read_list(
         value, pos = item(buf, pos, end)
         items.append(value)
     return items, pos
+
+
+def uuid_int(value: Any) -> int:
+    """The integer of a UUID that is not exactly a ``uuid.UUID`` (a subclass), for a field's struct pack; anything
+    else is a TypeError (the writer turns it into its EncodeError naming the field)."""
+    if not isinstance(value, uuid.UUID):
+        raise TypeError(f"expected uuid.UUID, got {type(value).__name__}")
+    return value.int
+
+
+def strict_bool(value: Any) -> bool:
+    """A bool field's value that is not exactly a bool: refused (struct would pack any truth value, and 5 would read
+    back as True)."""
+    raise TypeError(f"expected bool, got {type(value).__name__}")
+
+
+def strict_enum(value: Any, enum: type[enum_.IntEnum]) -> int:
+    """An enum field's value that is not exactly a member: an int equal to a member's value (read back as that
+    member, which equals it), else refused (an unknown value reads back as another member or is refused)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value in enum._value2member_map_:
+        return value
+    raise TypeError(f"expected a {enum.__name__} member, got {value!r}")
+
+
+def strict_list(value: Any) -> list[Any]:
+    """A list field's value that is not exactly a list: a subclass of list (read back as an equal list), else refused
+    (a str, a tuple or a dict would be written item by item and read back as a list, which does not equal it)."""
+    if isinstance(value, list):
+        return value
+    len(value)  # (None: len's own TypeError, the words the Java codec gives it)
+    raise TypeError(f"expected list, got {type(value).__name__}")
 
 
 def check_uuid(value: Any, path: str, error: type[EncodeError] = EncodeError) -> bytes:

@@ -32,6 +32,10 @@ __all__ = [
     "Invalid",
     "JsonMediaTypes",
     "MissingType",
+    "remember",
+    "VALID_MEDIA_TYPE",
+    "VALID_URI",
+    "VALID_URI_REFERENCE",
     "any_from_json",
     "any_from_text",
     "any_to_json",
@@ -233,12 +237,13 @@ string_to_json = string_to_text
 
 _REMEMBER = 4096
 _REMEMBER_LENGTH = 512
-_VALID_URI: set[str] = set()
-_VALID_URI_REFERENCE: set[str] = set()
-_VALID_MEDIA_TYPE: set[str] = set()
+VALID_URI: set[str] = set()
+VALID_URI_REFERENCE: set[str] = set()
+VALID_MEDIA_TYPE: set[str] = set()
 
 
-def _remember(valid: set[str], text: str) -> str:
+def remember(valid: set[str], text: str) -> str:
+    """``text`` (valid), kept in ``valid`` for the next check to be a set lookup, while the set has room."""
     if len(valid) < _REMEMBER and len(text) <= _REMEMBER_LENGTH and type(text) is str:
         valid.add(text)
     return text
@@ -296,21 +301,21 @@ _SIMPLE_REFERENCE = re.compile(rf"{_SIMPLE_URI_TEXT}|[A-Za-z0-9\-._~/]*").fullma
 
 
 def uri_from_text(text: str) -> str:
-    if text in _VALID_URI:
+    if text in VALID_URI:
         return text
     if _SIMPLE_URI(text) is None and _URI_MATCH(text) is None:
         raise Invalid(f"is not an absolute URI (RFC 3986: a scheme, then an optional fragment): {text!r}")
-    return _remember(_VALID_URI, text)
+    return remember(VALID_URI, text)
 
 
 def uri_from_json(value: Any) -> str:
-    if type(value) is str and value in _VALID_URI:
+    if type(value) is str and value in VALID_URI:
         return value
     return uri_from_text(_json_text(value))
 
 
 def uri_to_text(value: Any) -> str:
-    if type(value) is str and value in _VALID_URI:
+    if type(value) is str and value in VALID_URI:
         return value
     return uri_from_text(_text(value))
 
@@ -319,21 +324,21 @@ uri_to_json = uri_to_text
 
 
 def uri_reference_from_text(text: str) -> str:
-    if text in _VALID_URI_REFERENCE:
+    if text in VALID_URI_REFERENCE:
         return text
     if _SIMPLE_REFERENCE(text) is None and _URI_REFERENCE_MATCH(text) is None:
         raise Invalid(f"is not a URI-reference (RFC 3986 section 4.1): {text!r}")
-    return _remember(_VALID_URI_REFERENCE, text)
+    return remember(VALID_URI_REFERENCE, text)
 
 
 def uri_reference_from_json(value: Any) -> str:
-    if type(value) is str and value in _VALID_URI_REFERENCE:
+    if type(value) is str and value in VALID_URI_REFERENCE:
         return value
     return uri_reference_from_text(_json_text(value))
 
 
 def uri_reference_to_text(value: Any) -> str:
-    if type(value) is str and value in _VALID_URI_REFERENCE:
+    if type(value) is str and value in VALID_URI_REFERENCE:
         return value
     return uri_reference_from_text(_text(value))
 
@@ -350,21 +355,21 @@ _PARAMETER = re.compile(rf"[ \t]*;[ \t]*({_TOKEN})=({_TOKEN}|{_QUOTED})")
 
 
 def media_type_from_text(text: str) -> str:
-    if text in _VALID_MEDIA_TYPE:
+    if text in VALID_MEDIA_TYPE:
         return text
     if _MEDIA_TYPE_MATCH(text) is None:
         raise Invalid(f"is not a media type (type/subtype, then ;name=value parameters): {text!r}")
-    return _remember(_VALID_MEDIA_TYPE, text)
+    return remember(VALID_MEDIA_TYPE, text)
 
 
 def media_type_from_json(value: Any) -> str:
-    if type(value) is str and value in _VALID_MEDIA_TYPE:
+    if type(value) is str and value in VALID_MEDIA_TYPE:
         return value
     return media_type_from_text(_json_text(value))
 
 
 def media_type_to_text(value: Any) -> str:
-    if type(value) is str and value in _VALID_MEDIA_TYPE:
+    if type(value) is str and value in VALID_MEDIA_TYPE:
         return value
     return media_type_from_text(_text(value))
 
@@ -625,14 +630,15 @@ _TWO_DIGITS = tuple(f"{i:02d}" for i in range(100))
 def timestamp_to_text(value: Any) -> str:
     """``YYYY-MM-DDTHH:MM:SS``, ``.ffffff`` only when there are microseconds, then ``Z`` or ``+hh:mm``.
 
-    Built from the fields (``isoformat`` of an aware datetime costs three times as much); a naive datetime or an
-    offset with seconds is an error, a subclass's digits beyond microseconds are not written.
+    A UTC datetime as msgspec writes it (the same form, in C); others built from the fields (``isoformat`` of an
+    aware datetime costs three times as much); a naive datetime or an offset with seconds is an error, a
+    subclass's digits beyond microseconds are not written.
     """
     if value.__class__ is _DATETIME and value.tzinfo is _UTC:
-        zone = "Z"
-    elif not isinstance(value, datetime.datetime):
+        return JSON_ENCODE(value)[1:-1].decode()  # (msgspec writes this very form, in C)
+    if not isinstance(value, datetime.datetime):
         raise Invalid(f"must be a datetime, not {type(value).__name__}")
-    elif value.tzinfo is _UTC:
+    if value.tzinfo is _UTC:
         zone = "Z"
     else:
         offset = value.utcoffset()

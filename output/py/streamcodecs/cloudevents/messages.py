@@ -266,6 +266,28 @@ _NOT_EXTENSIONS: Final = frozenset(
 """Names an undeclared attribute cannot have: reserved, declared, or members of the JSON event format."""
 _NAME_RULE: Final = "must match [a-z0-9]+ and not be one of data or a declared attribute"
 _PREFIX: Final = "ce_"
+_VALID_NAMES: set[str] = set()
+"""Names of undeclared attributes already found valid (extensions repeat from event to event)."""
+_DATETIME = datetime.datetime
+_UTC = datetime.UTC
+_JSON_ENCODE = _kw.JSON_ENCODE
+
+
+def _check_name(name: Any) -> None:
+    """An undeclared attribute's name: valid (then remembered), else the EncodeError saying why."""
+    if not isinstance(name, str) or _NAME_MATCH(name) is None or name in _NOT_EXTENSIONS:
+        raise EncodeError(f"{name!r} is not a valid name for an undeclared attribute ({_NAME_RULE})", field=str(name))
+    _kw.remember(_VALID_NAMES, name)
+
+
+def _undeclared(attributes: Any, field: str) -> Any:
+    """The undeclared attributes' entries when they are not exactly a dict: a dict's (a subclass), else the
+    EncodeError (a list of pairs or another mapping would be read back as a dict, which does not equal it)."""
+    if isinstance(attributes, dict):
+        return attributes.items()
+    raise EncodeError(f"must be a dict of undeclared attributes, not {type(attributes).__name__}", field=field)
+
+
 _HEADER_ATTRIBUTE: Final[dict[str, str]] = {  # lower-case header name -> declared attribute
     "ce_specversion": "specversion",
     "ce_id": "id",
@@ -407,37 +429,46 @@ def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes
             "attribute 'specversion' must be '1.0', not " + _kw.shown(event.specversion), field="specversion"
         )
     value = event.id
-    if value is None:
-        raise EncodeError("required attribute 'id' is missing", field="id")
-    if value == "":
-        raise EncodeError("attribute 'id' must not be empty", field="id")
-    try:
-        value = string_to_text(value)
-    except _Invalid as exc:
-        raise EncodeError("attribute 'id' " + str(exc), field="id") from None
-    v_id = value.encode()
+    if type(value) is str and value.isprintable() and value:
+        v_id = value.encode()
+    else:
+        if value is None:
+            raise EncodeError("required attribute 'id' is missing", field="id")
+        if value == "":
+            raise EncodeError("attribute 'id' must not be empty", field="id")
+        try:
+            value = string_to_text(value)
+        except _Invalid as exc:
+            raise EncodeError("attribute 'id' " + str(exc), field="id") from None
+        v_id = value.encode()
 
     value = event.source
-    if value is None:
-        raise EncodeError("required attribute 'source' is missing", field="source")
-    if value == "":
-        raise EncodeError("attribute 'source' must not be empty", field="source")
-    try:
-        value = uri_reference_to_text(value)
-    except _Invalid as exc:
-        raise EncodeError("attribute 'source' " + str(exc), field="source") from None
-    v_source = value.encode()
+    if type(value) is str and value in _kw.VALID_URI_REFERENCE and value:
+        v_source = value.encode()
+    else:
+        if value is None:
+            raise EncodeError("required attribute 'source' is missing", field="source")
+        if value == "":
+            raise EncodeError("attribute 'source' must not be empty", field="source")
+        try:
+            value = uri_reference_to_text(value)
+        except _Invalid as exc:
+            raise EncodeError("attribute 'source' " + str(exc), field="source") from None
+        v_source = value.encode()
 
     value = event.type
-    if value is None:
-        raise EncodeError("required attribute 'type' is missing", field="type")
-    if value == "":
-        raise EncodeError("attribute 'type' must not be empty", field="type")
-    try:
-        value = string_to_text(value)
-    except _Invalid as exc:
-        raise EncodeError("attribute 'type' " + str(exc), field="type") from None
-    v_type = value.encode()
+    if type(value) is str and value.isprintable() and value:
+        v_type = value.encode()
+    else:
+        if value is None:
+            raise EncodeError("required attribute 'type' is missing", field="type")
+        if value == "":
+            raise EncodeError("attribute 'type' must not be empty", field="type")
+        try:
+            value = string_to_text(value)
+        except _Invalid as exc:
+            raise EncodeError("attribute 'type' " + str(exc), field="type") from None
+        v_type = value.encode()
 
     headers: list[tuple[str, bytes | None]] = [
         ("ce_specversion", b"1.0"),
@@ -447,7 +478,9 @@ def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes
     ]
     content_type_at = len(headers)
     value = event.datacontenttype
-    if value is not None:
+    if type(value) is str and value in _kw.VALID_MEDIA_TYPE:
+        headers.append(("content-type", value.encode()))
+    elif value is not None:
         try:
             value = media_type_to_text(value)
         except _Invalid as exc:
@@ -455,7 +488,9 @@ def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes
         headers.append(("content-type", value.encode()))
 
     value = event.dataschema
-    if value is not None:
+    if type(value) is str and value in _kw.VALID_URI and value:
+        headers.append(("ce_dataschema", value.encode()))
+    elif value is not None:
         if value == "":
             raise EncodeError("attribute 'dataschema' must not be empty", field="dataschema")
         try:
@@ -465,7 +500,9 @@ def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes
         headers.append(("ce_dataschema", value.encode()))
 
     value = event.subject
-    if value is not None:
+    if type(value) is str and value.isprintable() and value:
+        headers.append(("ce_subject", value.encode()))
+    elif value is not None:
         if value == "":
             raise EncodeError("attribute 'subject' must not be empty", field="subject")
         try:
@@ -475,7 +512,9 @@ def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes
         headers.append(("ce_subject", value.encode()))
 
     value = event.time
-    if value is not None:
+    if type(value) is _DATETIME and value.tzinfo is _UTC:
+        headers.append(("ce_time", _JSON_ENCODE(value)[1:-1]))
+    elif value is not None:
         try:
             value = timestamp_to_text(value)
         except _Invalid as exc:
@@ -483,7 +522,9 @@ def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes
         headers.append(("ce_time", value.encode()))
 
     value = event.partitionkey
-    if value is not None:
+    if type(value) is str and value.isprintable() and value:
+        headers.append(("ce_partitionkey", value.encode()))
+    elif value is not None:
         if value == "":
             raise EncodeError("attribute 'partitionkey' must not be empty", field="partitionkey")
         try:
@@ -492,11 +533,13 @@ def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes
             raise EncodeError("attribute 'partitionkey' " + str(exc), field="partitionkey") from None
         headers.append(("ce_partitionkey", value.encode()))
 
-    for name, value in event.extensions.items() if event.extensions else ():
-        if not isinstance(name, str) or _NAME_MATCH(name) is None or name in _NOT_EXTENSIONS:
-            raise EncodeError(
-                f"{name!r} is not a valid name for an undeclared attribute ({_NAME_RULE})", field=str(name)
-            )
+    undeclared = event.extensions
+    for name, value in undeclared.items() if type(undeclared) is dict else _undeclared(undeclared, "extensions"):
+        if name not in _VALID_NAMES:
+            _check_name(name)
+        if type(value) is str and value.isprintable():
+            headers.append((_PREFIX + name, value.encode()))
+            continue
         try:
             text = attribute_value_to_text(value)
         except _Invalid as exc:
@@ -662,37 +705,46 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
             "attribute 'specversion' must be '1.0', not " + _kw.shown(event.specversion), field="specversion"
         )
     value = event.id
-    if value is None:
-        raise EncodeError("required attribute 'id' is missing", field="id")
-    if value == "":
-        raise EncodeError("attribute 'id' must not be empty", field="id")
-    try:
-        value = string_to_json(value)
-    except _Invalid as exc:
-        raise EncodeError("attribute 'id' " + str(exc), field="id") from None
-    v_id = value
+    if type(value) is str and value.isprintable() and value:
+        v_id = value
+    else:
+        if value is None:
+            raise EncodeError("required attribute 'id' is missing", field="id")
+        if value == "":
+            raise EncodeError("attribute 'id' must not be empty", field="id")
+        try:
+            value = string_to_json(value)
+        except _Invalid as exc:
+            raise EncodeError("attribute 'id' " + str(exc), field="id") from None
+        v_id = value
 
     value = event.source
-    if value is None:
-        raise EncodeError("required attribute 'source' is missing", field="source")
-    if value == "":
-        raise EncodeError("attribute 'source' must not be empty", field="source")
-    try:
-        value = uri_reference_to_json(value)
-    except _Invalid as exc:
-        raise EncodeError("attribute 'source' " + str(exc), field="source") from None
-    v_source = value
+    if type(value) is str and value in _kw.VALID_URI_REFERENCE and value:
+        v_source = value
+    else:
+        if value is None:
+            raise EncodeError("required attribute 'source' is missing", field="source")
+        if value == "":
+            raise EncodeError("attribute 'source' must not be empty", field="source")
+        try:
+            value = uri_reference_to_json(value)
+        except _Invalid as exc:
+            raise EncodeError("attribute 'source' " + str(exc), field="source") from None
+        v_source = value
 
     value = event.type
-    if value is None:
-        raise EncodeError("required attribute 'type' is missing", field="type")
-    if value == "":
-        raise EncodeError("attribute 'type' must not be empty", field="type")
-    try:
-        value = string_to_json(value)
-    except _Invalid as exc:
-        raise EncodeError("attribute 'type' " + str(exc), field="type") from None
-    v_type = value
+    if type(value) is str and value.isprintable() and value:
+        v_type = value
+    else:
+        if value is None:
+            raise EncodeError("required attribute 'type' is missing", field="type")
+        if value == "":
+            raise EncodeError("attribute 'type' must not be empty", field="type")
+        try:
+            value = string_to_json(value)
+        except _Invalid as exc:
+            raise EncodeError("attribute 'type' " + str(exc), field="type") from None
+        v_type = value
 
     document: dict[str, Any] = {
         "specversion": "1.0",
@@ -701,7 +753,9 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
         "type": v_type,
     }
     value = event.datacontenttype
-    if value is not None:
+    if type(value) is str and value in _kw.VALID_MEDIA_TYPE:
+        document["datacontenttype"] = value
+    elif value is not None:
         try:
             value = media_type_to_json(value)
         except _Invalid as exc:
@@ -709,7 +763,9 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
         document["datacontenttype"] = value
 
     value = event.dataschema
-    if value is not None:
+    if type(value) is str and value in _kw.VALID_URI and value:
+        document["dataschema"] = value
+    elif value is not None:
         if value == "":
             raise EncodeError("attribute 'dataschema' must not be empty", field="dataschema")
         try:
@@ -719,7 +775,9 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
         document["dataschema"] = value
 
     value = event.subject
-    if value is not None:
+    if type(value) is str and value.isprintable() and value:
+        document["subject"] = value
+    elif value is not None:
         if value == "":
             raise EncodeError("attribute 'subject' must not be empty", field="subject")
         try:
@@ -729,7 +787,9 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
         document["subject"] = value
 
     value = event.time
-    if value is not None:
+    if type(value) is _DATETIME and value.tzinfo is _UTC:
+        document["time"] = value
+    elif value is not None:
         try:
             value = timestamp_to_json(value)
         except _Invalid as exc:
@@ -737,7 +797,9 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
         document["time"] = value
 
     value = event.partitionkey
-    if value is not None:
+    if type(value) is str and value.isprintable() and value:
+        document["partitionkey"] = value
+    elif value is not None:
         if value == "":
             raise EncodeError("attribute 'partitionkey' must not be empty", field="partitionkey")
         try:
@@ -746,11 +808,13 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
             raise EncodeError("attribute 'partitionkey' " + str(exc), field="partitionkey") from None
         document["partitionkey"] = value
 
-    for name, value in event.extensions.items() if event.extensions else ():
-        if not isinstance(name, str) or _NAME_MATCH(name) is None or name in _NOT_EXTENSIONS:
-            raise EncodeError(
-                f"{name!r} is not a valid name for an undeclared attribute ({_NAME_RULE})", field=str(name)
-            )
+    undeclared = event.extensions
+    for name, value in undeclared.items() if type(undeclared) is dict else _undeclared(undeclared, "extensions"):
+        if name not in _VALID_NAMES:
+            _check_name(name)
+        if type(value) is str and value.isprintable():
+            document[name] = value
+            continue
         try:
             document[name] = attribute_value_to_json(value)
         except _Invalid as exc:

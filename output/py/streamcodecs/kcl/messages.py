@@ -44,7 +44,9 @@ Decoding accepts any key order and validates every field; encoding writes keys i
 
 from __future__ import annotations
 
+import datetime
 import enum
+import uuid
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Literal, TypeAlias
 
@@ -498,9 +500,194 @@ MESSAGES: dict[str, type[Message]] = {
 }
 """Every message class by name."""
 
-_ENCODER = msgspec.json.Encoder()
-_CHECKERS: dict[type, msgspec.json.Decoder[Any]] = {cls: _jw.checker(cls) for cls in MESSAGES.values()}
-"""Each message class's own decoder; :func:`encode` checks its output with it."""
+# --- encode's checks: every value against what its field takes, before one serialization -------------------------
+# Each check tests a value's exact class (and range) and otherwise asks the runtime's checker of its kind, which
+# accepts what still reads back equal and else raises the Refusal decode would give (jsonwire's "encoding" part).
+_UUID = uuid.UUID
+_DATETIME = datetime.datetime
+_UTC = datetime.UTC
+_JSON_ENCODE = msgspec.json.Encoder().encode
+_MAX_NESTING = _jw.MAX_NESTING
+
+
+def _check_record(value: Record, packed: bool) -> None:
+    v: Any  # each field in turn
+    v = value.data
+    if type(v) is not bytes and v is not None:
+        _jw.check_bytes(v, "data", True, packed)
+    v = value.partition_key
+    if type(v) is not str:
+        _jw.check_str(v, "partitionKey", False, packed)
+    v = value.sequence_number
+    if type(v) is not str:
+        _jw.check_str(v, "sequenceNumber", False, packed)
+    v = value.approximate_arrival_timestamp
+    if (type(v) is not int or not -9223372036854775808 <= v <= 9223372036854775807) and v is not None:
+        _jw.check_int(v, "approximateArrivalTimestamp", True, packed, -9223372036854775808, 9223372036854775807)
+    v = value.sub_sequence_number
+    if (type(v) is not int or not -9223372036854775808 <= v <= 9223372036854775807) and v is not None:
+        _jw.check_int(v, "subSequenceNumber", True, packed, -9223372036854775808, 9223372036854775807)
+    v = value.action
+    if type(v) is not str or v != "record":
+        _jw.check_const(v, "action", "record")
+
+
+def _write_initialize(value: Initialize, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.shard_id
+    if type(v) is not str:
+        _jw.check_str(v, "shardId", False, packed)
+    v = value.sequence_number
+    if type(v) is not str and v is not None:
+        _jw.check_str(v, "sequenceNumber", True, packed)
+    v = value.sub_sequence_number
+    if (type(v) is not int or not -9223372036854775808 <= v <= 9223372036854775807) and v is not None:
+        _jw.check_int(v, "subSequenceNumber", True, packed, -9223372036854775808, 9223372036854775807)
+    data = _JSON_ENCODE(value)
+    if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
+        data = _jw.upper_hex_escapes(data)
+    return data + _TERMINATOR
+
+
+def _write_process_records(value: ProcessRecords, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.records
+    if type(v) is not list and _jw.check_list(v, "records", False):
+        pass  # null, where it may be
+    else:
+        try:
+            for item1 in v:
+                if not (
+                    type(item1) is Record
+                    and (type(item1.data) is bytes or item1.data is None)
+                    and type(item1.partition_key) is str
+                    and type(item1.sequence_number) is str
+                    and (
+                        type(x := item1.approximate_arrival_timestamp) is int
+                        and -9223372036854775808 <= x <= 9223372036854775807
+                        or item1.approximate_arrival_timestamp is None
+                    )
+                    and (
+                        type(x := item1.sub_sequence_number) is int
+                        and -9223372036854775808 <= x <= 9223372036854775807
+                        or item1.sub_sequence_number is None
+                    )
+                    and type(item1.action) is str
+                    and item1.action == "record"
+                ):
+                    if type(item1) is Record:
+                        _check_record(item1, packed)
+                    else:
+                        raise _jw.expected("object", item1, None, False)
+        except _jw.Refusal as refusal:
+            raise refusal.item(v, item1).at("records") from None
+    v = value.millis_behind_latest
+    if (type(v) is not int or not -9223372036854775808 <= v <= 9223372036854775807) and v is not None:
+        _jw.check_int(v, "millisBehindLatest", True, packed, -9223372036854775808, 9223372036854775807)
+    data = _JSON_ENCODE(value)
+    if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
+        data = _jw.upper_hex_escapes(data)
+    return data + _TERMINATOR
+
+
+def _write_lease_lost(value: LeaseLost, packed: bool) -> bytes:
+    data = _JSON_ENCODE(value)
+    if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
+        data = _jw.upper_hex_escapes(data)
+    return data + _TERMINATOR
+
+
+def _write_shard_ended(value: ShardEnded, packed: bool) -> bytes:
+    data = _JSON_ENCODE(value)
+    if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
+        data = _jw.upper_hex_escapes(data)
+    return data + _TERMINATOR
+
+
+def _write_shutdown_requested(value: ShutdownRequested, packed: bool) -> bytes:
+    data = _JSON_ENCODE(value)
+    if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
+        data = _jw.upper_hex_escapes(data)
+    return data + _TERMINATOR
+
+
+def _write_shutdown(value: Shutdown, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.reason
+    if type(v) is not ShutdownReason and v is not None:
+        _jw.check_enum(v, "reason", True, ShutdownReason)
+    data = _JSON_ENCODE(value)
+    if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
+        data = _jw.upper_hex_escapes(data)
+    return data + _TERMINATOR
+
+
+def _write_checkpoint_reply(value: CheckpointReply, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    if value.checkpoint is not msgspec.UNSET:
+        raise _jw.Refusal("removed in version 1.7.2: decoded from older peers, never encoded", "checkpoint")
+    v = value.sequence_number
+    if type(v) is not str and v is not None:
+        _jw.check_str(v, "sequenceNumber", True, packed)
+    v = value.sub_sequence_number
+    if (type(v) is not int or not -9223372036854775808 <= v <= 9223372036854775807) and v is not None:
+        _jw.check_int(v, "subSequenceNumber", True, packed, -9223372036854775808, 9223372036854775807)
+    v = value.error
+    if type(v) is not str and v is not None:
+        _jw.check_str(v, "error", True, packed)
+    data = _JSON_ENCODE(value)
+    if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
+        data = _jw.upper_hex_escapes(data)
+    return data + _TERMINATOR
+
+
+def _write_status(value: Status, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.response_for
+    if type(v) is not str:
+        _jw.check_str(v, "responseFor", False, packed)
+    data = _JSON_ENCODE(value)
+    if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
+        data = _jw.upper_hex_escapes(data)
+    return data + _TERMINATOR
+
+
+def _write_checkpoint(value: Checkpoint, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    if value.checkpoint is not msgspec.UNSET:
+        raise _jw.Refusal("removed in version 1.7.2: decoded from older peers, never encoded", "checkpoint")
+    v = value.sequence_number
+    if type(v) is not str and v is not None:
+        _jw.check_str(v, "sequenceNumber", True, packed)
+    v = value.sub_sequence_number
+    if (type(v) is not int or not -9223372036854775808 <= v <= 9223372036854775807) and v is not None:
+        _jw.check_int(v, "subSequenceNumber", True, packed, -9223372036854775808, 9223372036854775807)
+    v = value.error
+    if v is not None and type(v) is not str:
+        _jw.check_str(v, "error", True, packed)
+    data = _JSON_ENCODE(value)
+    if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
+        data = _jw.upper_hex_escapes(data)
+    return data + _TERMINATOR
+
+
+_WRITERS: dict[type, Callable[[Any, bool], bytes]] = {
+    Initialize: _write_initialize,
+    ProcessRecords: _write_process_records,
+    LeaseLost: _write_lease_lost,
+    ShardEnded: _write_shard_ended,
+    ShutdownRequested: _write_shutdown_requested,
+    Shutdown: _write_shutdown,
+    CheckpointReply: _write_checkpoint_reply,
+    Status: _write_status,
+    Checkpoint: _write_checkpoint,
+}
+"""Each message class's writer: its checks (everything decode would refuse, or read back as another value or
+message), then its one serialization."""
+_ARRAY_FIELD: dict[type, tuple[str, str]] = {  # message class -> (wire name, Python name) of its one list field
+}
+
+
 _DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
     "to_child": msgspec.json.Decoder(
         Initialize | ProcessRecords | LeaseLost | ShardEnded | ShutdownRequested | Shutdown | CheckpointReply
@@ -546,37 +733,29 @@ def decode(frame: bytes | str, *, direction: str | None = None, serializer: str 
 
 
 def encode(message: Message, *, serializer: str = "json") -> bytes:
-    """The message as it goes on the wire, delimiter included (``serializer`` chooses the framing)."""
-    if type(message) not in _TYPES:
-        raise EncodeError(f"not a kcl message: {type(message).__name__}")
-    for name, removed in _REMOVED.get(type(message), ()):
-        if getattr(message, name) is not msgspec.UNSET:
-            where = f"{type(message).__name__}.{name}"
-            raise EncodeError(f"removed in version {removed}: decoded from older peers, never encoded", field=where)
-    if serializer != "json":
-        _check_serializer(serializer)
+    """The message as it goes on the wire, delimiter included (``serializer`` chooses the framing).
+
+    Every value is checked against what its field takes before the message is written, once: ``EncodeError``
+    (naming the field) for anything ``decode`` would refuse, or read back as another value or another message.
+    """
     try:
-        data = _ENCODER.encode(message)
-        _CHECKERS[type(message)].decode(data)  # one C pass: never write what decode would reject
-        if b"\\u00" in data:  # the peer writes \u00XX escapes with upper-case hex digits
-            data = _jw.upper_hex_escapes(data)
-        return data + _TERMINATOR
-    except msgspec.ValidationError as exc:
-        problem = _jw.decode_error(exc, DecodeError)
-        field = problem.field
-        where = type(message).__name__ + (f".{field}" if field else "")
-        raise EncodeError(problem.reason, field=where) from None
-    except RecursionError:  # a value nested deeper than the stack in use allows (up to MAX_DEPTH is written)
-        return _jw.deeper_encode(lambda: encode(message, serializer=serializer), EncodeError, type(message).__name__)
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise EncodeError(str(exc), field=type(message).__name__) from None
+        return _WRITERS[type(message)](message, _PACKED[serializer])
+    except _jw.Refusal as refusal:
+        raise _jw.refused(EncodeError, message, refusal) from None
+    except KeyError:
+        if type(message) not in _WRITERS:
+            raise EncodeError(f"not a kcl message: {type(message).__name__}") from None
+        _check_serializer(serializer)
+        raise
+    except RecursionError:  # nested deeper than the stack in use allows: again, with room for MAX_DEPTH levels
+        return _jw.deeper_write(_WRITERS[type(message)], message, _PACKED[serializer], EncodeError)
+    except _jw.ENCODE_FAILURES as exc:  # what only the serializer finds (a lone surrogate, an integer too long)
+        _check_serializer(serializer)  # (an unhashable one)
+        raise _jw.refused(EncodeError, message, _jw.explain(message, exc, serializer != "json")) from None
 
 
-_TYPES = frozenset(MESSAGES.values())
-_REMOVED: dict[type, tuple[tuple[str, str], ...]] = {  # message class -> (field, version that removed it)
-    CheckpointReply: (("checkpoint", "1.7.2"),),
-    Checkpoint: (("checkpoint", "1.7.2"),),
-}
+_PACKED: dict[str, bool] = {serializer: serializer != "json" for serializer in SERIALIZERS}
+"""Whether each serializer writes MessagePack."""
 
 
 class Reader(_jw.Reader[Message]):

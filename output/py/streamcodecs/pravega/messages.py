@@ -3165,6 +3165,8 @@ def _read_chunk_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[ChunkInfo, in
 
 
 def _write_chunk_info(value: ChunkInfo, parts: _rt.Parts) -> None:
+    if type(value) is not ChunkInfo:  # held by a message: given something else, which would read back as one
+        raise EncodeError(f"expected ChunkInfo, got {type(value).__name__}", field="ChunkInfo")
     where = "ChunkInfo"
     try:
         where = "ChunkInfo.length_in_metadata"
@@ -3172,7 +3174,13 @@ def _write_chunk_info(value: ChunkInfo, parts: _rt.Parts) -> None:
         where = "ChunkInfo.chunk_name"
         parts.append(_rt.write_mutf8(value.chunk_name, "ChunkInfo.chunk_name", EncodeError))
         where = "ChunkInfo.exists_in_storage"
-        parts.append(_STRUCT_BOOL.pack(value.exists_in_storage))
+        parts.append(
+            _STRUCT_BOOL.pack(
+                value.exists_in_storage
+                if type(value.exists_in_storage) is bool
+                else _rt.strict_bool(value.exists_in_storage)
+            )
+        )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3193,12 +3201,23 @@ def _read_conditional_attribute_update(buf: _rt.Buffer, pos: int, end: int) -> t
 
 
 def _write_conditional_attribute_update(value: ConditionalAttributeUpdate, parts: _rt.Parts) -> None:
+    if (
+        type(value) is not ConditionalAttributeUpdate
+    ):  # held by a message: given something else, which would read back as one
+        raise EncodeError(
+            f"expected ConditionalAttributeUpdate, got {type(value).__name__}", field="ConditionalAttributeUpdate"
+        )
     where = "ConditionalAttributeUpdate"
     try:
         where = "ConditionalAttributeUpdate.attribute_id"
         parts.append(
             _STRUCT_UUID_INT8_INT64X2.pack(
-                value.attribute_id.bytes, value.attribute_update_type, value.new_value, value.old_value
+                (
+                    value.attribute_id.int if type(value.attribute_id) is _UUID else _rt.uuid_int(value.attribute_id)
+                ).to_bytes(16, "big"),
+                value.attribute_update_type,
+                value.new_value,
+                value.old_value,
             )
         )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -3222,6 +3241,8 @@ def _read_inline_event(buf: _rt.Buffer, pos: int, end: int) -> tuple[InlineEvent
 
 
 def _write_inline_event(value: InlineEvent, parts: _rt.Parts) -> None:
+    if type(value) is not InlineEvent:  # held by a message: given something else, which would read back as one
+        raise EncodeError(f"expected InlineEvent, got {type(value).__name__}", field="InlineEvent")
     where = "InlineEvent"
     try:
         where = "InlineEvent.type_code"
@@ -3245,6 +3266,8 @@ def _read_merged_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[MergedSeg
 
 
 def _write_merged_segment(value: MergedSegment, parts: _rt.Parts) -> None:
+    if type(value) is not MergedSegment:  # held by a message: given something else, which would read back as one
+        raise EncodeError(f"expected MergedSegment, got {type(value).__name__}", field="MergedSegment")
     where = "MergedSegment"
     try:
         where = "MergedSegment.source"
@@ -3280,6 +3303,8 @@ def _read_table_key(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKey, int]
 def _write_table_key(value: TableKey, parts: _rt.Parts) -> None:
     outer = parts
     parts = []
+    if type(value) is not TableKey:  # held by a message: given something else, which would read back as one
+        raise EncodeError(f"expected TableKey, got {type(value).__name__}", field="TableKey")
     where = "TableKey"
     try:
         where = "TableKey.data"
@@ -3312,6 +3337,8 @@ def _read_table_value(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableValue, 
 def _write_table_value(value: TableValue, parts: _rt.Parts) -> None:
     outer = parts
     parts = []
+    if type(value) is not TableValue:  # held by a message: given something else, which would read back as one
+        raise EncodeError(f"expected TableValue, got {type(value).__name__}", field="TableValue")
     where = "TableValue"
     try:
         where = "TableValue.data"
@@ -3333,6 +3360,8 @@ def _read_table_entry(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableEntry, 
 
 
 def _write_table_entry(value: TableEntry, parts: _rt.Parts) -> None:
+    if type(value) is not TableEntry:  # held by a message: given something else, which would read back as one
+        raise EncodeError(f"expected TableEntry, got {type(value).__name__}", field="TableEntry")
     where = "TableEntry"
     try:
         where = "TableEntry.key"
@@ -3353,10 +3382,14 @@ def _read_table_entries(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableEntri
 
 
 def _write_table_entries(value: TableEntries, parts: _rt.Parts) -> None:
+    if type(value) is not TableEntries:  # held by a message: given something else, which would read back as one
+        raise EncodeError(f"expected TableEntries, got {type(value).__name__}", field="TableEntries")
     where = "TableEntries"
     try:
         where = "TableEntries.entries"
-        parts.append(_rt.I32.pack(len(value.entries)))
+        parts.append(
+            _rt.I32.pack(len(value.entries if type(value.entries) is list else _rt.strict_list(value.entries)))
+        )
         for item in value.entries:
             _write_table_entry(item, parts)
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -3391,6 +3424,8 @@ def _read_table_iterator_args(buf: _rt.Buffer, pos: int, end: int) -> tuple[Tabl
 
 
 def _write_table_iterator_args(value: TableIteratorArgs, parts: _rt.Parts) -> None:
+    if type(value) is not TableIteratorArgs:  # held by a message: given something else, which would read back as one
+        raise EncodeError(f"expected TableIteratorArgs, got {type(value).__name__}", field="TableIteratorArgs")
     where = "TableIteratorArgs"
     try:
         where = "TableIteratorArgs.continuation_token"
@@ -3457,7 +3492,7 @@ def _write_storage_chunks_listed(value: StorageChunksListed, parts: _rt.Parts) -
         where = "StorageChunksListed.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "StorageChunksListed.chunks"
-        parts.append(_rt.I32.pack(len(value.chunks)))
+        parts.append(_rt.I32.pack(len(value.chunks if type(value.chunks) is list else _rt.strict_list(value.chunks))))
         for item in value.chunks:
             _write_chunk_info(item, parts)
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -3580,7 +3615,7 @@ def _write_padding(value: Padding, parts: _rt.Parts) -> None:
     where = "Padding"
     try:
         where = "Padding.length"
-        parts.append(_rt.write_padding(value.length, "Padding.length", EncodeError))
+        parts.append(_rt.write_padding(value.length, "Padding.length", EncodeError, MAX_FRAME))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3621,7 +3656,14 @@ def _write_setup_append(value: SetupAppend, parts: _rt.Parts) -> None:
     where = "SetupAppend"
     try:
         where = "SetupAppend.request_id"
-        parts.append(_STRUCT_INT64_UUID.pack(value.request_id, value.writer_id.bytes))
+        parts.append(
+            _STRUCT_INT64_UUID.pack(
+                value.request_id,
+                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
+                    16, "big"
+                ),
+            )
+        )
         where = "SetupAppend.segment"
         parts.append(_rt.write_mutf8(value.segment, "SetupAppend.segment", EncodeError))
         where = "SetupAppend.delegation_token"
@@ -3657,7 +3699,14 @@ def _write_append_setup(value: AppendSetup, parts: _rt.Parts) -> None:
         where = "AppendSetup.segment"
         parts.append(_rt.write_mutf8(value.segment, "AppendSetup.segment", EncodeError))
         where = "AppendSetup.writer_id"
-        parts.append(_STRUCT_UUID_INT64.pack(value.writer_id.bytes, value.last_event_number))
+        parts.append(
+            _STRUCT_UUID_INT64.pack(
+                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
+                    16, "big"
+                ),
+                value.last_event_number,
+            )
+        )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3679,7 +3728,13 @@ def _write_append_block(value: AppendBlock, parts: _rt.Parts) -> None:
     where = "AppendBlock"
     try:
         where = "AppendBlock.writer_id"
-        parts.append(_STRUCT_UUID.pack(value.writer_id.bytes))
+        parts.append(
+            _STRUCT_UUID.pack(
+                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
+                    16, "big"
+                )
+            )
+        )
         where = "AppendBlock.data"
         parts.append(_rt.payload_part(value.data, "AppendBlock.data", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -3716,7 +3771,14 @@ def _write_append_block_end(value: AppendBlockEnd, parts: _rt.Parts) -> None:
     where = "AppendBlockEnd"
     try:
         where = "AppendBlockEnd.writer_id"
-        parts.append(_STRUCT_UUID_INT32.pack(value.writer_id.bytes, value.size_of_whole_events))
+        parts.append(
+            _STRUCT_UUID_INT32.pack(
+                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
+                    16, "big"
+                ),
+                value.size_of_whole_events,
+            )
+        )
         where = "AppendBlockEnd.data"
         _rt.extend_bytes_int32(parts, value.data, "AppendBlockEnd.data", EncodeError)
         where = "AppendBlockEnd.num_events"
@@ -3750,7 +3812,15 @@ def _write_conditional_append(value: ConditionalAppend, parts: _rt.Parts) -> Non
     where = "ConditionalAppend"
     try:
         where = "ConditionalAppend.writer_id"
-        parts.append(_STRUCT_UUID_INT64X2.pack(value.writer_id.bytes, value.event_number, value.expected_offset))
+        parts.append(
+            _STRUCT_UUID_INT64X2.pack(
+                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
+                    16, "big"
+                ),
+                value.event_number,
+                value.expected_offset,
+            )
+        )
         where = "ConditionalAppend.event"
         _write_inline_event(value.event, parts)
         where = "ConditionalAppend.request_id"
@@ -3802,7 +3872,9 @@ def _write_data_appended(value: DataAppended, parts: _rt.Parts) -> None:
         where = "DataAppended.writer_id"
         parts.append(
             _STRUCT_UUID_INT64X4.pack(
-                value.writer_id.bytes,
+                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
+                    16, "big"
+                ),
                 value.event_number,
                 value.previous_event_number,
                 value.request_id,
@@ -3819,7 +3891,9 @@ def _frame_data_appended(value: DataAppended) -> bytes:
         return _STRUCT_INT32X2_UUID_INT64X4.pack(
             7,
             48,
-            value.writer_id.bytes,
+            (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
+                16, "big"
+            ),
             value.event_number,
             value.previous_event_number,
             value.request_id,
@@ -3852,7 +3926,15 @@ def _write_conditional_check_failed(value: ConditionalCheckFailed, parts: _rt.Pa
     where = "ConditionalCheckFailed"
     try:
         where = "ConditionalCheckFailed.writer_id"
-        parts.append(_STRUCT_UUID_INT64X2.pack(value.writer_id.bytes, value.event_number, value.request_id))
+        parts.append(
+            _STRUCT_UUID_INT64X2.pack(
+                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
+                    16, "big"
+                ),
+                value.event_number,
+                value.request_id,
+            )
+        )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3863,7 +3945,9 @@ def _frame_conditional_check_failed(value: ConditionalCheckFailed) -> bytes:
         return _STRUCT_INT32X2_UUID_INT64X2.pack(
             8,
             32,
-            value.writer_id.bytes,
+            (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
+                16, "big"
+            ),
             value.event_number,
             value.request_id,
         )
@@ -3936,7 +4020,13 @@ def _write_segment_read(value: SegmentRead, parts: _rt.Parts) -> None:
         where = "SegmentRead.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentRead.segment", EncodeError))
         where = "SegmentRead.offset"
-        parts.append(_STRUCT_INT64_BOOLX2.pack(value.offset, value.at_tail, value.end_of_segment))
+        parts.append(
+            _STRUCT_INT64_BOOLX2.pack(
+                value.offset,
+                value.at_tail if type(value.at_tail) is bool else _rt.strict_bool(value.at_tail),
+                value.end_of_segment if type(value.end_of_segment) is bool else _rt.strict_bool(value.end_of_segment),
+            )
+        )
         where = "SegmentRead.data"
         _rt.extend_bytes_int32(parts, value.data, "SegmentRead.data", EncodeError)
         where = "SegmentRead.request_id"
@@ -4009,9 +4099,9 @@ def _write_stream_segment_info(value: StreamSegmentInfo, parts: _rt.Parts) -> No
         where = "StreamSegmentInfo.exists"
         parts.append(
             _STRUCT_BOOLX3_INT64X3.pack(
-                value.exists,
-                value.is_sealed,
-                value.is_deleted,
+                value.exists if type(value.exists) is bool else _rt.strict_bool(value.exists),
+                value.is_sealed if type(value.is_sealed) is bool else _rt.strict_bool(value.is_sealed),
+                value.is_deleted if type(value.is_deleted) is bool else _rt.strict_bool(value.is_deleted),
                 value.last_modified,
                 value.write_offset,
                 value.start_offset,
@@ -4275,7 +4365,13 @@ def _write_get_segment_attribute(value: GetSegmentAttribute, parts: _rt.Parts) -
         where = "GetSegmentAttribute.segment_name"
         parts.append(_rt.write_mutf8(value.segment_name, "GetSegmentAttribute.segment_name", EncodeError))
         where = "GetSegmentAttribute.attribute_id"
-        parts.append(_STRUCT_UUID.pack(value.attribute_id.bytes))
+        parts.append(
+            _STRUCT_UUID.pack(
+                (
+                    value.attribute_id.int if type(value.attribute_id) is _UUID else _rt.uuid_int(value.attribute_id)
+                ).to_bytes(16, "big")
+            )
+        )
         where = "GetSegmentAttribute.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "GetSegmentAttribute.delegation_token", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4346,7 +4442,15 @@ def _write_update_segment_attribute(value: UpdateSegmentAttribute, parts: _rt.Pa
         where = "UpdateSegmentAttribute.segment_name"
         parts.append(_rt.write_mutf8(value.segment_name, "UpdateSegmentAttribute.segment_name", EncodeError))
         where = "UpdateSegmentAttribute.attribute_id"
-        parts.append(_STRUCT_UUID_INT64X2.pack(value.attribute_id.bytes, value.new_value, value.expected_value))
+        parts.append(
+            _STRUCT_UUID_INT64X2.pack(
+                (
+                    value.attribute_id.int if type(value.attribute_id) is _UUID else _rt.uuid_int(value.attribute_id)
+                ).to_bytes(16, "big"),
+                value.new_value,
+                value.expected_value,
+            )
+        )
         where = "UpdateSegmentAttribute.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "UpdateSegmentAttribute.delegation_token", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4368,7 +4472,11 @@ def _write_segment_attribute_updated(value: SegmentAttributeUpdated, parts: _rt.
     where = "SegmentAttributeUpdated"
     try:
         where = "SegmentAttributeUpdated.request_id"
-        parts.append(_STRUCT_INT64_BOOL.pack(value.request_id, value.success))
+        parts.append(
+            _STRUCT_INT64_BOOL.pack(
+                value.request_id, value.success if type(value.success) is bool else _rt.strict_bool(value.success)
+            )
+        )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -4380,7 +4488,7 @@ def _frame_segment_attribute_updated(value: SegmentAttributeUpdated) -> bytes:
             37,
             9,
             value.request_id,
-            value.success,
+            value.success if type(value.success) is bool else _rt.strict_bool(value.success),
         )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         _write_segment_attribute_updated(value, [])  # raises the EncodeError that names the field at fault
@@ -4464,7 +4572,14 @@ def _write_create_transient_segment(value: CreateTransientSegment, parts: _rt.Pa
     where = "CreateTransientSegment"
     try:
         where = "CreateTransientSegment.request_id"
-        parts.append(_STRUCT_INT64_UUID.pack(value.request_id, value.writer_id.bytes))
+        parts.append(
+            _STRUCT_INT64_UUID.pack(
+                value.request_id,
+                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
+                    16, "big"
+                ),
+            )
+        )
         where = "CreateTransientSegment.parent_segment"
         parts.append(_rt.write_mutf8(value.parent_segment, "CreateTransientSegment.parent_segment", EncodeError))
         where = "CreateTransientSegment.delegation_token"
@@ -4704,7 +4819,14 @@ def _write_invalid_event_number(value: InvalidEventNumber, parts: _rt.Parts) -> 
     where = "InvalidEventNumber"
     try:
         where = "InvalidEventNumber.writer_id"
-        parts.append(_STRUCT_UUID_INT64.pack(value.writer_id.bytes, value.request_id))
+        parts.append(
+            _STRUCT_UUID_INT64.pack(
+                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
+                    16, "big"
+                ),
+                value.request_id,
+            )
+        )
         where = "InvalidEventNumber.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "InvalidEventNumber.server_stack_trace", EncodeError))
         where = "InvalidEventNumber.event_number"
@@ -4830,7 +4952,15 @@ def _write_merge_segments(value: MergeSegments, parts: _rt.Parts) -> None:
         where = "MergeSegments.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "MergeSegments.delegation_token", EncodeError))
         where = "MergeSegments.attribute_updates"
-        parts.append(_rt.I32.pack(len(value.attribute_updates)))
+        parts.append(
+            _rt.I32.pack(
+                len(
+                    value.attribute_updates
+                    if type(value.attribute_updates) is list
+                    else _rt.strict_list(value.attribute_updates)
+                )
+            )
+        )
         for item in value.attribute_updates:
             _write_conditional_attribute_update(item, parts)
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4904,7 +5034,13 @@ def _write_auth_token_check_failed(value: AuthTokenCheckFailed, parts: _rt.Parts
         where = "AuthTokenCheckFailed.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "AuthTokenCheckFailed.server_stack_trace", EncodeError))
         where = "AuthTokenCheckFailed.error_code"
-        parts.append(_STRUCT_INT32.pack(value.error_code))
+        parts.append(
+            _STRUCT_INT32.pack(
+                value.error_code
+                if type(value.error_code) is AuthTokenCheckFailedErrorCode
+                else _rt.strict_enum(value.error_code, AuthTokenCheckFailedErrorCode)
+            )
+        )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -4939,7 +5075,13 @@ def _write_error_message(value: ErrorMessage, parts: _rt.Parts) -> None:
         where = "ErrorMessage.message"
         parts.append(_rt.write_mutf8(value.message, "ErrorMessage.message", EncodeError))
         where = "ErrorMessage.error_code"
-        parts.append(_STRUCT_INT32.pack(value.error_code))
+        parts.append(
+            _STRUCT_INT32.pack(
+                value.error_code
+                if type(value.error_code) is ErrorMessageErrorCode
+                else _rt.strict_enum(value.error_code, ErrorMessageErrorCode)
+            )
+        )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -5051,7 +5193,13 @@ def _write_create_table_segment(value: CreateTableSegment, parts: _rt.Parts) -> 
         parts.append(_rt.write_mutf8(value.delegation_token, "CreateTableSegment.delegation_token", EncodeError))
         where = "CreateTableSegment.sorted_deprecated"
         parts.append(
-            _STRUCT_BOOL_INT32_INT64.pack(value.sorted_deprecated, value.key_length, value.rollover_size_bytes)
+            _STRUCT_BOOL_INT32_INT64.pack(
+                value.sorted_deprecated
+                if type(value.sorted_deprecated) is bool
+                else _rt.strict_bool(value.sorted_deprecated),
+                value.key_length,
+                value.rollover_size_bytes,
+            )
         )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
@@ -5084,7 +5232,11 @@ def _write_delete_table_segment(value: DeleteTableSegment, parts: _rt.Parts) -> 
         where = "DeleteTableSegment.segment"
         parts.append(_rt.write_mutf8(value.segment, "DeleteTableSegment.segment", EncodeError))
         where = "DeleteTableSegment.must_be_empty"
-        parts.append(_STRUCT_BOOL.pack(value.must_be_empty))
+        parts.append(
+            _STRUCT_BOOL.pack(
+                value.must_be_empty if type(value.must_be_empty) is bool else _rt.strict_bool(value.must_be_empty)
+            )
+        )
         where = "DeleteTableSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "DeleteTableSegment.delegation_token", EncodeError))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -5152,7 +5304,15 @@ def _write_table_entries_updated(value: TableEntriesUpdated, parts: _rt.Parts) -
         where = "TableEntriesUpdated.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TableEntriesUpdated.updated_versions"
-        parts.append(_rt.I32.pack(len(value.updated_versions)))
+        parts.append(
+            _rt.I32.pack(
+                len(
+                    value.updated_versions
+                    if type(value.updated_versions) is list
+                    else _rt.strict_list(value.updated_versions)
+                )
+            )
+        )
         for item in value.updated_versions:
             parts.append(_STRUCT_INT64.pack(item))
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -5193,7 +5353,7 @@ def _write_remove_table_keys(value: RemoveTableKeys, parts: _rt.Parts) -> None:
         where = "RemoveTableKeys.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "RemoveTableKeys.delegation_token", EncodeError))
         where = "RemoveTableKeys.keys"
-        parts.append(_rt.I32.pack(len(value.keys)))
+        parts.append(_rt.I32.pack(len(value.keys if type(value.keys) is list else _rt.strict_list(value.keys))))
         for item in value.keys:
             _write_table_key(item, parts)
         where = "RemoveTableKeys.table_segment_offset"
@@ -5251,7 +5411,7 @@ def _write_read_table(value: ReadTable, parts: _rt.Parts) -> None:
         where = "ReadTable.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "ReadTable.delegation_token", EncodeError))
         where = "ReadTable.keys"
-        parts.append(_rt.I32.pack(len(value.keys)))
+        parts.append(_rt.I32.pack(len(value.keys if type(value.keys) is list else _rt.strict_list(value.keys))))
         for item in value.keys:
             _write_table_key(item, parts)
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -5428,7 +5588,7 @@ def _write_table_keys_read(value: TableKeysRead, parts: _rt.Parts) -> None:
         where = "TableKeysRead.segment"
         parts.append(_rt.write_mutf8(value.segment, "TableKeysRead.segment", EncodeError))
         where = "TableKeysRead.keys"
-        parts.append(_rt.I32.pack(len(value.keys)))
+        parts.append(_rt.I32.pack(len(value.keys if type(value.keys) is list else _rt.strict_list(value.keys))))
         for item in value.keys:
             _write_table_key(item, parts)
         where = "TableKeysRead.continuation_token"
@@ -5537,7 +5697,13 @@ def _write_table_entries_delta_read(value: TableEntriesDeltaRead, parts: _rt.Par
         where = "TableEntriesDeltaRead.entries"
         _write_table_entries(value.entries, parts)
         where = "TableEntriesDeltaRead.should_clear"
-        parts.append(_STRUCT_BOOLX2_INT64.pack(value.should_clear, value.reached_end, value.last_position))
+        parts.append(
+            _STRUCT_BOOLX2_INT64.pack(
+                value.should_clear if type(value.should_clear) is bool else _rt.strict_bool(value.should_clear),
+                value.reached_end if type(value.reached_end) is bool else _rt.strict_bool(value.reached_end),
+                value.last_position,
+            )
+        )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -5601,7 +5767,15 @@ def _write_conditional_block_end(value: ConditionalBlockEnd, parts: _rt.Parts) -
     where = "ConditionalBlockEnd"
     try:
         where = "ConditionalBlockEnd.writer_id"
-        parts.append(_STRUCT_UUID_INT64X2.pack(value.writer_id.bytes, value.event_number, value.expected_offset))
+        parts.append(
+            _STRUCT_UUID_INT64X2.pack(
+                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
+                    16, "big"
+                ),
+                value.event_number,
+                value.expected_offset,
+            )
+        )
         where = "ConditionalBlockEnd.data"
         _rt.extend_bytes_int32(parts, value.data, "ConditionalBlockEnd.data", EncodeError)
         where = "ConditionalBlockEnd.request_id"
@@ -5636,7 +5810,15 @@ def _write_merge_segments_batch(value: MergeSegmentsBatch, parts: _rt.Parts) -> 
         where = "MergeSegmentsBatch.target_segment_id"
         parts.append(_rt.write_mutf8(value.target_segment_id, "MergeSegmentsBatch.target_segment_id", EncodeError))
         where = "MergeSegmentsBatch.source_segment_ids"
-        parts.append(_rt.I32.pack(len(value.source_segment_ids)))
+        parts.append(
+            _rt.I32.pack(
+                len(
+                    value.source_segment_ids
+                    if type(value.source_segment_ids) is list
+                    else _rt.strict_list(value.source_segment_ids)
+                )
+            )
+        )
         for item in value.source_segment_ids:
             parts.append(_rt.write_mutf8(item, "list item", EncodeError))
         where = "MergeSegmentsBatch.delegation_token"
@@ -5669,7 +5851,15 @@ def _write_segments_batch_merged(value: SegmentsBatchMerged, parts: _rt.Parts) -
         where = "SegmentsBatchMerged.target"
         parts.append(_rt.write_mutf8(value.target, "SegmentsBatchMerged.target", EncodeError))
         where = "SegmentsBatchMerged.merged_sources"
-        parts.append(_rt.I32.pack(len(value.merged_sources)))
+        parts.append(
+            _rt.I32.pack(
+                len(
+                    value.merged_sources
+                    if type(value.merged_sources) is list
+                    else _rt.strict_list(value.merged_sources)
+                )
+            )
+        )
         for item in value.merged_sources:
             _write_merged_segment(item, parts)
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:

@@ -26,7 +26,9 @@ Decoding accepts any key order and validates every field; encoding writes keys i
 
 from __future__ import annotations
 
+import datetime
 import enum
+import uuid
 from collections.abc import Callable
 from functools import partial
 from typing import Any, ClassVar, Final, Literal, TypeAlias, cast
@@ -877,13 +879,514 @@ MESSAGES: dict[str, type[Message]] = {
 }
 """Every message class by name."""
 
-_ENCODER = msgspec.json.Encoder()
-_CHECKERS: dict[type, msgspec.json.Decoder[Any]] = {cls: _jw.checker(cls) for cls in MESSAGES.values()}
-"""Each message class's own decoder; :func:`encode` checks its output with it."""
-_CHECKERS[TaskIds] = msgspec.json.Decoder(list[Int32])  # written as a bare array
+# --- encode's checks: every value against what its field takes, before one serialization -------------------------
+# Each check tests a value's exact class (and range) and otherwise asks the runtime's checker of its kind, which
+# accepts what still reads back equal and else raises the Refusal decode would give (jsonwire's "encoding" part).
+_UUID = uuid.UUID
+_DATETIME = datetime.datetime
+_UTC = datetime.UTC
+_JSON_ENCODE = msgspec.json.Encoder().encode
+_MAX_NESTING = _jw.MAX_NESTING
+_PACKED_ENCODE = msgspec.msgpack.Encoder().encode
+
+
+def _check_grouping(value: Grouping, packed: bool) -> None:
+    v: Any  # each field in turn
+    v = value.grouping_type
+    if type(v) is not GroupingType:
+        _jw.check_enum(v, "type", False, GroupingType)
+    v = value.fields
+    if type(v) is not list and _jw.check_list(v, "fields", True):
+        pass  # null, where it may be
+    else:
+        for item1 in v:
+            if type(item1) is not str:
+                _jw.check_items(v, "fields", _jw.check_str, packed)
+                break
+
+
+def _check_topology_context(value: TopologyContext, packed: bool) -> None:
+    v: Any  # each field in turn
+    v = value.task_to_component
+    if type(v) is not dict and _jw.check_map(v, "task->component", False):
+        pass  # null, where it may be
+    else:
+        for key2, item1 in v.items():
+            if type(key2) is not str or type(item1) is not str:
+                _jw.check_entries(v, "task->component", _jw.check_str, packed)
+                break
+    v = value.task_id
+    if type(v) is not int or not -2147483648 <= v <= 2147483647:
+        _jw.check_int(v, "taskid", False, packed, -2147483648, 2147483647)
+    v = value.component_id
+    if type(v) is not str:
+        _jw.check_str(v, "componentid", False, packed)
+    v = value.streams
+    if type(v) is not list and _jw.check_list(v, "streams", False):
+        pass  # null, where it may be
+    else:
+        for item3 in v:
+            if type(item3) is not str:
+                _jw.check_items(v, "streams", _jw.check_str, packed)
+                break
+    v = value.stream_to_output_fields
+    if type(v) is not dict and _jw.check_map(v, "stream->outputfields", False):
+        pass  # null, where it may be
+    else:
+        try:
+            for key5, item4 in v.items():
+                if type(key5) is not str:
+                    raise _jw.expected("str", key5, None, False)
+                if type(item4) is not list and _jw.check_list(item4, None, False):
+                    pass  # null, where it may be
+                else:
+                    for item6 in item4:
+                        if type(item6) is not str:
+                            _jw.check_items(item4, None, _jw.check_str, packed)
+                            break
+        except _jw.Refusal as refusal:
+            raise refusal.in_map().at("stream->outputfields") from None
+    v = value.stream_to_target_to_grouping
+    if type(v) is not dict and _jw.check_map(v, "stream->target->grouping", False):
+        pass  # null, where it may be
+    else:
+        try:
+            for key8, item7 in v.items():
+                if type(key8) is not str:
+                    raise _jw.expected("str", key8, None, False)
+                if type(item7) is not dict and _jw.check_map(item7, None, False):
+                    pass  # null, where it may be
+                else:
+                    try:
+                        for key10, item9 in item7.items():
+                            if type(key10) is not str:
+                                raise _jw.expected("str", key10, None, False)
+                            if type(item9) is Grouping:
+                                _check_grouping(item9, packed)
+                            else:
+                                raise _jw.expected("object", item9, None, False)
+                    except _jw.Refusal as refusal:
+                        raise refusal.in_map() from None
+        except _jw.Refusal as refusal:
+            raise refusal.in_map().at("stream->target->grouping") from None
+    v = value.source_to_stream_to_grouping
+    if type(v) is not dict and _jw.check_map(v, "source->stream->grouping", False):
+        pass  # null, where it may be
+    else:
+        try:
+            for key12, item11 in v.items():
+                if type(key12) is not str:
+                    raise _jw.expected("str", key12, None, False)
+                if type(item11) is not dict and _jw.check_map(item11, None, False):
+                    pass  # null, where it may be
+                else:
+                    try:
+                        for key14, item13 in item11.items():
+                            if type(key14) is not str:
+                                raise _jw.expected("str", key14, None, False)
+                            if type(item13) is Grouping:
+                                _check_grouping(item13, packed)
+                            else:
+                                raise _jw.expected("object", item13, None, False)
+                    except _jw.Refusal as refusal:
+                        raise refusal.in_map() from None
+        except _jw.Refusal as refusal:
+            raise refusal.in_map().at("source->stream->grouping") from None
+    v = value.source_to_stream_to_fields
+    if type(v) is not dict and _jw.check_map(v, "source->stream->fields", False):
+        pass  # null, where it may be
+    else:
+        try:
+            for key16, item15 in v.items():
+                if type(key16) is not str:
+                    raise _jw.expected("str", key16, None, False)
+                if type(item15) is not dict and _jw.check_map(item15, None, False):
+                    pass  # null, where it may be
+                else:
+                    try:
+                        for key18, item17 in item15.items():
+                            if type(key18) is not str:
+                                raise _jw.expected("str", key18, None, False)
+                            if type(item17) is not list and _jw.check_list(item17, None, False):
+                                pass  # null, where it may be
+                            else:
+                                for item19 in item17:
+                                    if type(item19) is not str:
+                                        _jw.check_items(item17, None, _jw.check_str, packed)
+                                        break
+                    except _jw.Refusal as refusal:
+                        raise refusal.in_map() from None
+        except _jw.Refusal as refusal:
+            raise refusal.in_map().at("source->stream->fields") from None
+
+
+def _write_handshake(value: Handshake, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.conf
+    if type(v) is not dict and _jw.check_map(v, "conf", False):
+        pass  # null, where it may be
+    else:
+        for key1 in v:
+            if type(key1) is not str:
+                _jw.check_keys(v, "conf")
+        if not packed and not _jw.finite(v):
+            raise _jw.non_finite(v, "conf")
+    v = value.pid_dir
+    if type(v) is not str:
+        _jw.check_str(v, "pidDir", False, packed)
+    v = value.context
+    if type(v) is TopologyContext:
+        try:
+            _check_topology_context(v, packed)
+        except _jw.Refusal as refusal:
+            raise refusal.at("context") from None
+    else:
+        raise _jw.expected("object", v, "context", False)
+    if packed:
+        data = _PACKED_ENCODE(value)
+        if len(data) >= _MAX_NESTING:
+            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+        return data
+    data = _JSON_ENCODE(value)
+    if len(data) >= _MAX_NESTING:
+        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+    return data + _TERMINATOR
+
+
+def _write_heartbeat(value: Heartbeat, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.id
+    if type(v) is not str:
+        _jw.check_str(v, "id", False, packed)
+    v = value.comp
+    if type(v) is not str and v is not None:
+        _jw.check_str(v, "comp", True, packed)
+    v = value.stream
+    if type(v) is not str or v != "__heartbeat":
+        _jw.check_const(v, "stream", "__heartbeat")
+    v = value.task
+    if type(v) is not int or v != -1:
+        _jw.check_const(v, "task", -1)
+    v = value.values
+    if type(v) is not list and _jw.check_list(v, "tuple", False):
+        pass  # null, where it may be
+    elif not packed and not _jw.finite(v):
+        raise _jw.non_finite(v, "tuple")
+    if packed:
+        data = _PACKED_ENCODE(value)
+        if len(data) >= _MAX_NESTING:
+            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+        return data
+    data = _JSON_ENCODE(value)
+    if len(data) >= _MAX_NESTING:
+        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+    return data + _TERMINATOR
+
+
+def _write_tick(value: Tick, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.id
+    if type(v) is not str:
+        _jw.check_str(v, "id", False, packed)
+    v = value.comp
+    if type(v) is not str or v != "__system":
+        _jw.check_const(v, "comp", "__system")
+    v = value.stream
+    if type(v) is not str or v != "__tick":
+        _jw.check_const(v, "stream", "__tick")
+    v = value.task
+    if type(v) is not int or v != -1:
+        _jw.check_const(v, "task", -1)
+    v = value.values
+    if type(v) is not list and _jw.check_list(v, "tuple", False):
+        pass  # null, where it may be
+    elif not packed and not _jw.finite(v):
+        raise _jw.non_finite(v, "tuple")
+    if packed:
+        data = _PACKED_ENCODE(value)
+        if len(data) >= _MAX_NESTING:
+            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+        return data
+    data = _JSON_ENCODE(value)
+    if len(data) >= _MAX_NESTING:
+        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+    return data + _TERMINATOR
+
+
+def _write_bolt_tuple(value: BoltTuple, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.id
+    if type(v) is not str:
+        _jw.check_str(v, "id", False, packed)
+    v = value.comp
+    if type(v) is not str and v is not None:
+        _jw.check_str(v, "comp", True, packed)
+    v = value.stream
+    if type(v) is not str:
+        _jw.check_str(v, "stream", False, packed)
+    v = value.task
+    if type(v) is not int or not -2147483648 <= v <= 2147483647:
+        _jw.check_int(v, "task", False, packed, -2147483648, 2147483647)
+    v = value.values
+    if type(v) is not list and _jw.check_list(v, "tuple", False):
+        pass  # null, where it may be
+    elif not packed and not _jw.finite(v):
+        raise _jw.non_finite(v, "tuple")
+    if value.stream == "__heartbeat" and value.task == -1:
+        raise _jw.Refusal("read as a Heartbeat (stream '__heartbeat', task -1)", "stream")
+    if value.comp == "__system" and value.stream == "__tick":
+        raise _jw.Refusal("read as a Tick (comp '__system', stream '__tick')", "comp")
+    if packed:
+        data = _PACKED_ENCODE(value)
+        if len(data) >= _MAX_NESTING:
+            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+        return data
+    data = _JSON_ENCODE(value)
+    if len(data) >= _MAX_NESTING:
+        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+    return data + _TERMINATOR
+
+
+def _write_task_ids(value: TaskIds, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.task_ids
+    if type(v) is not list and _jw.check_list(v, "taskIds", False):
+        pass  # null, where it may be
+    else:
+        for item1 in v:
+            if type(item1) is not int or not -2147483648 <= item1 <= 2147483647:
+                _jw.check_items(v, "taskIds", _jw.check_int, packed, -2147483648, 2147483647)
+                break
+    if packed:
+        data = _PACKED_ENCODE(value.task_ids)
+        return data
+    data = _JSON_ENCODE(value.task_ids)
+    return data + _TERMINATOR
+
+
+def _write_next(value: Next, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.id
+    if type(v) is not str or v != "":
+        _jw.check_const(v, "id", "")
+    if packed:
+        data = _PACKED_ENCODE(value)
+        return data
+    data = _JSON_ENCODE(value)
+    return data + _TERMINATOR
+
+
+def _write_spout_ack(value: SpoutAck, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.id
+    if type(v) not in _jw.FINITE_LEAVES:
+        _jw.check_free(v, "id", packed)
+    if packed:
+        data = _PACKED_ENCODE(value)
+        if len(data) >= _MAX_NESTING:
+            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+        return data
+    data = _JSON_ENCODE(value)
+    if len(data) >= _MAX_NESTING:
+        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+    return data + _TERMINATOR
+
+
+def _write_spout_fail(value: SpoutFail, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.id
+    if type(v) not in _jw.FINITE_LEAVES:
+        _jw.check_free(v, "id", packed)
+    if packed:
+        data = _PACKED_ENCODE(value)
+        if len(data) >= _MAX_NESTING:
+            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+        return data
+    data = _JSON_ENCODE(value)
+    if len(data) >= _MAX_NESTING:
+        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+    return data + _TERMINATOR
+
+
+def _write_activate(value: Activate, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.id
+    if type(v) is not str or v != "":
+        _jw.check_const(v, "id", "")
+    if packed:
+        data = _PACKED_ENCODE(value)
+        return data
+    data = _JSON_ENCODE(value)
+    return data + _TERMINATOR
+
+
+def _write_deactivate(value: Deactivate, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.id
+    if type(v) is not str or v != "":
+        _jw.check_const(v, "id", "")
+    if packed:
+        data = _PACKED_ENCODE(value)
+        return data
+    data = _JSON_ENCODE(value)
+    return data + _TERMINATOR
+
+
+def _write_pid_reply(value: PidReply, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.pid
+    if type(v) is not int or not -2147483648 <= v <= 2147483647:
+        _jw.check_int(v, "pid", False, packed, -2147483648, 2147483647)
+    if packed:
+        data = _PACKED_ENCODE(value)
+        return data
+    data = _JSON_ENCODE(value)
+    return data + _TERMINATOR
+
+
+def _write_emit(value: Emit, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.values
+    if type(v) is not list and _jw.check_list(v, "tuple", False):
+        pass  # null, where it may be
+    elif not packed and not _jw.finite(v):
+        raise _jw.non_finite(v, "tuple")
+    v = value.anchors
+    if type(v) is not list and _jw.check_list(v, "anchors", True):
+        pass  # null, where it may be
+    else:
+        for item1 in v:
+            if type(item1) is not str:
+                _jw.check_items(v, "anchors", _jw.check_str, packed)
+                break
+    v = value.id
+    if type(v) not in _jw.FINITE_LEAVES:
+        _jw.check_free(v, "id", packed)
+    v = value.stream
+    if v is not None and type(v) is not str:
+        _jw.check_str(v, "stream", True, packed)
+    v = value.task
+    if v is not None and (type(v) is not int or not -2147483648 <= v <= 2147483647):
+        _jw.check_int(v, "task", True, packed, -2147483648, 2147483647)
+    v = value.need_task_ids
+    if type(v) is not bool:
+        _jw.check_bool(v, "need_task_ids", False, packed)
+    if packed:
+        data = _PACKED_ENCODE(value)
+        if len(data) >= _MAX_NESTING:
+            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+        return data
+    data = _JSON_ENCODE(value)
+    if len(data) >= _MAX_NESTING:
+        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+    return data + _TERMINATOR
+
+
+def _write_ack(value: Ack, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.id
+    if type(v) is not str:
+        _jw.check_str(v, "id", False, packed)
+    if packed:
+        data = _PACKED_ENCODE(value)
+        return data
+    data = _JSON_ENCODE(value)
+    return data + _TERMINATOR
+
+
+def _write_fail(value: Fail, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.id
+    if type(v) is not str:
+        _jw.check_str(v, "id", False, packed)
+    if packed:
+        data = _PACKED_ENCODE(value)
+        return data
+    data = _JSON_ENCODE(value)
+    return data + _TERMINATOR
+
+
+def _write_log(value: Log, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.msg
+    if type(v) is not str:
+        _jw.check_str(v, "msg", False, packed)
+    v = value.level
+    if type(v) is not LogLevel:
+        _jw.check_enum(v, "level", False, LogLevel)
+    if packed:
+        data = _PACKED_ENCODE(value)
+        return data
+    data = _JSON_ENCODE(value)
+    return data + _TERMINATOR
+
+
+def _write_error(value: Error, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.msg
+    if type(v) is not str:
+        _jw.check_str(v, "msg", False, packed)
+    if packed:
+        data = _PACKED_ENCODE(value)
+        return data
+    data = _JSON_ENCODE(value)
+    return data + _TERMINATOR
+
+
+def _write_metrics(value: Metrics, packed: bool) -> bytes:
+    v: Any  # each field in turn
+    v = value.name
+    if type(v) is not str:
+        _jw.check_str(v, "name", False, packed)
+    v = value.params
+    if type(v) not in _jw.FINITE_LEAVES:
+        _jw.check_free(v, "params", packed)
+    if packed:
+        data = _PACKED_ENCODE(value)
+        if len(data) >= _MAX_NESTING:
+            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+        return data
+    data = _JSON_ENCODE(value)
+    if len(data) >= _MAX_NESTING:
+        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+    return data + _TERMINATOR
+
+
+def _write_sync(value: Sync, packed: bool) -> bytes:
+    if packed:
+        data = _PACKED_ENCODE(value)
+        return data
+    data = _JSON_ENCODE(value)
+    return data + _TERMINATOR
+
+
+_WRITERS: dict[type, Callable[[Any, bool], bytes]] = {
+    Handshake: _write_handshake,
+    Heartbeat: _write_heartbeat,
+    Tick: _write_tick,
+    BoltTuple: _write_bolt_tuple,
+    TaskIds: _write_task_ids,
+    Next: _write_next,
+    SpoutAck: _write_spout_ack,
+    SpoutFail: _write_spout_fail,
+    Activate: _write_activate,
+    Deactivate: _write_deactivate,
+    PidReply: _write_pid_reply,
+    Emit: _write_emit,
+    Ack: _write_ack,
+    Fail: _write_fail,
+    Log: _write_log,
+    Error: _write_error,
+    Metrics: _write_metrics,
+    Sync: _write_sync,
+}
+"""Each message class's writer: its checks (everything decode would refuse, or read back as another value or
+message), then its one serialization."""
 _ARRAY_FIELD: dict[type, tuple[str, str]] = {  # message class -> (wire name, Python name) of its one list field
     TaskIds: ("taskIds", "task_ids"),
 }
+
+
 # The general path: parse, recognise (by tag, else by shape in declaration order), then validate.
 _recognise: Callable[[Any, str | None, int | None], Message] = _jp.recogniser(
     tag_key="command",
@@ -1106,12 +1609,6 @@ _decode_text: Callable[[str | None, bytes, int | None], Message] = _jp.fast_text
 
 
 # MessagePack framing: the same messages as MessagePack values, back to back ('msgpack').
-_PACKED_ENCODER = msgspec.msgpack.Encoder()
-_PACKED_CHECKERS: dict[type, msgspec.msgpack.Decoder[Any]] = {
-    cls: _jw.checker(cls, packed=True) for cls in MESSAGES.values()
-}
-"""Each message class's own MessagePack decoder; :func:`encode` checks its output with it."""
-_PACKED_CHECKERS[TaskIds] = msgspec.msgpack.Decoder(list[Int32])  # written as a bare array
 _PACKED_RUNS: dict[str, _jw.PackedRun] = {  # what a run of whole values of each direction decodes as, in one pass
     "to_component": _jw.PackedRun(
         tagged=msgspec.msgpack.Decoder(list[Next | SpoutAck | SpoutFail | Activate | Deactivate]),
@@ -1142,22 +1639,6 @@ _decode_packed: Callable[[str | None, Any, int | None], Message] = _jp.general_p
 )
 
 
-def _encode_packed(message: Message) -> bytes:
-    try:
-        if type(message) in _ARRAY_FIELD:
-            data = _PACKED_ENCODER.encode(getattr(message, _ARRAY_FIELD[type(message)][1]))
-        else:
-            data = _PACKED_ENCODER.encode(message)
-        _PACKED_CHECKERS[type(message)].decode(data)  # one C pass: never write what decode would reject
-        return data
-    except msgspec.ValidationError as exc:
-        problem = _jw.decode_error(exc, DecodeError)
-        where = type(message).__name__ + (f".{problem.field}" if problem.field else "")
-        raise EncodeError(problem.reason, field=where) from None
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise EncodeError(str(exc), field=type(message).__name__) from None
-
-
 def _check_direction(direction: str | None) -> None:
     if direction is not None and direction not in DIRECTIONS:
         raise ValueError(f"unknown direction {direction!r}; expected one of {DIRECTIONS}")
@@ -1179,33 +1660,29 @@ def decode(frame: bytes | str, *, direction: str | None = None, serializer: str 
 
 
 def encode(message: Message, *, serializer: str = "json") -> bytes:
-    """The message as it goes on the wire, delimiter included (``serializer`` chooses the framing)."""
-    if type(message) not in _TYPES:
-        raise EncodeError(f"not a storm message: {type(message).__name__}")
-    if serializer != "json":
-        _check_serializer(serializer)
-        return _encode_packed(message)
+    """The message as it goes on the wire, delimiter included (``serializer`` chooses the framing).
+
+    Every value is checked against what its field takes before the message is written, once: ``EncodeError``
+    (naming the field) for anything ``decode`` would refuse, or read back as another value or another message.
+    """
     try:
-        if type(message) in _ARRAY_FIELD:
-            data = _ENCODER.encode(getattr(message, _ARRAY_FIELD[type(message)][1]))
-        else:
-            data = _ENCODER.encode(message)
-        _CHECKERS[type(message)].decode(data)  # one C pass: never write what decode would reject
-        return data + _TERMINATOR
-    except msgspec.ValidationError as exc:
-        problem = _jw.decode_error(exc, DecodeError)
-        field = problem.field
-        if type(message) in _ARRAY_FIELD:  # written as a bare array: name its field
-            field = _ARRAY_FIELD[type(message)][0] + (field or "")
-        where = type(message).__name__ + (f".{field}" if field else "")
-        raise EncodeError(problem.reason, field=where) from None
-    except RecursionError:  # a value nested deeper than the stack in use allows (up to MAX_DEPTH is written)
-        return _jw.deeper_encode(lambda: encode(message, serializer=serializer), EncodeError, type(message).__name__)
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise EncodeError(str(exc), field=type(message).__name__) from None
+        return _WRITERS[type(message)](message, _PACKED[serializer])
+    except _jw.Refusal as refusal:
+        raise _jw.refused(EncodeError, message, refusal) from None
+    except KeyError:
+        if type(message) not in _WRITERS:
+            raise EncodeError(f"not a storm message: {type(message).__name__}") from None
+        _check_serializer(serializer)
+        raise
+    except RecursionError:  # nested deeper than the stack in use allows: again, with room for MAX_DEPTH levels
+        return _jw.deeper_write(_WRITERS[type(message)], message, _PACKED[serializer], EncodeError)
+    except _jw.ENCODE_FAILURES as exc:  # what only the serializer finds (a lone surrogate, an integer too long)
+        _check_serializer(serializer)  # (an unhashable one)
+        raise _jw.refused(EncodeError, message, _jw.explain(message, exc, serializer != "json")) from None
 
 
-_TYPES = frozenset(MESSAGES.values())
+_PACKED: dict[str, bool] = {serializer: serializer != "json" for serializer in SERIALIZERS}
+"""Whether each serializer writes MessagePack."""
 
 
 class Reader(_jw.Reader[Message]):

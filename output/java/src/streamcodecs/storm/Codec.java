@@ -1183,6 +1183,12 @@ public final class Codec {
         if (m == null) {
             throw new Problem("Expected `object`, got `null`");
         }
+        if (JsonWire.same(m.stream(), "__heartbeat") && JsonWire.same(m.task(), -1L)) {
+            throw new Problem("read as a Heartbeat (stream '__heartbeat', task -1)").at("stream");
+        }
+        if (JsonWire.same(m.comp(), "__system") && JsonWire.same(m.stream(), "__tick")) {
+            throw new Problem("read as a Tick (comp '__system', stream '__tick')").at("comp");
+        }
         w.beginObject();
         String key = null;
         try {
