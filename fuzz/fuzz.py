@@ -4,8 +4,9 @@
 Seeds are the compatibility vectors of every protocol version (``output/py/vectors``).  Mutations: bit flips, byte
 substitutions, truncation, duplication, length and count fields set to huge or negative values, insertions of deep
 nesting, invalid UTF-8 and invalid base64, and lines without an end.  The only exception a decoder may raise is its
-module's ``DecodeError``; anything else, or one input taking longer than ``--slow`` seconds, is a failure, printed with
-the input (hex) so it can be replayed.  Memory is capped (``--memory-mb``), so a length prefix that made a decoder
+module's ``DecodeError``; anything else, or one input taking longer than ``--slow`` seconds of CPU time (CPU, not
+wall time, so that a loaded machine makes no finding), is a failure, printed with the input (hex) so it can be
+replayed.  Memory is capped (``--memory-mb``), so a length prefix that made a decoder
 allocate gigabytes would fail as MemoryError.
 
     .venv/bin/python fuzz/fuzz.py --count 1000000 --seconds 600      # the full run
@@ -144,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=1_000_000, help="inputs in all (split across protocols)")
     parser.add_argument("--seconds", type=float, default=900, help="stop after this long whatever the count")
     parser.add_argument("--seed", type=int, default=20261121)
-    parser.add_argument("--slow", type=float, default=2.0, help="seconds one input may take")
+    parser.add_argument("--slow", type=float, default=2.0, help="CPU seconds one input may take")
     parser.add_argument("--memory-mb", type=int, default=2048, help="address-space cap for this process")
     parser.add_argument("--protocol", action="append", help="only these protocols")
     args = parser.parse_args(argv)
@@ -170,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
                 break
             data = next(source)
             use_reader = index % 4 == 3
-            start = time.perf_counter()
+            start = time.process_time()
             try:
                 if use_reader:
                     reader = module.Reader(**target.options)
@@ -197,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 if isinstance(exc, KeyboardInterrupt):
                     raise
-            elapsed = time.perf_counter() - start
+            elapsed = time.process_time() - start
             counts[target.protocol] += 1
             if elapsed > slowest[0]:
                 slowest = (elapsed, target.protocol, data)
@@ -209,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         + ", ".join(f"{name} {n}" for name, n in sorted(counts.items()))
     )
     print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
-    print(f"slowest input: {slowest[0] * 1000:.2f} ms ({slowest[1]}, {len(slowest[2])} bytes)")
+    print(f"slowest input: {slowest[0] * 1000:.2f} ms CPU ({slowest[1]}, {len(slowest[2])} bytes)")
     print(f"peak memory: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MiB")
     for failure in failures[:20]:
         print("FAILURE", *failure)
