@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,8 @@ SHARES = {  # each entry point's share of a protocol's inputs
     "to_kafka_structured": 0.1,
 }
 KAFKA_SHARES = {"decode": 0.15, "encode": 0.2}
+CLASS_SHARE = 0.5
+"""The share of a JSON decode entry's inputs aimed at the classes once found to disagree (the rest are random)."""
 _SYNTAX = re.compile(r"malformed JSON: (?!a string is not valid).*", re.S)
 """A JSON syntax error, however worded (Jackson's and msgspec's words and offsets differ; too deep a nesting is
 one); the strict rules' own texts (invalid UTF-8, lone surrogates) are not syntax errors and must read the same."""
@@ -278,6 +281,18 @@ def _row_cases(run: Run, rows: list[Any], data_type: Any, count: int, names: lis
     return cases
 
 
+def _decode_cases(
+    run: Run, seeds: list[tuple[bytes, str | None]], count: int, mutate: Callable[[random.Random, bytes], bytes]
+) -> list[list[Any]]:
+    """A decode entry's cases: for JSON, a share of them (:data:`CLASS_SHARE`) aimed at each class of input that
+    was once found to disagree (``inputs.JSON_CLASSES``), so that even a short sample meets every class; the rest
+    seeds mutated at random."""
+    aimed: list[list[Any]] = []
+    if mutate is inputs.json_mutation:
+        aimed = inputs.json_class_cases(run.rng, seeds, math.ceil(count * CLASS_SHARE))
+    return aimed + inputs.frame_cases(run.rng, seeds, count - len(aimed), mutate)
+
+
 def fuzz_json_or_binary(run: Run, root: Path, count: int, per_message: int, seed: int) -> None:
     protocol = run.protocol
     codec = protocol.codec
@@ -303,7 +318,7 @@ def fuzz_json_or_binary(run: Run, root: Path, count: int, per_message: int, seed
         mutate = inputs.json_mutation
     decode = _entry(protocol, "decode")
     assert decode is not None
-    decoded = run.compare(decode, inputs.frame_cases(run.rng, seeds, _share(protocol, "decode", count), mutate))
+    decoded = run.compare(decode, _decode_cases(run, seeds, _share(protocol, "decode", count), mutate))
     encode = _entry(protocol, "encode")
     assert encode is not None
     names = list(codec.MESSAGES)
@@ -333,9 +348,7 @@ def fuzz_kafka(run: Run, root: Path, count: int, per_message: int, seed: int) ->
     for name, cases in (
         (
             "decode",
-            inputs.frame_cases(
-                run.rng, [(d, None) for d in documents], _share(protocol, "decode", count), inputs.json_mutation
-            ),
+            _decode_cases(run, [(d, None) for d in documents], _share(protocol, "decode", count), inputs.json_mutation),
         ),
         ("content_mode", inputs.headers_cases(records)[: _share(protocol, "content_mode", count)]),
         ("data_text", inputs.data_cases(run.rng, _share(protocol, "data_text", count))),
