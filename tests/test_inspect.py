@@ -241,10 +241,11 @@ def test_results_do_not_depend_on_how_the_input_is_cut(protocol: str, monkeypatc
     need_vectors(protocol)
     data, _, _ = corrupt(protocol)
     runtime = importlib.import_module("streamcodecs._runtime.inspect")
+    traffic = importlib.import_module("streamcodecs._runtime.traffic")  # where the input is read in chunks
     args = runtime.parser().parse_args(["-p", protocol])
 
     def run(chunk: int) -> list[dict[str, Any]]:
-        monkeypatch.setattr(runtime, "CHUNK", chunk)
+        monkeypatch.setattr(traffic, "CHUNK", chunk)
         found: list[dict[str, Any]] = []
         runtime.decode_all(io.BytesIO(data), args, lambda p, item: found.append(runtime.as_json(item, p, bytes.hex)))
         return found

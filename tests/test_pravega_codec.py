@@ -617,3 +617,21 @@ def test_reader_directions_and_limits() -> None:
         pv.Reader(max_frame=16).feed(setup[:8])
     with pytest.raises(pv.DecodeError, match="outside"):
         pv.Reader().feed(HEADER.pack(100, -1))
+
+
+def test_a_null_in_a_field_not_written_is_refused_as_the_java_codec_refuses_it() -> None:
+    # A constant (InlineEvent.type_code) or a field an empty key leaves out (TableKey.key_version) is not written
+    # from the value, but a null there is refused, naming the field, as when it is written and as on the JVM path
+    # (issue 28: one rule on both paths; the definition gives a null no meaning).
+    inline = pv.InlineEvent(type_code=None, data=b"x")  # type: ignore[arg-type]
+    appended = pv.ConditionalAppend(writer_id=uuid.UUID(int=1), event_number=1, expected_offset=0, event=inline)
+    with pytest.raises(pv.EncodeError, match="required argument is not an integer") as refused:
+        pv.encode(appended)
+    assert refused.value.field == "InlineEvent.type_code"
+    key = pv.TableKey(data=b"", key_version=None)  # type: ignore[arg-type]
+    removed = pv.RemoveTableKeys(request_id=1, segment="s", delegation_token="", keys=[key])
+    with pytest.raises(pv.EncodeError, match="required argument is not an integer") as refused:
+        pv.encode(removed)
+    assert refused.value.field == "TableKey.key_version"
+    key.key_version = -9223372036854775808  # the default, which an empty key decodes as
+    assert pv.decode(pv.encode(removed)) == removed

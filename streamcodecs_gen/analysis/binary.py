@@ -202,6 +202,15 @@ class PythonBinary:
         assert isinstance(ref, WireRef), ref.text
         return ref.wire.helper_for(self.framing.bytes_length)
 
+    def checked_unwritten(self, f: Field, var: str) -> str:
+        """A pack, thrown away, of a value the frame does not carry (a constant, or a field an empty owner leaves
+        out): a null or a wrong value there is refused, naming the field, as when it is written and as the Java
+        codec refuses it (one rule on both paths; nothing is made of a null but the definition's default)."""
+        code = f.type.struct_code
+        if not code or isinstance(f.type, StructRef):
+            return ""
+        return f"{self.struct_of(code)}.pack({self.packed(f.type, f'{var}.{f.py}')})  # checked, not written"
+
     def _writer(self, ref: TypeRef) -> str:
         assert isinstance(ref, WireRef), ref.text
         return ref.wire.writer_for(self.framing.bytes_length)

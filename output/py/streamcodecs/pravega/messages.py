@@ -3246,6 +3246,7 @@ def _write_inline_event(value: InlineEvent, parts: _rt.Parts) -> None:
     where = "InlineEvent"
     try:
         where = "InlineEvent.type_code"
+        _STRUCT_INT32.pack(value.type_code)  # checked, not written
         parts.append(_STRUCT_INT32.pack(0))
         where = "InlineEvent.data"
         _rt.extend_bytes_int32(parts, value.data, "InlineEvent.data", EncodeError)
@@ -3312,6 +3313,8 @@ def _write_table_key(value: TableKey, parts: _rt.Parts) -> None:
         where = "TableKey.key_version"
         if value.data:
             parts.append(_STRUCT_INT64.pack(value.key_version))
+        else:
+            _STRUCT_INT64.pack(value.key_version)  # checked, not written
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
     # The size counts conditional fields even when they are not written.
