@@ -42,7 +42,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import message_strategy
-from streamcodecs._runtime import jsonwire
+from streamcodecs._runtime import jsonchecks
 
 from streamcodecs_gen.model import Message, Protocol
 from streamcodecs_gen.pipeline import load_protocols
@@ -201,7 +201,7 @@ def unchecked(protocol: Protocol, codec: Any, message: Any, serializer: str) -> 
     if packed:
         return data
     if protocol.framing.escape_hex == "upper" and b"\\u00" in data:  # KCL: Jackson's upper-case hex
-        data = jsonwire.upper_hex_escapes(data)
+        data = jsonchecks.upper_hex_escapes(data)
     return data + module._TERMINATOR  # type: ignore[no-any-return]
 
 
@@ -250,7 +250,7 @@ def _form(protocol: Protocol, ref: Any, value: Any, serializer: str) -> Any:
     from streamcodecs_gen.model import ListRef, MapRef, StructRef, WireRef
 
     if isinstance(ref, WireRef) and ref.wire.check == "any":
-        if serializer == "json" and not jsonwire.finite(value):
+        if serializer == "json" and not jsonchecks.finite(value):
             raise NoForm("JSON has no form for NaN or infinity")
         coder = msgspec.json if serializer == "json" else msgspec.msgpack
         try:
