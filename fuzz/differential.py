@@ -185,7 +185,7 @@ class Run:
         python: list[Any] = []
         for start in range(0, len(cases), self.batch):
             chunk = cases[start : start + self.batch]
-            ours = _python(entry, _as_spark_shows(chunk, entry, self.java))
+            ours = _as_spark_shows(_python(entry, _as_spark_shows(chunk, self.java)), self.java, answers=True)
             theirs = self.java.call(self.protocol, entry, chunk)
             for case, a, b in zip(chunk, ours, theirs, strict=True):
                 self.counts[entry.name] += 1
@@ -196,13 +196,15 @@ class Run:
         return python
 
 
-def _as_spark_shows(cases: list[list[Any]], entry: Entry, java: Java) -> list[list[Any]]:
-    """The cases as the Python path gets them from Spark: each VARIANT as the text Spark's ``to_json`` gives (keys
-    sorted, numbers as Spark prints them), not the text it was made from."""
+def _as_spark_shows(values: list[Any], java: Java, answers: bool = False) -> list[Any]:
+    """``values`` with each VARIANT (``{"v": text}``) as Spark holds it: the text Spark's ``to_json`` gives for the
+    VARIANT Spark makes of it (keys sorted, numbers as Spark keeps them). The Python path's cases are handed
+    VARIANTs so, and its answers' VARIANT texts become VARIANTs so (``parse_json``, ``_variant.from_text``). A
+    text Spark cannot make a VARIANT of stays as it is (in ``answers`` marked: in Spark it would fail the job)."""
     texts: list[str] = []
 
     def collect(value: Any) -> None:
-        if isinstance(value, dict) and set(value) == {"v"}:
+        if isinstance(value, dict) and set(value) == {"v"} and isinstance(value["v"], str):
             texts.append(value["v"])
         elif isinstance(value, dict):
             for v in value.values():
@@ -211,21 +213,24 @@ def _as_spark_shows(cases: list[list[Any]], entry: Entry, java: Java) -> list[li
             for v in value:
                 collect(v)
 
-    collect(cases)
+    collect(values)
     if not texts:
-        return cases
-    shown = {t: s if isinstance(s, str) else t for t, s in zip(texts, java.variant_texts(texts), strict=True)}
+        return values
+    shown = dict(zip(texts, java.variant_texts(texts), strict=True))
 
     def replace(value: Any) -> Any:
-        if isinstance(value, dict) and set(value) == {"v"}:
-            return {"v": shown[value["v"]]}
+        if isinstance(value, dict) and set(value) == {"v"} and isinstance(value["v"], str):
+            held = shown[value["v"]]
+            if isinstance(held, str):
+                return {"v": held}
+            return {"v": value["v"], "no variant": held} if answers else value
         if isinstance(value, dict):
             return {k: replace(v) for k, v in value.items()}
         if isinstance(value, list):
             return [replace(v) for v in value]
         return value
 
-    return [replace(case) for case in cases]
+    return [replace(value) for value in values]
 
 
 def _python(entry: Entry, cases: list[list[Any]]) -> list[Any]:
