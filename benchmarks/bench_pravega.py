@@ -1,7 +1,8 @@
 """Pravega: generated codec against hand-written ``struct`` code (handwritten_pravega.py), same frames, same run.
 
-Groups: decode and encode of each of the small control frames SetupAppend, AppendSetup, DataAppended and KeepAlive
-(issue target: within 1.3x of the hand-written code), of a mix of control frames (Hello, KeepAlive, SetupAppend,
+Groups: decode and encode of each of the small frames SetupAppend, AppendSetup, DataAppended, KeepAlive and
+AppendBlockEnd (carrying ten 100-byte events), and encode of an Event (``encode_inline``: it only goes inside append
+data; issue target: within 1.3x of the hand-written code), of a mix of control frames (Hello, KeepAlive, SetupAppend,
 AppendSetup, DataAppended, ReadSegment, WrongHost), and of SegmentRead frames carrying 1 KiB and 1 MiB of data.
 
 SegmentRead decode is measured three ways: ``decode(frame, copy=False)`` (payload a read-only view of the frame)
@@ -32,6 +33,11 @@ VIEW_TARGET = (ZERO_COPY, 1 / 1.5)  # payload views: at most 1.5x slower than th
 WRITER = uuid.UUID("00000000-0000-0001-0000-000000000002")
 SEGMENT = "scope/stream/0.#epoch.0"
 CHUNK = 64 * 1024
+PAYLOAD = bytes(range(100))
+EVENTS = b"".join(pv.encode_inline(pv.Event(data=PAYLOAD)) for _ in range(10))  # what a standalone append carries
+# Strings that are not ASCII, to check that both write and read Java's modified UTF-8 alike: U+0000 (C0 80), two- and
+# three-byte characters, a character outside the BMP (two 3-byte surrogates) and a lone surrogate
+MUTF8 = ("a\x00b", "caf\u00e9 \u20ac", "\U0001f600", "x\ud800y")
 
 
 def _control() -> tuple[list[object], list[object]]:
@@ -45,6 +51,9 @@ def _control() -> tuple[list[object], list[object]]:
         ),
         pv.ReadSegment(segment=SEGMENT, offset=4096, suggested_length=1024, delegation_token="", request_id=2),
         pv.WrongHost(request_id=4, segment=SEGMENT, correct_host="", server_stack_trace=""),
+        pv.AppendBlockEnd(
+            writer_id=WRITER, size_of_whole_events=0, data=EVENTS, num_events=10, last_event_number=51, request_id=1
+        ),
     ]
     theirs = [
         hw.Hello(17, 5),
@@ -54,6 +63,7 @@ def _control() -> tuple[list[object], list[object]]:
         hw.DataAppended(WRITER, 41, 40, 1, 9000),
         hw.ReadSegment(SEGMENT, 4096, 1024, "", 2),
         hw.WrongHost(4, SEGMENT, "", ""),
+        hw.AppendBlockEnd(WRITER, 0, EVENTS, 10, 51, 1),
     ]
     return ours, theirs
 
@@ -83,14 +93,26 @@ def _pair(group: str, ours_fn: object, theirs_fn: object, ops: int, target: tupl
     ]
 
 
+def _same_mutf8() -> None:
+    """Both codecs write modified UTF-8 alike, and read back what they wrote."""
+    for text in MUTF8:
+        ours = pv.SetupAppend(request_id=1, writer_id=WRITER, segment=text, delegation_token=text)
+        _same(ours, hw.SetupAppend(1, WRITER, text, text))
+    assert b"\xc0\x80" in hw.encode(hw.SetupAppend(1, WRITER, "\x00", ""))
+    assert len(hw.encode(hw.SetupAppend(1, WRITER, "\U0001f600", ""))) == 8 + 24 + 2 + 6 + 2
+
+
 def cases() -> list[Case]:
     ours, theirs = _control()
     for a, b in zip(ours, theirs, strict=True):
         _same(a, b)
+    _same_mutf8()
+    event, hw_event = pv.Event(data=PAYLOAD), hw.Event(PAYLOAD)
+    assert pv.encode_inline(event) == hw.encode_event(hw_event)
     pv_decode, hw_decode, pv_encode, hw_encode = pv.decode, hw.decode, pv.encode, hw.encode
     result: list[Case] = []
     for a, b in zip(ours, theirs, strict=True):
-        if type(a).__name__ not in ("SetupAppend", "AppendSetup", "DataAppended", "KeepAlive"):
+        if type(a).__name__ not in ("SetupAppend", "AppendSetup", "DataAppended", "KeepAlive", "AppendBlockEnd"):
             continue
         frame = pv.encode(a)  # type: ignore[arg-type]
         name = type(a).__name__
@@ -108,6 +130,14 @@ def cases() -> list[Case]:
             1,
             SMALL_TARGET,
         )
+    pv_inline, hw_event_encode = pv.encode_inline, hw.encode_event
+    result += _pair(
+        "pravega encode Event (100 bytes, inline)",
+        lambda: pv_inline(event),
+        lambda: hw_event_encode(hw_event),
+        1,
+        SMALL_TARGET,
+    )
     frames = [pv.encode(m) for m in ours]  # type: ignore[arg-type]
     result += _pair(
         f"pravega decode {len(frames)} control frames",

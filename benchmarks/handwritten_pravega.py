@@ -4,7 +4,12 @@ against.
 Written the way one would by hand for speed: one ``struct.Struct`` per fixed run, positional construction of
 slotted classes, an ASCII fast path for Java modified UTF-8, the payload sliced once out of the frame on decode and
 handed to ``b"".join`` without concatenation on encode.  It covers only the benchmark's messages and checks only
-what keeps it from reading past the frame; it is not part of the package.
+what keeps it from reading past the frame (and what makes a string not Java's modified UTF-8); it is not part of the
+package.
+
+Modified UTF-8 (``DataOutput.writeUTF``), as Java writes it: each UTF-16 code unit on its own, U+0000 as the two
+bytes ``C0 80``, a character outside the BMP as its two surrogates of three bytes each (never a four-byte form), a
+two-byte length first. Reading refuses a four-byte form, as ``DataInput.readUTF`` does.
 """
 
 from __future__ import annotations
@@ -24,6 +29,9 @@ Q_16S = struct.Struct(">q16s")
 S16_Q = struct.Struct(">16sq")
 Q_B_B = struct.Struct(">q??")
 Q_I = struct.Struct(">qi")
+S16_I = struct.Struct(">16si")
+I_Q = struct.Struct(">iq")
+I_Q_Q = struct.Struct(">iqq")
 S16_QQQQ = struct.Struct(">16sqqqq")
 MAX_FRAME = 0xFFFFFF
 
@@ -33,6 +41,7 @@ class DecodeError(ValueError):
 
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_FOUR_BYTE_LEAD = re.compile(rb"[\xf0-\xff]")  # never in modified UTF-8 (readUTF: "malformed input")
 
 
 def _pair(match: re.Match[str]) -> str:
@@ -51,6 +60,8 @@ def _mutf8(buf: bytes, pos: int, end: int) -> tuple[str, int]:
     raw = buf[pos:stop]
     if raw.isascii():
         return raw.decode("ascii"), stop
+    if _FOUR_BYTE_LEAD.search(raw):
+        raise DecodeError("malformed modified UTF-8")
     text = raw.replace(b"\xc0\x80", b"\x00").decode("utf-8", "surrogatepass")
     return text.encode("utf-16-be", "surrogatepass").decode("utf-16-be", "surrogatepass"), stop
 
@@ -77,6 +88,16 @@ class KeepAlive:
     CODE = 100
 
 
+class Event:
+    """One event as it goes inside append data: type 0, length, payload (never a top-level frame)."""
+
+    __slots__ = ("data",)
+    CODE = 0
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+
 class SetupAppend:
     __slots__ = ("request_id", "writer_id", "segment", "delegation_token")
     CODE = 1
@@ -97,6 +118,27 @@ class AppendSetup:
         self.segment = segment
         self.writer_id = writer_id
         self.last_event_number = last_event_number
+
+
+class AppendBlockEnd:
+    __slots__ = ("writer_id", "size_of_whole_events", "data", "num_events", "last_event_number", "request_id")
+    CODE = 4
+
+    def __init__(
+        self,
+        writer_id: uuid.UUID,
+        size_of_whole_events: int,
+        data: bytes,
+        num_events: int,
+        last_event_number: int,
+        request_id: int,
+    ) -> None:
+        self.writer_id = writer_id
+        self.size_of_whole_events = size_of_whole_events
+        self.data = data
+        self.num_events = num_events
+        self.last_event_number = last_event_number
+        self.request_id = request_id
 
 
 class DataAppended:
@@ -188,6 +230,25 @@ def _r_append_setup(buf: bytes, pos: int, end: int) -> AppendSetup:
     return AppendSetup(request_id, segment, uuid.UUID(bytes=writer), last)
 
 
+def _r_append_block_end(buf: bytes, pos: int, end: int) -> AppendBlockEnd:
+    if end - pos < 24:
+        raise DecodeError("short AppendBlockEnd")
+    writer, whole = S16_I.unpack_from(buf, pos)
+    (size,) = I32.unpack_from(buf, pos + 20)
+    pos += 24
+    size = max(size, 0)  # a negative length is no data, as Java reads it
+    if pos + size + 12 > end:
+        raise DecodeError("short AppendBlockEnd")
+    data = buf[pos : pos + size]
+    pos += size
+    if end - pos >= 20:
+        num_events, last, request_id = I_Q_Q.unpack_from(buf, pos)
+    else:
+        num_events, last = I_Q.unpack_from(buf, pos)  # before version 8: no request id
+        request_id = -1
+    return AppendBlockEnd(uuid.UUID(bytes=writer), whole, data, num_events, last, request_id)
+
+
 def _r_data_appended(buf: bytes, pos: int, end: int) -> DataAppended:
     if end - pos >= 48:  # the newest layout: no trailing field missing
         writer, event, previous, request_id, offset = S16_QQQQ.unpack_from(buf, pos)
@@ -247,6 +308,7 @@ READERS: dict[int, Callable[[bytes, int, int], Any]] = {
     100: _r_keep_alive,
     1: _r_setup_append,
     2: _r_append_setup,
+    4: _r_append_block_end,
     7: _r_data_appended,
     9: _r_read_segment,
     10: _r_segment_read,
@@ -327,6 +389,15 @@ def _w_append_setup(m: AppendSetup) -> list[bytes]:
     return [I64.pack(m.request_id), _w_mutf8(m.segment), S16_Q.pack(m.writer_id.bytes, m.last_event_number)]
 
 
+def _w_append_block_end(m: AppendBlockEnd) -> list[bytes]:
+    return [
+        S16_I.pack(m.writer_id.bytes, m.size_of_whole_events),
+        I32.pack(len(m.data)),
+        m.data,
+        I_Q_Q.pack(m.num_events, m.last_event_number, m.request_id),
+    ]
+
+
 def _w_data_appended(m: DataAppended) -> list[bytes]:
     return [
         S16_QQQQ.pack(
@@ -363,6 +434,7 @@ WRITERS: dict[type, Callable[[Any], list[bytes]]] = {
     KeepAlive: _w_keep_alive,
     SetupAppend: _w_setup_append,
     AppendSetup: _w_append_setup,
+    AppendBlockEnd: _w_append_block_end,
     DataAppended: _w_data_appended,
     ReadSegment: _w_read_segment,
     SegmentRead: _w_segment_read,
@@ -376,3 +448,8 @@ def encode(message: Any) -> bytes:
     if length + 8 > MAX_FRAME:
         raise ValueError("frame too long")
     return b"".join([HEADER.pack(message.CODE, length), *parts])
+
+
+def encode_event(message: Event) -> bytes:
+    """An Event as it goes inside append data (``encode_inline`` of the codec): its header and its payload."""
+    return HEADER.pack(0, len(message.data)) + message.data

@@ -126,7 +126,7 @@ class WireType:
     # Java, kafka family: a value is held as its JSON text (a String, compact, as msgspec writes the value), which is
     # also how the family's Spark schema holds it
     java_json_text: bool = False
-    # JSON family, encode: the runtime's checker of a value (jsonwire.check_<check>), the class almost every value
+    # JSON family, encode: the runtime's checker of a value (jsonchecks.check_<check>), the class almost every value
     # has (tested exactly, so that such a value needs nothing more), and what else makes such a value ({v}) need it
     check: str | None = None
     check_class: str | None = None

@@ -180,7 +180,7 @@ def test_issue32_defect6_a_frame_fed_byte_by_byte_is_read_in_linear_time(monkeyp
     (a 116 KiB frame fed byte by byte took 7 s). Now the incomplete value's structure is followed as it arrives,
     and msgspec is asked again only once it is complete: the bytes it is handed stay a small multiple of the
     stream, however it is cut (counted, not timed)."""
-    from streamcodecs._runtime import jsonwire
+    from streamcodecs._runtime import jsonpacked
 
     values: list[Any] = [f"value-{i}" for i in range(9000)] + list(range(-3000, 3000)) + [b"\x00" * 300, None, 2.5]
     tuple_ = {"id": "-6955325049453591163", "comp": "spout", "stream": "default", "task": 9, "tuple": values}
@@ -188,7 +188,7 @@ def test_issue32_defect6_a_frame_fed_byte_by_byte_is_read_in_linear_time(monkeyp
     assert 100 * 1024 < len(frame) < 140 * 1024
     sync = msgpack.packb({"command": "sync"})
     scanned = 0
-    skip = jsonwire._SKIP_VALUES
+    skip = jsonpacked._SKIP_VALUES
 
     class Counting:
         def decode(self, data: Any) -> Any:
@@ -196,7 +196,7 @@ def test_issue32_defect6_a_frame_fed_byte_by_byte_is_read_in_linear_time(monkeyp
             scanned += len(data)
             return skip.decode(data)
 
-    monkeypatch.setattr(jsonwire, "_SKIP_VALUES", Counting())
+    monkeypatch.setattr(jsonpacked, "_SKIP_VALUES", Counting())
     reader = storm.Reader(direction="to_component", serializer=MP)
     data = frame + frame
     got = [m for i in range(len(data)) for m in reader.feed(data[i : i + 1])]

@@ -4,7 +4,7 @@
 it never writes what ``decode`` would refuse, or read back as another value or another message. Each wire type
 says how (the type registry's ``check``, ``check_class`` and ``check_unless``; an integer's range comes from its
 ``bits``): a test of the value's exact class (and range) that almost every value passes at once, and for the rest
-the runtime's checker of its kind (``jsonwire.check_<check>``), which accepts what still reads back equal (a
+the runtime's checker of its kind (``jsonchecks.check_<check>``), which accepts what still reads back equal (a
 subclass, an enum member's value) and otherwise raises the refusal in decode's words. Enum members, constants,
 lists, maps, structs, what may be null or absent, and the earlier shapes that would take a shape-recognised
 message's JSON (:func:`shadows`) are checked the same way.
@@ -12,8 +12,8 @@ message's JSON (:func:`shadows`) are checked the same way.
 A free-form value (``any``) is any value msgspec writes, as it writes it (a tuple as an array, a datetime as its
 RFC 3339 text): what decode reads back is that value's JSON form. What only the written bytes show (NaN or
 infinity, which JSON cannot carry; nesting deeper than decode reads; a value msgspec cannot write at all) the
-runtime finds after the one serialization, for the messages that hold free-form values (``jsonwire.check_written``,
-``jsonwire.explain``), so the common message pays nothing for it.
+runtime finds after the one serialization, for the messages that hold free-form values (``jsonchecks.check_written``,
+``jsonchecks.explain``), so the common message pays nothing for it.
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def _refused(wire: WireType, v: str) -> str:
 def _checker(wire: WireType, v: str, key: str, nullable: bool) -> str:
     """The call to the runtime's checker of the wire type: accepts what round-trips, raises the refusal else."""
     bounds = "".join(f", {b}" for b in wire.range) if wire.bits else ""
-    return f"_jw.check_{wire.check}({v}, {key}, {nullable}, packed{bounds})"
+    return f"_jc.check_{wire.check}({v}, {key}, {nullable}, packed{bounds})"
 
 
 def _value(body: _Body, ref: TypeRef, v: str, key: str, nullable: bool, absent_first: bool = False) -> None:
@@ -158,8 +158,8 @@ def _value(body: _Body, ref: TypeRef, v: str, key: str, nullable: bool, absent_f
     match ref:
         case WireRef(wire=wire) if wire.check == "any":
             # Whatever msgspec writes, as it writes it; in JSON, no NaN or infinity (msgspec writes null)
-            body.add(f"if type({v}) not in _jw.FINITE_LEAVES:")
-            body.add(f"    _jw.check_free({v}, {key}, packed)")
+            body.add(f"if type({v}) not in _jc.FINITE_LEAVES:")
+            body.add(f"    _jc.check_free({v}, {key}, packed)")
         case WireRef(wire=wire):
             test = _refused(wire, v)
             if nulls and absent_first:  # (an optional field: usually None, tested first)
@@ -169,7 +169,7 @@ def _value(body: _Body, ref: TypeRef, v: str, key: str, nullable: bool, absent_f
             body.add(f"    {_checker(wire, v, key, nullable)}")
         case EnumRef(enum=enum):
             body.add(f"if type({v}) is not {enum.name}{nulls}:")
-            body.add(f"    _jw.check_enum({v}, {key}, {nullable}, {enum.name})")
+            body.add(f"    _jc.check_enum({v}, {key}, {nullable}, {enum.name})")
         case StructRef(struct=struct):
             body.add(f"if type({v}) is {struct.name}:")
             if key == "None":
@@ -177,13 +177,13 @@ def _value(body: _Body, ref: TypeRef, v: str, key: str, nullable: bool, absent_f
             else:
                 body.add("    try:")
                 body.add(f"        {check_name(struct)}({v}, packed)")
-                body.add("    except _jw.Refusal as refusal:")
+                body.add("    except _jc.Refusal as refusal:")
                 body.add(f"        raise refusal.at({key}) from None")
             body.add(f"elif {v} is not None:" if nullable else "else:")
-            body.add(f'    raise _jw.expected("object", {v}, {key}, {nullable})')
+            body.add(f'    raise _jc.expected("object", {v}, {key}, {nullable})')
         case ListRef(item=item) | MapRef(item=item):
             listed = isinstance(ref, ListRef)
-            checker = "_jw.check_list" if listed else "_jw.check_map"
+            checker = "_jc.check_list" if listed else "_jc.check_map"
             items = _Body(indent=body.indent, used=body.used)
             _items(items, item, v, key, listed)
             body.used = items.used
@@ -231,16 +231,16 @@ def _items(body: _Body, item: TypeRef, v: str, key: str, listed: bool) -> None:
     """The items of a list (``listed``) or the keys and values of a map ``v``, once it is known to be one."""
     if isinstance(item, WireRef) and item.wire.check == "any":
         if listed:
-            body.add(f"elif not packed and not _jw.finite({v}):")
+            body.add(f"elif not packed and not _jc.finite({v}):")
         else:  # (the values are written as they are; the keys are text)
             entry = body.fresh("key")
             body.add("else:")
             body.add(f"    for {entry} in {v}:")
             body.add(f"        if type({entry}) is not str:")
-            body.add(f"            _jw.check_keys({v}, {key})")
-            body.add(f"    if not packed and not _jw.finite({v}):")
+            body.add(f"            _jc.check_keys({v}, {key})")
+            body.add(f"    if not packed and not _jc.finite({v}):")
             body.indent += 1
-        body.add(f"    raise _jw.non_finite({v}, {key})")
+        body.add(f"    raise _jc.non_finite({v}, {key})")
         if not listed:
             body.indent -= 1
         return
@@ -252,12 +252,12 @@ def _items(body: _Body, item: TypeRef, v: str, key: str, listed: bool) -> None:
         if listed:
             body.add(f"    for {name} in {v}:")
             body.add(f"        if {_refused(item.wire, name)}:")
-            body.add(f"            _jw.check_items({v}, {key}, _jw.check_{item.wire.check}, packed{bounds})")
+            body.add(f"            _jc.check_items({v}, {key}, _jc.check_{item.wire.check}, packed{bounds})")
         else:
             entry = body.fresh("key")
             body.add(f"    for {entry}, {name} in {v}.items():")
             body.add(f"        if type({entry}) is not str or {_refused(item.wire, name)}:")
-            body.add(f"            _jw.check_entries({v}, {key}, _jw.check_{item.wire.check}, packed{bounds})")
+            body.add(f"            _jc.check_entries({v}, {key}, _jc.check_{item.wire.check}, packed{bounds})")
         body.add("            break")
         return
     name = body.fresh("item")
@@ -271,7 +271,7 @@ def _items(body: _Body, item: TypeRef, v: str, key: str, listed: bool) -> None:
         entry = body.fresh("key")
         body.add(f"for {entry}, {name} in {v}.items():")
         body.add(f"    if type({entry}) is not str:")
-        body.add(f'        raise _jw.expected("str", {entry}, None, False)')
+        body.add(f'        raise _jc.expected("str", {entry}, None, False)')
     body.indent += 1
     chain = _passes(item.struct, name) if listed and isinstance(item, StructRef) else None
     if chain is not None:
@@ -284,7 +284,7 @@ def _items(body: _Body, item: TypeRef, v: str, key: str, listed: bool) -> None:
     else:
         _value(body, item, name, "None", False)
     body.indent -= 2
-    body.add("except _jw.Refusal as refusal:")
+    body.add("except _jc.Refusal as refusal:")
     where = f"refusal.item({v}, {name})" if listed else "refusal.in_map()"
     body.add(f"    raise {where}{'' if key == 'None' else f'.at({key})'} from None")
     body.indent -= 1
@@ -297,13 +297,13 @@ def _field(body: _Body, owner: Struct, f: Field, value: str = "value", v: str = 
     if mode == "unset":
         body.add(f"if {value}.{f.py} is not msgspec.UNSET:")
         text = f"removed in version {f.removed}: decoded from older peers, never encoded"
-        body.add(f"    raise _jw.Refusal({pystr(text)}, {key})")
+        body.add(f"    raise _jc.Refusal({pystr(text)}, {key})")
         return
     body.add(f"{v} = {value}.{f.py}")
     if mode == "const":
         const = pystr(f.const)
         body.add(f"if type({v}) is not {type(f.const).__name__} or {v} != {const}:")
-        body.add(f"    _jw.check_const({v}, {key}, {const})")
+        body.add(f"    _jc.check_const({v}, {key}, {const})")
         return
     _value(body, f.type, v, key, f.may_be_none, f.optional)
 
@@ -322,7 +322,7 @@ def check_function(protocol: Protocol, owner: Struct) -> CheckFunction:
         return CheckFunction(check_name(owner), owner.name, "None", body.lines)
     for shadow in shadows(protocol, owner):
         body.add(f"if {shadow.python_test}:")
-        body.add(f"    raise _jw.Refusal({pystr(shadow.reason)}, {pystr(shadow.key)})")
+        body.add(f"    raise _jc.Refusal({pystr(shadow.reason)}, {pystr(shadow.key)})")
     if len(body.lines) == 1:
         body.lines = []
     framing = protocol.framing_as(JsonFraming)
@@ -333,15 +333,15 @@ def check_function(protocol: Protocol, owner: Struct) -> CheckFunction:
         body.add(f"    data = _PACKED_ENCODE({written})")
         if free:
             body.add("    if len(data) >= _MAX_NESTING:")
-            body.add("        _jw.check_written(value, data, True)  # nesting: what only the written bytes show")
+            body.add("        _jc.check_written(value, data, True)  # nesting: what only the written bytes show")
         body.add("    return data")
     body.add(f"data = _JSON_ENCODE({written})")
     if free:
         body.add("if len(data) >= _MAX_NESTING:")
-        body.add("    _jw.check_written(value, data, False)  # nesting: what only the written bytes show")
+        body.add("    _jc.check_written(value, data, False)  # nesting: what only the written bytes show")
     if framing.escape_hex == "upper":
         body.add('if b"\\\\" in data and b"\\\\u00" in data:  # the peer writes upper-case hex escapes')
-        body.add("    data = _jw.upper_hex_escapes(data)")
+        body.add("    data = _jc.upper_hex_escapes(data)")
     body.add("return data + _TERMINATOR")
     return CheckFunction(check_name(owner), owner.name, "bytes", body.lines)
 

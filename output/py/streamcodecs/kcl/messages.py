@@ -53,6 +53,7 @@ from typing import Any, ClassVar, Final, Literal, TypeAlias
 import msgspec
 
 from .._runtime import errors as _errors
+from .._runtime import jsonchecks as _jc
 from .._runtime import jsonpaths as _jp
 from .._runtime import jsonwire as _jw
 from .._runtime.jsonwire import Int64
@@ -502,57 +503,57 @@ MESSAGES: dict[str, type[Message]] = {
 
 # --- encode's checks: every value against what its field takes, before one serialization -------------------------
 # Each check tests a value's exact class (and range) and otherwise asks the runtime's checker of its kind, which
-# accepts what still reads back equal and else raises the Refusal decode would give (jsonwire's "encoding" part).
+# accepts what still reads back equal and else raises the Refusal decode would give (jsonchecks).
 _UUID = uuid.UUID
 _DATETIME = datetime.datetime
 _UTC = datetime.UTC
 _JSON_ENCODE = msgspec.json.Encoder().encode
-_MAX_NESTING = _jw.MAX_NESTING
+_MAX_NESTING = _jc.MAX_NESTING
 
 
 def _check_record(value: Record, packed: bool) -> None:
     v: Any  # each field in turn
     v = value.data
     if type(v) is not bytes and v is not None:
-        _jw.check_bytes(v, "data", True, packed)
+        _jc.check_bytes(v, "data", True, packed)
     v = value.partition_key
     if type(v) is not str:
-        _jw.check_str(v, "partitionKey", False, packed)
+        _jc.check_str(v, "partitionKey", False, packed)
     v = value.sequence_number
     if type(v) is not str:
-        _jw.check_str(v, "sequenceNumber", False, packed)
+        _jc.check_str(v, "sequenceNumber", False, packed)
     v = value.approximate_arrival_timestamp
     if (type(v) is not int or not -9223372036854775808 <= v <= 9223372036854775807) and v is not None:
-        _jw.check_int(v, "approximateArrivalTimestamp", True, packed, -9223372036854775808, 9223372036854775807)
+        _jc.check_int(v, "approximateArrivalTimestamp", True, packed, -9223372036854775808, 9223372036854775807)
     v = value.sub_sequence_number
     if (type(v) is not int or not -9223372036854775808 <= v <= 9223372036854775807) and v is not None:
-        _jw.check_int(v, "subSequenceNumber", True, packed, -9223372036854775808, 9223372036854775807)
+        _jc.check_int(v, "subSequenceNumber", True, packed, -9223372036854775808, 9223372036854775807)
     v = value.action
     if type(v) is not str or v != "record":
-        _jw.check_const(v, "action", "record")
+        _jc.check_const(v, "action", "record")
 
 
 def _write_initialize(value: Initialize, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.shard_id
     if type(v) is not str:
-        _jw.check_str(v, "shardId", False, packed)
+        _jc.check_str(v, "shardId", False, packed)
     v = value.sequence_number
     if type(v) is not str and v is not None:
-        _jw.check_str(v, "sequenceNumber", True, packed)
+        _jc.check_str(v, "sequenceNumber", True, packed)
     v = value.sub_sequence_number
     if (type(v) is not int or not -9223372036854775808 <= v <= 9223372036854775807) and v is not None:
-        _jw.check_int(v, "subSequenceNumber", True, packed, -9223372036854775808, 9223372036854775807)
+        _jc.check_int(v, "subSequenceNumber", True, packed, -9223372036854775808, 9223372036854775807)
     data = _JSON_ENCODE(value)
     if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
-        data = _jw.upper_hex_escapes(data)
+        data = _jc.upper_hex_escapes(data)
     return data + _TERMINATOR
 
 
 def _write_process_records(value: ProcessRecords, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.records
-    if type(v) is not list and _jw.check_list(v, "records", False):
+    if type(v) is not list and _jc.check_list(v, "records", False):
         pass  # null, where it may be
     else:
         try:
@@ -578,36 +579,36 @@ def _write_process_records(value: ProcessRecords, packed: bool) -> bytes:
                     if type(item1) is Record:
                         _check_record(item1, packed)
                     else:
-                        raise _jw.expected("object", item1, None, False)
-        except _jw.Refusal as refusal:
+                        raise _jc.expected("object", item1, None, False)
+        except _jc.Refusal as refusal:
             raise refusal.item(v, item1).at("records") from None
     v = value.millis_behind_latest
     if (type(v) is not int or not -9223372036854775808 <= v <= 9223372036854775807) and v is not None:
-        _jw.check_int(v, "millisBehindLatest", True, packed, -9223372036854775808, 9223372036854775807)
+        _jc.check_int(v, "millisBehindLatest", True, packed, -9223372036854775808, 9223372036854775807)
     data = _JSON_ENCODE(value)
     if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
-        data = _jw.upper_hex_escapes(data)
+        data = _jc.upper_hex_escapes(data)
     return data + _TERMINATOR
 
 
 def _write_lease_lost(value: LeaseLost, packed: bool) -> bytes:
     data = _JSON_ENCODE(value)
     if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
-        data = _jw.upper_hex_escapes(data)
+        data = _jc.upper_hex_escapes(data)
     return data + _TERMINATOR
 
 
 def _write_shard_ended(value: ShardEnded, packed: bool) -> bytes:
     data = _JSON_ENCODE(value)
     if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
-        data = _jw.upper_hex_escapes(data)
+        data = _jc.upper_hex_escapes(data)
     return data + _TERMINATOR
 
 
 def _write_shutdown_requested(value: ShutdownRequested, packed: bool) -> bytes:
     data = _JSON_ENCODE(value)
     if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
-        data = _jw.upper_hex_escapes(data)
+        data = _jc.upper_hex_escapes(data)
     return data + _TERMINATOR
 
 
@@ -615,29 +616,29 @@ def _write_shutdown(value: Shutdown, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.reason
     if type(v) is not ShutdownReason and v is not None:
-        _jw.check_enum(v, "reason", True, ShutdownReason)
+        _jc.check_enum(v, "reason", True, ShutdownReason)
     data = _JSON_ENCODE(value)
     if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
-        data = _jw.upper_hex_escapes(data)
+        data = _jc.upper_hex_escapes(data)
     return data + _TERMINATOR
 
 
 def _write_checkpoint_reply(value: CheckpointReply, packed: bool) -> bytes:
     v: Any  # each field in turn
     if value.checkpoint is not msgspec.UNSET:
-        raise _jw.Refusal("removed in version 1.7.2: decoded from older peers, never encoded", "checkpoint")
+        raise _jc.Refusal("removed in version 1.7.2: decoded from older peers, never encoded", "checkpoint")
     v = value.sequence_number
     if type(v) is not str and v is not None:
-        _jw.check_str(v, "sequenceNumber", True, packed)
+        _jc.check_str(v, "sequenceNumber", True, packed)
     v = value.sub_sequence_number
     if (type(v) is not int or not -9223372036854775808 <= v <= 9223372036854775807) and v is not None:
-        _jw.check_int(v, "subSequenceNumber", True, packed, -9223372036854775808, 9223372036854775807)
+        _jc.check_int(v, "subSequenceNumber", True, packed, -9223372036854775808, 9223372036854775807)
     v = value.error
     if type(v) is not str and v is not None:
-        _jw.check_str(v, "error", True, packed)
+        _jc.check_str(v, "error", True, packed)
     data = _JSON_ENCODE(value)
     if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
-        data = _jw.upper_hex_escapes(data)
+        data = _jc.upper_hex_escapes(data)
     return data + _TERMINATOR
 
 
@@ -645,29 +646,29 @@ def _write_status(value: Status, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.response_for
     if type(v) is not str:
-        _jw.check_str(v, "responseFor", False, packed)
+        _jc.check_str(v, "responseFor", False, packed)
     data = _JSON_ENCODE(value)
     if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
-        data = _jw.upper_hex_escapes(data)
+        data = _jc.upper_hex_escapes(data)
     return data + _TERMINATOR
 
 
 def _write_checkpoint(value: Checkpoint, packed: bool) -> bytes:
     v: Any  # each field in turn
     if value.checkpoint is not msgspec.UNSET:
-        raise _jw.Refusal("removed in version 1.7.2: decoded from older peers, never encoded", "checkpoint")
+        raise _jc.Refusal("removed in version 1.7.2: decoded from older peers, never encoded", "checkpoint")
     v = value.sequence_number
     if type(v) is not str and v is not None:
-        _jw.check_str(v, "sequenceNumber", True, packed)
+        _jc.check_str(v, "sequenceNumber", True, packed)
     v = value.sub_sequence_number
     if (type(v) is not int or not -9223372036854775808 <= v <= 9223372036854775807) and v is not None:
-        _jw.check_int(v, "subSequenceNumber", True, packed, -9223372036854775808, 9223372036854775807)
+        _jc.check_int(v, "subSequenceNumber", True, packed, -9223372036854775808, 9223372036854775807)
     v = value.error
     if v is not None and type(v) is not str:
-        _jw.check_str(v, "error", True, packed)
+        _jc.check_str(v, "error", True, packed)
     data = _JSON_ENCODE(value)
     if b"\\" in data and b"\\u00" in data:  # the peer writes upper-case hex escapes
-        data = _jw.upper_hex_escapes(data)
+        data = _jc.upper_hex_escapes(data)
     return data + _TERMINATOR
 
 
@@ -740,18 +741,18 @@ def encode(message: Message, *, serializer: str = "json") -> bytes:
     """
     try:
         return _WRITERS[type(message)](message, _PACKED[serializer])
-    except _jw.Refusal as refusal:
-        raise _jw.refused(EncodeError, message, refusal) from None
+    except _jc.Refusal as refusal:
+        raise _jc.refused(EncodeError, message, refusal) from None
     except KeyError:
         if type(message) not in _WRITERS:
             raise EncodeError(f"not a kcl message: {type(message).__name__}") from None
         _check_serializer(serializer)
         raise
     except RecursionError:  # nested deeper than the stack in use allows: again, with room for MAX_DEPTH levels
-        return _jw.deeper_write(_WRITERS[type(message)], message, _PACKED[serializer], EncodeError)
-    except _jw.ENCODE_FAILURES as exc:  # what only the serializer finds (a lone surrogate, an integer too long)
+        return _jc.deeper_write(_WRITERS[type(message)], message, _PACKED[serializer], EncodeError)
+    except _jc.ENCODE_FAILURES as exc:  # what only the serializer finds (a lone surrogate, an integer too long)
         _check_serializer(serializer)  # (an unhashable one)
-        raise _jw.refused(EncodeError, message, _jw.explain(message, exc, serializer != "json")) from None
+        raise _jc.refused(EncodeError, message, _jc.explain(message, exc, serializer != "json")) from None
 
 
 _PACKED: dict[str, bool] = {serializer: serializer != "json" for serializer in SERIALIZERS}

@@ -36,6 +36,8 @@ from typing import Any, ClassVar, Final, Literal, TypeAlias, cast
 import msgspec
 
 from .._runtime import errors as _errors
+from .._runtime import jsonchecks as _jc
+from .._runtime import jsonpacked as _jk
 from .._runtime import jsonpaths as _jp
 from .._runtime import jsonwire as _jw
 from .._runtime.jsonwire import Int32
@@ -881,12 +883,12 @@ MESSAGES: dict[str, type[Message]] = {
 
 # --- encode's checks: every value against what its field takes, before one serialization -------------------------
 # Each check tests a value's exact class (and range) and otherwise asks the runtime's checker of its kind, which
-# accepts what still reads back equal and else raises the Refusal decode would give (jsonwire's "encoding" part).
+# accepts what still reads back equal and else raises the Refusal decode would give (jsonchecks).
 _UUID = uuid.UUID
 _DATETIME = datetime.datetime
 _UTC = datetime.UTC
 _JSON_ENCODE = msgspec.json.Encoder().encode
-_MAX_NESTING = _jw.MAX_NESTING
+_MAX_NESTING = _jc.MAX_NESTING
 _PACKED_ENCODE = msgspec.msgpack.Encoder().encode
 
 
@@ -894,162 +896,162 @@ def _check_grouping(value: Grouping, packed: bool) -> None:
     v: Any  # each field in turn
     v = value.grouping_type
     if type(v) is not GroupingType:
-        _jw.check_enum(v, "type", False, GroupingType)
+        _jc.check_enum(v, "type", False, GroupingType)
     v = value.fields
-    if type(v) is not list and _jw.check_list(v, "fields", True):
+    if type(v) is not list and _jc.check_list(v, "fields", True):
         pass  # null, where it may be
     else:
         for item1 in v:
             if type(item1) is not str:
-                _jw.check_items(v, "fields", _jw.check_str, packed)
+                _jc.check_items(v, "fields", _jc.check_str, packed)
                 break
 
 
 def _check_topology_context(value: TopologyContext, packed: bool) -> None:
     v: Any  # each field in turn
     v = value.task_to_component
-    if type(v) is not dict and _jw.check_map(v, "task->component", False):
+    if type(v) is not dict and _jc.check_map(v, "task->component", False):
         pass  # null, where it may be
     else:
         for key2, item1 in v.items():
             if type(key2) is not str or type(item1) is not str:
-                _jw.check_entries(v, "task->component", _jw.check_str, packed)
+                _jc.check_entries(v, "task->component", _jc.check_str, packed)
                 break
     v = value.task_id
     if type(v) is not int or not -2147483648 <= v <= 2147483647:
-        _jw.check_int(v, "taskid", False, packed, -2147483648, 2147483647)
+        _jc.check_int(v, "taskid", False, packed, -2147483648, 2147483647)
     v = value.component_id
     if type(v) is not str:
-        _jw.check_str(v, "componentid", False, packed)
+        _jc.check_str(v, "componentid", False, packed)
     v = value.streams
-    if type(v) is not list and _jw.check_list(v, "streams", False):
+    if type(v) is not list and _jc.check_list(v, "streams", False):
         pass  # null, where it may be
     else:
         for item3 in v:
             if type(item3) is not str:
-                _jw.check_items(v, "streams", _jw.check_str, packed)
+                _jc.check_items(v, "streams", _jc.check_str, packed)
                 break
     v = value.stream_to_output_fields
-    if type(v) is not dict and _jw.check_map(v, "stream->outputfields", False):
+    if type(v) is not dict and _jc.check_map(v, "stream->outputfields", False):
         pass  # null, where it may be
     else:
         try:
             for key5, item4 in v.items():
                 if type(key5) is not str:
-                    raise _jw.expected("str", key5, None, False)
-                if type(item4) is not list and _jw.check_list(item4, None, False):
+                    raise _jc.expected("str", key5, None, False)
+                if type(item4) is not list and _jc.check_list(item4, None, False):
                     pass  # null, where it may be
                 else:
                     for item6 in item4:
                         if type(item6) is not str:
-                            _jw.check_items(item4, None, _jw.check_str, packed)
+                            _jc.check_items(item4, None, _jc.check_str, packed)
                             break
-        except _jw.Refusal as refusal:
+        except _jc.Refusal as refusal:
             raise refusal.in_map().at("stream->outputfields") from None
     v = value.stream_to_target_to_grouping
-    if type(v) is not dict and _jw.check_map(v, "stream->target->grouping", False):
+    if type(v) is not dict and _jc.check_map(v, "stream->target->grouping", False):
         pass  # null, where it may be
     else:
         try:
             for key8, item7 in v.items():
                 if type(key8) is not str:
-                    raise _jw.expected("str", key8, None, False)
-                if type(item7) is not dict and _jw.check_map(item7, None, False):
+                    raise _jc.expected("str", key8, None, False)
+                if type(item7) is not dict and _jc.check_map(item7, None, False):
                     pass  # null, where it may be
                 else:
                     try:
                         for key10, item9 in item7.items():
                             if type(key10) is not str:
-                                raise _jw.expected("str", key10, None, False)
+                                raise _jc.expected("str", key10, None, False)
                             if type(item9) is Grouping:
                                 _check_grouping(item9, packed)
                             else:
-                                raise _jw.expected("object", item9, None, False)
-                    except _jw.Refusal as refusal:
+                                raise _jc.expected("object", item9, None, False)
+                    except _jc.Refusal as refusal:
                         raise refusal.in_map() from None
-        except _jw.Refusal as refusal:
+        except _jc.Refusal as refusal:
             raise refusal.in_map().at("stream->target->grouping") from None
     v = value.source_to_stream_to_grouping
-    if type(v) is not dict and _jw.check_map(v, "source->stream->grouping", False):
+    if type(v) is not dict and _jc.check_map(v, "source->stream->grouping", False):
         pass  # null, where it may be
     else:
         try:
             for key12, item11 in v.items():
                 if type(key12) is not str:
-                    raise _jw.expected("str", key12, None, False)
-                if type(item11) is not dict and _jw.check_map(item11, None, False):
+                    raise _jc.expected("str", key12, None, False)
+                if type(item11) is not dict and _jc.check_map(item11, None, False):
                     pass  # null, where it may be
                 else:
                     try:
                         for key14, item13 in item11.items():
                             if type(key14) is not str:
-                                raise _jw.expected("str", key14, None, False)
+                                raise _jc.expected("str", key14, None, False)
                             if type(item13) is Grouping:
                                 _check_grouping(item13, packed)
                             else:
-                                raise _jw.expected("object", item13, None, False)
-                    except _jw.Refusal as refusal:
+                                raise _jc.expected("object", item13, None, False)
+                    except _jc.Refusal as refusal:
                         raise refusal.in_map() from None
-        except _jw.Refusal as refusal:
+        except _jc.Refusal as refusal:
             raise refusal.in_map().at("source->stream->grouping") from None
     v = value.source_to_stream_to_fields
-    if type(v) is not dict and _jw.check_map(v, "source->stream->fields", False):
+    if type(v) is not dict and _jc.check_map(v, "source->stream->fields", False):
         pass  # null, where it may be
     else:
         try:
             for key16, item15 in v.items():
                 if type(key16) is not str:
-                    raise _jw.expected("str", key16, None, False)
-                if type(item15) is not dict and _jw.check_map(item15, None, False):
+                    raise _jc.expected("str", key16, None, False)
+                if type(item15) is not dict and _jc.check_map(item15, None, False):
                     pass  # null, where it may be
                 else:
                     try:
                         for key18, item17 in item15.items():
                             if type(key18) is not str:
-                                raise _jw.expected("str", key18, None, False)
-                            if type(item17) is not list and _jw.check_list(item17, None, False):
+                                raise _jc.expected("str", key18, None, False)
+                            if type(item17) is not list and _jc.check_list(item17, None, False):
                                 pass  # null, where it may be
                             else:
                                 for item19 in item17:
                                     if type(item19) is not str:
-                                        _jw.check_items(item17, None, _jw.check_str, packed)
+                                        _jc.check_items(item17, None, _jc.check_str, packed)
                                         break
-                    except _jw.Refusal as refusal:
+                    except _jc.Refusal as refusal:
                         raise refusal.in_map() from None
-        except _jw.Refusal as refusal:
+        except _jc.Refusal as refusal:
             raise refusal.in_map().at("source->stream->fields") from None
 
 
 def _write_handshake(value: Handshake, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.conf
-    if type(v) is not dict and _jw.check_map(v, "conf", False):
+    if type(v) is not dict and _jc.check_map(v, "conf", False):
         pass  # null, where it may be
     else:
         for key1 in v:
             if type(key1) is not str:
-                _jw.check_keys(v, "conf")
-        if not packed and not _jw.finite(v):
-            raise _jw.non_finite(v, "conf")
+                _jc.check_keys(v, "conf")
+        if not packed and not _jc.finite(v):
+            raise _jc.non_finite(v, "conf")
     v = value.pid_dir
     if type(v) is not str:
-        _jw.check_str(v, "pidDir", False, packed)
+        _jc.check_str(v, "pidDir", False, packed)
     v = value.context
     if type(v) is TopologyContext:
         try:
             _check_topology_context(v, packed)
-        except _jw.Refusal as refusal:
+        except _jc.Refusal as refusal:
             raise refusal.at("context") from None
     else:
-        raise _jw.expected("object", v, "context", False)
+        raise _jc.expected("object", v, "context", False)
     if packed:
         data = _PACKED_ENCODE(value)
         if len(data) >= _MAX_NESTING:
-            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+            _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
     data = _JSON_ENCODE(value)
     if len(data) >= _MAX_NESTING:
-        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+        _jc.check_written(value, data, False)  # nesting: what only the written bytes show
     return data + _TERMINATOR
 
 
@@ -1057,29 +1059,29 @@ def _write_heartbeat(value: Heartbeat, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.id
     if type(v) is not str:
-        _jw.check_str(v, "id", False, packed)
+        _jc.check_str(v, "id", False, packed)
     v = value.comp
     if type(v) is not str and v is not None:
-        _jw.check_str(v, "comp", True, packed)
+        _jc.check_str(v, "comp", True, packed)
     v = value.stream
     if type(v) is not str or v != "__heartbeat":
-        _jw.check_const(v, "stream", "__heartbeat")
+        _jc.check_const(v, "stream", "__heartbeat")
     v = value.task
     if type(v) is not int or v != -1:
-        _jw.check_const(v, "task", -1)
+        _jc.check_const(v, "task", -1)
     v = value.values
-    if type(v) is not list and _jw.check_list(v, "tuple", False):
+    if type(v) is not list and _jc.check_list(v, "tuple", False):
         pass  # null, where it may be
-    elif not packed and not _jw.finite(v):
-        raise _jw.non_finite(v, "tuple")
+    elif not packed and not _jc.finite(v):
+        raise _jc.non_finite(v, "tuple")
     if packed:
         data = _PACKED_ENCODE(value)
         if len(data) >= _MAX_NESTING:
-            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+            _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
     data = _JSON_ENCODE(value)
     if len(data) >= _MAX_NESTING:
-        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+        _jc.check_written(value, data, False)  # nesting: what only the written bytes show
     return data + _TERMINATOR
 
 
@@ -1087,29 +1089,29 @@ def _write_tick(value: Tick, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.id
     if type(v) is not str:
-        _jw.check_str(v, "id", False, packed)
+        _jc.check_str(v, "id", False, packed)
     v = value.comp
     if type(v) is not str or v != "__system":
-        _jw.check_const(v, "comp", "__system")
+        _jc.check_const(v, "comp", "__system")
     v = value.stream
     if type(v) is not str or v != "__tick":
-        _jw.check_const(v, "stream", "__tick")
+        _jc.check_const(v, "stream", "__tick")
     v = value.task
     if type(v) is not int or v != -1:
-        _jw.check_const(v, "task", -1)
+        _jc.check_const(v, "task", -1)
     v = value.values
-    if type(v) is not list and _jw.check_list(v, "tuple", False):
+    if type(v) is not list and _jc.check_list(v, "tuple", False):
         pass  # null, where it may be
-    elif not packed and not _jw.finite(v):
-        raise _jw.non_finite(v, "tuple")
+    elif not packed and not _jc.finite(v):
+        raise _jc.non_finite(v, "tuple")
     if packed:
         data = _PACKED_ENCODE(value)
         if len(data) >= _MAX_NESTING:
-            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+            _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
     data = _JSON_ENCODE(value)
     if len(data) >= _MAX_NESTING:
-        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+        _jc.check_written(value, data, False)  # nesting: what only the written bytes show
     return data + _TERMINATOR
 
 
@@ -1117,45 +1119,45 @@ def _write_bolt_tuple(value: BoltTuple, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.id
     if type(v) is not str:
-        _jw.check_str(v, "id", False, packed)
+        _jc.check_str(v, "id", False, packed)
     v = value.comp
     if type(v) is not str and v is not None:
-        _jw.check_str(v, "comp", True, packed)
+        _jc.check_str(v, "comp", True, packed)
     v = value.stream
     if type(v) is not str:
-        _jw.check_str(v, "stream", False, packed)
+        _jc.check_str(v, "stream", False, packed)
     v = value.task
     if type(v) is not int or not -2147483648 <= v <= 2147483647:
-        _jw.check_int(v, "task", False, packed, -2147483648, 2147483647)
+        _jc.check_int(v, "task", False, packed, -2147483648, 2147483647)
     v = value.values
-    if type(v) is not list and _jw.check_list(v, "tuple", False):
+    if type(v) is not list and _jc.check_list(v, "tuple", False):
         pass  # null, where it may be
-    elif not packed and not _jw.finite(v):
-        raise _jw.non_finite(v, "tuple")
+    elif not packed and not _jc.finite(v):
+        raise _jc.non_finite(v, "tuple")
     if value.stream == "__heartbeat" and value.task == -1:
-        raise _jw.Refusal("read as a Heartbeat (stream '__heartbeat', task -1)", "stream")
+        raise _jc.Refusal("read as a Heartbeat (stream '__heartbeat', task -1)", "stream")
     if value.comp == "__system" and value.stream == "__tick":
-        raise _jw.Refusal("read as a Tick (comp '__system', stream '__tick')", "comp")
+        raise _jc.Refusal("read as a Tick (comp '__system', stream '__tick')", "comp")
     if packed:
         data = _PACKED_ENCODE(value)
         if len(data) >= _MAX_NESTING:
-            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+            _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
     data = _JSON_ENCODE(value)
     if len(data) >= _MAX_NESTING:
-        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+        _jc.check_written(value, data, False)  # nesting: what only the written bytes show
     return data + _TERMINATOR
 
 
 def _write_task_ids(value: TaskIds, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.task_ids
-    if type(v) is not list and _jw.check_list(v, "taskIds", False):
+    if type(v) is not list and _jc.check_list(v, "taskIds", False):
         pass  # null, where it may be
     else:
         for item1 in v:
             if type(item1) is not int or not -2147483648 <= item1 <= 2147483647:
-                _jw.check_items(v, "taskIds", _jw.check_int, packed, -2147483648, 2147483647)
+                _jc.check_items(v, "taskIds", _jc.check_int, packed, -2147483648, 2147483647)
                 break
     if packed:
         data = _PACKED_ENCODE(value.task_ids)
@@ -1168,7 +1170,7 @@ def _write_next(value: Next, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.id
     if type(v) is not str or v != "":
-        _jw.check_const(v, "id", "")
+        _jc.check_const(v, "id", "")
     if packed:
         data = _PACKED_ENCODE(value)
         return data
@@ -1179,32 +1181,32 @@ def _write_next(value: Next, packed: bool) -> bytes:
 def _write_spout_ack(value: SpoutAck, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.id
-    if type(v) not in _jw.FINITE_LEAVES:
-        _jw.check_free(v, "id", packed)
+    if type(v) not in _jc.FINITE_LEAVES:
+        _jc.check_free(v, "id", packed)
     if packed:
         data = _PACKED_ENCODE(value)
         if len(data) >= _MAX_NESTING:
-            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+            _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
     data = _JSON_ENCODE(value)
     if len(data) >= _MAX_NESTING:
-        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+        _jc.check_written(value, data, False)  # nesting: what only the written bytes show
     return data + _TERMINATOR
 
 
 def _write_spout_fail(value: SpoutFail, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.id
-    if type(v) not in _jw.FINITE_LEAVES:
-        _jw.check_free(v, "id", packed)
+    if type(v) not in _jc.FINITE_LEAVES:
+        _jc.check_free(v, "id", packed)
     if packed:
         data = _PACKED_ENCODE(value)
         if len(data) >= _MAX_NESTING:
-            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+            _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
     data = _JSON_ENCODE(value)
     if len(data) >= _MAX_NESTING:
-        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+        _jc.check_written(value, data, False)  # nesting: what only the written bytes show
     return data + _TERMINATOR
 
 
@@ -1212,7 +1214,7 @@ def _write_activate(value: Activate, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.id
     if type(v) is not str or v != "":
-        _jw.check_const(v, "id", "")
+        _jc.check_const(v, "id", "")
     if packed:
         data = _PACKED_ENCODE(value)
         return data
@@ -1224,7 +1226,7 @@ def _write_deactivate(value: Deactivate, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.id
     if type(v) is not str or v != "":
-        _jw.check_const(v, "id", "")
+        _jc.check_const(v, "id", "")
     if packed:
         data = _PACKED_ENCODE(value)
         return data
@@ -1236,7 +1238,7 @@ def _write_pid_reply(value: PidReply, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.pid
     if type(v) is not int or not -2147483648 <= v <= 2147483647:
-        _jw.check_int(v, "pid", False, packed, -2147483648, 2147483647)
+        _jc.check_int(v, "pid", False, packed, -2147483648, 2147483647)
     if packed:
         data = _PACKED_ENCODE(value)
         return data
@@ -1247,38 +1249,38 @@ def _write_pid_reply(value: PidReply, packed: bool) -> bytes:
 def _write_emit(value: Emit, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.values
-    if type(v) is not list and _jw.check_list(v, "tuple", False):
+    if type(v) is not list and _jc.check_list(v, "tuple", False):
         pass  # null, where it may be
-    elif not packed and not _jw.finite(v):
-        raise _jw.non_finite(v, "tuple")
+    elif not packed and not _jc.finite(v):
+        raise _jc.non_finite(v, "tuple")
     v = value.anchors
-    if type(v) is not list and _jw.check_list(v, "anchors", True):
+    if type(v) is not list and _jc.check_list(v, "anchors", True):
         pass  # null, where it may be
     else:
         for item1 in v:
             if type(item1) is not str:
-                _jw.check_items(v, "anchors", _jw.check_str, packed)
+                _jc.check_items(v, "anchors", _jc.check_str, packed)
                 break
     v = value.id
-    if type(v) not in _jw.FINITE_LEAVES:
-        _jw.check_free(v, "id", packed)
+    if type(v) not in _jc.FINITE_LEAVES:
+        _jc.check_free(v, "id", packed)
     v = value.stream
     if v is not None and type(v) is not str:
-        _jw.check_str(v, "stream", True, packed)
+        _jc.check_str(v, "stream", True, packed)
     v = value.task
     if v is not None and (type(v) is not int or not -2147483648 <= v <= 2147483647):
-        _jw.check_int(v, "task", True, packed, -2147483648, 2147483647)
+        _jc.check_int(v, "task", True, packed, -2147483648, 2147483647)
     v = value.need_task_ids
     if type(v) is not bool:
-        _jw.check_bool(v, "need_task_ids", False, packed)
+        _jc.check_bool(v, "need_task_ids", False, packed)
     if packed:
         data = _PACKED_ENCODE(value)
         if len(data) >= _MAX_NESTING:
-            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+            _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
     data = _JSON_ENCODE(value)
     if len(data) >= _MAX_NESTING:
-        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+        _jc.check_written(value, data, False)  # nesting: what only the written bytes show
     return data + _TERMINATOR
 
 
@@ -1286,7 +1288,7 @@ def _write_ack(value: Ack, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.id
     if type(v) is not str:
-        _jw.check_str(v, "id", False, packed)
+        _jc.check_str(v, "id", False, packed)
     if packed:
         data = _PACKED_ENCODE(value)
         return data
@@ -1298,7 +1300,7 @@ def _write_fail(value: Fail, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.id
     if type(v) is not str:
-        _jw.check_str(v, "id", False, packed)
+        _jc.check_str(v, "id", False, packed)
     if packed:
         data = _PACKED_ENCODE(value)
         return data
@@ -1310,10 +1312,10 @@ def _write_log(value: Log, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.msg
     if type(v) is not str:
-        _jw.check_str(v, "msg", False, packed)
+        _jc.check_str(v, "msg", False, packed)
     v = value.level
     if type(v) is not LogLevel:
-        _jw.check_enum(v, "level", False, LogLevel)
+        _jc.check_enum(v, "level", False, LogLevel)
     if packed:
         data = _PACKED_ENCODE(value)
         return data
@@ -1325,7 +1327,7 @@ def _write_error(value: Error, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.msg
     if type(v) is not str:
-        _jw.check_str(v, "msg", False, packed)
+        _jc.check_str(v, "msg", False, packed)
     if packed:
         data = _PACKED_ENCODE(value)
         return data
@@ -1337,18 +1339,18 @@ def _write_metrics(value: Metrics, packed: bool) -> bytes:
     v: Any  # each field in turn
     v = value.name
     if type(v) is not str:
-        _jw.check_str(v, "name", False, packed)
+        _jc.check_str(v, "name", False, packed)
     v = value.params
-    if type(v) not in _jw.FINITE_LEAVES:
-        _jw.check_free(v, "params", packed)
+    if type(v) not in _jc.FINITE_LEAVES:
+        _jc.check_free(v, "params", packed)
     if packed:
         data = _PACKED_ENCODE(value)
         if len(data) >= _MAX_NESTING:
-            _jw.check_written(value, data, True)  # nesting: what only the written bytes show
+            _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
     data = _JSON_ENCODE(value)
     if len(data) >= _MAX_NESTING:
-        _jw.check_written(value, data, False)  # nesting: what only the written bytes show
+        _jc.check_written(value, data, False)  # nesting: what only the written bytes show
     return data + _TERMINATOR
 
 
@@ -1609,8 +1611,8 @@ _decode_text: Callable[[str | None, bytes, int | None], Message] = _jp.fast_text
 
 
 # MessagePack framing: the same messages as MessagePack values, back to back ('msgpack').
-_PACKED_RUNS: dict[str, _jw.PackedRun] = {  # what a run of whole values of each direction decodes as, in one pass
-    "to_component": _jw.PackedRun(
+_PACKED_RUNS: dict[str, _jk.PackedRun] = {  # what a run of whole values of each direction decodes as, in one pass
+    "to_component": _jk.PackedRun(
         tagged=msgspec.msgpack.Decoder(list[Next | SpoutAck | SpoutFail | Activate | Deactivate]),
         base=msgspec.msgpack.Decoder(list[BoltTuple]),
         # Bytes in every to_component object that is not a BoltTuple although it has its keys
@@ -1621,7 +1623,7 @@ _PACKED_RUNS: dict[str, _jw.PackedRun] = {  # what a run of whole values of each
             b"context",
         ),
     ),
-    "to_storm": _jw.PackedRun(
+    "to_storm": _jk.PackedRun(
         tagged=msgspec.msgpack.Decoder(list[Emit | Ack | Fail | Log | Error | Metrics | Sync]),
         base=msgspec.msgpack.Decoder(list[PidReply]),
         # Bytes in every to_storm object that is not a PidReply although it has its keys
@@ -1667,18 +1669,18 @@ def encode(message: Message, *, serializer: str = "json") -> bytes:
     """
     try:
         return _WRITERS[type(message)](message, _PACKED[serializer])
-    except _jw.Refusal as refusal:
-        raise _jw.refused(EncodeError, message, refusal) from None
+    except _jc.Refusal as refusal:
+        raise _jc.refused(EncodeError, message, refusal) from None
     except KeyError:
         if type(message) not in _WRITERS:
             raise EncodeError(f"not a storm message: {type(message).__name__}") from None
         _check_serializer(serializer)
         raise
     except RecursionError:  # nested deeper than the stack in use allows: again, with room for MAX_DEPTH levels
-        return _jw.deeper_write(_WRITERS[type(message)], message, _PACKED[serializer], EncodeError)
-    except _jw.ENCODE_FAILURES as exc:  # what only the serializer finds (a lone surrogate, an integer too long)
+        return _jc.deeper_write(_WRITERS[type(message)], message, _PACKED[serializer], EncodeError)
+    except _jc.ENCODE_FAILURES as exc:  # what only the serializer finds (a lone surrogate, an integer too long)
         _check_serializer(serializer)  # (an unhashable one)
-        raise _jw.refused(EncodeError, message, _jw.explain(message, exc, serializer != "json")) from None
+        raise _jc.refused(EncodeError, message, _jc.explain(message, exc, serializer != "json")) from None
 
 
 _PACKED: dict[str, bool] = {serializer: serializer != "json" for serializer in SERIALIZERS}
@@ -1710,7 +1712,7 @@ class Reader(_jw.Reader[Message]):
             serializer=serializer,
             fast=_FAST[direction or DIRECTIONS[0]],
             packed=(
-                _jw.PackedFrames(max_message, DecodeError, _PACKED_RUNS[direction or DIRECTIONS[0]])
+                _jk.PackedFrames(max_message, DecodeError, _PACKED_RUNS[direction or DIRECTIONS[0]])
                 if serializer != "json"
                 else None
             ),

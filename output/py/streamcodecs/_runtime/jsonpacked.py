@@ -1,0 +1,357 @@
+# Copied from streamcodecs_gen/py_package/_runtime/jsonpacked.py by ./generator.py; edit that file, not this copy.
+"""The MessagePack variant of the JSON wire family: a stream of MessagePack values written back to back, cut into
+values (and runs of common messages decoded in one pass) for a protocol's incremental ``Reader``.
+
+msgspec has no call that reads one value off the front of a buffer; :class:`PackedFrames` finds where values end by
+C passes over the bytes instead (see its docstring). The per-value decoding and the errors are :mod:`.jsonwire`'s.
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from .errors import DecodeError
+from .jsonwire import _BYTE, _PACKED_MALFORMED, DECODE_FAILURES
+
+__all__ = ["PackedFrames", "PackedRun"]
+
+_RAW_VALUES = msgspec.msgpack.Decoder(list[msgspec.Raw])
+_SKIP_VALUES = msgspec.msgpack.Decoder(msgspec.Raw)  # checks a value's structure, builds nothing
+_TRAILING = re.compile(r"trailing characters \(byte (?P<offset>\d+)\)")
+_TRUNCATED = "Input data was truncated"
+_ARRAY32 = b"\xdd"  # array 32: a 4-byte count follows
+_HEAD = 5  # bytes of an array 32 header
+_RUN_REFUSED = (*DECODE_FAILURES, TypeError)
+
+
+def _value_heads() -> list[tuple[int, int, int, int]]:
+    """For each first byte of a MessagePack value: (bytes before any length, bytes of the length, bytes after it
+    besides the counted ones, items it opens); a length of 0 bytes means a fixed size; ``(0, 0, 0, -1)`` marks
+    the byte that is never used (0xc1)."""
+    heads = [(1, 0, 0, 0)] * 256  # fixints, nil, false, true
+    for b in range(0x80, 0x90):
+        heads[b] = (1, 0, 0, 2 * (b & 0x0F))  # fixmap: a key and a value per entry
+    for b in range(0x90, 0xA0):
+        heads[b] = (1, 0, 0, b & 0x0F)  # fixarray
+    for b in range(0xA0, 0xC0):
+        heads[b] = (1 + (b & 0x1F), 0, 0, 0)  # fixstr
+    heads[0xC1] = (0, 0, 0, -1)
+    for b, width in ((0xC4, 1), (0xC5, 2), (0xC6, 4), (0xD9, 1), (0xDA, 2), (0xDB, 4)):
+        heads[b] = (1, width, 0, 0)  # bin, str: the length counts the bytes that follow it
+    for b, width in ((0xC7, 1), (0xC8, 2), (0xC9, 4)):
+        heads[b] = (1, width, 1, 0)  # ext: a type byte, then the counted bytes
+    for b, size in ((0xCA, 5), (0xCB, 9), (0xCC, 2), (0xCD, 3), (0xCE, 5), (0xCF, 9), (0xD0, 2), (0xD1, 3)):
+        heads[b] = (size, 0, 0, 0)  # floats and integers
+    for b, size in ((0xD2, 5), (0xD3, 9), (0xD4, 3), (0xD5, 4), (0xD6, 6), (0xD7, 10), (0xD8, 18)):
+        heads[b] = (size, 0, 0, 0)  # integers, fixext
+    for b, width, per in ((0xDC, 2, 1), (0xDD, 4, 1), (0xDE, 2, 2), (0xDF, 4, 2)):
+        heads[b] = (1, width, 0, -1 - per)  # array 16/32, map 16/32: the length counts items (a map's twice)
+    return heads
+
+
+_VALUE_HEADS = _value_heads()
+
+
+class PackedRun(typing.NamedTuple):
+    """What a run of MessagePack values of one direction may be decoded as in one pass (see :class:`PackedFrames`).
+
+    ``tagged`` decodes an array of the direction's tagged messages, ``base`` an array of its catch-all shape (each
+    None when there is none); ``needles`` are bytes found in every value the general path would not read as
+    ``base`` although it has its keys, so a run holding none of them is all ``base``.
+    """
+
+    tagged: msgspec.msgpack.Decoder[Any] | None
+    base: msgspec.msgpack.Decoder[Any] | None
+    needles: tuple[bytes, ...]
+
+
+class _Batch:
+    """Messages decoded from a run of whole values in one pass, and the bytes they took."""
+
+    __slots__ = ("messages", "size")
+
+    def __init__(self, messages: list[Any], size: int) -> None:
+        self.messages = messages
+        self.size = size
+
+
+class PackedFrames:
+    """Reads a byte stream of MessagePack values written back to back (no delimiter: each value delimits itself).
+
+    The values are found by C passes over the bytes: the buffer behind a MessagePack array header claiming ``n``
+    values (written in place, in the 5 bytes before them) is read as ``n`` raw values, and msgspec either reads
+    exactly them, or names the byte where the ``n``-th value ended (more follow), or runs out of input (fewer are
+    complete). The count is guessed from the sizes seen so far, so a stream of similar messages takes about two
+    passes. A value cut anywhere waits for its rest: its structure is followed as it arrives (each byte of it is
+    looked at once), so reading costs linear time however the stream is cut.
+
+    ``run`` (a :class:`PackedRun`) decodes a run of whole values in one pass when they are all common ones: then
+    no value costs a Python call of its own. Otherwise each value is decoded on its own (``fast``, then
+    ``general``).
+
+    A well-formed value that is not a valid message raises its DecodeError and reading goes on after it. Bytes
+    that are not MessagePack, or a value longer than ``max_message``, leave no way to find where the next value
+    starts: that error is raised, and so is every later call (the stream cannot be resynchronised). Memory: the
+    buffer holds at most one incomplete value (up to ``max_message`` bytes) and the last ``feed``'s data.
+    """
+
+    def __init__(self, max_message: int, error: type[DecodeError], run: PackedRun | None = None) -> None:
+        self.max_message = max_message
+        self.error = error
+        self.offset = 0
+        """Bytes of whole values cut out of the stream so far."""
+        self._run = run
+        self._buffer = bytearray(_HEAD)  # the header's place, then the bytes not yet cut out
+        self._average = 64  # bytes per value, for the next guess
+        self._broken: DecodeError | None = None
+        self._items: list[Any] = []  # raw values, batches, or (the error to raise, its size)
+        self._next = 0  # index of the first item not handed out yet
+        self._runs: list[tuple[int, int]] = []  # (index of an item, its stream offset): where each run of items starts
+        self._hint = False
+        self._base_first = False  # which kind of run to try first (streams come in runs of one kind)
+        self._waiting = False  # the buffer starts with an incomplete value, followed as far as ``_scan_at``
+        self._scan_at = 0  # where following it goes on (relative to the buffer's start)
+        self._open: list[int] | None = []  # items still to come in each container it is inside
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet part of a whole value."""
+        return len(self._buffer) - _HEAD
+
+    def offset_of(self, index: int) -> int:
+        """The stream offset where item ``index`` starts (worked out when asked: errors and the general path)."""
+        first, offset = next(run for run in reversed(self._runs) if run[0] <= index)
+        for item in self._items[first:index]:
+            offset += item[1] if isinstance(item, tuple) else item.size if type(item) is _Batch else len(item)
+        return offset
+
+    def decode(
+        self,
+        data: bytes | bytearray | memoryview,
+        fast: Callable[[list[Any], int, list[Any], bool], tuple[int, bool]],
+        general: Callable[[Any, int], Any],
+    ) -> list[Any]:
+        """Every message ``data`` completes (as :meth:`EndFrames.decode`, ``general`` gets a stream offset)."""
+        self._cut(data)
+        items = self._items
+        index = self._next
+        end = len(items)
+        if end - index == 1 and type(items[index]) is _Batch:  # the common case: one run, all common messages
+            self._next = end
+            return items[index].messages  # type: ignore[no-any-return]
+        messages: list[Any] = []
+        try:
+            while index < end:
+                item = items[index]
+                if type(item) is not _Batch:
+                    index, self._hint = fast(items, index, messages, self._hint)  # stops at a batch (not bytes)
+                    if index >= end:
+                        break
+                    item = items[index]
+                index += 1  # where reading resumes, also after an error
+                if type(item) is _Batch:
+                    messages += item.messages
+                elif isinstance(item, tuple):
+                    raise item[0]
+                else:
+                    messages.append(general(item, self.offset_of(index - 1)))
+        except DecodeError as exc:
+            exc.decoded = messages
+            self._next = index
+            raise
+        self._next = index
+        return messages
+
+    def _cut(self, data: bytes | bytearray | memoryview) -> None:
+        if self._next == len(self._items):  # everything handed out: start afresh
+            self._items = []
+            self._runs = []
+            self._next = 0
+        if self._broken is not None:
+            self._runs.append((len(self._items), self.offset))
+            self._items.append((self._broken, 0))
+            return
+        buffer = self._buffer
+        buffer += data
+        size = len(buffer)
+        pos = _HEAD
+        if self._waiting:
+            if not self._follow(buffer, size):
+                self._check_limit()
+                return
+            # Complete at ``_scan_at`` (when followed to its end): msgspec checks that one value alone.
+            limit = size if self._open is None else self._scan_at
+            found, count, used = self._values(buffer, pos, limit, 1)
+            if found:
+                message = f"malformed MessagePack: {found} (the stream cannot be resynchronised)"
+                self._break(self.error(message, offset=self.offset + used))
+                return
+            if count:
+                self._take(buffer, pos, count, used)
+                self.offset += used
+                pos += used
+        while pos < size:
+            # The whole values from ``pos`` on, found in a few passes (each a C scan) and then taken in one run.
+            start, total, found, count = pos, 0, "", 0
+            while pos < size and pos - start <= self.max_message:
+                saved = buffer[pos - _HEAD : pos]  # a pass's header goes there: the end of the values found before
+                found, count, used = self._values(buffer, pos, size)
+                buffer[pos - _HEAD : pos] = saved
+                if found or not count:
+                    break
+                total += count
+                pos += used
+                self._average = max(1, used // count)
+            if total:
+                buffer[start - _HEAD : start] = _ARRAY32 + total.to_bytes(4, "big")
+                self._take(buffer, start, total, pos - start)
+                self.offset += pos - start
+            if found:  # not MessagePack at ``pos + used``
+                message = f"malformed MessagePack: {found} (the stream cannot be resynchronised)"
+                self._break(self.error(message, offset=self.offset + used))
+                return
+            if not count:  # the value at ``pos`` is incomplete: follow it as it arrives
+                del buffer[_HEAD:pos]
+                self._waiting = True
+                self._scan_at = _HEAD
+                self._open = []
+                if self._follow(buffer, len(buffer)):  # msgspec found it cut: it decides, each time
+                    self._open = None
+                self._check_limit()
+                return
+        del buffer[_HEAD:pos]
+        self._waiting = False
+
+    def _take(self, buffer: bytearray, pos: int, count: int, used: int) -> None:
+        """Turn the ``count`` whole values at ``buffer[pos:pos + used]`` (an array header before them) into items."""
+        self._runs.append((len(self._items), self.offset))
+        run = self._run
+        if run is not None and used <= self.max_message:  # none of them can be too long
+            with memoryview(buffer) as view, view[pos - _HEAD : pos + used] as values:
+                decoded = self._decode_run(run, values, buffer, pos, pos + used)
+            if decoded is not None:
+                self._items.append(_Batch(decoded, used))
+                return
+        raws = _RAW_VALUES.decode(bytes(buffer[pos - _HEAD : pos + used]))  # Raw values hold their bytes
+        if used <= self.max_message:
+            self._items += raws
+            return
+        start = self.offset
+        for raw in raws:
+            length = len(raw)
+            if length > self.max_message:
+                message = f"message longer than {self.max_message} bytes"
+                self._items.append((self.error(message, offset=start), length))
+            else:
+                self._items.append(raw)
+            start += length
+
+    def _decode_run(self, run: PackedRun, values: memoryview, buffer: bytearray, start: int, end: int) -> Any:
+        """The messages of an array of whole values when all are common ones (decoded in one pass), else None; it
+        answers only when decoding the values one by one would give the same messages."""
+        for base in (self._base_first, not self._base_first):
+            if not base:
+                if run.tagged is not None:
+                    try:
+                        decoded = run.tagged.decode(values)
+                        self._base_first = False
+                        return decoded
+                    except _RUN_REFUSED:
+                        pass
+            elif run.base is not None and all(buffer.find(needle, start, end) < 0 for needle in run.needles):
+                try:
+                    decoded = run.base.decode(values)
+                    self._base_first = True
+                    return decoded
+                except _RUN_REFUSED:
+                    pass
+        return None
+
+    def _follow(self, buffer: bytearray, size: int) -> bool:
+        """Follow the incomplete value at the buffer's start over the bytes that came since; whether it is complete
+        (or holds a byte that is not MessagePack, which msgspec will name)."""
+        open_ = self._open
+        if open_ is None:  # (never seen: the value's structure and msgspec disagree)
+            return True
+        heads = _VALUE_HEADS
+        at = self._scan_at
+        while at < size:
+            fixed, width, extra, items = heads[buffer[at]]
+            if items == -1:
+                return True  # not MessagePack: msgspec says so
+            if width:
+                if size - at < fixed + width:
+                    break
+                length = int.from_bytes(buffer[at + fixed : at + fixed + width], "big")
+                if items < 0:  # array 16/32, map 16/32
+                    items = -(items + 1) * length
+                    step = fixed + width
+                else:
+                    step = fixed + width + extra + length
+            else:
+                step = fixed
+            if items:  # a container: its items follow
+                at += step
+                open_.append(items)
+                continue
+            if size - at < step:
+                break
+            at += step
+            while open_:  # the item is done: so is every container it completes
+                open_[-1] -= 1
+                if open_[-1]:
+                    break
+                open_.pop()
+            if not open_:
+                self._scan_at = at
+                return True
+        self._scan_at = at
+        return False
+
+    def _check_limit(self) -> None:
+        if len(self._buffer) - _HEAD > self.max_message and self._broken is None:
+            message = f"message longer than {self.max_message} bytes (the stream cannot be resynchronised)"
+            self._break(self.error(message, offset=self.offset))
+
+    def _break(self, error: DecodeError) -> None:
+        self._broken = error
+        del self._buffer[_HEAD:]
+        self._runs.append((len(self._items), self.offset))
+        self._items.append((error, 0))
+
+    def _values(self, buffer: bytearray, pos: int, size: int, guess: int = 0) -> tuple[str, int, int]:
+        """The complete values at ``buffer[pos:size]``: ("", their count, their size), with an array header for them
+        written in the 5 bytes before ``pos``.
+
+        For bytes that are not MessagePack: the reason, 0 and the offset of the bad byte (relative to ``pos``).
+        The count is 0 when the first value is incomplete.
+        """
+        # A little low: a guess too high costs a pass and halves, one too low reads the rest next time round.
+        guess = guess or max(1, (size - pos) // self._average * 7 // 8)
+        with memoryview(buffer) as view, view[pos - _HEAD : size] as values:
+            try:
+                while True:
+                    buffer[pos - _HEAD : pos] = _ARRAY32 + guess.to_bytes(4, "big")
+                    try:
+                        _SKIP_VALUES.decode(values)  # (the Raw it returns is dropped at once, and its hold on values)
+                        return "", guess, size - pos
+                    except msgspec.DecodeError as exc:
+                        text = str(exc)
+                        match = _TRAILING.search(text)
+                        if match:  # ``guess`` values end where msgspec stopped: exactly them
+                            return "", guess, int(match.group("offset")) - _HEAD
+                        if guess > 1:  # fewer values are complete (or bad bytes follow some)
+                            guess //= 2
+                            continue
+                        if text == _TRUNCATED:
+                            return "", 0, 0
+                        bad = _BYTE.search(text)
+                        reason = _PACKED_MALFORMED.sub("", text[: bad.start()] if bad else text).strip()
+                        return reason, 0, max(0, int(bad.group("offset")) - _HEAD) if bad else 0
+            except RecursionError:
+                return "nested too deeply", 0, 0
