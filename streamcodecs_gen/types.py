@@ -108,6 +108,9 @@ class WireType:
     # binary: its writer also takes the protocol's MAX_FRAME (it makes that many bytes of the value: it refuses a value
     # no frame can hold before making them)
     writer_limited: bool = False
+    # binary, encode: why a value more than the largest frame holds is refused (writer_limited), in both languages:
+    # ``{value}`` the value, ``{limit}`` the protocol's MAX_FRAME
+    limit_refusal: str | None = None
     from_struct: str = "{}"  # binary: the value of a struct-unpacked ``{}`` (e.g. a UUID from its 16 bytes)
     to_struct: str = "{}"  # binary: what struct packs for the value ``{0}`` (a format string; ``{refusal}``: below)
     # binary, encode: why a value that is not of the type is refused, in both languages (the Python writer's runtime
@@ -459,6 +462,7 @@ WIRE_TYPES: dict[str, WireType] = {
             example="{} zero bytes",
             java="Integer",
             writer_limited=True,
+            limit_refusal="padding of {value} bytes exceeds the largest frame ({limit} bytes)",
         ),
         WireType(
             "base64",

@@ -272,6 +272,8 @@ class JavaBinary:
             expr = f"member{ref.enum.name}({expr}, out, {place})"
         if wire.struct and not wire.struct_converts:  # a UUID is two longs
             return f"out.{wire.name}({expr});"
+        if wire.writer_limited and wire.limit_refusal:  # (refused beyond the largest frame, in the definition's words)
+            return f"out.{wire.name}({expr}, {place}, MAX_FRAME, {java_string(wire.limit_refusal)});"
         if wire.refusal and wire.java_primitive == wire.java:  # (an object: null is refused in the definition's words)
             return f"out.{wire.name}({expr}, {place}, {java_string(wire.refusal)});"
         return f"out.{wire.name}({expr}, {place});"

@@ -259,12 +259,13 @@ def read_padding(buf: Buffer, pos: int, end: int, path: str, error: type[DecodeE
     return end - pos, end
 
 
-def write_padding(value: int, path: str, error: type[EncodeError] = EncodeError, limit: int = 1 << 31) -> bytes:
-    """``value`` zero bytes; more than ``limit`` (the protocol's largest frame) are refused before they are made."""
+def write_padding(value: int, path: str, error: type[EncodeError], limit: int, refusal: str) -> bytes:
+    """``value`` zero bytes; more than ``limit`` (the protocol's largest frame) are refused before they are made, in
+    the definition's words (``refusal``; the generator gives the same text to the Java codec)."""
     if not isinstance(value, int) or value < 0:
         raise error(f"padding must be a non-negative int, got {value!r}", field=path)
     if value > limit:
-        raise error(f"padding of {value} bytes exceeds the largest frame ({limit} bytes)", field=path)
+        raise error(refusal.format(value=value, limit=limit), field=path)
     return bytes(value)
 
 

@@ -3620,7 +3620,15 @@ def _write_padding(value: Padding, parts: _rt.Parts) -> None:
     where = "Padding"
     try:
         where = "Padding.length"
-        parts.append(_rt.write_padding(value.length, "Padding.length", EncodeError, MAX_FRAME))
+        parts.append(
+            _rt.write_padding(
+                value.length,
+                "Padding.length",
+                EncodeError,
+                MAX_FRAME,
+                "padding of {value} bytes exceeds the largest frame ({limit} bytes)",
+            )
+        )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 

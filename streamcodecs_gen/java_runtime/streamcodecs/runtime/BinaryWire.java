@@ -514,9 +514,17 @@ public final class BinaryWire {
             raw(value);
         }
 
-        public void padding(int count, String field) throws EncodeException {
+        /**
+         * {@code count} zero bytes; more than {@code limit} (the protocol's largest frame) are refused before they
+         * are made, in the definition's words ({@code refusal}: {@code {value}} the count, {@code {limit}} the limit).
+         */
+        public void padding(int count, String field, int limit, String refusal) throws EncodeException {
             if (count < 0) {
                 throw fail("padding must be a non-negative int, got " + count, field);
+            }
+            if (count > limit) {
+                throw fail(refusal.replace("{value}", Integer.toString(count)).replace("{limit}",
+                    Integer.toString(limit)), field);
             }
             room(count);
             Arrays.fill(buf, size, size + count, (byte) 0);

@@ -1404,7 +1404,11 @@ public final class Codec {
         if (value == null) {
             throw out.fail("'NoneType' object has no attribute 'length'", "Padding.length");
         }
-        out.padding(value.length(), "Padding.length");
+        out.padding(
+            value.length(),
+            "Padding.length",
+            MAX_FRAME,
+            "padding of {value} bytes exceeds the largest frame ({limit} bytes)");
     }
 
     static Event readEvent(In in) throws DecodeException {
