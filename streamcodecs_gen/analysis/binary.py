@@ -180,8 +180,8 @@ class PythonBinary:
                 return f"parts.append(_rt.I32.pack(len({listed})))\nfor item in {expr}:\n    {self._write_item(item)}"
             case WireRef(wire=wire) if wire.extends:
                 return f"_rt.extend_{self._helper(ref)}(parts, {expr}, {where}, EncodeError)"
-        limited = isinstance(ref, WireRef) and ref.wire.writer_limited and ref.wire.limit_refusal
-        limit = f", MAX_FRAME, {pystr(ref.wire.limit_refusal)}" if limited else ""
+        refusal = ref.wire.limit_refusal if isinstance(ref, WireRef) and ref.wire.writer_limited else None
+        limit = f", MAX_FRAME, {pystr(refusal)}" if refusal else ""
         return f"parts.append(_rt.{self._writer(ref)}({expr}, {where}, EncodeError{limit}))"
 
     def _write_item(self, ref: TypeRef) -> str:
