@@ -177,7 +177,10 @@ class PythonBinary:
             case WireRef(wire=wire) if wire.extends:
                 return f"_rt.extend_{self._helper(ref)}(parts, {expr}, {where}, EncodeError)"
         limit = ", MAX_FRAME" if isinstance(ref, WireRef) and ref.wire.writer_limited else ""
-        return f"parts.append(_rt.{self._writer(ref)}({expr}, {where}, EncodeError{limit}))"
+        call = f"_rt.{self._writer(ref)}({expr}, {where}, EncodeError{limit})"
+        if self._writer(ref) == "payload_part":  # bytes (the common payload) as they are, without a call
+            return f"parts.append({expr} if type({expr}) is bytes else {call})"
+        return f"parts.append({call})"
 
     def _write_item(self, ref: TypeRef) -> str:
         code = ref.struct_code
