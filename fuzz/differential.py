@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,8 @@ SHARES = {  # each entry point's share of a protocol's inputs
     "to_kafka_structured": 0.1,
 }
 KAFKA_SHARES = {"decode": 0.15, "encode": 0.2}
+CLASS_SHARE = 0.5
+"""The share of a JSON decode entry's inputs aimed at the classes once found to disagree (the rest are random)."""
 _SYNTAX = re.compile(r"malformed JSON: (?!a string is not valid).*", re.S)
 """A JSON syntax error, however worded (Jackson's and msgspec's words and offsets differ; too deep a nesting is
 one); the strict rules' own texts (invalid UTF-8, lone surrogates) are not syntax errors and must read the same."""
@@ -182,7 +185,7 @@ class Run:
         python: list[Any] = []
         for start in range(0, len(cases), self.batch):
             chunk = cases[start : start + self.batch]
-            ours = _python(entry, _as_spark_shows(chunk, entry, self.java))
+            ours = _as_spark_shows(_python(entry, _as_spark_shows(chunk, self.java)), self.java, answers=True)
             theirs = self.java.call(self.protocol, entry, chunk)
             for case, a, b in zip(chunk, ours, theirs, strict=True):
                 self.counts[entry.name] += 1
@@ -193,13 +196,15 @@ class Run:
         return python
 
 
-def _as_spark_shows(cases: list[list[Any]], entry: Entry, java: Java) -> list[list[Any]]:
-    """The cases as the Python path gets them from Spark: each VARIANT as the text Spark's ``to_json`` gives (keys
-    sorted, numbers as Spark prints them), not the text it was made from."""
+def _as_spark_shows(values: list[Any], java: Java, answers: bool = False) -> list[Any]:
+    """``values`` with each VARIANT (``{"v": text}``) as Spark holds it: the text Spark's ``to_json`` gives for the
+    VARIANT Spark makes of it (keys sorted, numbers as Spark keeps them). The Python path's cases are handed
+    VARIANTs so, and its answers' VARIANT texts become VARIANTs so (``parse_json``, ``_variant.from_text``). A
+    text Spark cannot make a VARIANT of stays as it is (in ``answers`` marked: in Spark it would fail the job)."""
     texts: list[str] = []
 
     def collect(value: Any) -> None:
-        if isinstance(value, dict) and set(value) == {"v"}:
+        if isinstance(value, dict) and set(value) == {"v"} and isinstance(value["v"], str):
             texts.append(value["v"])
         elif isinstance(value, dict):
             for v in value.values():
@@ -208,21 +213,24 @@ def _as_spark_shows(cases: list[list[Any]], entry: Entry, java: Java) -> list[li
             for v in value:
                 collect(v)
 
-    collect(cases)
+    collect(values)
     if not texts:
-        return cases
-    shown = {t: s if isinstance(s, str) else t for t, s in zip(texts, java.variant_texts(texts), strict=True)}
+        return values
+    shown = dict(zip(texts, java.variant_texts(texts), strict=True))
 
     def replace(value: Any) -> Any:
-        if isinstance(value, dict) and set(value) == {"v"}:
-            return {"v": shown[value["v"]]}
+        if isinstance(value, dict) and set(value) == {"v"} and isinstance(value["v"], str):
+            held = shown[value["v"]]
+            if isinstance(held, str):
+                return {"v": held}
+            return {"v": value["v"], "no variant": held} if answers else value
         if isinstance(value, dict):
             return {k: replace(v) for k, v in value.items()}
         if isinstance(value, list):
             return [replace(v) for v in value]
         return value
 
-    return [replace(case) for case in cases]
+    return [replace(value) for value in values]
 
 
 def _python(entry: Entry, cases: list[list[Any]]) -> list[Any]:
@@ -278,6 +286,18 @@ def _row_cases(run: Run, rows: list[Any], data_type: Any, count: int, names: lis
     return cases
 
 
+def _decode_cases(
+    run: Run, seeds: list[tuple[bytes, str | None]], count: int, mutate: Callable[[random.Random, bytes], bytes]
+) -> list[list[Any]]:
+    """A decode entry's cases: for JSON, a share of them (:data:`CLASS_SHARE`) aimed at each class of input that
+    was once found to disagree (``inputs.JSON_CLASSES``), so that even a short sample meets every class; the rest
+    seeds mutated at random."""
+    aimed: list[list[Any]] = []
+    if mutate is inputs.json_mutation:
+        aimed = inputs.json_class_cases(run.rng, seeds, math.ceil(count * CLASS_SHARE))
+    return aimed + inputs.frame_cases(run.rng, seeds, count - len(aimed), mutate)
+
+
 def fuzz_json_or_binary(run: Run, root: Path, count: int, per_message: int, seed: int) -> None:
     protocol = run.protocol
     codec = protocol.codec
@@ -303,7 +323,7 @@ def fuzz_json_or_binary(run: Run, root: Path, count: int, per_message: int, seed
         mutate = inputs.json_mutation
     decode = _entry(protocol, "decode")
     assert decode is not None
-    decoded = run.compare(decode, inputs.frame_cases(run.rng, seeds, _share(protocol, "decode", count), mutate))
+    decoded = run.compare(decode, _decode_cases(run, seeds, _share(protocol, "decode", count), mutate))
     encode = _entry(protocol, "encode")
     assert encode is not None
     names = list(codec.MESSAGES)
@@ -333,9 +353,7 @@ def fuzz_kafka(run: Run, root: Path, count: int, per_message: int, seed: int) ->
     for name, cases in (
         (
             "decode",
-            inputs.frame_cases(
-                run.rng, [(d, None) for d in documents], _share(protocol, "decode", count), inputs.json_mutation
-            ),
+            _decode_cases(run, [(d, None) for d in documents], _share(protocol, "decode", count), inputs.json_mutation),
         ),
         ("content_mode", inputs.headers_cases(records)[: _share(protocol, "content_mode", count)]),
         ("data_text", inputs.data_cases(run.rng, _share(protocol, "data_text", count))),

@@ -6,7 +6,10 @@ mutations are those of ``fuzz.py`` (bytes flipped, cut, spliced, invalid UTF-8, 
 
 - JSON: keys repeated (with the same or another value, before or after), values of another type, escapes (lone
   and paired surrogates, NUL, quotes), odd and huge numbers, nesting around the depth limit, inserted tokens, keys
-  re-cased, dropped or added;
+  re-cased, dropped or added; and, aimed (``JSON_CLASSES``, half of a JSON decode entry's inputs), each class of
+  input once found to disagree: an odd value (a number beyond a double's range, a big integer, invalid UTF-8, a
+  lone surrogate, nesting around the limit) under a key no message reads or where the message reads one, and a
+  key repeated with an odd value first or last;
 - binary: type codes of other messages, length fields off by a little or a lot, frames cut;
 - Kafka records: headers dropped, repeated, re-cased, with bad values, odd content types, every time format, and
   the JSON mutations on structured values;
@@ -287,6 +290,147 @@ def json_mutation(rng: random.Random, data: bytes) -> bytes:
     except UnicodeEncodeError:
         written = _dump(tree, rng, True).encode("utf-8")
     return written + suffix
+
+
+# ---------------------------------------------------------------- JSON classes
+
+
+HUGE_NUMBERS = ["1e400", "-1e400", "1E+400", "-2e308", "1" + "0" * 400 + ".0", "0.1e310"]
+"""Numbers beyond a double's range (``Number out of range`` where a message reads one)."""
+BIG_INTEGERS = ["18446744073709551616", "-9223372036854775809", "99999999999999999999", "1" + "0" * 400]
+UNREAD_KEYS = ["x", "extra", "zz", "\u00e9t\u00e9"]
+"""Keys no message of the JSON protocols declares (a message skips them: their values are checked for syntax only;
+in a CloudEvents document every member is read, as an extension attribute)."""
+_BAD_UTF8 = [b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf"]
+_HOLE = "\x00hole\x00"  # where the bytes of an invalid UTF-8 value go, after writing
+
+
+def _objects(tree: Any) -> list[tuple[_Object, int]]:
+    return [(n, d) for n, d in _nodes(tree) if isinstance(n, _Object)]
+
+
+def _huge(rng: random.Random, depth: int) -> tuple[Any, bool]:
+    huge = _Raw(rng.choice(HUGE_NUMBERS))
+    return rng.choice([huge, [1, huge], _Object([["a", huge]]), _Object([["k", huge], ["k", 1]])]), False
+
+
+def _number(rng: random.Random, depth: int) -> tuple[Any, bool]:
+    return _Raw(rng.choice(BIG_INTEGERS + ODD_NUMBERS)), False
+
+
+def _text(rng: random.Random, depth: int) -> tuple[Any, bool]:
+    if rng.random() < 0.5:
+        return _HOLE, False
+    return rng.choice(["\ud800", "x\udc00", "\udbff", "a\ud800\ud800b"]), True
+
+
+def _deep(rng: random.Random, depth: int) -> tuple[Any, bool]:
+    wrap = max(1, DEPTH_LIMIT + rng.choice([-1, 0, 1]) - depth)
+    return _Raw(rng.choice(["[" * wrap + "]" * wrap, '{"a":' * (wrap - 1) + "[]" + "}" * (wrap - 1)])), False
+
+
+ODD_VALUES: dict[str, Callable[[random.Random, int], tuple[Any, bool]]] = {
+    "huge": _huge,  # a number beyond a double's range (1e400), bare or inside
+    "number": _number,  # a big integer or another odd number
+    "text": _text,  # invalid UTF-8 or a lone surrogate escape
+    "deep": _deep,  # nesting around the limit
+}
+"""Values of the kinds that each found a disagreement once, by kind: ``kind(rng, depth)`` is a value for an object
+at ``depth``, and whether it must be written with ASCII escapes (a lone surrogate can only be written so)."""
+
+
+def _unread(kind: str) -> Callable[[random.Random, Any], bool | None]:
+    def mutate(rng: random.Random, tree: Any) -> bool | None:
+        """An odd value under a key no message reads, in a random object of the text."""
+        objects = _objects(tree)
+        if not objects:
+            return None
+        node, depth = rng.choice(objects)
+        value, escaped = ODD_VALUES[kind](rng, depth)
+        node.insert(rng.randrange(len(node) + 1), [rng.choice(UNREAD_KEYS), value])
+        return escaped
+
+    return mutate
+
+
+def _read(kind: str) -> Callable[[random.Random, Any], bool | None]:
+    def mutate(rng: random.Random, tree: Any) -> bool | None:
+        """An odd value where the message reads one: a value replaced, or put in a list."""
+        objects = [(n, d) for n, d in _objects(tree) if n]
+        if not objects:
+            return None
+        node, depth = rng.choice(objects)
+        pair = rng.choice(node)
+        value, escaped = ODD_VALUES[kind](rng, depth)
+        if isinstance(pair[1], list) and not isinstance(pair[1], _Object):
+            pair[1].insert(rng.randrange(len(pair[1]) + 1), value)
+        else:
+            pair[1] = value
+        return escaped
+
+    return mutate
+
+
+def _repeated(rng: random.Random, tree: Any) -> bool | None:
+    """A key repeated (the tag key among them): an odd value first and the good one last, or the other way."""
+    objects = [(n, d) for n, d in _objects(tree) if n]
+    if not objects:
+        return None
+    node, depth = objects[0] if rng.random() < 0.5 else rng.choice(objects)
+    at = rng.randrange(len(node))
+    key, value = node[at]
+    if rng.random() < 0.5:
+        odd, escaped = ODD_VALUES[rng.choice(list(ODD_VALUES))](rng, depth)
+    else:
+        odd, escaped = _swap(rng, value), False
+    node.insert(at + rng.randrange(2), [key, odd])  # before (a reader keeping the last value never reads it) or after
+    return escaped
+
+
+JSON_CLASSES: dict[str, Callable[[random.Random, Any], bool | None]] = {
+    **{f"unread {kind}": _unread(kind) for kind in ODD_VALUES},
+    **{f"read {kind}": _read(kind) for kind in ("huge", "text")},
+    "repeated": _repeated,
+}
+"""Targeted mutations of a JSON text, one per class of input the long run found a disagreement in (each is also
+among the random mutations, but too rarely for a short sample to meet it). Each changes a parsed text in place and
+returns whether it must be written with ASCII escapes, or None when the text has no place for it."""
+
+
+def json_class_mutation(rng: random.Random, data: bytes, name: str) -> bytes | None:
+    """``data`` mutated as class ``name`` of :data:`JSON_CLASSES`; None when it is not a JSON text with an object."""
+    text, suffix = _split_frame(data)
+    try:
+        tree = _parse(text)
+    except (ValueError, RecursionError):
+        return None
+    escaped = JSON_CLASSES[name](rng, tree)
+    if escaped is None:
+        return None
+    try:
+        written = _dump(tree, rng, escaped or rng.random() < 0.3).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate the seed held
+        written = _dump(tree, rng, True).encode("utf-8")
+    return written.replace(json.dumps(_HOLE).encode(), b'"' + rng.choice(_BAD_UTF8) + b'"') + suffix
+
+
+def json_class_cases(rng: random.Random, seeds: list[tuple[bytes, str | None]], count: int) -> list[list[Any]]:
+    """``count`` decode cases (``[frame, direction]``), each class of :data:`JSON_CLASSES` in turn on a random seed
+    (the seeds that are not JSON objects are passed over)."""
+    directions = sorted({d for _, d in seeds if d is not None})
+    names = list(JSON_CLASSES)
+    cases: list[list[Any]] = []
+    tries = 0
+    while len(cases) < count and tries < 20 * count:
+        tries += 1
+        data, direction = rng.choice(seeds)
+        mutated = json_class_mutation(rng, data, names[len(cases) % len(names)])
+        if mutated is None:
+            continue
+        if rng.random() < 0.5:
+            direction = rng.choice([None, *directions])
+        cases.append([binary(mutated), direction])
+    return cases
 
 
 # ---------------------------------------------------------------- binary mutations

@@ -64,6 +64,17 @@ WORDED: dict[str, list[bytes]] = {
         b'{"conf":{},"pidDir":"/tmp","context":{"task->component":{"1":2}}}\nend\n',
         b'{"conf":[],"pidDir":"/tmp","context":{"task->component":{}}}\nend\n',
         b'{"command":"log","msg":"x","level":99999999999}\nend\n',
+        # a number beyond a double's range: refused where the message reads it, let be elsewhere
+        b'{"command":"log","x":1e400,"msg":"","level":0}\nend\n',
+        b'{"Action":-1e400,"command":"fail","id":"7"}\nend\n',
+        b'{"command":"emit","tuple":[1,{"a":[2,-1e400]}]}\nend\n',
+        b'{"command":"emit","tuple":[1e400],"tuple":[1]}\nend\n',
+        b'{"command":"emit","task":"x","tuple":[1e400]}\nend\n',
+        b'{"command":"emit","tuple":[],"anchors":1e400}\nend\n',
+        b'{"command":1e400}\nend\n',
+        b"[1,1e400]\nend\n",
+        b"1e400\nend\n",
+        b'{"pidDir":"/p","conf":{"a":1e400},"context":{"task->component":{},"q":1e400}}\nend\n',
     ],
 }
 

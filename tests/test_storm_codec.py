@@ -311,6 +311,50 @@ def test_unknown_keys_are_tolerated() -> None:
     assert storm.decode(b'{"command":"sync","extra":[1]}\nend\n') == storm.Sync()
 
 
+@pytest.mark.parametrize(
+    "frame",
+    [
+        b'{"command":"log","x":1e400,"msg":"","level":0}',  # the general path (a to_storm tag, no direction)
+        b'{"Action":-1e400,"command":"fail","id":"7"}',  # the fast path (to_component's tag)
+        b'{"id":"1","comp":"c","stream":"__heartbeat","task":-1,"tuple":[],"z":[1,{"a":1e400}]}',  # by shape
+        b'{"pid":1,"x":1e400}',
+        b'{"command":"emit","tuple":[1e400],"tuple":[1]}',  # a repeated key's earlier value is not read
+        b'{"conf":{},"pidDir":"/p","context":{"task->component":{"1":"c"},"q":1e400}}',  # nested, unread
+    ],
+)
+def test_a_number_beyond_a_double_under_a_key_the_message_does_not_read_is_let_be(frame: bytes) -> None:
+    # The family's rule (docs/definition-format.md): only JSON syntax is checked there, as Storm's json-simple and
+    # pystorm's json read such a number (an infinite double), on every path: the Reader, decode, each direction.
+    expected = storm.decode(frame.replace(b"1e400", b"1"))
+    assert storm.decode(frame + b"\nend\n") == expected
+    assert storm.Reader().feed(frame + b"\nend\n") == [expected]
+
+
+@pytest.mark.parametrize(
+    ("frame", "field"),
+    [
+        (b'{"command":"emit","tuple":[1,{"a":[2,-1e400]}]}', "tuple[1][...][1]"),
+        (b'{"command":"emit","x":1e400,"tuple":[],"task":1e400}', "task"),
+        (b'{"command":"emit","tuple":[],"anchors":1e400}', "anchors[0]"),
+        (b'{"command":"emit","tuple":[1],"tuple":[1e400]}', "tuple[0]"),
+        (b'{"id":"1","comp":"c","stream":"__heartbeat","task":-1,"tuple":[1e400]}', "tuple[0]"),
+        (b'{"pidDir":"/p","conf":{"a":1e400},"context":{"task->component":{}}}', "conf[...]"),
+        (b"[1,1e400]", "taskIds[1]"),
+    ],
+)
+def test_a_number_beyond_a_double_the_message_reads_is_refused_naming_its_field(frame: bytes, field: str) -> None:
+    with pytest.raises(storm.DecodeError) as info:
+        storm.decode(frame + b"\nend\n")
+    assert (info.value.reason, info.value.field) == ("Number out of range", field)
+    # Another problem earlier in the text is named first, as the typed reading names it.
+    with pytest.raises(storm.DecodeError, match="Expected `int | null`, got `str`"):
+        storm.decode(b'{"command":"emit","task":"x","tuple":[1e400]}\nend\n')
+    with pytest.raises(storm.DecodeError, match="malformed JSON"):
+        storm.decode(b'{"pid":1,"x":1e400,}\nend\n')
+    with pytest.raises(storm.DecodeError, match="no message matches this command: inf"):
+        storm.decode(b'{"command":1e400}\nend\n')
+
+
 def test_recognition_follows_the_definition_whatever_the_bytes() -> None:
     # The tag decides for an object that has it, even when the object also has a tuple's keys.
     tagged = b'{"comp":"c","tuple":[],"task":1,"stream":"s","id":"","command":"next"}\nend\n'

@@ -12,6 +12,7 @@ so a generated module's decoders are one Python call, as when they were written 
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable, Mapping
 from functools import partial
@@ -39,8 +40,35 @@ TextDecode = Callable[[str | None, bytes, int | None], Any]
 """``decode(direction, text, line)``: one message's JSON (``line``: where it starts in a stream, if read from one)."""
 PackedDecode = Callable[[str | None, Any, int | None], Any]
 """``decode(direction, data, at)``: one MessagePack value (``at``: its offset in a stream, if read from one)."""
-Recognise = Callable[[Any, str | None, int | None], Any]
-"""``recognise(value, direction, line)``: a parsed value as the message it is, validated."""
+Recognise = Callable[..., Any]
+"""``recognise(value, direction, line, huge=False)``: a parsed value as the message it is, validated (``huge``:
+the value holds numbers beyond a double's range, as :func:`parse_huge` keeps them)."""
+
+OUT_OF_RANGE = "Number out of range"
+"""msgspec's words for a number beyond a double's range (which the Java codec's readers use too)."""
+
+
+def _float_or_huge(text: str) -> float | msgspec.Raw:
+    value = float(text)
+    return msgspec.Raw(text.encode()) if math.isinf(value) else value
+
+
+_HUGE = msgspec.json.Decoder(float_hook=_float_or_huge)
+
+
+def parse_huge(exc: Exception, text: bytes) -> Any:
+    """After msgspec refused ``text`` for a number beyond a double's range (``exc``): the text's value with each such
+    number kept as its text (a :class:`msgspec.Raw`), or None when ``exc`` is another failure or the text is not
+    JSON. Only the message's own reading decides whether such a number matters (the family's rule: a value under a
+    key the message does not read is checked for JSON syntax only)."""
+    if not isinstance(exc, msgspec.ValidationError) or not str(exc).startswith(OUT_OF_RANGE):
+        return None
+    try:
+        return _HUGE.decode(text)
+    except RecursionError:
+        raise  # read again with room on the stack (:func:`general_text`)
+    except DECODE_FAILURES:
+        return None
 
 
 def typed_text(
@@ -130,13 +158,32 @@ def recogniser(
                 return cls
         return None
 
-    def convert(value: Any, cls: type, line: int | None) -> Any:
+    typed: dict[type, Callable[[bytes], Any]] = {}
+
+    def in_range(value: Any, cls: type, line: int | None) -> None:
+        """Refuses a value holding a number beyond a double's range (:func:`parse_huge`) where message ``cls`` reads
+        it, in the words and at the place msgspec's typed decoding of ``cls`` names it (the first problem in the
+        text's order); such a number elsewhere (under a key ``cls`` does not read) is let be. The value is written
+        again (a repeated key once, with its last value) and decoded as ``cls``; only on this rare path."""
+        decode = typed.get(cls)
+        if decode is None:
+            decode = typed[cls] = msgspec.json.Decoder(cls).decode
+        try:
+            decode(msgspec.json.encode(value))
+        except msgspec.ValidationError as exc:
+            if str(exc).startswith(OUT_OF_RANGE):
+                raise decode_error(exc, error, line=line) from None
+            # another problem comes first: msgspec.convert below names it in the general path's words
+
+    def convert(value: Any, cls: type, line: int | None, huge: bool) -> Any:
         if cls in array_field:
             value = {array_field[cls][0]: value}
         elif cls in scalar_lists:
             for key in scalar_lists[cls]:
                 if key in value and value[key] is not None and not isinstance(value[key], list):
                     value[key] = [value[key]]
+        if huge:
+            in_range(value, cls, line)
         try:
             return msgspec.convert(value, cls, from_attributes=False)
         except RecursionError:
@@ -144,15 +191,15 @@ def recogniser(
         except DECODE_FAILURES as exc:
             raise decode_error(exc, error, line=line) from None
 
-    def recognise(value: Any, direction: str | None, line: int | None) -> Any:
+    def recognise(value: Any, direction: str | None, line: int | None, huge: bool = False) -> Any:
         for name in (direction,) if direction is not None else directions:
             cls = classify(value, name)
             if cls is not None:
-                return convert(value, cls, line)
+                return convert(value, cls, line, huge)
         if isinstance(value, dict) and tag_key in value:
             what = f"{tag_key}: {_shown(value.get(tag_key))}"
         else:
-            what = type(value).__name__
+            what = "float" if isinstance(value, msgspec.Raw) else type(value).__name__
         raise error(
             f"no message matches this {what}" + (f" in direction {direction!r}" if direction else ""), line=line
         )
@@ -166,11 +213,14 @@ def _shown(value: Any) -> str:
         return "[...]"
     if isinstance(value, dict):
         return "{...}"
+    if isinstance(value, msgspec.Raw):  # a number beyond a double's range (parse_huge): as Python reads it
+        return repr(float(bytes(value)))
     return repr(value)
 
 
 def general_text(recognise: Recognise, error: type[DecodeError]) -> TextDecode:
-    """The general path of JSON text: parse, then :func:`recogniser`'s ``recognise``."""
+    """The general path of JSON text: parse, then :func:`recogniser`'s ``recognise``. A number beyond a double's
+    range is refused only where the message recognised reads it (:func:`parse_huge`)."""
     parse = msgspec.json.decode
 
     def decode_general(direction: str | None, text: bytes, line: int | None) -> Any:
@@ -184,7 +234,10 @@ def general_text(recognise: Recognise, error: type[DecodeError]) -> TextDecode:
             except DECODE_FAILURES as exc:
                 if not text.strip():
                     raise error(EMPTY_MESSAGE, line=line) from None
-                raise decode_error(malformed_first(exc, text), error, line=line) from None
+                value = parse_huge(exc, text)
+                if value is None:
+                    raise decode_error(malformed_first(exc, text), error, line=line) from None
+                return recognise(value, direction, line, huge=True)
             return recognise(value, direction, line)
         except RecursionError:
             return deeper(text, error, line, partial(decode_general, direction, text, line))

@@ -1024,28 +1024,25 @@ public final class JsonWire {
      * Reads a whole JSON text as the general path does, as msgspec reads it into Python values before recognising
      * the message: as a tree in which a repeated key holds its last value at its first place (a Python dict, and
      * the map Storm's and the CloudEvents SDKs' parsers read an object into; its earlier values are not looked at
-     * beyond being JSON), with the top level noted as {@link #scan} notes it. The syntax is checked first: a
-     * number beyond a double's range ({@code Number out of range}, at msgspec's path of it) is reported only for
-     * well-formed JSON. The message is then read from {@link Scan#tree} ({@link #parser(JsonNode)}).
+     * beyond being JSON), with the top level noted as {@link #scan} notes it. Only the syntax is checked here: a
+     * number beyond a double's range is kept (an infinite double), and refused ({@code Number out of range}) only
+     * by the reader of a value the message reads; under a key it does not read it is let be, as the family's rule
+     * says. The message is then read from {@link Scan#tree} ({@link #parser(JsonNode)}).
      */
     public static Scan read(byte[] data, int offset, int length, String tagKey, String[] keys) throws Problem {
-        Tree tree = new Tree();
         JsonNode root;
         try (JsonParser p = parser(data, offset, length)) {
             JsonToken t = p.nextToken();
             if (t == null) {
                 throw new Problem("malformed JSON: Input data was truncated", true, -1);
             }
-            root = tree.node(p);
+            root = node(p);
             if (p.nextToken() != null) {
                 long at = p.currentTokenLocation().getByteOffset();
                 throw new Problem("malformed JSON: JSON is malformed: trailing characters", true, at);
             }
         } catch (IOException e) {
             throw malformed(e, offset);
-        }
-        if (tree.outOfRange != null) {
-            throw tree.outOfRange;
         }
         Scan scan = new Scan(keys.length);
         scan.tree = root;
@@ -1074,61 +1071,44 @@ public final class JsonWire {
         return p;
     }
 
-    /** Builds a tree of JSON values; the first number beyond a double's range is kept, not thrown. */
-    private static final class Tree {
-        private Problem outOfRange;
-
-        JsonNode node(JsonParser p) throws IOException {
-            switch (p.currentToken()) {
-                case START_OBJECT: {
-                    ObjectNode object = NODES.objectNode();
-                    while (p.nextToken() == JsonToken.FIELD_NAME) {
-                        String key = p.currentName();
-                        p.nextToken();
-                        Problem before = outOfRange;
-                        object.set(key, node(p)); // a repeated key: its last value, at its first place
-                        if (outOfRange != before) {
-                            outOfRange.inMap();
-                        }
-                    }
-                    return object;
+    /** A tree of the JSON value at the parser's token (a number beyond a double's range as an infinite double). */
+    private static JsonNode node(JsonParser p) throws IOException {
+        switch (p.currentToken()) {
+            case START_OBJECT: {
+                ObjectNode object = NODES.objectNode();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String key = p.currentName();
+                    p.nextToken();
+                    object.set(key, node(p)); // a repeated key: its last value, at its first place
                 }
-                case START_ARRAY: {
-                    ArrayNode array = NODES.arrayNode();
-                    for (int i = 0; p.nextToken() != JsonToken.END_ARRAY; i++) {
-                        Problem before = outOfRange;
-                        array.add(node(p));
-                        if (outOfRange != before) {
-                            outOfRange.at(i);
-                        }
-                    }
-                    return array;
-                }
-                case VALUE_STRING:
-                    return NODES.textNode(p.getText());
-                case VALUE_NUMBER_INT:
-                    switch (p.getNumberType()) {
-                        case INT:
-                            return NODES.numberNode(p.getIntValue());
-                        case LONG:
-                            return NODES.numberNode(p.getLongValue());
-                        default:
-                            return NODES.numberNode(p.getBigIntegerValue());
-                    }
-                case VALUE_NUMBER_FLOAT: {
-                    double value = p.getDoubleValue();
-                    if (Double.isInfinite(value) && outOfRange == null) {
-                        outOfRange = new Problem("Number out of range");
-                    }
-                    return NODES.numberNode(value);
-                }
-                case VALUE_TRUE:
-                    return NODES.booleanNode(true);
-                case VALUE_FALSE:
-                    return NODES.booleanNode(false);
-                default:
-                    return NODES.nullNode();
+                return object;
             }
+            case START_ARRAY: {
+                ArrayNode array = NODES.arrayNode();
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    array.add(node(p));
+                }
+                return array;
+            }
+            case VALUE_STRING:
+                return NODES.textNode(p.getText());
+            case VALUE_NUMBER_INT:
+                switch (p.getNumberType()) {
+                    case INT:
+                        return NODES.numberNode(p.getIntValue());
+                    case LONG:
+                        return NODES.numberNode(p.getLongValue());
+                    default:
+                        return NODES.numberNode(p.getBigIntegerValue());
+                }
+            case VALUE_NUMBER_FLOAT:
+                return NODES.numberNode(p.getDoubleValue());
+            case VALUE_TRUE:
+                return NODES.booleanNode(true);
+            case VALUE_FALSE:
+                return NODES.booleanNode(false);
+            default:
+                return NODES.nullNode();
         }
     }
 
