@@ -132,6 +132,25 @@ def javastr_wrapped(value: Any, indent: int = 12, width: int = 120) -> str:
     return f"\n{' ' * (indent - 4)}    + ".join(javastr(p) for p in pieces)
 
 
+def pystr_wrapped(value: str, indent: int = 0, width: int = 120) -> str:
+    """A Python string literal of ``value`` as adjacent literals in parentheses, broken after spaces, one per line
+    indented by ``indent`` + 4 and fitting in ``width`` with a closing ``,`` (a short value stays one literal)."""
+    if indent + len(pystr(value)) + 1 <= width:
+        return pystr(value)
+    pieces: list[str] = []
+    current = ""
+    for word in str(value).split(" "):
+        candidate = f"{current} {word}" if current else word
+        if current and indent + 4 + len(pystr(candidate + " ")) > width:
+            pieces.append(current + " ")
+            current = word
+        else:
+            current = candidate
+    pieces.append(current)
+    inner = "".join(f"\n{' ' * (indent + 4)}{pystr(p)}" for p in pieces)
+    return f"({inner}\n{' ' * indent})"
+
+
 def _matching(code: str, start: int) -> int:
     """The index of the bracket closing the one at ``start`` (string and char literals skipped), or -1."""
     depth, i, quote = 0, start, ""
@@ -266,6 +285,7 @@ def register(env: jinja2.Environment) -> None:
         docstring=docstring,
         comment=comment,
         pystr=pystr,
+        pystr_wrapped=pystr_wrapped,
         tomlstr=tomlstr,
         one_line=one_line,
         md_cell=md_cell,

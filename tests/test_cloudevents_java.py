@@ -9,6 +9,7 @@ own event.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -115,3 +116,32 @@ def test_json_nested_deeper_than_the_one_limit_is_refused_alike_by_both_codecs(s
         else:
             assert str(problem.getMessage()) == "cloudevents: malformed JSON: nested too deeply", depth
             assert python_problem == str(problem.getMessage()), depth
+
+
+@pytest.mark.parametrize(
+    "content_type", ["application/cloudevents+json", "Application/CloudEvents+json; charset=utf-8"]
+)
+def test_binary_mode_refuses_a_structured_content_type_as_the_python_codec(codec: Any, content_type: str) -> None:
+    """Binary mode cannot carry a datacontenttype that starts with the structured prefix (the record would be read
+    as structured mode): both codecs refuse it in the same words, naming the attribute, and both write it in
+    structured mode."""
+    document = {"specversion": "1.0", "id": "1", "source": "/s", "type": "t", "datacontenttype": content_type}
+    data = json.dumps({**document, "data": {"a": 1}}).encode()
+    python = ce.decode(data)
+    with pytest.raises(ce.EncodeError) as caught:
+        ce.to_kafka(python, "binary")
+    event, problem = _java(lambda: codec.decode(data))
+    assert problem is None, problem and problem.getMessage()
+    _, refused = _java(lambda: codec.toKafka(event, False))
+    assert refused is not None
+    assert (
+        (refused.field(), refused.reason())
+        == (caught.value.field, caught.value.reason)
+        == (
+            "datacontenttype",
+            caught.value.reason,
+        )
+    )
+    wanted = ce.to_kafka(python, "structured")
+    written, refused = _java(lambda: codec.toKafka(event, True))
+    assert refused is None and _record(written) == (wanted.headers, wanted.value)

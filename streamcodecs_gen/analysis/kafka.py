@@ -45,6 +45,17 @@ class KafkaEvent:
     leading: list[Field]  # the leading run of const and required attributes (checked, then written at once)
     wire_types: list[WireType]  # the wire types of the attributes, then of the extra map's values; each once
     not_extensions: list[str]  # sorted: names an undeclared attribute may not take (reserved, declared, JSON members)
+    structured_prefix: str  # a content type starting with it (ASCII case-insensitive) marks a structured-mode record
+
+    @property
+    def binary_mode_refusal(self) -> str:
+        """Encode's refusal (both codecs) of a binary-mode event whose content type starts with the structured
+        prefix: as the record's content-type header, it would make the record read as structured mode."""
+        name = self.content_type.name if self.content_type else "content type"
+        return (
+            f"binary content mode cannot carry a {name} that starts with '{self.structured_prefix}': the record "
+            "would be read as structured content mode (write it in structured mode)"
+        )
 
     @property
     def wire_names(self) -> list[str]:
@@ -129,6 +140,7 @@ def kafka_event(protocol: Protocol) -> KafkaEvent:
         headers=headers,
         leading=list(takewhile(_checked_first, event.fields)),
         wire_types=wire_types,
+        structured_prefix=framing.detection.structured_prefix,
         not_extensions=sorted(
             {
                 *framing.attribute_names.reserved,

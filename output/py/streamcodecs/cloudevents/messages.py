@@ -422,6 +422,14 @@ def _from_binary(found: dict[str, str], others: dict[str, str], record_value: An
     )
 
 
+_BINARY_MODE_REFUSAL = (
+    "binary content mode cannot carry a datacontenttype that starts with 'application/cloudevents': the record would "
+    "be read as structured content mode (write it in structured mode)"
+)
+_BINARY_CONTENT_TYPES: set[str] = set()
+"""Content types binary mode has written: ones that do not start with the structured prefix (at most 256)."""
+
+
 def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes | None]:
     value: Any  # each attribute in turn, as the caller set it (an event is built unchecked), then its wire form
     if event.specversion != "1.0":
@@ -545,6 +553,12 @@ def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes
         except _Invalid as exc:
             raise EncodeError(f"attribute {name!r} {exc}", field=name) from None
         headers.append((_PREFIX + name, text.encode()))
+    written_type = event.datacontenttype  # a media type by now: its head is ASCII, so str.lower is ASCII's
+    if type(written_type) is str and written_type not in _BINARY_CONTENT_TYPES:
+        if written_type[:23].lower() == "application/cloudevents":
+            raise EncodeError(_BINARY_MODE_REFUSAL, field="datacontenttype")
+        if len(_BINARY_CONTENT_TYPES) < 256:  # content types repeat from event to event
+            _BINARY_CONTENT_TYPES.add(written_type)
     data = event.data
     if data is MISSING:
         return headers, None

@@ -170,6 +170,12 @@ public final class Codec {
         "ce_partitionkey"
     };
     private static final int CONTENT_TYPE = 4;
+
+    /** Binary mode's refusal of a content type that starts with the structured prefix. */
+    private static final String BINARY_MODE_REFUSAL =
+        "binary content mode cannot carry a datacontenttype that starts with 'application/cloudevents': the "
+            + "record would be read as structured content mode (write it in structured mode)";
+
     static final KafkaEvents EVENTS = new KafkaEvents(
         PROTOCOL,
         WIRE,
@@ -551,14 +557,11 @@ public final class Codec {
             KafkaEvents.addHeader(names, values, "ce_partitionkey", text);
         }
         EVENTS.extensionHeaders(event.extensions(), names, values);
-        return EVENTS.binaryRecord(
-            names,
-            values,
-            event.data(),
-            event.kind(),
-            event.datacontenttype(),
-            contentTypeAt
-        );
+        String contentType = event.datacontenttype();
+        if (contentType != null && KafkaWire.asciiLower(contentType).startsWith("application/cloudevents")) {
+            throw EVENTS.encodeError(BINARY_MODE_REFUSAL, "datacontenttype");
+        }
+        return EVENTS.binaryRecord(names, values, event.data(), event.kind(), contentType, contentTypeAt);
     }
 
     /** The event in the JSON event format: compact UTF-8 JSON, members in field order. */
