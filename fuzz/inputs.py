@@ -79,7 +79,12 @@ CONTENT_TYPES = [
 INTEGERS = [0, -1, 1, 127, 128, -128, -129, 255, 256, 32767, 32768, -32769, 2**31 - 1, 2**31, -(2**31), -(2**31) - 1]
 LONGS = [*INTEGERS, 2**63 - 1, -(2**63), 2**53 + 1]
 FLOATS = [0.0, -0.0, 1.5, 1e308, -1e308, 5e-324, 1e16, 0.1, float("nan"), float("inf"), float("-inf"), 3.4e38, 1e39]
-VARIANT_TEXTS = ["1", "null", "[]", "{}", '{"a":1,"b":[true,null]}', '"s"', "1.5", "1e300", "-0", '"\\u00e9"', "[[[]]]"]
+VARIANT_TEXTS = [
+    "1", "null", "[]", "{}", '{"a":1,"b":[true,null]}', '"s"', "1.5", "1e300", "-0", '"\\u00e9"', "[[[]]]",
+    # nested around the limit: the message's own levels put some of these over it, the others just under
+    *("[" * n + "]" * n for n in (DEPTH_LIMIT - 3, DEPTH_LIMIT - 1)),
+    *('{"a":' * (n - 1) + "{}" + "}" * (n - 1) for n in (DEPTH_LIMIT - 2, DEPTH_LIMIT)),
+]  # fmt: skip
 
 
 # ---------------------------------------------------------------- seeds
@@ -500,7 +505,7 @@ def record_mutation(
 
 def _odd(rng: random.Random, value: Any, data_type: DataType) -> Any:
     """A null or an odd value of ``data_type`` in the plain form."""
-    if rng.random() < 0.25:
+    if rng.random() < 0.35:
         return None
     if isinstance(data_type, StringType):
         return rng.choice([s for s in ODD_STRINGS if not any(0xD800 <= ord(c) <= 0xDFFF for c in s)] + ["x" * 300])
@@ -558,6 +563,11 @@ def row_mutation(rng: random.Random, row: Any, data_type: DataType, message_name
         row[0] = rng.choice([*message_names, "Bogus", None])
         return row
     paths = list(_leaves(row, data_type))
+    if message_names and rng.random() < 0.8:
+        # Mostly a value of the message the row holds (its other columns are null and not read): each field kind of
+        # each message gets a null, an odd value, an out-of-range integer (a closed enum's), a deep VARIANT
+        inside = [(p, t) for p, t in paths if len(p) >= 2 and row[p[0]] is not None]
+        paths = [paths[0], *inside] if inside else paths
     path, leaf_type = rng.choice(paths[1:] or paths)
     if not path:
         return _odd(rng, row, leaf_type)

@@ -109,7 +109,11 @@ class WireType:
     # no frame can hold before making them)
     writer_limited: bool = False
     from_struct: str = "{}"  # binary: the value of a struct-unpacked ``{}`` (e.g. a UUID from its 16 bytes)
-    to_struct: str = "{}"  # binary: what struct packs for the value ``{0}`` (a format string)
+    to_struct: str = "{}"  # binary: what struct packs for the value ``{0}`` (a format string; ``{refusal}``: below)
+    # binary, encode: why a value that is not of the type is refused, in both languages (the Python writer's runtime
+    # call and the Java codec and Spark conversion are given this text): ``{type}`` is Python's name of the value's
+    # type, ``{value}`` its ``repr``
+    refusal: str | None = None
     binary_imports: tuple[str, ...] = ()  # binary: import lines from_struct needs
     # Spark (Arrow path, spark/_arrow.py): the value ``{v}`` as Arrow takes it, when not the value itself (VARIANT:
     # its JSON text), and the value of Arrow's ``{v}`` (``{path}`` names it in errors)
@@ -194,6 +198,16 @@ class WireType:
         return self.json or self.py
 
 
+ENUM_REFUSAL = "expected a member of {enum}, got {value}"
+"""Binary encode: why a closed enum's field refuses a value that is not one of its members (``{enum}``: the enum's
+name; ``{type}`` and ``{value}`` as in :attr:`WireType.refusal`), in both languages."""
+
+
+def enum_refusal(enum_name: str) -> str:
+    """:data:`ENUM_REFUSAL` for the enum ``enum_name`` (``{type}`` and ``{value}`` left for the runtime)."""
+    return ENUM_REFUSAL.replace("{enum}", enum_name)
+
+
 SPARK_CLASSES = {
     "boolean": "BooleanType()",
     "tinyint": "ByteType()",
@@ -239,7 +253,8 @@ WIRE_TYPES: dict[str, WireType] = {
             java_helper="Bool",
             check="bool",
             check_class="bool",
-            to_struct="{0} if type({0}) is bool else _rt.strict_bool({0})",  # (struct packs any truth value)
+            to_struct="{0} if type({0}) is bool else _rt.strict_bool({0}, {refusal})",  # (struct packs any truth)
+            refusal="expected bool, got {type}",
         ),
         WireType(
             "int8",
@@ -358,7 +373,8 @@ WIRE_TYPES: dict[str, WireType] = {
             values=_uuid_value,
             from_struct="_UUID(bytes={})",
             # (the exact class first: anything else with a .bytes would be written and read back as a UUID)
-            to_struct='({0}.int if type({0}) is _UUID else _rt.uuid_int({0})).to_bytes(16, "big")',
+            to_struct='({0}.int if type({0}) is _UUID else _rt.uuid_int({0}, {refusal})).to_bytes(16, "big")',
+            refusal="expected uuid.UUID, got {type}",
             binary_imports=("from uuid import UUID as _UUID",),
             to_arrow="str({v})",
             from_arrow="_arrow.uuid_of({v}, {path})",

@@ -64,7 +64,7 @@ def test_writes_by_class(fixture: Protocol, py: PythonBinary) -> None:
     owner, color = owner_field(fixture, "Everything", "color")
     assert py.write(owner, color, "value.color") == (  # a closed enum: a member, or an int equal to one
         "parts.append(_STRUCT_INT8.pack(value.color if type(value.color) is Color"
-        " else _rt.strict_enum(value.color, Color)))"
+        " else _rt.strict_enum(value.color, Color, 'expected a member of Color, got {value}')))"
     )
     owner, inline = owner_field(fixture, "Everything", "inline")
     assert py.write(owner, inline, "value.inline") == "_write_inline(value.inline, parts)"

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..families.framing import BinaryFraming
+from ..filters import pystr
 from ..layout import Layout, binary_layout, min_size
 from ..model import EnumRef, Field, ListRef, Message, Protocol, Struct, StructRef, TypeRef, WireRef
-from ..types import WIRE_TYPES
+from ..types import WIRE_TYPES, enum_refusal
 from .exports import exports
 
 MODULE_NAMES = ("MAX_FRAME", "encode_inline", "owned")
@@ -145,8 +146,11 @@ class PythonBinary:
         """What ``struct`` packs for the value ``expr`` of a fixed-size type."""
         if isinstance(ref, EnumRef) and not ref.enum.is_open:  # (a member, or an int equal to one: another int
             # would be read back as another member, or refused; an open enum keeps any int it reads)
-            return f"{expr} if type({expr}) is {ref.enum.name} else _rt.strict_enum({expr}, {ref.enum.name})"
-        return ref.wire.to_struct.format(expr) if isinstance(ref, WireRef) else expr
+            refusal = pystr(enum_refusal(ref.enum.name))
+            return f"{expr} if type({expr}) is {ref.enum.name} else _rt.strict_enum({expr}, {ref.enum.name}, {refusal})"
+        if not isinstance(ref, WireRef):
+            return expr
+        return ref.wire.to_struct.format(expr, refusal=pystr(ref.wire.refusal) if ref.wire.refusal else "")
 
     def packed_fields(self, fields: list[Field], var: str) -> str:
         """The arguments of one pack of a fixed run of ``var``'s fields."""

@@ -17,7 +17,7 @@ from ..filters import javastr as java_string
 from ..layout import Layout, Step, binary_layout, min_size
 from ..model import Enum, EnumRef, Field, ListRef, Message, Protocol, Struct, StructRef, TypeRef, WireRef
 from ..naming import java_safe
-from ..types import JAVA_PRIMITIVES, WIRE_TYPES, WireType
+from ..types import JAVA_PRIMITIVES, WIRE_TYPES, WireType, enum_refusal
 
 _MESSAGE_METHODS = frozenset({"wireCode", "wireName"})
 """The Message interface's methods: a record component may not take their names."""
@@ -268,9 +268,28 @@ class JavaBinary:
                 written = self.write(item, "item", "list item")
                 return f"out.count({expr}, {place});\nfor ({self.boxed(item)} item : {expr}) {{\n    {written}\n}}"
         wire = self.wire(ref)
+        if isinstance(ref, EnumRef) and not ref.enum.is_open:  # a closed enum writes only its members
+            expr = f"member{ref.enum.name}({expr}, out, {place})"
         if wire.struct and not wire.struct_converts:  # a UUID is two longs
             return f"out.{wire.name}({expr});"
+        if wire.refusal and wire.java_primitive == wire.java:  # (an object: null is refused in the definition's words)
+            return f"out.{wire.name}({expr}, {place}, {java_string(wire.refusal)});"
         return f"out.{wire.name}({expr}, {place});"
+
+    def closed_enums(self) -> list[Enum]:
+        """The enums whose fields encode refuses a value that is not a member (an open enum writes any value)."""
+        return [e for e in self.protocol.enums if not e.is_open]
+
+    def enum_refusal(self, enum: Enum) -> str:
+        """The refusal of a value that is not a member of ``enum``, as a Java string literal (the Python codec is given
+        the same text: ``types.enum_refusal``)."""
+        return java_string(enum_refusal(enum.name))
+
+    def enum_range(self, enum: Enum) -> tuple[int, int]:
+        """The range of the enum's wire type, within which its members are tested with a switch on an int."""
+        low, high = enum.wire_type.range
+        assert -(1 << 31) <= low and high < (1 << 31), f"{enum.name}: a switch tests ints"
+        return low, high
 
     def size_counted(self, owner: Struct) -> str:
         """What a size prefix counts besides the bytes written after it (``sizeAt`` and ``out`` of the writer): the
@@ -327,16 +346,21 @@ class JavaBinary:
                 converts = isinstance(item, StructRef) or self.wire(item).java == "UUID"
                 flag, named = ("true", "owner") if converts else ("false", at)
                 return f"BinarySpark.list({value}, {flag}, {named}, {x} -> {converted})"
+        if isinstance(ref, EnumRef) and not ref.enum.is_open:
+            java = self.enum_java(ref.enum)
+            member = f"BinarySpark.member({value}, {at}, {self.enum_refusal(ref.enum)}, Codec::is{ref.enum.name})"
+            return f"({java}) {member}"
         wire = self.wire(ref)
+        refusal = f", {java_string(wire.refusal)}" if wire.refusal else ""
         if wire.java == "UUID":
-            return f"BinarySpark.uuid({value}, {place}, {at})"
+            return f"BinarySpark.uuid({value}, {place}, {at}{refusal})"
         if wire.java_primitive == "String":
             return f"BinarySpark.text({value}, {at})"
         if wire.java_primitive == "byte[]":
             return f"BinarySpark.bytes({value}, {at})"
         if wire.trailing:  # a padding count (rest is bytes, handled above)
             return f"BinarySpark.padding({value}, {at})"
-        return f"BinarySpark.{wire.java_primitive}Of({value}, {at})"
+        return f"BinarySpark.{wire.java_primitive}Of({value}, {at}{refusal})"
 
     def struct_values(self, s: Struct) -> list[str]:
         return [self.to_spark(f.type, f"v.{self.name(f)}()", "path") for f in s.fields]

@@ -33,7 +33,7 @@ from ..model import (
 )
 from ..naming import java_camel, java_safe
 from .json import encode_rule, fast_path, field_mode, tag_owners, typed_path
-from .json_checks import shadows
+from .json_checks import shadows, written_checked
 
 # The Java type of each JSON-family wire type, and the runtime helper suffix that reads and writes it.
 _SPARK_CONVERTS = {"UUID": "JsonWire.uuidText", "OffsetDateTime": "JsonWire.sqlTimestamp"}
@@ -278,6 +278,7 @@ class JavaStruct:
     empty: bool  # a message without fields (its DECODED column is a boolean)
     index: int  # its place among the messages (DECODED column = index + 1)
     shadows: list[tuple[str, str, str]]  # (Java test on m, reason, key): it would be read as another message
+    written_checked: bool  # a message whose written bytes encode checks (json_checks.written_checked)
 
     @property
     def components_end(self) -> str:
@@ -459,6 +460,7 @@ def _struct(protocol: Protocol, s: Struct, index: int, x: Expressions) -> JavaSt
         empty=not s.fields,
         index=index,
         shadows=_shadows(protocol, s),
+        written_checked=isinstance(s, Message) and written_checked(s),
     )
 
 

@@ -110,6 +110,12 @@ def free_form(ref: TypeRef, seen: frozenset[str] = frozenset()) -> bool:
             return False
 
 
+def written_checked(message: Message) -> bool:
+    """Whether encode checks the written bytes of the message (what only they show: nesting deeper than decode
+    reads), in both languages: it holds free-form values."""
+    return any(free_form(f.type) for f in message.fields if not f.removed)
+
+
 @dataclass
 class _Body:
     """Python source lines being written, with their indentation and the names of the loop variables in use."""
@@ -331,7 +337,7 @@ def check_function(protocol: Protocol, owner: Struct) -> CheckFunction:
         body.lines = []
     framing = protocol.framing_as(JsonFraming)
     written = f"value.{owner.fields[0].py}" if owner.array_shaped else "value"  # (a bare array: its one field)
-    free = any(free_form(f.type) for f in owner.fields if not f.removed)
+    free = written_checked(owner)
     if any(v.encoding == "msgpack" for v in framing.variants):
         body.add("if packed:")
         body.add(f"    data = _PACKED_ENCODE({written})")

@@ -146,9 +146,10 @@ def deeper(text: bytes, error: type[DecodeError], line: int | None, again: Calla
 
 
 def roomy(call: Callable[[], M]) -> M:
-    """``call()`` with room on the stack for :data:`MAX_DEPTH` more levels of nesting."""
+    """``call()`` with room on the stack for :data:`MAX_DEPTH` more levels of nesting: up to four frames a level (the
+    encode checks' walk of a free-form value takes three: the walk, ``any`` and its generator)."""
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(limit + MAX_DEPTH + 100)
+    sys.setrecursionlimit(limit + 4 * MAX_DEPTH + 100)
     try:
         return call()
     finally:

@@ -298,26 +298,33 @@ def read_list(
     return items, pos
 
 
-def uuid_int(value: Any) -> int:
+def refused(refusal: str, value: Any) -> TypeError:
+    """The TypeError of a value a field refuses (the writer turns it into its EncodeError naming the field), in the
+    definition's words (the generator gives the same text to the Java codec): ``{type}`` is the name of the value's
+    type, ``{value}`` its repr."""
+    return TypeError(refusal.format(type=type(value).__name__, value=repr(value)))
+
+
+def uuid_int(value: Any, refusal: str) -> int:
     """The integer of a UUID that is not exactly a ``uuid.UUID`` (a subclass), for a field's struct pack; anything
-    else is a TypeError (the writer turns it into its EncodeError naming the field)."""
+    else is refused."""
     if not isinstance(value, uuid.UUID):
-        raise TypeError(f"expected uuid.UUID, got {type(value).__name__}")
+        raise refused(refusal, value)
     return value.int
 
 
-def strict_bool(value: Any) -> bool:
+def strict_bool(value: Any, refusal: str) -> bool:
     """A bool field's value that is not exactly a bool: refused (struct would pack any truth value, and 5 would read
     back as True)."""
-    raise TypeError(f"expected bool, got {type(value).__name__}")
+    raise refused(refusal, value)
 
 
-def strict_enum(value: Any, enum: type[enum_.IntEnum]) -> int:
+def strict_enum(value: Any, enum: type[enum_.IntEnum], refusal: str) -> int:
     """An enum field's value that is not exactly a member: an int equal to a member's value (read back as that
     member, which equals it), else refused (an unknown value reads back as another member or is refused)."""
     if isinstance(value, int) and not isinstance(value, bool) and value in enum._value2member_map_:
         return value
-    raise TypeError(f"expected a {enum.__name__} member, got {value!r}")
+    raise refused(refusal, value)
 
 
 def strict_list(value: Any) -> list[Any]:
@@ -327,12 +334,6 @@ def strict_list(value: Any) -> list[Any]:
         return value
     len(value)  # (None: len's own TypeError, the words the Java codec gives it)
     raise TypeError(f"expected list, got {type(value).__name__}")
-
-
-def check_uuid(value: Any, path: str, error: type[EncodeError] = EncodeError) -> bytes:
-    if not isinstance(value, uuid.UUID):
-        raise error(f"expected uuid.UUID, got {type(value).__name__}", field=path)
-    return value.bytes
 
 
 def owned(value: T) -> T:

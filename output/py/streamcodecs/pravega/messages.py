@@ -3178,7 +3178,7 @@ def _write_chunk_info(value: ChunkInfo, parts: _rt.Parts) -> None:
             _STRUCT_BOOL.pack(
                 value.exists_in_storage
                 if type(value.exists_in_storage) is bool
-                else _rt.strict_bool(value.exists_in_storage)
+                else _rt.strict_bool(value.exists_in_storage, "expected bool, got {type}")
             )
         )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -3213,7 +3213,9 @@ def _write_conditional_attribute_update(value: ConditionalAttributeUpdate, parts
         parts.append(
             _STRUCT_UUID_INT8_INT64X2.pack(
                 (
-                    value.attribute_id.int if type(value.attribute_id) is _UUID else _rt.uuid_int(value.attribute_id)
+                    value.attribute_id.int
+                    if type(value.attribute_id) is _UUID
+                    else _rt.uuid_int(value.attribute_id, "expected uuid.UUID, got {type}")
                 ).to_bytes(16, "big"),
                 value.attribute_update_type,
                 value.new_value,
@@ -3666,9 +3668,11 @@ def _write_setup_append(value: SetupAppend, parts: _rt.Parts) -> None:
         parts.append(
             _STRUCT_INT64_UUID.pack(
                 value.request_id,
-                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
-                    16, "big"
-                ),
+                (
+                    value.writer_id.int
+                    if type(value.writer_id) is _UUID
+                    else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                ).to_bytes(16, "big"),
             )
         )
         where = "SetupAppend.segment"
@@ -3708,9 +3712,11 @@ def _write_append_setup(value: AppendSetup, parts: _rt.Parts) -> None:
         where = "AppendSetup.writer_id"
         parts.append(
             _STRUCT_UUID_INT64.pack(
-                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
-                    16, "big"
-                ),
+                (
+                    value.writer_id.int
+                    if type(value.writer_id) is _UUID
+                    else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                ).to_bytes(16, "big"),
                 value.last_event_number,
             )
         )
@@ -3737,9 +3743,11 @@ def _write_append_block(value: AppendBlock, parts: _rt.Parts) -> None:
         where = "AppendBlock.writer_id"
         parts.append(
             _STRUCT_UUID.pack(
-                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
-                    16, "big"
-                )
+                (
+                    value.writer_id.int
+                    if type(value.writer_id) is _UUID
+                    else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                ).to_bytes(16, "big")
             )
         )
         where = "AppendBlock.data"
@@ -3782,9 +3790,11 @@ def _write_append_block_end(value: AppendBlockEnd, parts: _rt.Parts) -> None:
         where = "AppendBlockEnd.writer_id"
         parts.append(
             _STRUCT_UUID_INT32.pack(
-                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
-                    16, "big"
-                ),
+                (
+                    value.writer_id.int
+                    if type(value.writer_id) is _UUID
+                    else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                ).to_bytes(16, "big"),
                 value.size_of_whole_events,
             )
         )
@@ -3823,9 +3833,11 @@ def _write_conditional_append(value: ConditionalAppend, parts: _rt.Parts) -> Non
         where = "ConditionalAppend.writer_id"
         parts.append(
             _STRUCT_UUID_INT64X2.pack(
-                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
-                    16, "big"
-                ),
+                (
+                    value.writer_id.int
+                    if type(value.writer_id) is _UUID
+                    else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                ).to_bytes(16, "big"),
                 value.event_number,
                 value.expected_offset,
             )
@@ -3881,9 +3893,11 @@ def _write_data_appended(value: DataAppended, parts: _rt.Parts) -> None:
         where = "DataAppended.writer_id"
         parts.append(
             _STRUCT_UUID_INT64X4.pack(
-                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
-                    16, "big"
-                ),
+                (
+                    value.writer_id.int
+                    if type(value.writer_id) is _UUID
+                    else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                ).to_bytes(16, "big"),
                 value.event_number,
                 value.previous_event_number,
                 value.request_id,
@@ -3900,9 +3914,11 @@ def _frame_data_appended(value: DataAppended) -> bytes:
         return _STRUCT_INT32X2_UUID_INT64X4.pack(
             7,
             48,
-            (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
-                16, "big"
-            ),
+            (
+                value.writer_id.int
+                if type(value.writer_id) is _UUID
+                else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+            ).to_bytes(16, "big"),
             value.event_number,
             value.previous_event_number,
             value.request_id,
@@ -3937,9 +3953,11 @@ def _write_conditional_check_failed(value: ConditionalCheckFailed, parts: _rt.Pa
         where = "ConditionalCheckFailed.writer_id"
         parts.append(
             _STRUCT_UUID_INT64X2.pack(
-                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
-                    16, "big"
-                ),
+                (
+                    value.writer_id.int
+                    if type(value.writer_id) is _UUID
+                    else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                ).to_bytes(16, "big"),
                 value.event_number,
                 value.request_id,
             )
@@ -3954,9 +3972,11 @@ def _frame_conditional_check_failed(value: ConditionalCheckFailed) -> bytes:
         return _STRUCT_INT32X2_UUID_INT64X2.pack(
             8,
             32,
-            (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
-                16, "big"
-            ),
+            (
+                value.writer_id.int
+                if type(value.writer_id) is _UUID
+                else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+            ).to_bytes(16, "big"),
             value.event_number,
             value.request_id,
         )
@@ -4032,8 +4052,12 @@ def _write_segment_read(value: SegmentRead, parts: _rt.Parts) -> None:
         parts.append(
             _STRUCT_INT64_BOOLX2.pack(
                 value.offset,
-                value.at_tail if type(value.at_tail) is bool else _rt.strict_bool(value.at_tail),
-                value.end_of_segment if type(value.end_of_segment) is bool else _rt.strict_bool(value.end_of_segment),
+                value.at_tail
+                if type(value.at_tail) is bool
+                else _rt.strict_bool(value.at_tail, "expected bool, got {type}"),
+                value.end_of_segment
+                if type(value.end_of_segment) is bool
+                else _rt.strict_bool(value.end_of_segment, "expected bool, got {type}"),
             )
         )
         where = "SegmentRead.data"
@@ -4108,9 +4132,15 @@ def _write_stream_segment_info(value: StreamSegmentInfo, parts: _rt.Parts) -> No
         where = "StreamSegmentInfo.exists"
         parts.append(
             _STRUCT_BOOLX3_INT64X3.pack(
-                value.exists if type(value.exists) is bool else _rt.strict_bool(value.exists),
-                value.is_sealed if type(value.is_sealed) is bool else _rt.strict_bool(value.is_sealed),
-                value.is_deleted if type(value.is_deleted) is bool else _rt.strict_bool(value.is_deleted),
+                value.exists
+                if type(value.exists) is bool
+                else _rt.strict_bool(value.exists, "expected bool, got {type}"),
+                value.is_sealed
+                if type(value.is_sealed) is bool
+                else _rt.strict_bool(value.is_sealed, "expected bool, got {type}"),
+                value.is_deleted
+                if type(value.is_deleted) is bool
+                else _rt.strict_bool(value.is_deleted, "expected bool, got {type}"),
                 value.last_modified,
                 value.write_offset,
                 value.start_offset,
@@ -4377,7 +4407,9 @@ def _write_get_segment_attribute(value: GetSegmentAttribute, parts: _rt.Parts) -
         parts.append(
             _STRUCT_UUID.pack(
                 (
-                    value.attribute_id.int if type(value.attribute_id) is _UUID else _rt.uuid_int(value.attribute_id)
+                    value.attribute_id.int
+                    if type(value.attribute_id) is _UUID
+                    else _rt.uuid_int(value.attribute_id, "expected uuid.UUID, got {type}")
                 ).to_bytes(16, "big")
             )
         )
@@ -4454,7 +4486,9 @@ def _write_update_segment_attribute(value: UpdateSegmentAttribute, parts: _rt.Pa
         parts.append(
             _STRUCT_UUID_INT64X2.pack(
                 (
-                    value.attribute_id.int if type(value.attribute_id) is _UUID else _rt.uuid_int(value.attribute_id)
+                    value.attribute_id.int
+                    if type(value.attribute_id) is _UUID
+                    else _rt.uuid_int(value.attribute_id, "expected uuid.UUID, got {type}")
                 ).to_bytes(16, "big"),
                 value.new_value,
                 value.expected_value,
@@ -4483,7 +4517,10 @@ def _write_segment_attribute_updated(value: SegmentAttributeUpdated, parts: _rt.
         where = "SegmentAttributeUpdated.request_id"
         parts.append(
             _STRUCT_INT64_BOOL.pack(
-                value.request_id, value.success if type(value.success) is bool else _rt.strict_bool(value.success)
+                value.request_id,
+                value.success
+                if type(value.success) is bool
+                else _rt.strict_bool(value.success, "expected bool, got {type}"),
             )
         )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -4497,7 +4534,9 @@ def _frame_segment_attribute_updated(value: SegmentAttributeUpdated) -> bytes:
             37,
             9,
             value.request_id,
-            value.success if type(value.success) is bool else _rt.strict_bool(value.success),
+            value.success
+            if type(value.success) is bool
+            else _rt.strict_bool(value.success, "expected bool, got {type}"),
         )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         _write_segment_attribute_updated(value, [])  # raises the EncodeError that names the field at fault
@@ -4584,9 +4623,11 @@ def _write_create_transient_segment(value: CreateTransientSegment, parts: _rt.Pa
         parts.append(
             _STRUCT_INT64_UUID.pack(
                 value.request_id,
-                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
-                    16, "big"
-                ),
+                (
+                    value.writer_id.int
+                    if type(value.writer_id) is _UUID
+                    else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                ).to_bytes(16, "big"),
             )
         )
         where = "CreateTransientSegment.parent_segment"
@@ -4830,9 +4871,11 @@ def _write_invalid_event_number(value: InvalidEventNumber, parts: _rt.Parts) -> 
         where = "InvalidEventNumber.writer_id"
         parts.append(
             _STRUCT_UUID_INT64.pack(
-                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
-                    16, "big"
-                ),
+                (
+                    value.writer_id.int
+                    if type(value.writer_id) is _UUID
+                    else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                ).to_bytes(16, "big"),
                 value.request_id,
             )
         )
@@ -5047,7 +5090,11 @@ def _write_auth_token_check_failed(value: AuthTokenCheckFailed, parts: _rt.Parts
             _STRUCT_INT32.pack(
                 value.error_code
                 if type(value.error_code) is AuthTokenCheckFailedErrorCode
-                else _rt.strict_enum(value.error_code, AuthTokenCheckFailedErrorCode)
+                else _rt.strict_enum(
+                    value.error_code,
+                    AuthTokenCheckFailedErrorCode,
+                    "expected a member of AuthTokenCheckFailedErrorCode, got {value}",
+                )
             )
         )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -5088,7 +5135,9 @@ def _write_error_message(value: ErrorMessage, parts: _rt.Parts) -> None:
             _STRUCT_INT32.pack(
                 value.error_code
                 if type(value.error_code) is ErrorMessageErrorCode
-                else _rt.strict_enum(value.error_code, ErrorMessageErrorCode)
+                else _rt.strict_enum(
+                    value.error_code, ErrorMessageErrorCode, "expected a member of ErrorMessageErrorCode, got {value}"
+                )
             )
         )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
@@ -5205,7 +5254,7 @@ def _write_create_table_segment(value: CreateTableSegment, parts: _rt.Parts) -> 
             _STRUCT_BOOL_INT32_INT64.pack(
                 value.sorted_deprecated
                 if type(value.sorted_deprecated) is bool
-                else _rt.strict_bool(value.sorted_deprecated),
+                else _rt.strict_bool(value.sorted_deprecated, "expected bool, got {type}"),
                 value.key_length,
                 value.rollover_size_bytes,
             )
@@ -5243,7 +5292,9 @@ def _write_delete_table_segment(value: DeleteTableSegment, parts: _rt.Parts) -> 
         where = "DeleteTableSegment.must_be_empty"
         parts.append(
             _STRUCT_BOOL.pack(
-                value.must_be_empty if type(value.must_be_empty) is bool else _rt.strict_bool(value.must_be_empty)
+                value.must_be_empty
+                if type(value.must_be_empty) is bool
+                else _rt.strict_bool(value.must_be_empty, "expected bool, got {type}")
             )
         )
         where = "DeleteTableSegment.delegation_token"
@@ -5708,8 +5759,12 @@ def _write_table_entries_delta_read(value: TableEntriesDeltaRead, parts: _rt.Par
         where = "TableEntriesDeltaRead.should_clear"
         parts.append(
             _STRUCT_BOOLX2_INT64.pack(
-                value.should_clear if type(value.should_clear) is bool else _rt.strict_bool(value.should_clear),
-                value.reached_end if type(value.reached_end) is bool else _rt.strict_bool(value.reached_end),
+                value.should_clear
+                if type(value.should_clear) is bool
+                else _rt.strict_bool(value.should_clear, "expected bool, got {type}"),
+                value.reached_end
+                if type(value.reached_end) is bool
+                else _rt.strict_bool(value.reached_end, "expected bool, got {type}"),
                 value.last_position,
             )
         )
@@ -5778,9 +5833,11 @@ def _write_conditional_block_end(value: ConditionalBlockEnd, parts: _rt.Parts) -
         where = "ConditionalBlockEnd.writer_id"
         parts.append(
             _STRUCT_UUID_INT64X2.pack(
-                (value.writer_id.int if type(value.writer_id) is _UUID else _rt.uuid_int(value.writer_id)).to_bytes(
-                    16, "big"
-                ),
+                (
+                    value.writer_id.int
+                    if type(value.writer_id) is _UUID
+                    else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                ).to_bytes(16, "big"),
                 value.event_number,
                 value.expected_offset,
             )

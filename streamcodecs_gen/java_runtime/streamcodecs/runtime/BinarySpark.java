@@ -164,24 +164,47 @@ public final class BinarySpark {
         return (byte) v;
     }
 
-    /** Python's truth of the value, as struct packs a bool (null is false). */
-    public static boolean booleanOf(Object value, String where) {
+    /** Python's {@code repr} of a value as the Python path holds it (a Spark scalar or null). */
+    public static String pyRepr(Object value) {
         if (value == null) {
-            return false;
+            return "None";
         }
+        if (value instanceof Boolean) {
+            return (Boolean) value ? "True" : "False";
+        }
+        if (value instanceof String) {
+            return PythonText.repr((String) value);
+        }
+        if (value instanceof Double || value instanceof Float) {
+            return PythonText.pythonFloat(((Number) value).doubleValue());
+        }
+        return String.valueOf(value);
+    }
+
+    /** A value the field refuses, in the definition's words ({@code refusal}: see {@link PythonText#refusal}). */
+    private static EncodeException refused(String refusal, Object value, String where) {
+        return fail(PythonText.refusal(refusal, pyType(value), pyRepr(value)), where);
+    }
+
+    /** A bool: exactly one (null, or anything else, is refused with the definition's {@code refusal}). */
+    public static boolean booleanOf(Object value, String where, String refusal) throws EncodeException {
         if (value instanceof Boolean) {
             return (Boolean) value;
         }
-        if (value instanceof Number) {
-            return ((Number) value).doubleValue() != 0;
+        throw refused(refusal, value, where);
+    }
+
+    /**
+     * A closed enum's value: an integer that is one of its members ({@code member}), else refused with the
+     * definition's {@code refusal} (null, or an integer that would read back as another member or be refused).
+     */
+    public static long member(Object value, String where, String refusal, java.util.function.LongPredicate member)
+        throws EncodeException {
+        if ((value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte)
+            && member.test(((Number) value).longValue())) {
+            return ((Number) value).longValue();
         }
-        if (value instanceof String) {
-            return !((String) value).isEmpty();
-        }
-        if (value instanceof byte[]) {
-            return ((byte[]) value).length > 0;
-        }
-        return true;
+        throw refused(refusal, value, where);
     }
 
     public static double doubleOf(Object value, String where) throws EncodeException {
@@ -202,8 +225,11 @@ public final class BinarySpark {
         return (float) v;
     }
 
-    /** A UUID from its text ({@code path} names it when the text is not one; {@code where} names a null). */
-    public static UUID uuid(Object value, String path, String where) throws EncodeException {
+    /**
+     * A UUID from its text ({@code path} names it when the text is not one; {@code where} names a null, refused with
+     * the definition's {@code refusal}).
+     */
+    public static UUID uuid(Object value, String path, String where, String refusal) throws EncodeException {
         if (value instanceof String) {
             UUID parsed = BinaryWire.parseUuid((String) value);
             if (parsed == null) {
@@ -211,7 +237,7 @@ public final class BinarySpark {
             }
             return parsed;
         }
-        throw fail("'" + pyType(value) + "' object has no attribute 'bytes'", where);
+        throw refused(refusal, value, where);
     }
 
     public static String text(Object value, String where) throws EncodeException {

@@ -437,9 +437,10 @@ public final class BinaryWire {
             int64(Double.doubleToRawLongBits(value));
         }
 
-        public void uuid(UUID value, String field) throws EncodeException {
+        /** A UUID; null is refused with {@code refusal} (the definition's text, see {@link PythonText#refusal}). */
+        public void uuid(UUID value, String field, String refusal) throws EncodeException {
             if (value == null) {
-                throw fail("'NoneType' object has no attribute 'bytes'", field);
+                throw fail(PythonText.refusal(refusal, "NoneType", "None"), field);
             }
             int64(value.getMostSignificantBits());
             int64(value.getLeastSignificantBits());

@@ -10,6 +10,7 @@ import streamcodecs.runtime.BinaryWire.In;
 import streamcodecs.runtime.BinaryWire.Out;
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
+import streamcodecs.runtime.PythonText;
 
 /**
  * Decode and encode Pravega segment-store wire protocol frames: a int32 type code, an int32 payload length
@@ -939,6 +940,59 @@ public final class Codec {
         }
     }
 
+    /** Whether {@code value} is a member of AuthTokenCheckFailedErrorCode (encode writes only its members). */
+    static boolean isAuthTokenCheckFailedErrorCode(long value) {
+        if (value < -2147483648 || value > 2147483647) {
+            return false;
+        }
+        switch ((int) value) {
+            case -1:
+            case 0:
+            case 1:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private static int memberAuthTokenCheckFailedErrorCode(int value, Out out, String field) throws EncodeException {
+        if (!isAuthTokenCheckFailedErrorCode(value)) {
+            throw out.fail(
+                PythonText.refusal(
+                    "expected a member of AuthTokenCheckFailedErrorCode, got {value}",
+                    "int",
+                    Long.toString(value)),
+                field);
+        }
+        return value;
+    }
+
+    /** Whether {@code value} is a member of ErrorMessageErrorCode (encode writes only its members). */
+    static boolean isErrorMessageErrorCode(long value) {
+        if (value < -2147483648 || value > 2147483647) {
+            return false;
+        }
+        switch ((int) value) {
+            case -1:
+            case 0:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private static int memberErrorMessageErrorCode(int value, Out out, String field) throws EncodeException {
+        if (!isErrorMessageErrorCode(value)) {
+            throw out.fail(
+                PythonText.refusal(
+                    "expected a member of ErrorMessageErrorCode, got {value}",
+                    "int",
+                    Long.toString(value)),
+                field);
+        }
+        return value;
+    }
+
     private static List<ChunkInfo> readListOfChunkInfo(In in, String field, boolean negativeEmpty)
         throws DecodeException {
         int count = in.count(field, 27, negativeEmpty);
@@ -1062,7 +1116,7 @@ public final class Codec {
                 "'NoneType' object has no attribute 'attribute_id'",
                 "ConditionalAttributeUpdate.attribute_id");
         }
-        out.uuid(value.attributeId(), "ConditionalAttributeUpdate.attribute_id");
+        out.uuid(value.attributeId(), "ConditionalAttributeUpdate.attribute_id", "expected uuid.UUID, got {type}");
         out.int8(value.attributeUpdateType());
         out.int64(value.newValue());
         out.int64(value.oldValue());
@@ -1384,7 +1438,7 @@ public final class Codec {
             throw out.fail("'NoneType' object has no attribute 'request_id'", "SetupAppend.request_id");
         }
         out.int64(value.requestId());
-        out.uuid(value.writerId(), "SetupAppend.request_id");
+        out.uuid(value.writerId(), "SetupAppend.request_id", "expected uuid.UUID, got {type}");
         out.mutf8(value.segment(), "SetupAppend.segment");
         out.mutf8(value.delegationToken(), "SetupAppend.delegation_token");
     }
@@ -1409,7 +1463,7 @@ public final class Codec {
         }
         out.int64(value.requestId());
         out.mutf8(value.segment(), "AppendSetup.segment");
-        out.uuid(value.writerId(), "AppendSetup.writer_id");
+        out.uuid(value.writerId(), "AppendSetup.writer_id", "expected uuid.UUID, got {type}");
         out.int64(value.lastEventNumber());
     }
 
@@ -1426,7 +1480,7 @@ public final class Codec {
         if (value == null) {
             throw out.fail("'NoneType' object has no attribute 'writer_id'", "AppendBlock.writer_id");
         }
-        out.uuid(value.writerId(), "AppendBlock.writer_id");
+        out.uuid(value.writerId(), "AppendBlock.writer_id", "expected uuid.UUID, got {type}");
         out.rest(value.data(), "AppendBlock.data");
     }
 
@@ -1456,7 +1510,7 @@ public final class Codec {
         if (value == null) {
             throw out.fail("'NoneType' object has no attribute 'writer_id'", "AppendBlockEnd.writer_id");
         }
-        out.uuid(value.writerId(), "AppendBlockEnd.writer_id");
+        out.uuid(value.writerId(), "AppendBlockEnd.writer_id", "expected uuid.UUID, got {type}");
         out.int32(value.sizeOfWholeEvents());
         out.bytes(value.data(), "AppendBlockEnd.data");
         out.int32(value.numEvents());
@@ -1487,7 +1541,7 @@ public final class Codec {
         if (value == null) {
             throw out.fail("'NoneType' object has no attribute 'writer_id'", "ConditionalAppend.writer_id");
         }
-        out.uuid(value.writerId(), "ConditionalAppend.writer_id");
+        out.uuid(value.writerId(), "ConditionalAppend.writer_id", "expected uuid.UUID, got {type}");
         out.int64(value.eventNumber());
         out.int64(value.expectedOffset());
         writeInlineEvent(value.event(), out);
@@ -1538,7 +1592,7 @@ public final class Codec {
         if (value == null) {
             throw out.fail("'NoneType' object has no attribute 'writer_id'", "DataAppended.writer_id");
         }
-        out.uuid(value.writerId(), "DataAppended.writer_id");
+        out.uuid(value.writerId(), "DataAppended.writer_id", "expected uuid.UUID, got {type}");
         out.int64(value.eventNumber());
         out.int64(value.previousEventNumber());
         out.int64(value.requestId());
@@ -1564,7 +1618,7 @@ public final class Codec {
         if (value == null) {
             throw out.fail("'NoneType' object has no attribute 'writer_id'", "ConditionalCheckFailed.writer_id");
         }
-        out.uuid(value.writerId(), "ConditionalCheckFailed.writer_id");
+        out.uuid(value.writerId(), "ConditionalCheckFailed.writer_id", "expected uuid.UUID, got {type}");
         out.int64(value.eventNumber());
         out.int64(value.requestId());
     }
@@ -1893,7 +1947,7 @@ public final class Codec {
         }
         out.int64(value.requestId());
         out.mutf8(value.segmentName(), "GetSegmentAttribute.segment_name");
-        out.uuid(value.attributeId(), "GetSegmentAttribute.attribute_id");
+        out.uuid(value.attributeId(), "GetSegmentAttribute.attribute_id", "expected uuid.UUID, got {type}");
         out.mutf8(value.delegationToken(), "GetSegmentAttribute.delegation_token");
     }
 
@@ -1944,7 +1998,7 @@ public final class Codec {
         }
         out.int64(value.requestId());
         out.mutf8(value.segmentName(), "UpdateSegmentAttribute.segment_name");
-        out.uuid(value.attributeId(), "UpdateSegmentAttribute.attribute_id");
+        out.uuid(value.attributeId(), "UpdateSegmentAttribute.attribute_id", "expected uuid.UUID, got {type}");
         out.int64(value.newValue());
         out.int64(value.expectedValue());
         out.mutf8(value.delegationToken(), "UpdateSegmentAttribute.delegation_token");
@@ -2026,7 +2080,7 @@ public final class Codec {
             throw out.fail("'NoneType' object has no attribute 'request_id'", "CreateTransientSegment.request_id");
         }
         out.int64(value.requestId());
-        out.uuid(value.writerId(), "CreateTransientSegment.request_id");
+        out.uuid(value.writerId(), "CreateTransientSegment.request_id", "expected uuid.UUID, got {type}");
         out.mutf8(value.parentSegment(), "CreateTransientSegment.parent_segment");
         out.mutf8(value.delegationToken(), "CreateTransientSegment.delegation_token");
     }
@@ -2214,7 +2268,7 @@ public final class Codec {
         if (value == null) {
             throw out.fail("'NoneType' object has no attribute 'writer_id'", "InvalidEventNumber.writer_id");
         }
-        out.uuid(value.writerId(), "InvalidEventNumber.writer_id");
+        out.uuid(value.writerId(), "InvalidEventNumber.writer_id", "expected uuid.UUID, got {type}");
         out.int64(value.requestId());
         out.mutf8(value.serverStackTrace(), "InvalidEventNumber.server_stack_trace");
         out.int64(value.eventNumber());
@@ -2367,7 +2421,7 @@ public final class Codec {
         }
         out.int64(value.requestId());
         out.mutf8(value.serverStackTrace(), "AuthTokenCheckFailed.server_stack_trace");
-        out.int32(value.errorCode());
+        out.int32(memberAuthTokenCheckFailedErrorCode(value.errorCode(), out, "AuthTokenCheckFailed.error_code"));
     }
 
     static ErrorMessage readErrorMessage(In in) throws DecodeException {
@@ -2393,7 +2447,7 @@ public final class Codec {
         out.int64(value.requestId());
         out.mutf8(value.segment(), "ErrorMessage.segment");
         out.mutf8(value.message(), "ErrorMessage.message");
-        out.int32(value.errorCode());
+        out.int32(memberErrorMessageErrorCode(value.errorCode(), out, "ErrorMessage.error_code"));
     }
 
     static GetTableSegmentInfo readGetTableSegmentInfo(In in) throws DecodeException {
@@ -2916,7 +2970,7 @@ public final class Codec {
         if (value == null) {
             throw out.fail("'NoneType' object has no attribute 'writer_id'", "ConditionalBlockEnd.writer_id");
         }
-        out.uuid(value.writerId(), "ConditionalBlockEnd.writer_id");
+        out.uuid(value.writerId(), "ConditionalBlockEnd.writer_id", "expected uuid.UUID, got {type}");
         out.int64(value.eventNumber());
         out.int64(value.expectedOffset());
         out.bytes(value.data(), "ConditionalBlockEnd.data");

@@ -776,7 +776,8 @@ final class SparkRows {
             BinarySpark.text(row.get(BinarySpark.field(row, "chunk_name", owner)), "ChunkInfo.chunk_name"),
             BinarySpark.booleanOf(
                 row.get(BinarySpark.field(row, "exists_in_storage", owner)),
-                "ChunkInfo.exists_in_storage"));
+                "ChunkInfo.exists_in_storage",
+                "expected bool, got {type}"));
     }
 
     static Row row(ConditionalAttributeUpdate v, String path) {
@@ -792,7 +793,8 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "attribute_id", owner)),
                 "ConditionalAttributeUpdate.attribute_id",
-                "ConditionalAttributeUpdate.attribute_id"),
+                "ConditionalAttributeUpdate.attribute_id",
+                "expected uuid.UUID, got {type}"),
             BinarySpark.byteOf(
                 row.get(BinarySpark.field(row, "attribute_update_type", owner)),
                 "ConditionalAttributeUpdate.attribute_id"),
@@ -991,7 +993,8 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "writer_id", owner)),
                 "SetupAppend.writer_id",
-                "SetupAppend.request_id"),
+                "SetupAppend.request_id",
+                "expected uuid.UUID, got {type}"),
             BinarySpark.text(row.get(BinarySpark.field(row, "segment", owner)), "SetupAppend.segment"),
             BinarySpark.text(
                 row.get(BinarySpark.field(row, "delegation_token", owner)),
@@ -1013,7 +1016,8 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "writer_id", owner)),
                 "AppendSetup.writer_id",
-                "AppendSetup.writer_id"),
+                "AppendSetup.writer_id",
+                "expected uuid.UUID, got {type}"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "last_event_number", owner)), "AppendSetup.writer_id"));
     }
 
@@ -1026,7 +1030,8 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "writer_id", owner)),
                 "AppendBlock.writer_id",
-                "AppendBlock.writer_id"),
+                "AppendBlock.writer_id",
+                "expected uuid.UUID, got {type}"),
             BinarySpark.bytes(row.get(BinarySpark.field(row, "data", owner)), "AppendBlock.data"));
     }
 
@@ -1045,7 +1050,8 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "writer_id", owner)),
                 "AppendBlockEnd.writer_id",
-                "AppendBlockEnd.writer_id"),
+                "AppendBlockEnd.writer_id",
+                "expected uuid.UUID, got {type}"),
             BinarySpark.intOf(
                 row.get(BinarySpark.field(row, "size_of_whole_events", owner)),
                 "AppendBlockEnd.writer_id"),
@@ -1071,7 +1077,8 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "writer_id", owner)),
                 "ConditionalAppend.writer_id",
-                "ConditionalAppend.writer_id"),
+                "ConditionalAppend.writer_id",
+                "expected uuid.UUID, got {type}"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "event_number", owner)), "ConditionalAppend.writer_id"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "expected_offset", owner)),
@@ -1094,7 +1101,8 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "writer_id", owner)),
                 "DataAppended.writer_id",
-                "DataAppended.writer_id"),
+                "DataAppended.writer_id",
+                "expected uuid.UUID, got {type}"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "event_number", owner)), "DataAppended.writer_id"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "previous_event_number", owner)),
@@ -1114,7 +1122,8 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "writer_id", owner)),
                 "ConditionalCheckFailed.writer_id",
-                "ConditionalCheckFailed.writer_id"),
+                "ConditionalCheckFailed.writer_id",
+                "expected uuid.UUID, got {type}"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "event_number", owner)),
                 "ConditionalCheckFailed.writer_id"),
@@ -1157,8 +1166,14 @@ final class SparkRows {
         return new SegmentRead(
             BinarySpark.text(row.get(BinarySpark.field(row, "segment", owner)), "SegmentRead.segment"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "offset", owner)), "SegmentRead.offset"),
-            BinarySpark.booleanOf(row.get(BinarySpark.field(row, "at_tail", owner)), "SegmentRead.offset"),
-            BinarySpark.booleanOf(row.get(BinarySpark.field(row, "end_of_segment", owner)), "SegmentRead.offset"),
+            BinarySpark.booleanOf(
+                row.get(BinarySpark.field(row, "at_tail", owner)),
+                "SegmentRead.offset",
+                "expected bool, got {type}"),
+            BinarySpark.booleanOf(
+                row.get(BinarySpark.field(row, "end_of_segment", owner)),
+                "SegmentRead.offset",
+                "expected bool, got {type}"),
             BinarySpark.bytes(row.get(BinarySpark.field(row, "data", owner)), "SegmentRead.data"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "SegmentRead.request_id"));
     }
@@ -1197,9 +1212,18 @@ final class SparkRows {
         return new StreamSegmentInfo(
             BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "StreamSegmentInfo.request_id"),
             BinarySpark.text(row.get(BinarySpark.field(row, "segment_name", owner)), "StreamSegmentInfo.segment_name"),
-            BinarySpark.booleanOf(row.get(BinarySpark.field(row, "exists", owner)), "StreamSegmentInfo.exists"),
-            BinarySpark.booleanOf(row.get(BinarySpark.field(row, "is_sealed", owner)), "StreamSegmentInfo.exists"),
-            BinarySpark.booleanOf(row.get(BinarySpark.field(row, "is_deleted", owner)), "StreamSegmentInfo.exists"),
+            BinarySpark.booleanOf(
+                row.get(BinarySpark.field(row, "exists", owner)),
+                "StreamSegmentInfo.exists",
+                "expected bool, got {type}"),
+            BinarySpark.booleanOf(
+                row.get(BinarySpark.field(row, "is_sealed", owner)),
+                "StreamSegmentInfo.exists",
+                "expected bool, got {type}"),
+            BinarySpark.booleanOf(
+                row.get(BinarySpark.field(row, "is_deleted", owner)),
+                "StreamSegmentInfo.exists",
+                "expected bool, got {type}"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "last_modified", owner)), "StreamSegmentInfo.exists"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "write_offset", owner)), "StreamSegmentInfo.exists"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "start_offset", owner)), "StreamSegmentInfo.exists"));
@@ -1338,7 +1362,8 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "attribute_id", owner)),
                 "GetSegmentAttribute.attribute_id",
-                "GetSegmentAttribute.attribute_id"),
+                "GetSegmentAttribute.attribute_id",
+                "expected uuid.UUID, got {type}"),
             BinarySpark.text(
                 row.get(BinarySpark.field(row, "delegation_token", owner)),
                 "GetSegmentAttribute.delegation_token"));
@@ -1375,7 +1400,8 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "attribute_id", owner)),
                 "UpdateSegmentAttribute.attribute_id",
-                "UpdateSegmentAttribute.attribute_id"),
+                "UpdateSegmentAttribute.attribute_id",
+                "expected uuid.UUID, got {type}"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "new_value", owner)),
                 "UpdateSegmentAttribute.attribute_id"),
@@ -1398,7 +1424,8 @@ final class SparkRows {
                 "SegmentAttributeUpdated.request_id"),
             BinarySpark.booleanOf(
                 row.get(BinarySpark.field(row, "success", owner)),
-                "SegmentAttributeUpdated.request_id"));
+                "SegmentAttributeUpdated.request_id",
+                "expected bool, got {type}"));
     }
 
     static Row row(TruncateSegment v) {
@@ -1447,7 +1474,8 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "writer_id", owner)),
                 "CreateTransientSegment.writer_id",
-                "CreateTransientSegment.request_id"),
+                "CreateTransientSegment.request_id",
+                "expected uuid.UUID, got {type}"),
             BinarySpark.text(
                 row.get(BinarySpark.field(row, "parent_segment", owner)),
                 "CreateTransientSegment.parent_segment"),
@@ -1571,7 +1599,8 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "writer_id", owner)),
                 "InvalidEventNumber.writer_id",
-                "InvalidEventNumber.writer_id"),
+                "InvalidEventNumber.writer_id",
+                "expected uuid.UUID, got {type}"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "InvalidEventNumber.writer_id"),
             BinarySpark.text(
                 row.get(BinarySpark.field(row, "server_stack_trace", owner)),
@@ -1676,7 +1705,11 @@ final class SparkRows {
             BinarySpark.text(
                 row.get(BinarySpark.field(row, "server_stack_trace", owner)),
                 "AuthTokenCheckFailed.server_stack_trace"),
-            BinarySpark.intOf(row.get(BinarySpark.field(row, "error_code", owner)), "AuthTokenCheckFailed.error_code"));
+            (int) BinarySpark.member(
+                row.get(BinarySpark.field(row, "error_code", owner)),
+                "AuthTokenCheckFailed.error_code",
+                "expected a member of AuthTokenCheckFailedErrorCode, got {value}",
+                Codec::isAuthTokenCheckFailedErrorCode));
     }
 
     static Row row(ErrorMessage v) {
@@ -1692,7 +1725,11 @@ final class SparkRows {
             BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "ErrorMessage.request_id"),
             BinarySpark.text(row.get(BinarySpark.field(row, "segment", owner)), "ErrorMessage.segment"),
             BinarySpark.text(row.get(BinarySpark.field(row, "message", owner)), "ErrorMessage.message"),
-            BinarySpark.intOf(row.get(BinarySpark.field(row, "error_code", owner)), "ErrorMessage.error_code"));
+            (int) BinarySpark.member(
+                row.get(BinarySpark.field(row, "error_code", owner)),
+                "ErrorMessage.error_code",
+                "expected a member of ErrorMessageErrorCode, got {value}",
+                Codec::isErrorMessageErrorCode));
     }
 
     static Row row(GetTableSegmentInfo v) {
@@ -1752,7 +1789,8 @@ final class SparkRows {
                 "CreateTableSegment.delegation_token"),
             BinarySpark.booleanOf(
                 row.get(BinarySpark.field(row, "sorted_deprecated", owner)),
-                "CreateTableSegment.sorted_deprecated"),
+                "CreateTableSegment.sorted_deprecated",
+                "expected bool, got {type}"),
             BinarySpark.intOf(
                 row.get(BinarySpark.field(row, "key_length", owner)),
                 "CreateTableSegment.sorted_deprecated"),
@@ -1775,7 +1813,8 @@ final class SparkRows {
             BinarySpark.text(row.get(BinarySpark.field(row, "segment", owner)), "DeleteTableSegment.segment"),
             BinarySpark.booleanOf(
                 row.get(BinarySpark.field(row, "must_be_empty", owner)),
-                "DeleteTableSegment.must_be_empty"),
+                "DeleteTableSegment.must_be_empty",
+                "expected bool, got {type}"),
             BinarySpark.text(
                 row.get(BinarySpark.field(row, "delegation_token", owner)),
                 "DeleteTableSegment.delegation_token"));
@@ -2038,10 +2077,12 @@ final class SparkRows {
             toTableEntries(BinarySpark.struct(row.get(BinarySpark.field(row, "entries", owner)), owner), owner),
             BinarySpark.booleanOf(
                 row.get(BinarySpark.field(row, "should_clear", owner)),
-                "TableEntriesDeltaRead.should_clear"),
+                "TableEntriesDeltaRead.should_clear",
+                "expected bool, got {type}"),
             BinarySpark.booleanOf(
                 row.get(BinarySpark.field(row, "reached_end", owner)),
-                "TableEntriesDeltaRead.should_clear"),
+                "TableEntriesDeltaRead.should_clear",
+                "expected bool, got {type}"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "last_position", owner)),
                 "TableEntriesDeltaRead.should_clear"));
@@ -2087,7 +2128,8 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "writer_id", owner)),
                 "ConditionalBlockEnd.writer_id",
-                "ConditionalBlockEnd.writer_id"),
+                "ConditionalBlockEnd.writer_id",
+                "expected uuid.UUID, got {type}"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "event_number", owner)), "ConditionalBlockEnd.writer_id"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "expected_offset", owner)),

@@ -1028,7 +1028,7 @@ public final class KafkaWire {
 
     private static Invalid malformed(JsonProcessingException e) {
         if (JsonWire.tooDeep(e)) {
-            return new Invalid("malformed JSON: nested too deeply"); // the Python codec's words, and no offset either
+            return new Invalid(JsonChecks.TOO_DEEP); // the Python codec's words, and no offset either
         }
         String message = e.getOriginalMessage();
         int newline = message.indexOf('\n');

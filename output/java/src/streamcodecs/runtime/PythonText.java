@@ -73,6 +73,15 @@ public final class PythonText {
     }
 
     /**
+     * An encode refusal in the definition's words, as the Python codec fills them in ({@code str.format}):
+     * {@code {type}} is Python's name of the value's type, {@code {value}} its {@code repr}. The text comes from
+     * the generator, which gives the same to the Python codec.
+     */
+    public static String refusal(String text, String type, String repr) {
+        return text.replace("{type}", type).replace("{value}", repr);
+    }
+
+    /**
      * Python's {@code repr} of a string: single quotes unless it holds one and no double quote; a character that
      * Python does not print ({@code str.isprintable}: control, format, surrogate, private-use, unassigned, and
      * separators other than the space) as {@code \xhh}, {@code \\uhhhh} or {@code \Uhhhhhhhh}.

@@ -12,6 +12,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.unsafe.types.VariantVal;
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
+import streamcodecs.runtime.JsonChecks;
 import streamcodecs.runtime.JsonMessages;
 import streamcodecs.runtime.JsonWire;
 import streamcodecs.runtime.JsonWire.Problem;
@@ -2596,19 +2597,24 @@ public final class Codec {
     public static byte[] encode(Messages.Message message) throws EncodeException {
         String name = message.messageName();
         JsonWire.Writer w = new JsonWire.Writer(false);
+        boolean written = false; // a message holding free-form values: its bytes are checked once written
         try {
             switch (name) {
                 case "Handshake":
                     writeHandshake(w, (Messages.Handshake) message);
+                    written = true;
                     break;
                 case "Heartbeat":
                     writeHeartbeat(w, (Messages.Heartbeat) message);
+                    written = true;
                     break;
                 case "Tick":
                     writeTick(w, (Messages.Tick) message);
+                    written = true;
                     break;
                 case "BoltTuple":
                     writeBoltTuple(w, (Messages.BoltTuple) message);
+                    written = true;
                     break;
                 case "TaskIds":
                     writeTaskIds(w, (Messages.TaskIds) message);
@@ -2618,9 +2624,11 @@ public final class Codec {
                     break;
                 case "SpoutAck":
                     writeSpoutAck(w, (Messages.SpoutAck) message);
+                    written = true;
                     break;
                 case "SpoutFail":
                     writeSpoutFail(w, (Messages.SpoutFail) message);
+                    written = true;
                     break;
                 case "Activate":
                     writeActivate(w, (Messages.Activate) message);
@@ -2633,6 +2641,7 @@ public final class Codec {
                     break;
                 case "Emit":
                     writeEmit(w, (Messages.Emit) message);
+                    written = true;
                     break;
                 case "Ack":
                     writeAck(w, (Messages.Ack) message);
@@ -2648,6 +2657,7 @@ public final class Codec {
                     break;
                 case "Metrics":
                     writeMetrics(w, (Messages.Metrics) message);
+                    written = true;
                     break;
                 case "Sync":
                     writeSync(w, (Messages.Sync) message);
@@ -2659,7 +2669,11 @@ public final class Codec {
             throw JsonMessages.encodeFailure(PROTOCOL, name, e);
         }
         w.raw(TERMINATOR);
-        return w.toBytes();
+        byte[] data = w.toBytes();
+        if (written && JsonChecks.tooDeep(data)) {
+            throw JsonMessages.encodeFailure(PROTOCOL, name, new Problem(JsonChecks.TOO_DEEP));
+        }
+        return data;
     }
 
     /** The message as it goes on the wire, as text. */
