@@ -207,9 +207,44 @@ def msgpack_cases(expected: list[storm.Message], emits: list[tuple[list[object],
     assert ceiling_read() == expected
     assert ceiling_encode() == ceiling_write() == ours_encode()
 
+    # As a user would: a bolt's own emit (anchors given), the message built, written and flushed to the component's
+    # output (a BytesIO here), pystorm's Bolt.emit with its MsgpackSerializer against ours (the component runtime's
+    # Bolt.emit, which builds the Emit, encodes it with its checks and writes it); no reply is awaited by either.
+    from pystorm.bolt import Bolt as PystormBolt
+    from streamcodecs.storm import component
+
+    def pystorm_bolt() -> tuple[PystormBolt, io.BytesIO]:
+        out = io.BytesIO()
+        return PystormBolt(input_stream=io.BytesIO(), output_stream=out, serializer="msgpack"), out
+
+    def ours_bolt() -> tuple[component.Bolt, io.BytesIO]:
+        out = io.BytesIO()
+        bolt = component.Bolt(serializer="msgpack")
+        bolt._channel = component._Channel(io.BytesIO(), out, bolt.max_message, "msgpack", bolt.max_queued)
+        return bolt, out
+
+    def pystorm_emits(emits: list[tuple[list[object], str]] = emits) -> io.BytesIO:
+        bolt, out = pystorm_bolt()
+        emit = bolt.emit
+        for values, anchor in emits:
+            emit(values, anchors=[anchor])
+        return out
+
+    def ours_emits(emits: list[tuple[list[object], str]] = emits) -> io.BytesIO:
+        bolt, out = ours_bolt()
+        emit = bolt.emit
+        for values, anchor in emits:
+            emit(values, anchors=[anchor])
+        return out
+
+    assert reader.feed(ours_emits().getvalue()) == reader.feed(pystorm_emits().getvalue())
+
     group = f"storm msgpack read {COUNT} tuple frames"
     encode_group = f"storm msgpack encode {COUNT} emits"
+    user_group = f"storm msgpack Bolt.emit x{COUNT}, as a user would"
     return [
+        Case(user_group, OURS, ours_emits, ops=COUNT, target=("pystorm Bolt.emit", 1.5), unit="emits"),
+        Case(user_group, "pystorm Bolt.emit", pystorm_emits, ops=COUNT, unit="emits"),
         Case(group, OURS, ours_read, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
         Case(group, PYSTORM_MP, pystorm_read, ops=COUNT, unit="frames"),
         Case(group, CEILING_READ, ceiling_read, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),

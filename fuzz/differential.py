@@ -10,8 +10,8 @@ fed in batches) on arguments built as Spark hands them to a UDF, and their resul
 internal form as Spark stores them; the Python path's functions are called on the same batches. The inputs
 (``inputs.py``) are every vector of every version and hypothesis-drawn messages, mutated with a seed.
 
-    .venv/bin/python fuzz/differential.py                       # the long run: 100,000 inputs per protocol
-    .venv/bin/python fuzz/differential.py --count 300 --seed 3  # a short sample (tests/test_differential.py)
+    .venv/bin/python fuzz/differential.py                        # the long run: 100,000 inputs per protocol
+    .venv/bin/python fuzz/differential.py --count 2000 --seed 3  # a short sample (tests/test_differential.py)
 
 A protocol added by YAML alone is covered: the protocols, their entry points and their seeds come from the
 generated package (``--package-root``, default ``output/py``). Exit 0 when every input agreed, 1 otherwise (the

@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+COUNT = 2000
+"""Inputs per protocol: enough for the aimed inputs to meet each class once found to disagree (on the codecs before
+the 1e400 rule, this sample finds 14 storm decode disagreements; at 300 it found 2), in a few seconds of CPU."""
 PROTOCOLS = [
     "cloudevents",
     "kcl",
@@ -31,7 +34,7 @@ pytestmark = [
 @pytest.fixture(scope="module")
 def sample() -> str:
     result = subprocess.run(
-        [sys.executable, str(REPO / "fuzz" / "differential.py"), "--count", "300", "--seed", "28", "--show", "3"],
+        [sys.executable, str(REPO / "fuzz" / "differential.py"), "--count", str(COUNT), "--seed", "28", "--show", "3"],
         capture_output=True,
         text=True,
         timeout=600,
@@ -46,5 +49,5 @@ def test_both_codecs_decide_a_sample_alike(sample: str, protocol: str) -> None:
     found = re.search(rf"^{protocol}: (\d+) inputs, (\d+) disagreements", sample, re.M)
     assert found, sample
     inputs, disagreements = map(int, found.groups())
-    assert inputs >= 250
+    assert inputs >= COUNT - 1
     assert disagreements == 0, sample

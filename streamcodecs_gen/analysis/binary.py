@@ -182,7 +182,10 @@ class PythonBinary:
                 return f"_rt.extend_{self._helper(ref)}(parts, {expr}, {where}, EncodeError)"
         refusal = ref.wire.limit_refusal if isinstance(ref, WireRef) and ref.wire.writer_limited else None
         limit = f", MAX_FRAME, {pystr(refusal)}" if refusal else ""
-        return f"parts.append(_rt.{self._writer(ref)}({expr}, {where}, EncodeError{limit}))"
+        call = f"_rt.{self._writer(ref)}({expr}, {where}, EncodeError{limit})"
+        if self._writer(ref) == "payload_part":  # bytes (the common payload) as they are, without a call
+            return f"parts.append({expr} if type({expr}) is bytes else {call})"
+        return f"parts.append({call})"
 
     def _write_item(self, ref: TypeRef) -> str:
         code = ref.struct_code

@@ -233,16 +233,26 @@ def _items(body: _Body, item: TypeRef, v: str, key: str, listed: bool) -> None:
         if listed:
             body.add(f"elif not packed and not _jc.finite({v}):")
         else:  # (the values are written as they are; the keys are text)
-            entry = body.fresh("key")
             body.add("else:")
-            body.add(f"    for {entry} in {v}:")
-            body.add(f"        if type({entry}) is not str:")
-            body.add(f"            _jc.check_keys({v}, {key})")
+            body.add("    try:")
+            body.add(f"        _JOIN({v})  # the keys are text")
+            body.add("    except TypeError:")
+            body.add(f"        _jc.check_keys({v}, {key})")
             body.add(f"    if not packed and not _jc.finite({v}):")
             body.indent += 1
         body.add(f"    raise _jc.non_finite({v}, {key})")
         if not listed:
             body.indent -= 1
+        return
+    if isinstance(item, WireRef) and item.wire.check == "str" and item.wire.check_class == "str":
+        # Text items (and a map's keys): one C pass, "".join, which refuses what is not a str (or a subclass, which
+        # the checker accepts too) with TypeError; then the checker finds and names the item
+        body.add("else:")
+        body.add("    try:")
+        body.add(f"        _JOIN({v})" if listed else f"        _JOIN({v}), _JOIN({v}.values())")
+        body.add("    except TypeError:")
+        checker = "check_items" if listed else "check_entries"
+        body.add(f"        _jc.{checker}({v}, {key}, _jc.check_str, packed)")
         return
     if isinstance(item, WireRef) and item.wire.check:
         # A loop over the items with each one's test (a call only for one that fails it, which checks them all)

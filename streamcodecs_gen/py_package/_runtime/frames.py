@@ -156,9 +156,10 @@ class Codec(Generic[M]):
             writer = inline_writers.get(type(message))
             if writer is None:
                 raise encode_error(f"not a {protocol} message: {type(message).__name__}")
-            parts: Parts = []
+            parts: Parts = [b""]  # the header's place
             writer(message, parts)
-            return pack(message.CODE, sum(map(len, parts))) + b"".join(parts)  # type: ignore[attr-defined]
+            parts[0] = pack(message.CODE, sum(map(len, parts)))  # type: ignore[attr-defined]
+            return b"".join(parts)  # (the payload copied once)
 
         self.decode: Decode[M] = decode
         self.encode: Callable[[M], bytes] = encode

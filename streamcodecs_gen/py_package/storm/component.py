@@ -108,6 +108,9 @@ _LEVELS = {
 }
 
 
+_JOIN = "".join  # TypeError for an item that is not a str
+
+
 class ProtocolError(Exception):
     """Storm sent something this kind of component cannot take (a spout command to a bolt, a second handshake)."""
 
@@ -304,9 +307,17 @@ class Component:
             raise TypeError(f"tuple values must be a list or a tuple, not {type(values).__name__}")
         channel = self._require_channel()
         wait = need_task_ids and direct_task is None
+        ids: Any = anchors
+        if anchors is not None:
+            try:  # ids, as a list (the common case: one C pass, no copy; the message is written before this returns)
+                if type(anchors) is not list:
+                    raise TypeError
+                _JOIN(anchors)
+            except TypeError:  # a Tuple among them (or another sequence): their ids
+                ids = [a.id if isinstance(a, Tuple) else a for a in anchors]
         message = Emit(
-            values=list(values),
-            anchors=None if anchors is None else [a.id if isinstance(a, Tuple) else a for a in anchors],
+            values=values if type(values) is list else list(values),
+            anchors=ids,
             id=tup_id,
             stream=stream,
             task=direct_task,

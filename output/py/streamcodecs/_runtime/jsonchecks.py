@@ -276,12 +276,17 @@ def check_keys(values: dict[Any, Any], key: str | None) -> None:
             raise expected("str", name, None, False).in_map().at(key)
 
 
+_OPENERS = bytes(range(0x80, 0xA0)) + b"\xdc\xdd\xde\xdf"  # fixmap, fixarray, array 16/32, map 16/32
+_NOT_OPENERS = bytes(b for b in range(256) if b not in _OPENERS)
+
+
 def check_written(message: Any, data: bytes, packed: bool) -> None:
     """What only the written bytes of a message holding free-form values show: nesting deeper than decode reads.
-    A cheap test of the bytes first (fewer brackets, or bytes, than the limit), the message walked only when it
-    does not settle it."""
+    A cheap test of the bytes first (fewer brackets, or bytes that may open a map or an array, than the limit), the
+    message walked only when it does not settle it."""
     if packed:
-        deep = len(data) >= MAX_NESTING  # (each level takes a byte at least)
+        # Each level opens a map or an array, whose first byte is one of _OPENERS (other values' bytes may be too)
+        deep = len(data) >= MAX_NESTING and len(data.translate(None, _NOT_OPENERS)) >= MAX_NESTING
     else:
         deep = len(data) >= MAX_NESTING and data.count(b"[") + data.count(b"{") >= MAX_NESTING
     if deep:

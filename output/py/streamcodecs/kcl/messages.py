@@ -505,6 +505,7 @@ MESSAGES: dict[str, type[Message]] = {
 # Each check tests a value's exact class (and range) and otherwise asks the runtime's checker of its kind, which
 # accepts what still reads back equal and else raises the Refusal decode would give (jsonchecks).
 _UUID = uuid.UUID
+_JOIN = "".join  # TypeError for an item that is not a str: a list of text checked in one C pass
 _DATETIME = datetime.datetime
 _UTC = datetime.UTC
 _JSON_ENCODE = msgspec.json.Encoder().encode

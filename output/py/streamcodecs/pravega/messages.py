@@ -3604,7 +3604,9 @@ def _write_partial_event(value: PartialEvent, parts: _rt.Parts) -> None:
     where = "PartialEvent"
     try:
         where = "PartialEvent.data"
-        parts.append(_rt.payload_part(value.data, "PartialEvent.data", EncodeError))
+        parts.append(
+            value.data if type(value.data) is bytes else _rt.payload_part(value.data, "PartialEvent.data", EncodeError)
+        )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3644,7 +3646,9 @@ def _write_event(value: Event, parts: _rt.Parts) -> None:
     where = "Event"
     try:
         where = "Event.data"
-        parts.append(_rt.payload_part(value.data, "Event.data", EncodeError))
+        parts.append(
+            value.data if type(value.data) is bytes else _rt.payload_part(value.data, "Event.data", EncodeError)
+        )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 
@@ -3755,7 +3759,9 @@ def _write_append_block(value: AppendBlock, parts: _rt.Parts) -> None:
             )
         )
         where = "AppendBlock.data"
-        parts.append(_rt.payload_part(value.data, "AppendBlock.data", EncodeError))
+        parts.append(
+            value.data if type(value.data) is bytes else _rt.payload_part(value.data, "AppendBlock.data", EncodeError)
+        )
     except (struct.error, TypeError, AttributeError, OverflowError) as exc:
         raise EncodeError(str(exc), field=where) from None
 

@@ -885,6 +885,7 @@ MESSAGES: dict[str, type[Message]] = {
 # Each check tests a value's exact class (and range) and otherwise asks the runtime's checker of its kind, which
 # accepts what still reads back equal and else raises the Refusal decode would give (jsonchecks).
 _UUID = uuid.UUID
+_JOIN = "".join  # TypeError for an item that is not a str: a list of text checked in one C pass
 _DATETIME = datetime.datetime
 _UTC = datetime.UTC
 _JSON_ENCODE = msgspec.json.Encoder().encode
@@ -901,10 +902,10 @@ def _check_grouping(value: Grouping, packed: bool) -> None:
     if type(v) is not list and _jc.check_list(v, "fields", True):
         pass  # null, where it may be
     else:
-        for item1 in v:
-            if type(item1) is not str:
-                _jc.check_items(v, "fields", _jc.check_str, packed)
-                break
+        try:
+            _JOIN(v)
+        except TypeError:
+            _jc.check_items(v, "fields", _jc.check_str, packed)
 
 
 def _check_topology_context(value: TopologyContext, packed: bool) -> None:
@@ -913,10 +914,10 @@ def _check_topology_context(value: TopologyContext, packed: bool) -> None:
     if type(v) is not dict and _jc.check_map(v, "task->component", False):
         pass  # null, where it may be
     else:
-        for key2, item1 in v.items():
-            if type(key2) is not str or type(item1) is not str:
-                _jc.check_entries(v, "task->component", _jc.check_str, packed)
-                break
+        try:
+            _JOIN(v), _JOIN(v.values())
+        except TypeError:
+            _jc.check_entries(v, "task->component", _jc.check_str, packed)
     v = value.task_id
     if type(v) is not int or not -2147483648 <= v <= 2147483647:
         _jc.check_int(v, "taskid", False, packed, -2147483648, 2147483647)
@@ -927,29 +928,52 @@ def _check_topology_context(value: TopologyContext, packed: bool) -> None:
     if type(v) is not list and _jc.check_list(v, "streams", False):
         pass  # null, where it may be
     else:
-        for item3 in v:
-            if type(item3) is not str:
-                _jc.check_items(v, "streams", _jc.check_str, packed)
-                break
+        try:
+            _JOIN(v)
+        except TypeError:
+            _jc.check_items(v, "streams", _jc.check_str, packed)
     v = value.stream_to_output_fields
     if type(v) is not dict and _jc.check_map(v, "stream->outputfields", False):
         pass  # null, where it may be
     else:
         try:
-            for key5, item4 in v.items():
-                if type(key5) is not str:
-                    raise _jc.expected("str", key5, None, False)
-                if type(item4) is not list and _jc.check_list(item4, None, False):
+            for key2, item1 in v.items():
+                if type(key2) is not str:
+                    raise _jc.expected("str", key2, None, False)
+                if type(item1) is not list and _jc.check_list(item1, None, False):
                     pass  # null, where it may be
                 else:
-                    for item6 in item4:
-                        if type(item6) is not str:
-                            _jc.check_items(item4, None, _jc.check_str, packed)
-                            break
+                    try:
+                        _JOIN(item1)
+                    except TypeError:
+                        _jc.check_items(item1, None, _jc.check_str, packed)
         except _jc.Refusal as refusal:
             raise refusal.in_map().at("stream->outputfields") from None
     v = value.stream_to_target_to_grouping
     if type(v) is not dict and _jc.check_map(v, "stream->target->grouping", False):
+        pass  # null, where it may be
+    else:
+        try:
+            for key4, item3 in v.items():
+                if type(key4) is not str:
+                    raise _jc.expected("str", key4, None, False)
+                if type(item3) is not dict and _jc.check_map(item3, None, False):
+                    pass  # null, where it may be
+                else:
+                    try:
+                        for key6, item5 in item3.items():
+                            if type(key6) is not str:
+                                raise _jc.expected("str", key6, None, False)
+                            if type(item5) is Grouping:
+                                _check_grouping(item5, packed)
+                            else:
+                                raise _jc.expected("object", item5, None, False)
+                    except _jc.Refusal as refusal:
+                        raise refusal.in_map() from None
+        except _jc.Refusal as refusal:
+            raise refusal.in_map().at("stream->target->grouping") from None
+    v = value.source_to_stream_to_grouping
+    if type(v) is not dict and _jc.check_map(v, "source->stream->grouping", False):
         pass  # null, where it may be
     else:
         try:
@@ -970,9 +994,9 @@ def _check_topology_context(value: TopologyContext, packed: bool) -> None:
                     except _jc.Refusal as refusal:
                         raise refusal.in_map() from None
         except _jc.Refusal as refusal:
-            raise refusal.in_map().at("stream->target->grouping") from None
-    v = value.source_to_stream_to_grouping
-    if type(v) is not dict and _jc.check_map(v, "source->stream->grouping", False):
+            raise refusal.in_map().at("source->stream->grouping") from None
+    v = value.source_to_stream_to_fields
+    if type(v) is not dict and _jc.check_map(v, "source->stream->fields", False):
         pass  # null, where it may be
     else:
         try:
@@ -986,36 +1010,13 @@ def _check_topology_context(value: TopologyContext, packed: bool) -> None:
                         for key14, item13 in item11.items():
                             if type(key14) is not str:
                                 raise _jc.expected("str", key14, None, False)
-                            if type(item13) is Grouping:
-                                _check_grouping(item13, packed)
-                            else:
-                                raise _jc.expected("object", item13, None, False)
-                    except _jc.Refusal as refusal:
-                        raise refusal.in_map() from None
-        except _jc.Refusal as refusal:
-            raise refusal.in_map().at("source->stream->grouping") from None
-    v = value.source_to_stream_to_fields
-    if type(v) is not dict and _jc.check_map(v, "source->stream->fields", False):
-        pass  # null, where it may be
-    else:
-        try:
-            for key16, item15 in v.items():
-                if type(key16) is not str:
-                    raise _jc.expected("str", key16, None, False)
-                if type(item15) is not dict and _jc.check_map(item15, None, False):
-                    pass  # null, where it may be
-                else:
-                    try:
-                        for key18, item17 in item15.items():
-                            if type(key18) is not str:
-                                raise _jc.expected("str", key18, None, False)
-                            if type(item17) is not list and _jc.check_list(item17, None, False):
+                            if type(item13) is not list and _jc.check_list(item13, None, False):
                                 pass  # null, where it may be
                             else:
-                                for item19 in item17:
-                                    if type(item19) is not str:
-                                        _jc.check_items(item17, None, _jc.check_str, packed)
-                                        break
+                                try:
+                                    _JOIN(item13)
+                                except TypeError:
+                                    _jc.check_items(item13, None, _jc.check_str, packed)
                     except _jc.Refusal as refusal:
                         raise refusal.in_map() from None
         except _jc.Refusal as refusal:
@@ -1028,9 +1029,10 @@ def _write_handshake(value: Handshake, packed: bool) -> bytes:
     if type(v) is not dict and _jc.check_map(v, "conf", False):
         pass  # null, where it may be
     else:
-        for key1 in v:
-            if type(key1) is not str:
-                _jc.check_keys(v, "conf")
+        try:
+            _JOIN(v)  # the keys are text
+        except TypeError:
+            _jc.check_keys(v, "conf")
         if not packed and not _jc.finite(v):
             raise _jc.non_finite(v, "conf")
     v = value.pid_dir
@@ -1257,10 +1259,10 @@ def _write_emit(value: Emit, packed: bool) -> bytes:
     if type(v) is not list and _jc.check_list(v, "anchors", True):
         pass  # null, where it may be
     else:
-        for item1 in v:
-            if type(item1) is not str:
-                _jc.check_items(v, "anchors", _jc.check_str, packed)
-                break
+        try:
+            _JOIN(v)
+        except TypeError:
+            _jc.check_items(v, "anchors", _jc.check_str, packed)
     v = value.id
     if type(v) not in _jc.FINITE_LEAVES:
         _jc.check_free(v, "id", packed)
