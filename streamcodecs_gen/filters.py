@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 import jinja2
@@ -115,20 +116,25 @@ def javastr(value: Any) -> str:
     return '"' + "".join(out) + '"'
 
 
-def javastr_wrapped(value: Any, indent: int = 12, width: int = 120) -> str:
-    """A Java string literal of ``value`` as a concatenation of literals, broken after spaces, so that each line
-    (indented by ``indent``, the first one excepted) fits in ``width`` characters with a closing ``,``."""
-    words = str(value).split(" ")
+def _pieces(value: Any, fits: Callable[[str], bool]) -> list[str]:
+    """``value`` broken after spaces into pieces, each as long as ``fits`` allows (a single word always fits)."""
     pieces: list[str] = []
     current = ""
-    for word in words:
+    for word in str(value).split(" "):
         candidate = f"{current} {word}" if current else word
-        if current and indent + len(javastr(candidate + " ")) + 4 > width:
+        if current and not fits(candidate + " "):
             pieces.append(current + " ")
             current = word
         else:
             current = candidate
     pieces.append(current)
+    return pieces
+
+
+def javastr_wrapped(value: Any, indent: int = 12, width: int = 120) -> str:
+    """A Java string literal of ``value`` as a concatenation of literals, broken after spaces, so that each line
+    (indented by ``indent``, the first one excepted) fits in ``width`` characters with a closing ``,``."""
+    pieces = _pieces(value, lambda piece: indent + len(javastr(piece)) + 4 <= width)
     return f"\n{' ' * (indent - 4)}    + ".join(javastr(p) for p in pieces)
 
 
@@ -137,16 +143,7 @@ def pystr_wrapped(value: str, indent: int = 0, width: int = 120) -> str:
     indented by ``indent`` + 4 and fitting in ``width`` with a closing ``,`` (a short value stays one literal)."""
     if indent + len(pystr(value)) + 1 <= width:
         return pystr(value)
-    pieces: list[str] = []
-    current = ""
-    for word in str(value).split(" "):
-        candidate = f"{current} {word}" if current else word
-        if current and indent + 4 + len(pystr(candidate + " ")) > width:
-            pieces.append(current + " ")
-            current = word
-        else:
-            current = candidate
-    pieces.append(current)
+    pieces = _pieces(value, lambda piece: indent + 4 + len(pystr(piece)) <= width)
     inner = "".join(f"\n{' ' * (indent + 4)}{pystr(p)}" for p in pieces)
     return f"({inner}\n{' ' * indent})"
 
