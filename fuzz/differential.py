@@ -277,6 +277,9 @@ def _row_cases(run: Run, rows: list[Any], data_type: Any, count: int, names: lis
     cases: list[list[Any]] = []
     if not rows:
         return cases
+    if names:  # rows holding messages: every value of each message made null, then odd, besides the count
+        cases = [[row] for row in inputs.row_sweep(run.rng, rows, data_type) if inputs.representable(row, data_type)]
+        count += len(cases)
     while len(cases) < count:
         row = run.rng.choice(rows)
         if run.rng.random() < 0.6:

@@ -578,6 +578,32 @@ def row_mutation(rng: random.Random, row: Any, data_type: DataType, message_name
     return row
 
 
+def row_sweep(rng: random.Random, rows: list[Any], data_type: DataType) -> list[Any]:
+    """Every value of one row per message (plain form) replaced in turn by a null and by an odd value of its type:
+    each field kind of each message meets a null (a bool's, an enum's, a UUID's) in every run, which random
+    mutation of a short sample does not promise."""
+    swept = []
+    first: dict[Any, Any] = {}
+    for row in rows:
+        first.setdefault(row[0], row)
+    for row in first.values():
+        for path, leaf_type in _leaves(row, data_type):
+            if len(path) < 2 or row[path[0]] is None:
+                continue  # (the message's own column only: the others are null and not read)
+            holder = row
+            for step in path[:-1]:
+                holder = holder[step]
+            odd = next((v for v in (_odd(rng, holder[path[-1]], leaf_type) for _ in range(20)) if v is not None), None)
+            for value in [None] if odd is None else [None, odd]:  # (a struct has no odd value of its own)
+                copy = json.loads(json.dumps(row))
+                target = copy
+                for step in path[:-1]:
+                    target = target[step]
+                target[path[-1]] = value
+                swept.append(copy)
+    return swept
+
+
 def representable(row: Any, data_type: DataType) -> bool:
     """Whether a plain row can be a Spark value (the Python path gets it through Arrow)."""
     try:

@@ -156,6 +156,12 @@ class PythonBinary:
         """The arguments of one pack of a fixed run of ``var``'s fields."""
         return ", ".join(self.packed(f.type, f"{var}.{f.py}") for f in fields)
 
+    def packed_alone(self, f: Field, var: str) -> str:
+        """A pack, thrown away, of one field of a fixed run whose one pack failed: the first field failing alone is
+        the one the refusal names (the Java codec checks a run's fields one by one, in order, and names the same)."""
+        assert f.type.struct_code, f.name
+        return f"{self.struct_of(f.type.struct_code)}.pack({self.packed(f.type, f'{var}.{f.py}')})"
+
     def frame_value(self, f: Field) -> str:
         """What the frame's one pack takes for the field of ``value``: its constant, else its packed value."""
         return f.const_literal if f.has_const else self.packed(f.type, f"value.{f.py}")

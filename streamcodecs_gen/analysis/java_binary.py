@@ -329,10 +329,11 @@ class JavaBinary:
 
     def from_spark(self, owner: Struct, f: Field) -> str:
         """The codec value of the field out of the Spark ``row`` of its owner, failing as the Python path does: the
-        field's path names text that is not a UUID, the codec's ``where`` (the first field of its run) a value it
-        cannot pack, ``owner`` (the message) a missing field or a struct value that is not one."""
+        field's path names a value it cannot pack (a field of a fixed run too: the Python codec names the first field
+        of the run that fails alone), ``owner`` (the message) a missing field or a struct value that is not one."""
         value = f"row.get(BinarySpark.field(row, {java_string(f.py)}, owner))"
-        return self._from_value(f.type, value, self.path(owner, f), self.where(owner)[f.name], 0)
+        path = self.path(owner, f)
+        return self._from_value(f.type, value, path, path, 0)
 
     def _from_value(self, ref: TypeRef, value: str, path: str, where: str, depth: int) -> str:
         place, at = java_string(path), java_string(where)
@@ -378,15 +379,6 @@ class JavaBinary:
 
     def from_values(self, owner: Struct) -> list[str]:
         return [self.from_spark(owner, f) for f in owner.fields]
-
-    def where(self, owner: Struct) -> dict[str, str]:
-        """Per field, what the Python encoder names when the value cannot be packed: the first field of its run."""
-        found = {}
-        for step in self.layout.write_steps[owner.name]:
-            first = self.path(owner, step.fields[0])
-            for f in step.fields:
-                found[f.name] = first if step.fixed and not step.guard_nonempty else self.path(owner, f)
-        return found
 
     # ------------------------------------------------------------------ messages
 

@@ -181,6 +181,7 @@ DIRECTIONS: tuple[str, ...] = (
 )
 MAX_FRAME = 16777215
 """Largest whole frame (header included) accepted on encode and decode."""
+_PACK_ERRORS = (struct.error, TypeError, AttributeError, OverflowError)  # what packing a wrong value raises
 WIRE_VERSION: Final = 17
 """Newest wire version; sent as Hello.highVersion."""
 OLDEST_COMPATIBLE_VERSION: Final = 5
@@ -3169,8 +3170,16 @@ def _write_chunk_info(value: ChunkInfo, parts: _rt.Parts) -> None:
         raise EncodeError(f"expected ChunkInfo, got {type(value).__name__}", field="ChunkInfo")
     where = "ChunkInfo"
     try:
-        where = "ChunkInfo.length_in_metadata"
-        parts.append(_STRUCT_INT64X3.pack(value.length_in_metadata, value.length_in_storage, value.start_offset))
+        try:
+            parts.append(_STRUCT_INT64X3.pack(value.length_in_metadata, value.length_in_storage, value.start_offset))
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "ChunkInfo.length_in_metadata"
+            _STRUCT_INT64.pack(value.length_in_metadata)
+            where = "ChunkInfo.length_in_storage"
+            _STRUCT_INT64.pack(value.length_in_storage)
+            where = "ChunkInfo.start_offset"
+            _STRUCT_INT64.pack(value.start_offset)
+            raise
         where = "ChunkInfo.chunk_name"
         parts.append(_rt.write_mutf8(value.chunk_name, "ChunkInfo.chunk_name", EncodeError))
         where = "ChunkInfo.exists_in_storage"
@@ -3181,7 +3190,7 @@ def _write_chunk_info(value: ChunkInfo, parts: _rt.Parts) -> None:
                 else _rt.strict_bool(value.exists_in_storage, "expected bool, got {type}")
             )
         )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3209,20 +3218,36 @@ def _write_conditional_attribute_update(value: ConditionalAttributeUpdate, parts
         )
     where = "ConditionalAttributeUpdate"
     try:
-        where = "ConditionalAttributeUpdate.attribute_id"
-        parts.append(
-            _STRUCT_UUID_INT8_INT64X2.pack(
+        try:
+            parts.append(
+                _STRUCT_UUID_INT8_INT64X2.pack(
+                    (
+                        value.attribute_id.int
+                        if type(value.attribute_id) is _UUID
+                        else _rt.uuid_int(value.attribute_id, "expected uuid.UUID, got {type}")
+                    ).to_bytes(16, "big"),
+                    value.attribute_update_type,
+                    value.new_value,
+                    value.old_value,
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "ConditionalAttributeUpdate.attribute_id"
+            _STRUCT_UUID.pack(
                 (
                     value.attribute_id.int
                     if type(value.attribute_id) is _UUID
                     else _rt.uuid_int(value.attribute_id, "expected uuid.UUID, got {type}")
-                ).to_bytes(16, "big"),
-                value.attribute_update_type,
-                value.new_value,
-                value.old_value,
+                ).to_bytes(16, "big")
             )
-        )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+            where = "ConditionalAttributeUpdate.attribute_update_type"
+            _STRUCT_INT8.pack(value.attribute_update_type)
+            where = "ConditionalAttributeUpdate.new_value"
+            _STRUCT_INT64.pack(value.new_value)
+            where = "ConditionalAttributeUpdate.old_value"
+            _STRUCT_INT64.pack(value.old_value)
+            raise
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3252,7 +3277,7 @@ def _write_inline_event(value: InlineEvent, parts: _rt.Parts) -> None:
         parts.append(_STRUCT_INT32.pack(0))
         where = "InlineEvent.data"
         _rt.extend_bytes_int32(parts, value.data, "InlineEvent.data", EncodeError)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3277,7 +3302,7 @@ def _write_merged_segment(value: MergedSegment, parts: _rt.Parts) -> None:
         parts.append(_rt.write_mutf8(value.source, "MergedSegment.source", EncodeError))
         where = "MergedSegment.new_target_write_offset"
         parts.append(_STRUCT_INT64.pack(value.new_target_write_offset))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3317,7 +3342,7 @@ def _write_table_key(value: TableKey, parts: _rt.Parts) -> None:
             parts.append(_STRUCT_INT64.pack(value.key_version))
         else:
             _STRUCT_INT64.pack(value.key_version)  # checked, not written
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
     # The size counts conditional fields even when they are not written.
     size = sum(map(len, parts)) + (0 if value.data else 8)
@@ -3348,7 +3373,7 @@ def _write_table_value(value: TableValue, parts: _rt.Parts) -> None:
     try:
         where = "TableValue.data"
         _rt.extend_bytes_int32(parts, value.data, "TableValue.data", EncodeError)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
     size = sum(map(len, parts))
     outer.append(_STRUCT_INT32.pack(size))
@@ -3373,7 +3398,7 @@ def _write_table_entry(value: TableEntry, parts: _rt.Parts) -> None:
         _write_table_key(value.key, parts)
         where = "TableEntry.value"
         _write_table_value(value.value, parts)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3397,7 +3422,7 @@ def _write_table_entries(value: TableEntries, parts: _rt.Parts) -> None:
         )
         for item in value.entries:
             _write_table_entry(item, parts)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3441,7 +3466,7 @@ def _write_table_iterator_args(value: TableIteratorArgs, parts: _rt.Parts) -> No
         _rt.extend_bytes_int32(parts, value.from_key, "TableIteratorArgs.from_key", EncodeError)
         where = "TableIteratorArgs.to_key"
         _rt.extend_bytes_int32(parts, value.to_key, "TableIteratorArgs.to_key", EncodeError)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3459,9 +3484,15 @@ def _read_hello(buf: _rt.Buffer, pos: int, end: int) -> tuple[Hello, int]:
 def _write_hello(value: Hello, parts: _rt.Parts) -> None:
     where = "Hello"
     try:
-        where = "Hello.high_version"
-        parts.append(_STRUCT_INT32X2.pack(value.high_version, value.low_version))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+        try:
+            parts.append(_STRUCT_INT32X2.pack(value.high_version, value.low_version))
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "Hello.high_version"
+            _STRUCT_INT32.pack(value.high_version)
+            where = "Hello.low_version"
+            _STRUCT_INT32.pack(value.low_version)
+            raise
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3474,7 +3505,7 @@ def _frame_hello(value: Hello) -> bytes:
             value.high_version,
             value.low_version,
         )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         _write_hello(value, [])  # raises the EncodeError that names the field at fault
         raise EncodeError(str(exc), field="Hello") from None
 
@@ -3500,7 +3531,7 @@ def _write_storage_chunks_listed(value: StorageChunksListed, parts: _rt.Parts) -
         parts.append(_rt.I32.pack(len(value.chunks if type(value.chunks) is list else _rt.strict_list(value.chunks))))
         for item in value.chunks:
             _write_chunk_info(item, parts)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3527,7 +3558,7 @@ def _write_list_storage_chunks(value: ListStorageChunks, parts: _rt.Parts) -> No
         parts.append(_rt.write_mutf8(value.delegation_token, "ListStorageChunks.delegation_token", EncodeError))
         where = "ListStorageChunks.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3546,7 +3577,7 @@ def _write_storage_flushed(value: StorageFlushed, parts: _rt.Parts) -> None:
     try:
         where = "StorageFlushed.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3558,7 +3589,7 @@ def _frame_storage_flushed(value: StorageFlushed) -> bytes:
             8,
             value.request_id,
         )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         _write_storage_flushed(value, [])  # raises the EncodeError that names the field at fault
         raise EncodeError(str(exc), field="StorageFlushed") from None
 
@@ -3589,7 +3620,7 @@ def _write_flush_to_storage(value: FlushToStorage, parts: _rt.Parts) -> None:
         parts.append(_rt.write_mutf8(value.delegation_token, "FlushToStorage.delegation_token", EncodeError))
         where = "FlushToStorage.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3607,7 +3638,7 @@ def _write_partial_event(value: PartialEvent, parts: _rt.Parts) -> None:
         parts.append(
             value.data if type(value.data) is bytes else _rt.payload_part(value.data, "PartialEvent.data", EncodeError)
         )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3631,7 +3662,7 @@ def _write_padding(value: Padding, parts: _rt.Parts) -> None:
                 "padding of {value} bytes exceeds the largest frame ({limit} bytes)",
             )
         )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3649,7 +3680,7 @@ def _write_event(value: Event, parts: _rt.Parts) -> None:
         parts.append(
             value.data if type(value.data) is bytes else _rt.payload_part(value.data, "Event.data", EncodeError)
         )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3672,22 +3703,34 @@ def _read_setup_append(buf: _rt.Buffer, pos: int, end: int) -> tuple[SetupAppend
 def _write_setup_append(value: SetupAppend, parts: _rt.Parts) -> None:
     where = "SetupAppend"
     try:
-        where = "SetupAppend.request_id"
-        parts.append(
-            _STRUCT_INT64_UUID.pack(
-                value.request_id,
+        try:
+            parts.append(
+                _STRUCT_INT64_UUID.pack(
+                    value.request_id,
+                    (
+                        value.writer_id.int
+                        if type(value.writer_id) is _UUID
+                        else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                    ).to_bytes(16, "big"),
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "SetupAppend.request_id"
+            _STRUCT_INT64.pack(value.request_id)
+            where = "SetupAppend.writer_id"
+            _STRUCT_UUID.pack(
                 (
                     value.writer_id.int
                     if type(value.writer_id) is _UUID
                     else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
-                ).to_bytes(16, "big"),
+                ).to_bytes(16, "big")
             )
-        )
+            raise
         where = "SetupAppend.segment"
         parts.append(_rt.write_mutf8(value.segment, "SetupAppend.segment", EncodeError))
         where = "SetupAppend.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "SetupAppend.delegation_token", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3717,18 +3760,30 @@ def _write_append_setup(value: AppendSetup, parts: _rt.Parts) -> None:
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "AppendSetup.segment"
         parts.append(_rt.write_mutf8(value.segment, "AppendSetup.segment", EncodeError))
-        where = "AppendSetup.writer_id"
-        parts.append(
-            _STRUCT_UUID_INT64.pack(
+        try:
+            parts.append(
+                _STRUCT_UUID_INT64.pack(
+                    (
+                        value.writer_id.int
+                        if type(value.writer_id) is _UUID
+                        else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                    ).to_bytes(16, "big"),
+                    value.last_event_number,
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "AppendSetup.writer_id"
+            _STRUCT_UUID.pack(
                 (
                     value.writer_id.int
                     if type(value.writer_id) is _UUID
                     else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
-                ).to_bytes(16, "big"),
-                value.last_event_number,
+                ).to_bytes(16, "big")
             )
-        )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+            where = "AppendSetup.last_event_number"
+            _STRUCT_INT64.pack(value.last_event_number)
+            raise
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3762,7 +3817,7 @@ def _write_append_block(value: AppendBlock, parts: _rt.Parts) -> None:
         parts.append(
             value.data if type(value.data) is bytes else _rt.payload_part(value.data, "AppendBlock.data", EncodeError)
         )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3795,22 +3850,42 @@ def _read_append_block_end(buf: _rt.Buffer, pos: int, end: int) -> tuple[AppendB
 def _write_append_block_end(value: AppendBlockEnd, parts: _rt.Parts) -> None:
     where = "AppendBlockEnd"
     try:
-        where = "AppendBlockEnd.writer_id"
-        parts.append(
-            _STRUCT_UUID_INT32.pack(
+        try:
+            parts.append(
+                _STRUCT_UUID_INT32.pack(
+                    (
+                        value.writer_id.int
+                        if type(value.writer_id) is _UUID
+                        else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                    ).to_bytes(16, "big"),
+                    value.size_of_whole_events,
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "AppendBlockEnd.writer_id"
+            _STRUCT_UUID.pack(
                 (
                     value.writer_id.int
                     if type(value.writer_id) is _UUID
                     else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
-                ).to_bytes(16, "big"),
-                value.size_of_whole_events,
+                ).to_bytes(16, "big")
             )
-        )
+            where = "AppendBlockEnd.size_of_whole_events"
+            _STRUCT_INT32.pack(value.size_of_whole_events)
+            raise
         where = "AppendBlockEnd.data"
         _rt.extend_bytes_int32(parts, value.data, "AppendBlockEnd.data", EncodeError)
-        where = "AppendBlockEnd.num_events"
-        parts.append(_STRUCT_INT32_INT64X2.pack(value.num_events, value.last_event_number, value.request_id))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+        try:
+            parts.append(_STRUCT_INT32_INT64X2.pack(value.num_events, value.last_event_number, value.request_id))
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "AppendBlockEnd.num_events"
+            _STRUCT_INT32.pack(value.num_events)
+            where = "AppendBlockEnd.last_event_number"
+            _STRUCT_INT64.pack(value.last_event_number)
+            where = "AppendBlockEnd.request_id"
+            _STRUCT_INT64.pack(value.request_id)
+            raise
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3838,23 +3913,37 @@ def _read_conditional_append(buf: _rt.Buffer, pos: int, end: int) -> tuple[Condi
 def _write_conditional_append(value: ConditionalAppend, parts: _rt.Parts) -> None:
     where = "ConditionalAppend"
     try:
-        where = "ConditionalAppend.writer_id"
-        parts.append(
-            _STRUCT_UUID_INT64X2.pack(
+        try:
+            parts.append(
+                _STRUCT_UUID_INT64X2.pack(
+                    (
+                        value.writer_id.int
+                        if type(value.writer_id) is _UUID
+                        else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                    ).to_bytes(16, "big"),
+                    value.event_number,
+                    value.expected_offset,
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "ConditionalAppend.writer_id"
+            _STRUCT_UUID.pack(
                 (
                     value.writer_id.int
                     if type(value.writer_id) is _UUID
                     else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
-                ).to_bytes(16, "big"),
-                value.event_number,
-                value.expected_offset,
+                ).to_bytes(16, "big")
             )
-        )
+            where = "ConditionalAppend.event_number"
+            _STRUCT_INT64.pack(value.event_number)
+            where = "ConditionalAppend.expected_offset"
+            _STRUCT_INT64.pack(value.expected_offset)
+            raise
         where = "ConditionalAppend.event"
         _write_inline_event(value.event, parts)
         where = "ConditionalAppend.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3898,21 +3987,39 @@ def _read_data_appended(buf: _rt.Buffer, pos: int, end: int) -> tuple[DataAppend
 def _write_data_appended(value: DataAppended, parts: _rt.Parts) -> None:
     where = "DataAppended"
     try:
-        where = "DataAppended.writer_id"
-        parts.append(
-            _STRUCT_UUID_INT64X4.pack(
+        try:
+            parts.append(
+                _STRUCT_UUID_INT64X4.pack(
+                    (
+                        value.writer_id.int
+                        if type(value.writer_id) is _UUID
+                        else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                    ).to_bytes(16, "big"),
+                    value.event_number,
+                    value.previous_event_number,
+                    value.request_id,
+                    value.current_segment_write_offset,
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "DataAppended.writer_id"
+            _STRUCT_UUID.pack(
                 (
                     value.writer_id.int
                     if type(value.writer_id) is _UUID
                     else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
-                ).to_bytes(16, "big"),
-                value.event_number,
-                value.previous_event_number,
-                value.request_id,
-                value.current_segment_write_offset,
+                ).to_bytes(16, "big")
             )
-        )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+            where = "DataAppended.event_number"
+            _STRUCT_INT64.pack(value.event_number)
+            where = "DataAppended.previous_event_number"
+            _STRUCT_INT64.pack(value.previous_event_number)
+            where = "DataAppended.request_id"
+            _STRUCT_INT64.pack(value.request_id)
+            where = "DataAppended.current_segment_write_offset"
+            _STRUCT_INT64.pack(value.current_segment_write_offset)
+            raise
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3932,7 +4039,7 @@ def _frame_data_appended(value: DataAppended) -> bytes:
             value.request_id,
             value.current_segment_write_offset,
         )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         _write_data_appended(value, [])  # raises the EncodeError that names the field at fault
         raise EncodeError(str(exc), field="DataAppended") from None
 
@@ -3958,19 +4065,33 @@ def _read_conditional_check_failed(buf: _rt.Buffer, pos: int, end: int) -> tuple
 def _write_conditional_check_failed(value: ConditionalCheckFailed, parts: _rt.Parts) -> None:
     where = "ConditionalCheckFailed"
     try:
-        where = "ConditionalCheckFailed.writer_id"
-        parts.append(
-            _STRUCT_UUID_INT64X2.pack(
+        try:
+            parts.append(
+                _STRUCT_UUID_INT64X2.pack(
+                    (
+                        value.writer_id.int
+                        if type(value.writer_id) is _UUID
+                        else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                    ).to_bytes(16, "big"),
+                    value.event_number,
+                    value.request_id,
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "ConditionalCheckFailed.writer_id"
+            _STRUCT_UUID.pack(
                 (
                     value.writer_id.int
                     if type(value.writer_id) is _UUID
                     else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
-                ).to_bytes(16, "big"),
-                value.event_number,
-                value.request_id,
+                ).to_bytes(16, "big")
             )
-        )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+            where = "ConditionalCheckFailed.event_number"
+            _STRUCT_INT64.pack(value.event_number)
+            where = "ConditionalCheckFailed.request_id"
+            _STRUCT_INT64.pack(value.request_id)
+            raise
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -3988,7 +4109,7 @@ def _frame_conditional_check_failed(value: ConditionalCheckFailed) -> bytes:
             value.event_number,
             value.request_id,
         )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         _write_conditional_check_failed(value, [])  # raises the EncodeError that names the field at fault
         raise EncodeError(str(exc), field="ConditionalCheckFailed") from None
 
@@ -4019,13 +4140,19 @@ def _write_read_segment(value: ReadSegment, parts: _rt.Parts) -> None:
     try:
         where = "ReadSegment.segment"
         parts.append(_rt.write_mutf8(value.segment, "ReadSegment.segment", EncodeError))
-        where = "ReadSegment.offset"
-        parts.append(_STRUCT_INT64_INT32.pack(value.offset, value.suggested_length))
+        try:
+            parts.append(_STRUCT_INT64_INT32.pack(value.offset, value.suggested_length))
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "ReadSegment.offset"
+            _STRUCT_INT64.pack(value.offset)
+            where = "ReadSegment.suggested_length"
+            _STRUCT_INT32.pack(value.suggested_length)
+            raise
         where = "ReadSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "ReadSegment.delegation_token", EncodeError))
         where = "ReadSegment.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4056,23 +4183,39 @@ def _write_segment_read(value: SegmentRead, parts: _rt.Parts) -> None:
     try:
         where = "SegmentRead.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentRead.segment", EncodeError))
-        where = "SegmentRead.offset"
-        parts.append(
-            _STRUCT_INT64_BOOLX2.pack(
-                value.offset,
+        try:
+            parts.append(
+                _STRUCT_INT64_BOOLX2.pack(
+                    value.offset,
+                    value.at_tail
+                    if type(value.at_tail) is bool
+                    else _rt.strict_bool(value.at_tail, "expected bool, got {type}"),
+                    value.end_of_segment
+                    if type(value.end_of_segment) is bool
+                    else _rt.strict_bool(value.end_of_segment, "expected bool, got {type}"),
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "SegmentRead.offset"
+            _STRUCT_INT64.pack(value.offset)
+            where = "SegmentRead.at_tail"
+            _STRUCT_BOOL.pack(
                 value.at_tail
                 if type(value.at_tail) is bool
-                else _rt.strict_bool(value.at_tail, "expected bool, got {type}"),
+                else _rt.strict_bool(value.at_tail, "expected bool, got {type}")
+            )
+            where = "SegmentRead.end_of_segment"
+            _STRUCT_BOOL.pack(
                 value.end_of_segment
                 if type(value.end_of_segment) is bool
-                else _rt.strict_bool(value.end_of_segment, "expected bool, got {type}"),
+                else _rt.strict_bool(value.end_of_segment, "expected bool, got {type}")
             )
-        )
+            raise
         where = "SegmentRead.data"
         _rt.extend_bytes_int32(parts, value.data, "SegmentRead.data", EncodeError)
         where = "SegmentRead.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4099,7 +4242,7 @@ def _write_get_stream_segment_info(value: GetStreamSegmentInfo, parts: _rt.Parts
         parts.append(_rt.write_mutf8(value.segment_name, "GetStreamSegmentInfo.segment_name", EncodeError))
         where = "GetStreamSegmentInfo.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "GetStreamSegmentInfo.delegation_token", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4137,24 +4280,50 @@ def _write_stream_segment_info(value: StreamSegmentInfo, parts: _rt.Parts) -> No
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "StreamSegmentInfo.segment_name"
         parts.append(_rt.write_mutf8(value.segment_name, "StreamSegmentInfo.segment_name", EncodeError))
-        where = "StreamSegmentInfo.exists"
-        parts.append(
-            _STRUCT_BOOLX3_INT64X3.pack(
+        try:
+            parts.append(
+                _STRUCT_BOOLX3_INT64X3.pack(
+                    value.exists
+                    if type(value.exists) is bool
+                    else _rt.strict_bool(value.exists, "expected bool, got {type}"),
+                    value.is_sealed
+                    if type(value.is_sealed) is bool
+                    else _rt.strict_bool(value.is_sealed, "expected bool, got {type}"),
+                    value.is_deleted
+                    if type(value.is_deleted) is bool
+                    else _rt.strict_bool(value.is_deleted, "expected bool, got {type}"),
+                    value.last_modified,
+                    value.write_offset,
+                    value.start_offset,
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "StreamSegmentInfo.exists"
+            _STRUCT_BOOL.pack(
                 value.exists
                 if type(value.exists) is bool
-                else _rt.strict_bool(value.exists, "expected bool, got {type}"),
+                else _rt.strict_bool(value.exists, "expected bool, got {type}")
+            )
+            where = "StreamSegmentInfo.is_sealed"
+            _STRUCT_BOOL.pack(
                 value.is_sealed
                 if type(value.is_sealed) is bool
-                else _rt.strict_bool(value.is_sealed, "expected bool, got {type}"),
+                else _rt.strict_bool(value.is_sealed, "expected bool, got {type}")
+            )
+            where = "StreamSegmentInfo.is_deleted"
+            _STRUCT_BOOL.pack(
                 value.is_deleted
                 if type(value.is_deleted) is bool
-                else _rt.strict_bool(value.is_deleted, "expected bool, got {type}"),
-                value.last_modified,
-                value.write_offset,
-                value.start_offset,
+                else _rt.strict_bool(value.is_deleted, "expected bool, got {type}")
             )
-        )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+            where = "StreamSegmentInfo.last_modified"
+            _STRUCT_INT64.pack(value.last_modified)
+            where = "StreamSegmentInfo.write_offset"
+            _STRUCT_INT64.pack(value.write_offset)
+            where = "StreamSegmentInfo.start_offset"
+            _STRUCT_INT64.pack(value.start_offset)
+            raise
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4192,13 +4361,19 @@ def _write_create_segment(value: CreateSegment, parts: _rt.Parts) -> None:
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "CreateSegment.segment"
         parts.append(_rt.write_mutf8(value.segment, "CreateSegment.segment", EncodeError))
-        where = "CreateSegment.target_rate"
-        parts.append(_STRUCT_INT32_INT8.pack(value.target_rate, value.scale_type))
+        try:
+            parts.append(_STRUCT_INT32_INT8.pack(value.target_rate, value.scale_type))
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "CreateSegment.target_rate"
+            _STRUCT_INT32.pack(value.target_rate)
+            where = "CreateSegment.scale_type"
+            _STRUCT_INT8.pack(value.scale_type)
+            raise
         where = "CreateSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "CreateSegment.delegation_token", EncodeError))
         where = "CreateSegment.rollover_size_bytes"
         parts.append(_STRUCT_INT64.pack(value.rollover_size_bytes))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4221,7 +4396,7 @@ def _write_segment_created(value: SegmentCreated, parts: _rt.Parts) -> None:
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentCreated.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentCreated.segment", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4248,7 +4423,7 @@ def _write_seal_segment(value: SealSegment, parts: _rt.Parts) -> None:
         parts.append(_rt.write_mutf8(value.segment, "SealSegment.segment", EncodeError))
         where = "SealSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "SealSegment.delegation_token", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4271,7 +4446,7 @@ def _write_segment_sealed(value: SegmentSealed, parts: _rt.Parts) -> None:
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentSealed.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentSealed.segment", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4298,7 +4473,7 @@ def _write_delete_segment(value: DeleteSegment, parts: _rt.Parts) -> None:
         parts.append(_rt.write_mutf8(value.segment, "DeleteSegment.segment", EncodeError))
         where = "DeleteSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "DeleteSegment.delegation_token", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4321,7 +4496,7 @@ def _write_segment_deleted(value: SegmentDeleted, parts: _rt.Parts) -> None:
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentDeleted.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentDeleted.segment", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4353,11 +4528,17 @@ def _write_update_segment_policy(value: UpdateSegmentPolicy, parts: _rt.Parts) -
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "UpdateSegmentPolicy.segment"
         parts.append(_rt.write_mutf8(value.segment, "UpdateSegmentPolicy.segment", EncodeError))
-        where = "UpdateSegmentPolicy.target_rate"
-        parts.append(_STRUCT_INT32_INT8.pack(value.target_rate, value.scale_type))
+        try:
+            parts.append(_STRUCT_INT32_INT8.pack(value.target_rate, value.scale_type))
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "UpdateSegmentPolicy.target_rate"
+            _STRUCT_INT32.pack(value.target_rate)
+            where = "UpdateSegmentPolicy.scale_type"
+            _STRUCT_INT8.pack(value.scale_type)
+            raise
         where = "UpdateSegmentPolicy.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "UpdateSegmentPolicy.delegation_token", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4380,7 +4561,7 @@ def _write_segment_policy_updated(value: SegmentPolicyUpdated, parts: _rt.Parts)
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentPolicyUpdated.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentPolicyUpdated.segment", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4423,7 +4604,7 @@ def _write_get_segment_attribute(value: GetSegmentAttribute, parts: _rt.Parts) -
         )
         where = "GetSegmentAttribute.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "GetSegmentAttribute.delegation_token", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4441,9 +4622,15 @@ def _read_segment_attribute(buf: _rt.Buffer, pos: int, end: int) -> tuple[Segmen
 def _write_segment_attribute(value: SegmentAttribute, parts: _rt.Parts) -> None:
     where = "SegmentAttribute"
     try:
-        where = "SegmentAttribute.request_id"
-        parts.append(_STRUCT_INT64X2.pack(value.request_id, value.value))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+        try:
+            parts.append(_STRUCT_INT64X2.pack(value.request_id, value.value))
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "SegmentAttribute.request_id"
+            _STRUCT_INT64.pack(value.request_id)
+            where = "SegmentAttribute.value"
+            _STRUCT_INT64.pack(value.value)
+            raise
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4456,7 +4643,7 @@ def _frame_segment_attribute(value: SegmentAttribute) -> bytes:
             value.request_id,
             value.value,
         )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         _write_segment_attribute(value, [])  # raises the EncodeError that names the field at fault
         raise EncodeError(str(exc), field="SegmentAttribute") from None
 
@@ -4490,21 +4677,35 @@ def _write_update_segment_attribute(value: UpdateSegmentAttribute, parts: _rt.Pa
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "UpdateSegmentAttribute.segment_name"
         parts.append(_rt.write_mutf8(value.segment_name, "UpdateSegmentAttribute.segment_name", EncodeError))
-        where = "UpdateSegmentAttribute.attribute_id"
-        parts.append(
-            _STRUCT_UUID_INT64X2.pack(
+        try:
+            parts.append(
+                _STRUCT_UUID_INT64X2.pack(
+                    (
+                        value.attribute_id.int
+                        if type(value.attribute_id) is _UUID
+                        else _rt.uuid_int(value.attribute_id, "expected uuid.UUID, got {type}")
+                    ).to_bytes(16, "big"),
+                    value.new_value,
+                    value.expected_value,
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "UpdateSegmentAttribute.attribute_id"
+            _STRUCT_UUID.pack(
                 (
                     value.attribute_id.int
                     if type(value.attribute_id) is _UUID
                     else _rt.uuid_int(value.attribute_id, "expected uuid.UUID, got {type}")
-                ).to_bytes(16, "big"),
-                value.new_value,
-                value.expected_value,
+                ).to_bytes(16, "big")
             )
-        )
+            where = "UpdateSegmentAttribute.new_value"
+            _STRUCT_INT64.pack(value.new_value)
+            where = "UpdateSegmentAttribute.expected_value"
+            _STRUCT_INT64.pack(value.expected_value)
+            raise
         where = "UpdateSegmentAttribute.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "UpdateSegmentAttribute.delegation_token", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4522,16 +4723,26 @@ def _read_segment_attribute_updated(buf: _rt.Buffer, pos: int, end: int) -> tupl
 def _write_segment_attribute_updated(value: SegmentAttributeUpdated, parts: _rt.Parts) -> None:
     where = "SegmentAttributeUpdated"
     try:
-        where = "SegmentAttributeUpdated.request_id"
-        parts.append(
-            _STRUCT_INT64_BOOL.pack(
-                value.request_id,
+        try:
+            parts.append(
+                _STRUCT_INT64_BOOL.pack(
+                    value.request_id,
+                    value.success
+                    if type(value.success) is bool
+                    else _rt.strict_bool(value.success, "expected bool, got {type}"),
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "SegmentAttributeUpdated.request_id"
+            _STRUCT_INT64.pack(value.request_id)
+            where = "SegmentAttributeUpdated.success"
+            _STRUCT_BOOL.pack(
                 value.success
                 if type(value.success) is bool
-                else _rt.strict_bool(value.success, "expected bool, got {type}"),
+                else _rt.strict_bool(value.success, "expected bool, got {type}")
             )
-        )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+            raise
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4546,7 +4757,7 @@ def _frame_segment_attribute_updated(value: SegmentAttributeUpdated) -> bytes:
             if type(value.success) is bool
             else _rt.strict_bool(value.success, "expected bool, got {type}"),
         )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         _write_segment_attribute_updated(value, [])  # raises the EncodeError that names the field at fault
         raise EncodeError(str(exc), field="SegmentAttributeUpdated") from None
 
@@ -4581,7 +4792,7 @@ def _write_truncate_segment(value: TruncateSegment, parts: _rt.Parts) -> None:
         parts.append(_STRUCT_INT64.pack(value.truncation_offset))
         where = "TruncateSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "TruncateSegment.delegation_token", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4604,7 +4815,7 @@ def _write_segment_truncated(value: SegmentTruncated, parts: _rt.Parts) -> None:
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "SegmentTruncated.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentTruncated.segment", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4627,22 +4838,34 @@ def _read_create_transient_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple
 def _write_create_transient_segment(value: CreateTransientSegment, parts: _rt.Parts) -> None:
     where = "CreateTransientSegment"
     try:
-        where = "CreateTransientSegment.request_id"
-        parts.append(
-            _STRUCT_INT64_UUID.pack(
-                value.request_id,
+        try:
+            parts.append(
+                _STRUCT_INT64_UUID.pack(
+                    value.request_id,
+                    (
+                        value.writer_id.int
+                        if type(value.writer_id) is _UUID
+                        else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                    ).to_bytes(16, "big"),
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "CreateTransientSegment.request_id"
+            _STRUCT_INT64.pack(value.request_id)
+            where = "CreateTransientSegment.writer_id"
+            _STRUCT_UUID.pack(
                 (
                     value.writer_id.int
                     if type(value.writer_id) is _UUID
                     else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
-                ).to_bytes(16, "big"),
+                ).to_bytes(16, "big")
             )
-        )
+            raise
         where = "CreateTransientSegment.parent_segment"
         parts.append(_rt.write_mutf8(value.parent_segment, "CreateTransientSegment.parent_segment", EncodeError))
         where = "CreateTransientSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "CreateTransientSegment.delegation_token", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4676,7 +4899,7 @@ def _write_locate_offset(value: LocateOffset, parts: _rt.Parts) -> None:
         parts.append(_STRUCT_INT64.pack(value.target_offset))
         where = "LocateOffset.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "LocateOffset.delegation_token", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4706,7 +4929,7 @@ def _write_offset_located(value: OffsetLocated, parts: _rt.Parts) -> None:
         parts.append(_rt.write_mutf8(value.segment, "OffsetLocated.segment", EncodeError))
         where = "OffsetLocated.offset"
         parts.append(_STRUCT_INT64.pack(value.offset))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4740,7 +4963,7 @@ def _write_wrong_host(value: WrongHost, parts: _rt.Parts) -> None:
         parts.append(_rt.write_mutf8(value.correct_host, "WrongHost.correct_host", EncodeError))
         where = "WrongHost.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "WrongHost.server_stack_trace", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4778,7 +5001,7 @@ def _write_segment_is_sealed(value: SegmentIsSealed, parts: _rt.Parts) -> None:
         parts.append(_rt.write_mutf8(value.server_stack_trace, "SegmentIsSealed.server_stack_trace", EncodeError))
         where = "SegmentIsSealed.offset"
         parts.append(_STRUCT_INT64.pack(value.offset))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4808,7 +5031,7 @@ def _write_segment_already_exists(value: SegmentAlreadyExists, parts: _rt.Parts)
         parts.append(_rt.write_mutf8(value.segment, "SegmentAlreadyExists.segment", EncodeError))
         where = "SegmentAlreadyExists.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "SegmentAlreadyExists.server_stack_trace", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4846,7 +5069,7 @@ def _write_no_such_segment(value: NoSuchSegment, parts: _rt.Parts) -> None:
         parts.append(_rt.write_mutf8(value.server_stack_trace, "NoSuchSegment.server_stack_trace", EncodeError))
         where = "NoSuchSegment.offset"
         parts.append(_STRUCT_INT64.pack(value.offset))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4876,22 +5099,34 @@ def _read_invalid_event_number(buf: _rt.Buffer, pos: int, end: int) -> tuple[Inv
 def _write_invalid_event_number(value: InvalidEventNumber, parts: _rt.Parts) -> None:
     where = "InvalidEventNumber"
     try:
-        where = "InvalidEventNumber.writer_id"
-        parts.append(
-            _STRUCT_UUID_INT64.pack(
+        try:
+            parts.append(
+                _STRUCT_UUID_INT64.pack(
+                    (
+                        value.writer_id.int
+                        if type(value.writer_id) is _UUID
+                        else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                    ).to_bytes(16, "big"),
+                    value.request_id,
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "InvalidEventNumber.writer_id"
+            _STRUCT_UUID.pack(
                 (
                     value.writer_id.int
                     if type(value.writer_id) is _UUID
                     else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
-                ).to_bytes(16, "big"),
-                value.request_id,
+                ).to_bytes(16, "big")
             )
-        )
+            where = "InvalidEventNumber.request_id"
+            _STRUCT_INT64.pack(value.request_id)
+            raise
         where = "InvalidEventNumber.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "InvalidEventNumber.server_stack_trace", EncodeError))
         where = "InvalidEventNumber.event_number"
         parts.append(_STRUCT_INT64.pack(value.event_number))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4936,7 +5171,7 @@ def _write_segment_is_truncated(value: SegmentIsTruncated, parts: _rt.Parts) -> 
         parts.append(_rt.write_mutf8(value.server_stack_trace, "SegmentIsTruncated.server_stack_trace", EncodeError))
         where = "SegmentIsTruncated.offset"
         parts.append(_STRUCT_INT64.pack(value.offset))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -4966,7 +5201,7 @@ def _write_operation_unsupported(value: OperationUnsupported, parts: _rt.Parts) 
         parts.append(_rt.write_mutf8(value.operation_name, "OperationUnsupported.operation_name", EncodeError))
         where = "OperationUnsupported.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "OperationUnsupported.server_stack_trace", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5023,7 +5258,7 @@ def _write_merge_segments(value: MergeSegments, parts: _rt.Parts) -> None:
         )
         for item in value.attribute_updates:
             _write_conditional_attribute_update(item, parts)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5060,7 +5295,7 @@ def _write_segments_merged(value: SegmentsMerged, parts: _rt.Parts) -> None:
         parts.append(_rt.write_mutf8(value.source, "SegmentsMerged.source", EncodeError))
         where = "SegmentsMerged.new_target_write_offset"
         parts.append(_STRUCT_INT64.pack(value.new_target_write_offset))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5105,7 +5340,7 @@ def _write_auth_token_check_failed(value: AuthTokenCheckFailed, parts: _rt.Parts
                 )
             )
         )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5148,7 +5383,7 @@ def _write_error_message(value: ErrorMessage, parts: _rt.Parts) -> None:
                 )
             )
         )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5175,7 +5410,7 @@ def _write_get_table_segment_info(value: GetTableSegmentInfo, parts: _rt.Parts) 
         parts.append(_rt.write_mutf8(value.segment_name, "GetTableSegmentInfo.segment_name", EncodeError))
         where = "GetTableSegmentInfo.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "GetTableSegmentInfo.delegation_token", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5206,9 +5441,21 @@ def _write_table_segment_info(value: TableSegmentInfo, parts: _rt.Parts) -> None
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TableSegmentInfo.segment_name"
         parts.append(_rt.write_mutf8(value.segment_name, "TableSegmentInfo.segment_name", EncodeError))
-        where = "TableSegmentInfo.start_offset"
-        parts.append(_STRUCT_INT64X3_INT32.pack(value.start_offset, value.length, value.entry_count, value.key_length))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+        try:
+            parts.append(
+                _STRUCT_INT64X3_INT32.pack(value.start_offset, value.length, value.entry_count, value.key_length)
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "TableSegmentInfo.start_offset"
+            _STRUCT_INT64.pack(value.start_offset)
+            where = "TableSegmentInfo.length"
+            _STRUCT_INT64.pack(value.length)
+            where = "TableSegmentInfo.entry_count"
+            _STRUCT_INT64.pack(value.entry_count)
+            where = "TableSegmentInfo.key_length"
+            _STRUCT_INT32.pack(value.key_length)
+            raise
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5257,17 +5504,29 @@ def _write_create_table_segment(value: CreateTableSegment, parts: _rt.Parts) -> 
         parts.append(_rt.write_mutf8(value.segment, "CreateTableSegment.segment", EncodeError))
         where = "CreateTableSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "CreateTableSegment.delegation_token", EncodeError))
-        where = "CreateTableSegment.sorted_deprecated"
-        parts.append(
-            _STRUCT_BOOL_INT32_INT64.pack(
+        try:
+            parts.append(
+                _STRUCT_BOOL_INT32_INT64.pack(
+                    value.sorted_deprecated
+                    if type(value.sorted_deprecated) is bool
+                    else _rt.strict_bool(value.sorted_deprecated, "expected bool, got {type}"),
+                    value.key_length,
+                    value.rollover_size_bytes,
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "CreateTableSegment.sorted_deprecated"
+            _STRUCT_BOOL.pack(
                 value.sorted_deprecated
                 if type(value.sorted_deprecated) is bool
-                else _rt.strict_bool(value.sorted_deprecated, "expected bool, got {type}"),
-                value.key_length,
-                value.rollover_size_bytes,
+                else _rt.strict_bool(value.sorted_deprecated, "expected bool, got {type}")
             )
-        )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+            where = "CreateTableSegment.key_length"
+            _STRUCT_INT32.pack(value.key_length)
+            where = "CreateTableSegment.rollover_size_bytes"
+            _STRUCT_INT64.pack(value.rollover_size_bytes)
+            raise
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5307,7 +5566,7 @@ def _write_delete_table_segment(value: DeleteTableSegment, parts: _rt.Parts) -> 
         )
         where = "DeleteTableSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "DeleteTableSegment.delegation_token", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5348,7 +5607,7 @@ def _write_update_table_entries(value: UpdateTableEntries, parts: _rt.Parts) -> 
         _write_table_entries(value.table_entries, parts)
         where = "UpdateTableEntries.table_segment_offset"
         parts.append(_STRUCT_INT64.pack(value.table_segment_offset))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5383,7 +5642,7 @@ def _write_table_entries_updated(value: TableEntriesUpdated, parts: _rt.Parts) -
         )
         for item in value.updated_versions:
             parts.append(_STRUCT_INT64.pack(item))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5426,7 +5685,7 @@ def _write_remove_table_keys(value: RemoveTableKeys, parts: _rt.Parts) -> None:
             _write_table_key(item, parts)
         where = "RemoveTableKeys.table_segment_offset"
         parts.append(_STRUCT_INT64.pack(value.table_segment_offset))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5449,7 +5708,7 @@ def _write_table_keys_removed(value: TableKeysRemoved, parts: _rt.Parts) -> None
         parts.append(_STRUCT_INT64.pack(value.request_id))
         where = "TableKeysRemoved.segment"
         parts.append(_rt.write_mutf8(value.segment, "TableKeysRemoved.segment", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5482,7 +5741,7 @@ def _write_read_table(value: ReadTable, parts: _rt.Parts) -> None:
         parts.append(_rt.I32.pack(len(value.keys if type(value.keys) is list else _rt.strict_list(value.keys))))
         for item in value.keys:
             _write_table_key(item, parts)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5509,7 +5768,7 @@ def _write_table_read(value: TableRead, parts: _rt.Parts) -> None:
         parts.append(_rt.write_mutf8(value.segment, "TableRead.segment", EncodeError))
         where = "TableRead.entries"
         _write_table_entries(value.entries, parts)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5536,7 +5795,7 @@ def _write_table_segment_not_empty(value: TableSegmentNotEmpty, parts: _rt.Parts
         parts.append(_rt.write_mutf8(value.segment, "TableSegmentNotEmpty.segment", EncodeError))
         where = "TableSegmentNotEmpty.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "TableSegmentNotEmpty.server_stack_trace", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5563,7 +5822,7 @@ def _write_table_key_does_not_exist(value: TableKeyDoesNotExist, parts: _rt.Part
         parts.append(_rt.write_mutf8(value.segment, "TableKeyDoesNotExist.segment", EncodeError))
         where = "TableKeyDoesNotExist.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "TableKeyDoesNotExist.server_stack_trace", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5590,7 +5849,7 @@ def _write_table_key_bad_version(value: TableKeyBadVersion, parts: _rt.Parts) ->
         parts.append(_rt.write_mutf8(value.segment, "TableKeyBadVersion.segment", EncodeError))
         where = "TableKeyBadVersion.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "TableKeyBadVersion.server_stack_trace", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5628,7 +5887,7 @@ def _write_read_table_keys(value: ReadTableKeys, parts: _rt.Parts) -> None:
         parts.append(_STRUCT_INT32.pack(value.suggested_key_count))
         where = "ReadTableKeys.args"
         _write_table_iterator_args(value.args, parts)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5661,7 +5920,7 @@ def _write_table_keys_read(value: TableKeysRead, parts: _rt.Parts) -> None:
             _write_table_key(item, parts)
         where = "TableKeysRead.continuation_token"
         _rt.extend_bytes_int32(parts, value.continuation_token, "TableKeysRead.continuation_token", EncodeError)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5699,7 +5958,7 @@ def _write_read_table_entries(value: ReadTableEntries, parts: _rt.Parts) -> None
         parts.append(_STRUCT_INT32.pack(value.suggested_entry_count))
         where = "ReadTableEntries.args"
         _write_table_iterator_args(value.args, parts)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5730,7 +5989,7 @@ def _write_table_entries_read(value: TableEntriesRead, parts: _rt.Parts) -> None
         _write_table_entries(value.entries, parts)
         where = "TableEntriesRead.continuation_token"
         _rt.extend_bytes_int32(parts, value.continuation_token, "TableEntriesRead.continuation_token", EncodeError)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5764,19 +6023,35 @@ def _write_table_entries_delta_read(value: TableEntriesDeltaRead, parts: _rt.Par
         parts.append(_rt.write_mutf8(value.segment, "TableEntriesDeltaRead.segment", EncodeError))
         where = "TableEntriesDeltaRead.entries"
         _write_table_entries(value.entries, parts)
-        where = "TableEntriesDeltaRead.should_clear"
-        parts.append(
-            _STRUCT_BOOLX2_INT64.pack(
+        try:
+            parts.append(
+                _STRUCT_BOOLX2_INT64.pack(
+                    value.should_clear
+                    if type(value.should_clear) is bool
+                    else _rt.strict_bool(value.should_clear, "expected bool, got {type}"),
+                    value.reached_end
+                    if type(value.reached_end) is bool
+                    else _rt.strict_bool(value.reached_end, "expected bool, got {type}"),
+                    value.last_position,
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "TableEntriesDeltaRead.should_clear"
+            _STRUCT_BOOL.pack(
                 value.should_clear
                 if type(value.should_clear) is bool
-                else _rt.strict_bool(value.should_clear, "expected bool, got {type}"),
+                else _rt.strict_bool(value.should_clear, "expected bool, got {type}")
+            )
+            where = "TableEntriesDeltaRead.reached_end"
+            _STRUCT_BOOL.pack(
                 value.reached_end
                 if type(value.reached_end) is bool
-                else _rt.strict_bool(value.reached_end, "expected bool, got {type}"),
-                value.last_position,
+                else _rt.strict_bool(value.reached_end, "expected bool, got {type}")
             )
-        )
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+            where = "TableEntriesDeltaRead.last_position"
+            _STRUCT_INT64.pack(value.last_position)
+            raise
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5809,9 +6084,15 @@ def _write_read_table_entries_delta(value: ReadTableEntriesDelta, parts: _rt.Par
         parts.append(_rt.write_mutf8(value.segment, "ReadTableEntriesDelta.segment", EncodeError))
         where = "ReadTableEntriesDelta.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "ReadTableEntriesDelta.delegation_token", EncodeError))
-        where = "ReadTableEntriesDelta.from_position"
-        parts.append(_STRUCT_INT64_INT32.pack(value.from_position, value.suggested_entry_count))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+        try:
+            parts.append(_STRUCT_INT64_INT32.pack(value.from_position, value.suggested_entry_count))
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "ReadTableEntriesDelta.from_position"
+            _STRUCT_INT64.pack(value.from_position)
+            where = "ReadTableEntriesDelta.suggested_entry_count"
+            _STRUCT_INT32.pack(value.suggested_entry_count)
+            raise
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5838,23 +6119,37 @@ def _read_conditional_block_end(buf: _rt.Buffer, pos: int, end: int) -> tuple[Co
 def _write_conditional_block_end(value: ConditionalBlockEnd, parts: _rt.Parts) -> None:
     where = "ConditionalBlockEnd"
     try:
-        where = "ConditionalBlockEnd.writer_id"
-        parts.append(
-            _STRUCT_UUID_INT64X2.pack(
+        try:
+            parts.append(
+                _STRUCT_UUID_INT64X2.pack(
+                    (
+                        value.writer_id.int
+                        if type(value.writer_id) is _UUID
+                        else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                    ).to_bytes(16, "big"),
+                    value.event_number,
+                    value.expected_offset,
+                )
+            )
+        except _PACK_ERRORS:  # the refusal names the run's first field that fails packed alone, as the Java codec does
+            where = "ConditionalBlockEnd.writer_id"
+            _STRUCT_UUID.pack(
                 (
                     value.writer_id.int
                     if type(value.writer_id) is _UUID
                     else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
-                ).to_bytes(16, "big"),
-                value.event_number,
-                value.expected_offset,
+                ).to_bytes(16, "big")
             )
-        )
+            where = "ConditionalBlockEnd.event_number"
+            _STRUCT_INT64.pack(value.event_number)
+            where = "ConditionalBlockEnd.expected_offset"
+            _STRUCT_INT64.pack(value.expected_offset)
+            raise
         where = "ConditionalBlockEnd.data"
         _rt.extend_bytes_int32(parts, value.data, "ConditionalBlockEnd.data", EncodeError)
         where = "ConditionalBlockEnd.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5897,7 +6192,7 @@ def _write_merge_segments_batch(value: MergeSegmentsBatch, parts: _rt.Parts) -> 
             parts.append(_rt.write_mutf8(item, "list item", EncodeError))
         where = "MergeSegmentsBatch.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "MergeSegmentsBatch.delegation_token", EncodeError))
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 
@@ -5936,7 +6231,7 @@ def _write_segments_batch_merged(value: SegmentsBatchMerged, parts: _rt.Parts) -
         )
         for item in value.merged_sources:
             _write_merged_segment(item, parts)
-    except (struct.error, TypeError, AttributeError, OverflowError) as exc:
+    except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
 
 

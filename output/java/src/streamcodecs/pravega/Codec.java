@@ -1442,7 +1442,7 @@ public final class Codec {
             throw out.fail("'NoneType' object has no attribute 'request_id'", "SetupAppend.request_id");
         }
         out.int64(value.requestId());
-        out.uuid(value.writerId(), "SetupAppend.request_id", "expected uuid.UUID, got {type}");
+        out.uuid(value.writerId(), "SetupAppend.writer_id", "expected uuid.UUID, got {type}");
         out.mutf8(value.segment(), "SetupAppend.segment");
         out.mutf8(value.delegationToken(), "SetupAppend.delegation_token");
     }
@@ -2084,7 +2084,7 @@ public final class Codec {
             throw out.fail("'NoneType' object has no attribute 'request_id'", "CreateTransientSegment.request_id");
         }
         out.int64(value.requestId());
-        out.uuid(value.writerId(), "CreateTransientSegment.request_id", "expected uuid.UUID, got {type}");
+        out.uuid(value.writerId(), "CreateTransientSegment.writer_id", "expected uuid.UUID, got {type}");
         out.mutf8(value.parentSegment(), "CreateTransientSegment.parent_segment");
         out.mutf8(value.delegationToken(), "CreateTransientSegment.delegation_token");
     }

@@ -771,8 +771,8 @@ final class SparkRows {
                 "ChunkInfo.length_in_metadata"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "length_in_storage", owner)),
-                "ChunkInfo.length_in_metadata"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "start_offset", owner)), "ChunkInfo.length_in_metadata"),
+                "ChunkInfo.length_in_storage"),
+            BinarySpark.longOf(row.get(BinarySpark.field(row, "start_offset", owner)), "ChunkInfo.start_offset"),
             BinarySpark.text(row.get(BinarySpark.field(row, "chunk_name", owner)), "ChunkInfo.chunk_name"),
             BinarySpark.booleanOf(
                 row.get(BinarySpark.field(row, "exists_in_storage", owner)),
@@ -797,13 +797,13 @@ final class SparkRows {
                 "expected uuid.UUID, got {type}"),
             BinarySpark.byteOf(
                 row.get(BinarySpark.field(row, "attribute_update_type", owner)),
-                "ConditionalAttributeUpdate.attribute_id"),
+                "ConditionalAttributeUpdate.attribute_update_type"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "new_value", owner)),
-                "ConditionalAttributeUpdate.attribute_id"),
+                "ConditionalAttributeUpdate.new_value"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "old_value", owner)),
-                "ConditionalAttributeUpdate.attribute_id"));
+                "ConditionalAttributeUpdate.old_value"));
     }
 
     static Row row(InlineEvent v, String path) {
@@ -893,7 +893,7 @@ final class SparkRows {
     static Hello toHello(Row row, String owner) throws EncodeException {
         return new Hello(
             BinarySpark.intOf(row.get(BinarySpark.field(row, "high_version", owner)), "Hello.high_version"),
-            BinarySpark.intOf(row.get(BinarySpark.field(row, "low_version", owner)), "Hello.high_version"));
+            BinarySpark.intOf(row.get(BinarySpark.field(row, "low_version", owner)), "Hello.low_version"));
     }
 
     static Row row(StorageChunksListed v) {
@@ -993,7 +993,7 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "writer_id", owner)),
                 "SetupAppend.writer_id",
-                "SetupAppend.request_id",
+                "SetupAppend.writer_id",
                 "expected uuid.UUID, got {type}"),
             BinarySpark.text(row.get(BinarySpark.field(row, "segment", owner)), "SetupAppend.segment"),
             BinarySpark.text(
@@ -1018,7 +1018,9 @@ final class SparkRows {
                 "AppendSetup.writer_id",
                 "AppendSetup.writer_id",
                 "expected uuid.UUID, got {type}"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "last_event_number", owner)), "AppendSetup.writer_id"));
+            BinarySpark.longOf(
+                row.get(BinarySpark.field(row, "last_event_number", owner)),
+                "AppendSetup.last_event_number"));
     }
 
     static Row row(AppendBlock v) {
@@ -1054,13 +1056,13 @@ final class SparkRows {
                 "expected uuid.UUID, got {type}"),
             BinarySpark.intOf(
                 row.get(BinarySpark.field(row, "size_of_whole_events", owner)),
-                "AppendBlockEnd.writer_id"),
+                "AppendBlockEnd.size_of_whole_events"),
             BinarySpark.bytes(row.get(BinarySpark.field(row, "data", owner)), "AppendBlockEnd.data"),
             BinarySpark.intOf(row.get(BinarySpark.field(row, "num_events", owner)), "AppendBlockEnd.num_events"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "last_event_number", owner)),
-                "AppendBlockEnd.num_events"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "AppendBlockEnd.num_events"));
+                "AppendBlockEnd.last_event_number"),
+            BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "AppendBlockEnd.request_id"));
     }
 
     static Row row(ConditionalAppend v) {
@@ -1079,10 +1081,12 @@ final class SparkRows {
                 "ConditionalAppend.writer_id",
                 "ConditionalAppend.writer_id",
                 "expected uuid.UUID, got {type}"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "event_number", owner)), "ConditionalAppend.writer_id"),
+            BinarySpark.longOf(
+                row.get(BinarySpark.field(row, "event_number", owner)),
+                "ConditionalAppend.event_number"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "expected_offset", owner)),
-                "ConditionalAppend.writer_id"),
+                "ConditionalAppend.expected_offset"),
             toInlineEvent(BinarySpark.struct(row.get(BinarySpark.field(row, "event", owner)), owner), owner),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "ConditionalAppend.request_id"));
     }
@@ -1103,14 +1107,14 @@ final class SparkRows {
                 "DataAppended.writer_id",
                 "DataAppended.writer_id",
                 "expected uuid.UUID, got {type}"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "event_number", owner)), "DataAppended.writer_id"),
+            BinarySpark.longOf(row.get(BinarySpark.field(row, "event_number", owner)), "DataAppended.event_number"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "previous_event_number", owner)),
-                "DataAppended.writer_id"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "DataAppended.writer_id"),
+                "DataAppended.previous_event_number"),
+            BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "DataAppended.request_id"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "current_segment_write_offset", owner)),
-                "DataAppended.writer_id"));
+                "DataAppended.current_segment_write_offset"));
     }
 
     static Row row(ConditionalCheckFailed v) {
@@ -1126,10 +1130,10 @@ final class SparkRows {
                 "expected uuid.UUID, got {type}"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "event_number", owner)),
-                "ConditionalCheckFailed.writer_id"),
+                "ConditionalCheckFailed.event_number"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "request_id", owner)),
-                "ConditionalCheckFailed.writer_id"));
+                "ConditionalCheckFailed.request_id"));
     }
 
     static Row row(ReadSegment v) {
@@ -1145,7 +1149,9 @@ final class SparkRows {
         return new ReadSegment(
             BinarySpark.text(row.get(BinarySpark.field(row, "segment", owner)), "ReadSegment.segment"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "offset", owner)), "ReadSegment.offset"),
-            BinarySpark.intOf(row.get(BinarySpark.field(row, "suggested_length", owner)), "ReadSegment.offset"),
+            BinarySpark.intOf(
+                row.get(BinarySpark.field(row, "suggested_length", owner)),
+                "ReadSegment.suggested_length"),
             BinarySpark.text(
                 row.get(BinarySpark.field(row, "delegation_token", owner)),
                 "ReadSegment.delegation_token"),
@@ -1168,11 +1174,11 @@ final class SparkRows {
             BinarySpark.longOf(row.get(BinarySpark.field(row, "offset", owner)), "SegmentRead.offset"),
             BinarySpark.booleanOf(
                 row.get(BinarySpark.field(row, "at_tail", owner)),
-                "SegmentRead.offset",
+                "SegmentRead.at_tail",
                 "expected bool, got {type}"),
             BinarySpark.booleanOf(
                 row.get(BinarySpark.field(row, "end_of_segment", owner)),
-                "SegmentRead.offset",
+                "SegmentRead.end_of_segment",
                 "expected bool, got {type}"),
             BinarySpark.bytes(row.get(BinarySpark.field(row, "data", owner)), "SegmentRead.data"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "SegmentRead.request_id"));
@@ -1218,15 +1224,21 @@ final class SparkRows {
                 "expected bool, got {type}"),
             BinarySpark.booleanOf(
                 row.get(BinarySpark.field(row, "is_sealed", owner)),
-                "StreamSegmentInfo.exists",
+                "StreamSegmentInfo.is_sealed",
                 "expected bool, got {type}"),
             BinarySpark.booleanOf(
                 row.get(BinarySpark.field(row, "is_deleted", owner)),
-                "StreamSegmentInfo.exists",
+                "StreamSegmentInfo.is_deleted",
                 "expected bool, got {type}"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "last_modified", owner)), "StreamSegmentInfo.exists"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "write_offset", owner)), "StreamSegmentInfo.exists"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "start_offset", owner)), "StreamSegmentInfo.exists"));
+            BinarySpark.longOf(
+                row.get(BinarySpark.field(row, "last_modified", owner)),
+                "StreamSegmentInfo.last_modified"),
+            BinarySpark.longOf(
+                row.get(BinarySpark.field(row, "write_offset", owner)),
+                "StreamSegmentInfo.write_offset"),
+            BinarySpark.longOf(
+                row.get(BinarySpark.field(row, "start_offset", owner)),
+                "StreamSegmentInfo.start_offset"));
     }
 
     static Row row(CreateSegment v) {
@@ -1244,7 +1256,7 @@ final class SparkRows {
             BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "CreateSegment.request_id"),
             BinarySpark.text(row.get(BinarySpark.field(row, "segment", owner)), "CreateSegment.segment"),
             BinarySpark.intOf(row.get(BinarySpark.field(row, "target_rate", owner)), "CreateSegment.target_rate"),
-            BinarySpark.byteOf(row.get(BinarySpark.field(row, "scale_type", owner)), "CreateSegment.target_rate"),
+            BinarySpark.byteOf(row.get(BinarySpark.field(row, "scale_type", owner)), "CreateSegment.scale_type"),
             BinarySpark.text(
                 row.get(BinarySpark.field(row, "delegation_token", owner)),
                 "CreateSegment.delegation_token"),
@@ -1329,7 +1341,7 @@ final class SparkRows {
             BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "UpdateSegmentPolicy.request_id"),
             BinarySpark.text(row.get(BinarySpark.field(row, "segment", owner)), "UpdateSegmentPolicy.segment"),
             BinarySpark.intOf(row.get(BinarySpark.field(row, "target_rate", owner)), "UpdateSegmentPolicy.target_rate"),
-            BinarySpark.byteOf(row.get(BinarySpark.field(row, "scale_type", owner)), "UpdateSegmentPolicy.target_rate"),
+            BinarySpark.byteOf(row.get(BinarySpark.field(row, "scale_type", owner)), "UpdateSegmentPolicy.scale_type"),
             BinarySpark.text(
                 row.get(BinarySpark.field(row, "delegation_token", owner)),
                 "UpdateSegmentPolicy.delegation_token"));
@@ -1376,7 +1388,7 @@ final class SparkRows {
     static SegmentAttribute toSegmentAttribute(Row row, String owner) throws EncodeException {
         return new SegmentAttribute(
             BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "SegmentAttribute.request_id"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "value", owner)), "SegmentAttribute.request_id"));
+            BinarySpark.longOf(row.get(BinarySpark.field(row, "value", owner)), "SegmentAttribute.value"));
     }
 
     static Row row(UpdateSegmentAttribute v) {
@@ -1402,12 +1414,10 @@ final class SparkRows {
                 "UpdateSegmentAttribute.attribute_id",
                 "UpdateSegmentAttribute.attribute_id",
                 "expected uuid.UUID, got {type}"),
-            BinarySpark.longOf(
-                row.get(BinarySpark.field(row, "new_value", owner)),
-                "UpdateSegmentAttribute.attribute_id"),
+            BinarySpark.longOf(row.get(BinarySpark.field(row, "new_value", owner)), "UpdateSegmentAttribute.new_value"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "expected_value", owner)),
-                "UpdateSegmentAttribute.attribute_id"),
+                "UpdateSegmentAttribute.expected_value"),
             BinarySpark.text(
                 row.get(BinarySpark.field(row, "delegation_token", owner)),
                 "UpdateSegmentAttribute.delegation_token"));
@@ -1424,7 +1434,7 @@ final class SparkRows {
                 "SegmentAttributeUpdated.request_id"),
             BinarySpark.booleanOf(
                 row.get(BinarySpark.field(row, "success", owner)),
-                "SegmentAttributeUpdated.request_id",
+                "SegmentAttributeUpdated.success",
                 "expected bool, got {type}"));
     }
 
@@ -1474,7 +1484,7 @@ final class SparkRows {
             BinarySpark.uuid(
                 row.get(BinarySpark.field(row, "writer_id", owner)),
                 "CreateTransientSegment.writer_id",
-                "CreateTransientSegment.request_id",
+                "CreateTransientSegment.writer_id",
                 "expected uuid.UUID, got {type}"),
             BinarySpark.text(
                 row.get(BinarySpark.field(row, "parent_segment", owner)),
@@ -1601,7 +1611,7 @@ final class SparkRows {
                 "InvalidEventNumber.writer_id",
                 "InvalidEventNumber.writer_id",
                 "expected uuid.UUID, got {type}"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "InvalidEventNumber.writer_id"),
+            BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "InvalidEventNumber.request_id"),
             BinarySpark.text(
                 row.get(BinarySpark.field(row, "server_stack_trace", owner)),
                 "InvalidEventNumber.server_stack_trace"),
@@ -1765,9 +1775,9 @@ final class SparkRows {
             BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "TableSegmentInfo.request_id"),
             BinarySpark.text(row.get(BinarySpark.field(row, "segment_name", owner)), "TableSegmentInfo.segment_name"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "start_offset", owner)), "TableSegmentInfo.start_offset"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "length", owner)), "TableSegmentInfo.start_offset"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "entry_count", owner)), "TableSegmentInfo.start_offset"),
-            BinarySpark.intOf(row.get(BinarySpark.field(row, "key_length", owner)), "TableSegmentInfo.start_offset"));
+            BinarySpark.longOf(row.get(BinarySpark.field(row, "length", owner)), "TableSegmentInfo.length"),
+            BinarySpark.longOf(row.get(BinarySpark.field(row, "entry_count", owner)), "TableSegmentInfo.entry_count"),
+            BinarySpark.intOf(row.get(BinarySpark.field(row, "key_length", owner)), "TableSegmentInfo.key_length"));
     }
 
     static Row row(CreateTableSegment v) {
@@ -1791,12 +1801,10 @@ final class SparkRows {
                 row.get(BinarySpark.field(row, "sorted_deprecated", owner)),
                 "CreateTableSegment.sorted_deprecated",
                 "expected bool, got {type}"),
-            BinarySpark.intOf(
-                row.get(BinarySpark.field(row, "key_length", owner)),
-                "CreateTableSegment.sorted_deprecated"),
+            BinarySpark.intOf(row.get(BinarySpark.field(row, "key_length", owner)), "CreateTableSegment.key_length"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "rollover_size_bytes", owner)),
-                "CreateTableSegment.sorted_deprecated"));
+                "CreateTableSegment.rollover_size_bytes"));
     }
 
     static Row row(DeleteTableSegment v) {
@@ -2081,11 +2089,11 @@ final class SparkRows {
                 "expected bool, got {type}"),
             BinarySpark.booleanOf(
                 row.get(BinarySpark.field(row, "reached_end", owner)),
-                "TableEntriesDeltaRead.should_clear",
+                "TableEntriesDeltaRead.reached_end",
                 "expected bool, got {type}"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "last_position", owner)),
-                "TableEntriesDeltaRead.should_clear"));
+                "TableEntriesDeltaRead.last_position"));
     }
 
     static Row row(ReadTableEntriesDelta v) {
@@ -2111,7 +2119,7 @@ final class SparkRows {
                 "ReadTableEntriesDelta.from_position"),
             BinarySpark.intOf(
                 row.get(BinarySpark.field(row, "suggested_entry_count", owner)),
-                "ReadTableEntriesDelta.from_position"));
+                "ReadTableEntriesDelta.suggested_entry_count"));
     }
 
     static Row row(ConditionalBlockEnd v) {
@@ -2130,10 +2138,12 @@ final class SparkRows {
                 "ConditionalBlockEnd.writer_id",
                 "ConditionalBlockEnd.writer_id",
                 "expected uuid.UUID, got {type}"),
-            BinarySpark.longOf(row.get(BinarySpark.field(row, "event_number", owner)), "ConditionalBlockEnd.writer_id"),
+            BinarySpark.longOf(
+                row.get(BinarySpark.field(row, "event_number", owner)),
+                "ConditionalBlockEnd.event_number"),
             BinarySpark.longOf(
                 row.get(BinarySpark.field(row, "expected_offset", owner)),
-                "ConditionalBlockEnd.writer_id"),
+                "ConditionalBlockEnd.expected_offset"),
             BinarySpark.bytes(row.get(BinarySpark.field(row, "data", owner)), "ConditionalBlockEnd.data"),
             BinarySpark.longOf(row.get(BinarySpark.field(row, "request_id", owner)), "ConditionalBlockEnd.request_id"));
     }
