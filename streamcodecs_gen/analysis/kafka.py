@@ -279,7 +279,6 @@ class JavaAttribute:
     spark_text: bool  # Spark holds the value as its canonical text (``<wire>ToText``; read back by ``FromText``)
     json_text: bool  # held as its JSON text (``any``): written in the JSON format as that JSON value
     column: int  # its column in Spark's row of the event (the undeclared attributes' map has one in field order)
-    json_key: str  # what the JSON format writes before its value (its name, after a comma unless it is first)
 
     @property
     def timestamp(self) -> bool:
@@ -324,10 +323,10 @@ class JavaAttribute:
 
     @property
     def json_write(self) -> str:
-        """How the JSON format's writer (``KafkaWire.Out``) writes the text ``text`` of the value."""
+        """How the JSON format's writer (``CompactJson``) writes the text ``text`` of the value."""
         if self.json_text:
             return "json(text)"
-        return "ascii(text)" if self.json_raw else "string(text)"
+        return "literal(text)" if self.json_raw else "string(text)"
 
 
 @dataclass(frozen=True)
@@ -452,7 +451,6 @@ def _java_attributes(event: KafkaEvent, extensions_at: int) -> list[JavaAttribut
                 spark_text=event.spark_text(f),
                 json_text=wire.java_json_text,
                 column=at if at < extensions_at else at + 1,
-                json_key=("," if at else "") + f'"{f.name}":',
             )
         )
     return attributes

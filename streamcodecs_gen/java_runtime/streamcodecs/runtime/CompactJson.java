@@ -4,21 +4,29 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Compact JSON as the Python codec writes it (msgspec: no spaces, keys in the order written, non-ASCII as UTF-8,
- * control characters as {@code \\u00XX}), into a growing byte buffer.
+ * Compact JSON as the Python codecs write it (msgspec: no spaces, members in the order written, non-ASCII as UTF-8,
+ * only the quote, the backslash and control characters escaped), into a growing byte buffer: the one JSON writer of
+ * the JSON family's codecs (the messages) and the kafka family's (the JSON event format, and the compact text of
+ * an {@code any} value). Values and keys are separated by commas as they are written.
  */
 public final class CompactJson {
     private static final byte[] HEX_LOWER = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] HEX_UPPER = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
-    private byte[] buf = new byte[256];
+    private byte[] buf;
     private int size;
     private final byte[] hex;
     private boolean first = true;
 
     /** {@code upperHex}: write the escapes of control characters with upper-case hex digits. */
     public CompactJson(boolean upperHex) {
+        this(upperHex, 256);
+    }
+
+    /** {@code capacity}: the bytes the buffer starts with (it grows as needed). */
+    public CompactJson(boolean upperHex, int capacity) {
         hex = upperHex ? HEX_UPPER : HEX_LOWER;
+        buf = new byte[Math.max(capacity, 16)];
     }
 
     private void room(int more) {
@@ -33,11 +41,12 @@ public final class CompactJson {
     }
 
     /** Bytes as they are (ASCII punctuation, delimiters). */
-    public void raw(String ascii) {
+    public CompactJson raw(String ascii) {
         room(ascii.length());
         for (int i = 0; i < ascii.length(); i++) {
             buf[size++] = (byte) ascii.charAt(i);
         }
+        return this;
     }
 
     private void separate() {
@@ -47,58 +56,71 @@ public final class CompactJson {
         first = false;
     }
 
-    public void beginObject() {
+    public CompactJson beginObject() {
         separate();
         put('{');
         first = true;
+        return this;
     }
 
-    public void endObject() {
+    public CompactJson endObject() {
         put('}');
         first = false;
+        return this;
     }
 
-    public void beginArray() {
+    public CompactJson beginArray() {
         separate();
         put('[');
         first = true;
+        return this;
     }
 
-    public void endArray() {
+    public CompactJson endArray() {
         put(']');
         first = false;
+        return this;
     }
 
     /** A key; the value written next belongs to it. */
-    public void key(String key) throws JsonProblem {
+    public CompactJson key(String key) throws JsonProblem {
         separate();
         text(key);
         put(':');
         first = true;
+        return this;
     }
 
-    public void string(String value) throws JsonProblem {
+    public CompactJson string(String value) throws JsonProblem {
         separate();
         text(value);
+        return this;
     }
 
-    public void number(String digits) {
+    public CompactJson number(String digits) {
         separate();
         raw(digits);
+        return this;
     }
 
-    public void literal(String word) {
+    public CompactJson literal(String word) {
         separate();
         raw(word);
+        return this;
     }
 
     /** JSON text written elsewhere (UTF-8 encoded here). */
-    public void json(String text) {
+    public CompactJson json(String text) {
+        return json(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A JSON value's UTF-8 bytes, written elsewhere (compact already). */
+    public CompactJson json(byte[] utf8) {
         separate();
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        room(bytes.length);
-        System.arraycopy(bytes, 0, buf, size, bytes.length);
-        size += bytes.length;
+        room(utf8.length);
+        System.arraycopy(utf8, 0, buf, size, utf8.length);
+        size += utf8.length;
+        return this;
     }
 
     private void text(String s) throws JsonProblem {

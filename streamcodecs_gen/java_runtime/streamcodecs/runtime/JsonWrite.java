@@ -121,7 +121,7 @@ public final class JsonWrite {
             return;
         }
         try {
-            w.json(KafkaWire.anyJson(v.toJson(ZoneOffset.UTC).getBytes(StandardCharsets.UTF_8), -1));
+            w.json(KafkaJson.anyJson(v.toJson(ZoneOffset.UTC).getBytes(StandardCharsets.UTF_8), -1));
         } catch (KafkaWire.Invalid e) {
             throw new JsonProblem(e.getMessage());
         }

@@ -1,7 +1,6 @@
 // Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/KafkaEvents.java by ./generator.py; edit that file, not this copy.
 package streamcodecs.runtime;
 
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -14,11 +13,11 @@ import java.util.regex.Pattern;
 /**
  * The rules of the kafka wire family that do not depend on a protocol's attributes, over one protocol's framing: how
  * a record's content mode is told apart, how binary-mode headers map to attributes, how the JSON event format's
- * data members and undeclared attributes are read and written, and the problems' texts (those of the Python codec,
- * {@code templates/py/kafka}). A protocol's generated {@code Codec} holds one instance (a constant) and reads and
- * writes its own attributes, in field order, between calls to it.
+ * data members and undeclared attributes are read and written ({@link KafkaProblems} has the problems' texts). A
+ * protocol's generated {@code Codec} holds one instance (a constant) and reads and writes its own attributes, in
+ * field order, between calls to it.
  */
-public final class KafkaEvents {
+public final class KafkaEvents extends KafkaProblems {
     /** What the bytes of an event's data are. */
     public enum Data {
         /** Bytes as they are. */
@@ -59,7 +58,6 @@ public final class KafkaEvents {
         String impliedType, boolean impliedIsJson) {
     }
 
-    private final String protocol;
     private final KafkaWire wire;
     private final String[] attributes;
     private final Map<String, Integer> headers;
@@ -72,9 +70,6 @@ public final class KafkaEvents {
     private final byte[] impliedContentType;
     private final boolean jsonImplied;
     private final boolean impliedText;
-    /** What the JSON event format writes before the data member's value, and before base64 data's text. */
-    private final String dataKey;
-    private final String dataBase64Key;
     private final Set<String> structuredOk = ConcurrentHashMap.newKeySet();
     private final Map<String, Boolean> jsonTypes = new ConcurrentHashMap<>();
 
@@ -84,7 +79,7 @@ public final class KafkaEvents {
      */
     public KafkaEvents(String protocol, KafkaWire wire, String[] attributes, String[] headers, int contentTypeAt,
         Names names, Binary binary, Structured structured, JsonFormat json) {
-        this.protocol = protocol;
+        super(protocol);
         this.wire = wire;
         this.attributes = attributes.clone();
         this.headers = new HashMap<>();
@@ -100,124 +95,11 @@ public final class KafkaEvents {
         this.impliedContentType = binary.impliedContentType().getBytes(StandardCharsets.US_ASCII);
         this.jsonImplied = json.impliedIsJson();
         this.impliedText = jsonImplied || json.impliedType().startsWith(TEXT_TYPE + "/");
-        this.dataKey = ",\"" + json.data() + "\":";
-        this.dataBase64Key = ",\"" + json.dataBase64() + "\":\"";
     }
 
     /** The protocol's rules of the wire types. */
     public KafkaWire wire() {
         return wire;
-    }
-
-    // --- problems -----------------------------------------------------------------------------------------------
-
-    /** A decoding problem naming the field. */
-    public DecodeException decodeError(String reason, String field) {
-        return new DecodeException(protocol, reason, -1, -1, field);
-    }
-
-    /** An encoding problem naming the field. */
-    public EncodeException encodeError(String reason, String field) {
-        return new EncodeException(protocol, reason, field);
-    }
-
-    /** Python's {@code repr} of a text, {@code None} for null. */
-    public static String repr(String text) {
-        return text == null ? "None" : PythonText.repr(text);
-    }
-
-    /** A JSON value as Python's {@code repr} of what it decodes to (containers elided). */
-    public static String repr(KafkaWire.Json value) {
-        switch (value.kind) {
-            case KafkaWire.STRING:
-                return PythonText.repr(value.text);
-            case KafkaWire.TRUE:
-                return "True";
-            case KafkaWire.FALSE:
-                return "False";
-            case KafkaWire.NULL:
-                return "None";
-            case KafkaWire.OBJECT:
-                return "{...}";
-            case KafkaWire.ARRAY:
-                return "[...]";
-            case KafkaWire.INTEGER:
-                return new BigInteger(value.text).toString(); // Python's int: -0 is 0
-            case KafkaWire.FLOAT:
-                return PythonText.pythonFloat(Double.parseDouble(value.text));
-            default:
-                return value.text;
-        }
-    }
-
-    /** A required attribute is absent (decoding). */
-    public DecodeException missing(String attribute) {
-        return decodeError(missingReason(attribute), attribute);
-    }
-
-    /** A required attribute is absent (encoding). */
-    public EncodeException missingOnEncode(String attribute) {
-        return encodeError(missingReason(attribute), attribute);
-    }
-
-    private static String missingReason(String attribute) {
-        return "required attribute '" + attribute + "' is missing";
-    }
-
-    /** An attribute with a constant value has another; {@code found} is its {@code repr}. */
-    public DecodeException notConstant(String attribute, String constant, String found) {
-        return decodeError(notConstantReason(attribute, constant) + found, attribute);
-    }
-
-    /** {@link #notConstant} when encoding. */
-    public EncodeException notConstantOnEncode(String attribute, String constant, String value) {
-        return encodeError(notConstantReason(attribute, constant) + repr(value), attribute);
-    }
-
-    private static String notConstantReason(String attribute, String constant) {
-        return "attribute '" + attribute + "' must be '" + constant + "', not ";
-    }
-
-    /** An attribute's value breaks its wire type's rule (decoding). */
-    public DecodeException invalid(String attribute, KafkaWire.Invalid e) {
-        return decodeError("attribute '" + attribute + "' " + e.getMessage(), attribute);
-    }
-
-    /** An attribute's value breaks its wire type's rule (encoding). */
-    public EncodeException invalidOnEncode(String attribute, KafkaWire.Invalid e) {
-        return encodeError("attribute '" + attribute + "' " + e.getMessage(), attribute);
-    }
-
-    /** The reason a text attribute of at least {@code minLength} characters is shorter, or null when it is not. */
-    private static String tooShort(String attribute, String text, int minLength) {
-        if (text.length() >= minLength) {
-            return null;
-        }
-        return "attribute '" + attribute + "' "
-            + (minLength == 1 ? "must not be empty" : "must have at least " + minLength + " characters");
-    }
-
-    /** Checks the length of a text attribute's value (a header's text, or a JSON value when it is a string). */
-    public void checkLength(String attribute, String text, int minLength) throws DecodeException {
-        String reason = tooShort(attribute, text, minLength);
-        if (reason != null) {
-            throw decodeError(reason, attribute);
-        }
-    }
-
-    /** {@link #checkLength} for a member of the JSON event format: only a string has a length to check. */
-    public void checkLength(String attribute, KafkaWire.Json value, int minLength) throws DecodeException {
-        if (value.kind == KafkaWire.STRING) {
-            checkLength(attribute, value.text, minLength);
-        }
-    }
-
-    /** {@link #checkLength} when encoding. */
-    public void checkLengthOnEncode(String attribute, String text, int minLength) throws EncodeException {
-        String reason = tooShort(attribute, text, minLength);
-        if (reason != null) {
-            throw encodeError(reason, attribute);
-        }
     }
 
     // --- content types ------------------------------------------------------------------------------------------
@@ -262,7 +144,7 @@ public final class KafkaEvents {
             return null;
         }
         try {
-            return KafkaWire.utf8(data);
+            return KafkaJson.utf8(data);
         } catch (KafkaWire.Invalid e) {
             return null;
         }
@@ -303,7 +185,7 @@ public final class KafkaEvents {
             }
         }
         try {
-            return found == null ? null : KafkaWire.utf8(found);
+            return found == null ? null : KafkaJson.utf8(found);
         } catch (KafkaWire.Invalid e) {
             return null;
         }
@@ -373,7 +255,7 @@ public final class KafkaEvents {
             }
             String text;
             try {
-                text = KafkaWire.utf8(raw);
+                text = KafkaJson.utf8(raw);
             } catch (KafkaWire.Invalid e) {
                 throw decodeError("header " + repr(name) + " is not UTF-8 text (" + e.getMessage() + ")", field);
             }
@@ -440,7 +322,7 @@ public final class KafkaEvents {
     /** The members of an event in the JSON event format (UTF-8 JSON text), by name. */
     public Map<String, KafkaWire.Json> members(byte[] text) throws DecodeException {
         try {
-            return KafkaWire.members(text);
+            return KafkaJson.members(text);
         } catch (KafkaWire.Invalid e) {
             throw new DecodeException(protocol, e.getMessage(), -1, e.offset(), null);
         }
@@ -499,7 +381,7 @@ public final class KafkaEvents {
                     throw decodeError("member " + repr(json.dataBase64()) + " " + e.getMessage(), json.dataBase64());
                 }
             case JSON:
-                return KafkaWire.compact(text, data.start);
+                return KafkaJson.compact(text, data.start);
             default:
                 return data.text.getBytes(StandardCharsets.UTF_8);
         }
@@ -608,7 +490,7 @@ public final class KafkaEvents {
     }
 
     private static byte[] jsonString(byte[] utf8) {
-        return new KafkaWire.Out(utf8.length + 8).string(new String(utf8, StandardCharsets.UTF_8)).bytes();
+        return KafkaJson.quoted(new String(utf8, StandardCharsets.UTF_8));
     }
 
     private EncodeException nonJson(String contentType) {
@@ -645,17 +527,18 @@ public final class KafkaEvents {
     }
 
     /** Writes the members of the undeclared attributes ({@code null}: none) in the JSON event format. */
-    public void extensionMembers(Map<String, Object> extensions, KafkaWire.Out out) throws EncodeException {
+    public void extensionMembers(Map<String, Object> extensions, CompactJson out)
+            throws EncodeException, JsonProblem {
         if (extensions == null) {
             return;
         }
         for (Map.Entry<String, Object> entry : extensions.entrySet()) {
             String name = extensionName(entry.getKey());
             Object value = entry.getValue();
-            out.ascii(",\"").ascii(name).ascii("\":");
+            out.key(name);
             try {
                 if (value instanceof Boolean || value instanceof Integer) {
-                    out.ascii(wire.attributeValueToText(value));
+                    out.literal(wire.attributeValueToText(value));
                 } else {
                     out.string(wire.attributeValueToText(value));
                 }
@@ -667,32 +550,33 @@ public final class KafkaEvents {
 
     /** Writes the data member of an event in the JSON event format ({@code data} null: none; {@code kind}: how it
      * is held, null: bytes) and closes the event. */
-    public byte[] endJson(KafkaWire.Out out, byte[] data, Data kind, String contentType) throws EncodeException {
+    public byte[] endJson(CompactJson out, byte[] data, Data kind, String contentType)
+            throws EncodeException, JsonProblem {
         if (data != null) {
             if (kind == null || kind == Data.BYTES) {
                 // Bytes under a content type that declares JSON hold a JSON value: written as that value. Other
                 // bytes, and bytes with no content type (nothing may be assumed about them), are binary data.
                 if (contentType != null && isJson(contentType)) {
-                    out.ascii(dataKey).raw(jsonValue(data, contentType));
+                    out.key(json.data()).json(jsonValue(data, contentType));
                 } else {
-                    out.ascii(dataBase64Key).ascii(KafkaWire.base64Text(data)).ch('"');
+                    out.key(json.dataBase64()).string(KafkaWire.base64Text(data));
                 }
             } else if (kind == Data.JSON) {
                 if (!jsonData(contentType) && data.length > 0 && data[0] != '"') {
                     throw nonJson(contentType);
                 }
-                out.ascii(dataKey).raw(data);
+                out.key(json.data()).json(data);
             } else {
-                out.ascii(dataKey).string(new String(data, StandardCharsets.UTF_8));
+                out.key(json.data()).string(new String(data, StandardCharsets.UTF_8));
             }
         }
-        return out.ch('}').bytes();
+        return out.endObject().toBytes();
     }
 
     /** Bytes under a JSON content type, as the JSON value they hold (whitespace between tokens removed). */
     private byte[] jsonValue(byte[] data, String contentType) throws EncodeException {
         try {
-            return KafkaWire.oneJsonValue(data);
+            return KafkaJson.oneJsonValue(data);
         } catch (KafkaWire.Invalid e) {
             String where = e.offset() < 0 ? "" : " (byte " + e.offset() + ")";
             throw encodeError(

@@ -1,0 +1,650 @@
+// Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/KafkaRules.java by ./generator.py; edit that file, not this copy.
+package streamcodecs.runtime;
+
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The rules of the kafka wire family on the JVM, as {@code _runtime/kafkawire.py} is for Python: the validators and
+ * canonical strings of the wire types (RFC 3986 URI and URI-reference, RFC 3339 timestamps, media types, base64,
+ * attribute values), media-type helpers, the JSON values the event format reads ({@link Json}) and the problem
+ * ({@link Invalid}). {@link KafkaWire} adds the per-type methods the generated codecs call; {@link KafkaJson} reads
+ * and writes the JSON event format's text.
+ *
+ * <p>The patterns are the Python runtime's own (one place for each rule): the generated codec renders their text
+ * and builds one {@code KafkaWire} from them. Every check throws {@link Invalid}, whose message is the rule broken
+ * (the same text as Python's {@code Invalid}); the codec re-throws it naming the attribute.
+ */
+public abstract class KafkaRules {
+    /** A value breaks a rule of its wire type; {@code offset} is the byte offset in JSON text, or -1. */
+    public static final class Invalid extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        private final long offset;
+
+        public Invalid(String message) {
+            this(message, -1);
+        }
+
+        public Invalid(String message, long offset) {
+            super(message, null, false, false);
+            this.offset = offset;
+        }
+
+        public long offset() {
+            return offset;
+        }
+    }
+
+    /** The headers of one Kafka record, in order: names may repeat, a value may be null. */
+    public interface Headers {
+        int size();
+
+        String name(int i);
+
+        byte[] value(int i);
+    }
+
+    /** Headers held as two lists (names and values) of the same length. */
+    public static Headers headers(List<String> names, List<byte[]> values) {
+        return new Headers() {
+            @Override
+            public int size() {
+                return names == null ? 0 : names.size();
+            }
+
+            @Override
+            public String name(int i) {
+                return names.get(i);
+            }
+
+            @Override
+            public byte[] value(int i) {
+                return values.get(i);
+            }
+        };
+    }
+
+    // --- JSON values as the event format reads them ------------------------------------------------------------
+
+    /** The kinds of JSON value. */
+    public static final int STRING = 0;
+
+    public static final int INTEGER = 1;
+
+    public static final int FLOAT = 2;
+
+    public static final int TRUE = 3;
+
+    public static final int FALSE = 4;
+
+    public static final int NULL = 5;
+
+    public static final int OBJECT = 6;
+
+    public static final int ARRAY = 7;
+
+    /** One JSON member's value: its kind, its text (a string's characters, a number as written), where it starts. */
+    public static final class Json {
+        public final int kind;
+        public final String text;
+        public final int start;
+        final byte[] source; // the document (an object's or array's text is read from it again when needed)
+
+        Json(int kind, String text, int start) {
+            this(kind, text, start, null);
+        }
+
+        Json(int kind, String text, int start, byte[] source) {
+            this.kind = kind;
+            this.text = text;
+            this.start = start;
+            this.source = source;
+        }
+
+        public boolean isNull() {
+            return kind == NULL;
+        }
+    }
+
+    /** How JSON calls a kind of value ({@code a string}, {@code null}), as Python's {@code json_kind}. */
+    public static String kindWords(int kind) {
+        switch (kind) {
+            case STRING:
+                return "a string";
+            case INTEGER:
+            case FLOAT:
+                return "a number";
+            case TRUE:
+            case FALSE:
+                return "a boolean";
+            case NULL:
+                return "null";
+            case OBJECT:
+                return "an object";
+            default:
+                return "an array";
+        }
+    }
+
+    /** The Python type a JSON value of this kind decodes to ({@code list}), as the Python codec's problems name it. */
+    public static String pythonType(int kind) {
+        switch (kind) {
+            case STRING:
+                return "str";
+            case INTEGER:
+                return "int";
+            case FLOAT:
+                return "float";
+            case TRUE:
+            case FALSE:
+                return "bool";
+            case NULL:
+                return "NoneType";
+            case OBJECT:
+                return "dict";
+            default:
+                return "list";
+        }
+    }
+
+    private static final int REMEMBER = 4096;
+
+    private static final int REMEMBER_LENGTH = 512;
+
+    private final Pattern forbidden;
+
+    private final Pattern simpleUri;
+
+    private final Pattern uri;
+
+    private final Pattern simpleReference;
+
+    private final Pattern uriReference;
+
+    private final Pattern mediaType;
+
+    private final Pattern parameter;
+
+    private final Pattern timestamp;
+
+    private final Pattern base64;
+
+    private final Pattern number;
+
+    private final Pattern uuid;
+
+    private final Set<String> validUri = ConcurrentHashMap.newKeySet();
+
+    private final Set<String> validReference = ConcurrentHashMap.newKeySet();
+
+    private final Set<String> validMediaType = ConcurrentHashMap.newKeySet();
+
+    /** The rules, from the Python runtime's patterns (each applied to whole texts, as {@code fullmatch}). */
+    protected KafkaRules(
+        String forbidden,
+        String simpleUri,
+        String uri,
+        String simpleReference,
+        String uriReference,
+        String mediaType,
+        String parameter,
+        String timestamp,
+        String base64,
+        String number,
+        String uuid
+    ) {
+        this.forbidden = Pattern.compile(forbidden);
+        this.simpleUri = Pattern.compile(simpleUri);
+        this.uri = Pattern.compile(uri);
+        this.simpleReference = Pattern.compile(simpleReference);
+        this.uriReference = Pattern.compile(uriReference);
+        this.mediaType = Pattern.compile(mediaType);
+        this.parameter = Pattern.compile(parameter);
+        this.timestamp = Pattern.compile(timestamp);
+        this.base64 = Pattern.compile(base64);
+        this.number = Pattern.compile(number);
+        this.uuid = Pattern.compile(uuid);
+    }
+
+    // --- text ---------------------------------------------------------------------------------------------------
+
+    /** The text, when it holds no control character, surrogate or noncharacter. */
+    public String checkText(String text) throws Invalid {
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                return checkRest(text);
+            }
+        }
+        return text;
+    }
+
+    private String checkRest(String text) throws Invalid {
+        Matcher found = forbidden.matcher(text);
+        if (found.find()) {
+            int code = text.codePointAt(found.start());
+            throw new Invalid(
+                "holds the character U+" + hex(code, 4) + " (control characters, surrogates and noncharacters are "
+                    + "not allowed)"
+            );
+        }
+        return text;
+    }
+
+    private static String hex(int code, int digits) {
+        String text = Integer.toHexString(code).toUpperCase(java.util.Locale.ROOT);
+        return "0".repeat(Math.max(0, digits - text.length())) + text;
+    }
+
+    static String jsonText(Json value) throws Invalid {
+        if (value.kind != STRING) {
+            throw new Invalid("must be a JSON string, not " + kindWords(value.kind));
+        }
+        return value.text;
+    }
+
+    private static String remember(Set<String> valid, String text) {
+        if (text.length() <= REMEMBER_LENGTH && valid.size() < REMEMBER) {
+            valid.add(text);
+        }
+        return text;
+    }
+
+    // --- URIs, media types ----------------------------------------------------------------------------------------
+
+    String checkUri(String text) throws Invalid {
+        if (validUri.contains(text)) {
+            return text;
+        }
+        if (!simpleUri.matcher(text).matches() && !uri.matcher(text).matches()) {
+            throw new Invalid(
+                "is not an absolute URI (RFC 3986: a scheme, then an optional fragment): " + PythonText.repr(text)
+            );
+        }
+        return remember(validUri, text);
+    }
+
+    /** Whether the text is a plain path of unreserved characters and slashes (a valid reference, checked fast). */
+    private static boolean plainPath(String text) {
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            boolean ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '/'
+                || c == '-' || c == '.' || c == '_' || c == '~';
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    String checkUriReference(String text) throws Invalid {
+        if (plainPath(text) || validReference.contains(text)) {
+            return text;
+        }
+        if (!simpleReference.matcher(text).matches() && !uriReference.matcher(text).matches()) {
+            throw new Invalid("is not a URI-reference (RFC 3986 section 4.1): " + PythonText.repr(text));
+        }
+        return remember(validReference, text);
+    }
+
+    String checkMediaType(String text) throws Invalid {
+        if (validMediaType.contains(text)) {
+            return text;
+        }
+        if (!mediaType.matcher(text).matches()) {
+            throw new Invalid("is not a media type (type/subtype, then ;name=value parameters): " + PythonText.repr(text));
+        }
+        return remember(validMediaType, text);
+    }
+
+    /** A-Z to a-z and nothing else. */
+    public static String asciiLower(String text) {
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                char[] chars = text.toCharArray();
+                for (int j = i; j < n; j++) {
+                    if (chars[j] >= 'A' && chars[j] <= 'Z') {
+                        chars[j] += 32;
+                    }
+                }
+                return new String(chars);
+            }
+        }
+        return text;
+    }
+
+    /** {@code type/subtype} without parameters or surrounding blanks, ASCII lower case. */
+    public static String essence(String mediaType) {
+        int semicolon = mediaType.indexOf(';');
+        String head = semicolon < 0 ? mediaType : mediaType.substring(0, semicolon);
+        int start = 0;
+        int end = head.length();
+        while (start < end && (head.charAt(start) == ' ' || head.charAt(start) == '\t')) {
+            start++;
+        }
+        while (end > start && (head.charAt(end - 1) == ' ' || head.charAt(end - 1) == '\t')) {
+            end--;
+        }
+        return asciiLower(head.substring(start, end));
+    }
+
+    /** The value of parameter {@code name} (ASCII case-insensitive, quotes removed), or null. */
+    public String parameter(String mediaType, String name) {
+        int semicolon = mediaType.indexOf(';');
+        if (semicolon < 0) {
+            return null;
+        }
+        Matcher found = parameter.matcher(mediaType.substring(semicolon));
+        while (found.find()) {
+            if (asciiLower(found.group(1)).equals(name)) {
+                String value = found.group(2);
+                if (value.startsWith("\"")) {
+                    value = value.substring(1, value.length() - 1).replaceAll("\\\\(.)", "$1");
+                }
+                return value;
+            }
+        }
+        return null;
+    }
+
+    /** Whether a media type declares JSON: its subtype is one of {@code subtypes} or ends in one of
+     * {@code suffixes} (after at least one character), ASCII case-insensitively. */
+    public static boolean declaresJson(String mediaType, List<String> subtypes, List<String> suffixes) {
+        String essence = essence(mediaType);
+        int slash = essence.indexOf('/');
+        String subtype = slash < 0 ? "" : essence.substring(slash + 1);
+        if (subtypes.contains(subtype)) {
+            return true;
+        }
+        for (String suffix : suffixes) {
+            if (subtype.endsWith(suffix) && subtype.length() > suffix.length()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // --- RFC 3339 timestamps --------------------------------------------------------------------------------------
+
+    private static final String TIMESTAMP_RULE =
+        "is not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, optional .fraction, then Z or +hh:mm)";
+
+    /** A date-time with its offset; {@code t}/{@code z} in either case; digits beyond microseconds dropped. */
+    OffsetDateTime parseTimestamp(String text) throws Invalid {
+        if (!timestamp.matcher(text).matches()) {
+            throw new Invalid(TIMESTAMP_RULE + ": " + PythonText.repr(text));
+        }
+        int year = digits(text, 0, 4);
+        int month = digits(text, 5, 7);
+        int day = digits(text, 8, 10);
+        int at = 19;
+        int micros = 0;
+        if (text.charAt(at) == '.') {
+            int end = at + 1;
+            while (end < text.length() && text.charAt(end) >= '0' && text.charAt(end) <= '9') {
+                end++;
+            }
+            for (int i = 0; i < 6; i++) {
+                int j = at + 1 + i;
+                micros = micros * 10 + (j < end ? text.charAt(j) - '0' : 0);
+            }
+            at = end;
+        }
+        ZoneOffset offset = ZoneOffset.UTC;
+        int beyond = 0; // an offset Java's ZoneOffset cannot hold (beyond +-18:00; RFC 3339 allows up to 23:59)
+        char zone = text.charAt(at);
+        if (zone == '+' || zone == '-') {
+            int minutes = (zone == '-' ? -1 : 1) * (digits(text, at + 1, at + 3) * 60 + digits(text, at + 4, at + 6));
+            if (Math.abs(minutes) <= 18 * 60) {
+                offset = ZoneOffset.ofTotalSeconds(minutes * 60);
+            } else {
+                beyond = minutes; // the same instant, held at UTC
+            }
+        }
+        if (year == 0) {
+            throw new Invalid("is not a valid date-time (year 0 is out of range): " + PythonText.repr(text));
+        }
+        try {
+            return OffsetDateTime.of(
+                year, month, day, digits(text, 11, 13), digits(text, 14, 16), digits(text, 17, 19), micros * 1000,
+                offset
+            ).minusMinutes(beyond);
+        } catch (DateTimeException e) {
+            throw new Invalid("is not a valid date-time (day is out of range for month): " + PythonText.repr(text));
+        }
+    }
+
+    private static int digits(String text, int start, int end) {
+        int value = 0;
+        for (int i = start; i < end; i++) {
+            value = value * 10 + text.charAt(i) - '0';
+        }
+        return value;
+    }
+
+    /** {@code YYYY-MM-DDTHH:MM:SS}, {@code .ffffff} only when there are microseconds, then {@code Z} or
+     * {@code +hh:mm}: as the Python runtime writes it. */
+    String timestampText(OffsetDateTime value) throws Invalid {
+        StringBuilder out = new StringBuilder(32);
+        int year = value.getYear();
+        String y = Integer.toString(year);
+        out.append(year >= 1000 ? y : "0".repeat(Math.max(0, 4 - y.length())) + y);
+        two(out.append('-'), value.getMonthValue());
+        two(out.append('-'), value.getDayOfMonth());
+        two(out.append('T'), value.getHour());
+        two(out.append(':'), value.getMinute());
+        two(out.append(':'), value.getSecond());
+        int micros = value.getNano() / 1000;
+        if (micros != 0) {
+            String m = Integer.toString(micros);
+            out.append('.').append("0".repeat(6 - m.length())).append(m);
+        }
+        int minutes = value.getOffset().getTotalSeconds() / 60;
+        if (minutes == 0) {
+            out.append('Z');
+        } else {
+            out.append(minutes < 0 ? '-' : '+');
+            minutes = Math.abs(minutes);
+            two(out, minutes / 60);
+            two(out.append(':'), minutes % 60);
+        }
+        return out.toString();
+    }
+
+    private static void two(StringBuilder out, int value) {
+        out.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
+    }
+
+    // --- booleans and integers (canonical strings in headers, JSON booleans and integers in the format) --------
+
+    Boolean parseBool(String text) throws Invalid {
+        if (text.equals("true")) {
+            return Boolean.TRUE;
+        }
+        if (text.equals("false")) {
+            return Boolean.FALSE;
+        }
+        throw new Invalid("is not a boolean (true or false, lower case): " + PythonText.repr(text));
+    }
+
+    Boolean jsonBool(Json value) throws Invalid {
+        if (value.kind != TRUE && value.kind != FALSE) {
+            throw new Invalid("must be a JSON boolean, not " + kindWords(value.kind));
+        }
+        return value.kind == TRUE;
+    }
+
+    static long integer(String text, int bits) throws Invalid {
+        int n = text.length();
+        int start = n > 0 && text.charAt(0) == '-' ? 1 : 0;
+        boolean canonical = n > start && (text.charAt(start) != '0' || n == start + 1);
+        for (int i = start; i < n && canonical; i++) {
+            canonical = text.charAt(i) >= '0' && text.charAt(i) <= '9';
+        }
+        if (!canonical) {
+            throw new Invalid(
+                "is not an integer in canonical form (-?digits, no leading zeros or +): " + PythonText.repr(text)
+            );
+        }
+        return inRange(new java.math.BigInteger(text), bits);
+    }
+
+    private static long inRange(java.math.BigInteger value, int bits) throws Invalid {
+        if (value.bitLength() > bits - 1) {
+            long high = (1L << (bits - 1)) - 1;
+            throw new Invalid(
+                value + " is out of range for a " + bits + "-bit integer (" + (-high - 1) + ".." + high + ")"
+            );
+        }
+        return value.longValue();
+    }
+
+    static long jsonInteger(Json value, int bits) throws Invalid {
+        if (value.kind != INTEGER) {
+            throw new Invalid("must be a JSON integer, not " + kindWords(value.kind));
+        }
+        return inRange(new java.math.BigInteger(value.text), bits);
+    }
+
+    // --- floats (JSON number syntax in headers, written as Python's repr) ------------------------------------------
+
+    /** The largest finite float32, as the Python runtime bounds a float32 attribute. */
+    static final double FLOAT32_MAX = 3.4028234663852886e38;
+
+    static double finite(double value, double largest) throws Invalid {
+        if (!Double.isFinite(value) || Math.abs(value) > largest) {
+            throw new Invalid(PythonText.pythonFloat(value) + " is not a finite number in range");
+        }
+        return value;
+    }
+
+    double numberText(String text, double largest) throws Invalid {
+        if (!number.matcher(text).matches()) {
+            throw new Invalid("is not a number: " + PythonText.repr(text));
+        }
+        return finite(Double.parseDouble(text), largest);
+    }
+
+    static double jsonNumber(Json value, double largest) throws Invalid {
+        if (value.kind != INTEGER && value.kind != FLOAT) {
+            throw new Invalid("must be a JSON number, not " + kindWords(value.kind));
+        }
+        return finite(Double.parseDouble(value.text), largest);
+    }
+
+    // --- UUID (8-4-4-4-12 hex digits, written in lower case) -------------------------------------------------------
+
+    UUID parseUuid(String text) throws Invalid {
+        if (!uuid.matcher(text).matches()) {
+            throw new Invalid("is not a UUID (8-4-4-4-12 hex digits): " + PythonText.repr(text));
+        }
+        return new UUID(
+            Long.parseUnsignedLong(text.substring(0, 8) + text.substring(9, 13) + text.substring(14, 18), 16),
+            Long.parseUnsignedLong(text.substring(19, 23) + text.substring(24), 16)
+        );
+    }
+
+    // --- any JSON value (held as its text as msgspec writes the value Python decodes) ---------------------------
+
+    /** Any JSON value in a header, as its compact text (see {@link KafkaJson#KafkaJson.anyJson(byte[], int)}); null for JSON null
+     * (an absent attribute, as in Python). */
+    String parseAny(String text) throws Invalid {
+        String json = KafkaJson.anyJson(text.getBytes(StandardCharsets.UTF_8), -1);
+        return json.equals("null") ? null : json;
+    }
+
+    /** A member of the JSON format (not null: that is an absent attribute) as its compact text. */
+    String jsonAny(Json value) throws Invalid {
+        switch (value.kind) {
+            case STRING:
+                return new String(KafkaJson.quoted(value.text), StandardCharsets.UTF_8);
+            case INTEGER:
+                return new java.math.BigInteger(value.text).toString();
+            case FLOAT:
+                return PythonText.msgspecFloat(Double.parseDouble(value.text));
+            case OBJECT:
+            case ARRAY:
+                return KafkaJson.anyJson(value.source, value.start);
+            default:
+                return value.text;
+        }
+    }
+
+    // --- base64, attribute values -----------------------------------------------------------------------------
+
+    /** RFC 4648 section 4, padded; other characters, missing padding or whitespace are errors. */
+    byte[] parseBase64(String text) throws Invalid {
+        if (!base64.matcher(text).matches()) {
+            throw new Invalid("is not base64 (RFC 4648 section 4: standard alphabet, padded, no whitespace)");
+        }
+        return Base64.getDecoder().decode(text);
+    }
+
+    /** Bytes as padded standard base64. */
+    public static String base64Text(byte[] value) {
+        return Base64.getEncoder().encodeToString(value);
+    }
+
+    /** A header carries no type: the value stays the text. */
+    public String attributeValueFromText(String text) throws Invalid {
+        return checkText(text);
+    }
+
+    /** A JSON string, boolean or integer (32 bits). */
+    public Object attributeValueFromJson(Json value) throws Invalid {
+        switch (value.kind) {
+            case STRING:
+                return checkText(value.text);
+            case TRUE:
+                return Boolean.TRUE;
+            case FALSE:
+                return Boolean.FALSE;
+            case INTEGER:
+                return int32(value.text);
+            default:
+                throw new Invalid(
+                    "is " + kindWords(value.kind) + "; the value of an undeclared attribute is a boolean, an integer "
+                        + "or a string"
+                );
+        }
+    }
+
+    private static Integer int32(String text) throws Invalid {
+        java.math.BigInteger number = new java.math.BigInteger(text);
+        if (number.bitLength() > 31) {
+            throw new Invalid(number + " is out of range for a 32-bit integer (-2147483648..2147483647)");
+        }
+        return number.intValue();
+    }
+
+    /** A string, boolean or integer as its canonical text. */
+    public String attributeValueToText(Object value) throws Invalid {
+        if (value instanceof String) {
+            return checkText((String) value);
+        }
+        if (value instanceof Boolean) {
+            return ((Boolean) value) ? "true" : "false";
+        }
+        if (value instanceof Integer) {
+            return value.toString();
+        }
+        throw new Invalid(
+            "has type " + (value == null ? "NoneType" : value.getClass().getSimpleName())
+                + "; expected bool, int, str, bytes or datetime"
+        );
+    }
+}
