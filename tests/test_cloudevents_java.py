@@ -96,7 +96,7 @@ def test_every_json_vector_decodes_and_reencodes_as_the_python_codec(codec: Any)
 
 
 def test_json_nested_deeper_than_the_one_limit_is_refused_alike_by_both_codecs(spark: Any, codec: Any) -> None:
-    limit = spark._jvm.streamcodecs.runtime.JsonWire.MAX_DEPTH
+    limit = spark._jvm.streamcodecs.runtime.JsonParsing.MAX_DEPTH
     deepest = limit - 1  # the event's object is one level
     for depth in (1, deepest, deepest + 1, 995, 1000, 5000):
         nested = "[" * depth + "]" * depth

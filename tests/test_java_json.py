@@ -292,7 +292,7 @@ def test_json_nested_too_deeply_is_refused_in_the_codecs_words_and_never_read_wh
     spark: Any, protocol: str
 ) -> None:
     codec, java = _codecs(spark, protocol)
-    limit = spark._jvm.streamcodecs.runtime.JsonWire.MAX_DEPTH
+    limit = spark._jvm.streamcodecs.runtime.JsonParsing.MAX_DEPTH
     template, outer = {  # the message, and how deep its own objects and arrays nest the value
         "kcl": ('{{"action":"initialize","shardId":"s","extra":{}}}\n', 1),
         "storm": ('{{"id":"1","comp":"c","stream":"s","task":1,"tuple":[{}]}}\nend\n', 2),

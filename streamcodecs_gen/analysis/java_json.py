@@ -1,8 +1,9 @@
 """The Java codec of a JSON-family protocol: what its templates render, decided here once.
 
-Every value of the model becomes a Java expression built from the runtime's helpers (``JsonWire``): a reader of
-the parser's current value (``JsonWire.str(p)``, ``Codec.readRecord(p)``, ``JsonWire.list(p, JsonWire::str)``), a
-writer of a component's value, and the conversions to and from Spark's external row values. The templates only
+Every value of the model becomes a Java expression built from the runtime's helpers (``JsonWire``'s per-type
+methods, ``JsonRead``/``JsonWrite`` for lists, maps and constants, ``JsonSpark``): a reader of the parser's current
+value (``JsonWire.readStr(p)``, ``Codec.readRecord(p)``, ``JsonRead.readList(p, JsonWire::readStr)``), a writer of
+a component's value, and the conversions to and from Spark's external row values. The templates only
 lay these out; the rules they follow are the Python codec's (``analysis/json.py``: field modes, the fast path,
 the typed union path, which fields encode writes).
 
@@ -36,7 +37,7 @@ from .json import encode_rule, fast_path, field_mode, tag_owners, typed_path
 from .json_checks import shadows, written_checked
 
 # The Java type of each JSON-family wire type, and the runtime helper suffix that reads and writes it.
-_SPARK_CONVERTS = {"UUID": "JsonWire.uuidText", "OffsetDateTime": "JsonWire.sqlTimestamp"}
+_SPARK_CONVERTS = {"UUID": "JsonSpark.uuidText", "OffsetDateTime": "JsonSpark.sqlTimestamp"}
 """Java types that are not already Spark's external value: the helper converting them."""
 _TAKEN = frozenset(
     # the generated methods' own variables, and the methods every record has
@@ -72,7 +73,7 @@ def _null(nullable: bool) -> str:
 
 
 def _container(ref: ListRef | MapRef) -> str:
-    """The runtime's word for a list or a map (``JsonWire.readList``, ``readMap``)."""
+    """The runtime's word for a list or a map (``JsonRead.readList``, ``readMap``)."""
     return "List" if isinstance(ref, ListRef) else "Map"
 
 
@@ -138,18 +139,18 @@ class Expressions:
                 return f"Codec.read{struct.name}{_null(nullable)}({p})"
             case ListRef(item=item) | MapRef(item=item):
                 method = _container(ref) + ("OrItem" if scalar else "")
-                return f"JsonWire.read{method}{_null(nullable)}({p}, {self.read_ref(item)})"
+                return f"JsonRead.read{method}{_null(nullable)}({p}, {self.read_ref(item)})"
             case UnknownRef():
                 ref.unresolved()
 
     def read_ref(self, ref: TypeRef) -> str:
-        """A ``JsonWire.Read`` of an item: a method reference."""
+        """A ``JsonRead.Read`` of an item: a method reference."""
         if isinstance(ref, ListRef | MapRef):
             return f"Codec::read{self._helper(ref)}"
         return _method(self.read(ref, _any(ref), "X"))
 
     def write(self, ref: TypeRef, nullable: bool, w: str, v: str) -> str:
-        """Java writing the value ``v`` with writer ``w`` (a ``Problem`` when it is null but may not be)."""
+        """Java writing the value ``v`` with writer ``w`` (a ``JsonProblem`` when it is null but may not be)."""
         match ref:
             case WireRef(wire=wire):
                 return f"JsonWire.write{wire.java_helper}{_null(nullable)}({w}, {v})"
@@ -158,7 +159,7 @@ class Expressions:
             case StructRef(struct=struct):
                 return f"Codec.write{struct.name}{_null(nullable)}({w}, {v})"
             case ListRef(item=item) | MapRef(item=item):
-                return f"JsonWire.write{_container(ref)}{_null(nullable)}({w}, {v}, {self.write_ref(item)})"
+                return f"JsonWrite.write{_container(ref)}{_null(nullable)}({w}, {v}, {self.write_ref(item)})"
             case UnknownRef():
                 ref.unresolved()
 
@@ -180,15 +181,16 @@ class Expressions:
             case ListRef(item=item) | MapRef(item=item):
                 container = _container(ref)
                 if isinstance(item, WireRef) and item.wire.java not in _SPARK_CONVERTS:
-                    return f"JsonWire.spark{container}({v})"
+                    return f"JsonSpark.spark{container}({v})"
                 if isinstance(item, ListRef | MapRef):
-                    return f"JsonWire.spark{container}({v}, Codec::spark{self._helper(item)})"
-                return f"JsonWire.spark{container}({v}, x -> {self.to_spark(item, 'x')})"
+                    return f"JsonSpark.spark{container}({v}, Codec::spark{self._helper(item)})"
+                return f"JsonSpark.spark{container}({v}, x -> {self.to_spark(item, 'x')})"
             case UnknownRef():
                 ref.unresolved()
 
     def from_spark(self, ref: TypeRef, o: str) -> str:
-        """Java turning Spark's external value ``o`` (an Object) into the Java value (a ``Problem`` if it cannot)."""
+        """Java turning Spark's external value ``o`` (an Object) into the Java value (a ``JsonProblem`` if it
+        cannot)."""
         match ref:
             case WireRef(wire=wire):
                 if wire.java in _SPARK_CONVERTS or wire.java == "VariantVal":  # a VARIANT of JSON null is null
@@ -201,8 +203,8 @@ class Expressions:
             case ListRef(item=item) | MapRef(item=item):
                 container = _container(ref)
                 if isinstance(item, ListRef | MapRef):
-                    return f"JsonWire.from{container}({o}, Codec::from{self._helper(item)})"
-                return f"JsonWire.from{container}({o}, x -> {self.from_spark(item, 'x')})"
+                    return f"JsonSpark.from{container}({o}, Codec::from{self._helper(item)})"
+                return f"JsonSpark.from{container}({o}, x -> {self.from_spark(item, 'x')})"
             case UnknownRef():
                 ref.unresolved()
 
@@ -252,7 +254,7 @@ class JavaField:
     name: str  # the record component
     type: str  # its Java type
     mode: str  # field_mode
-    removed: str | None  # the version that removed it (held as JsonWire.Sent, never encoded)
+    removed: str | None  # the version that removed it (held as JsonRead.Sent, never encoded)
     read: str  # Java reading it at parser p
     absent: str | None  # its value when the key is absent (None: the key is required)
     write: str | None  # Java writing m.<name>() with writer w (None: never written)
@@ -262,7 +264,7 @@ class JavaField:
 
     @property
     def from_spark_checks(self) -> bool:
-        """Whether taking it from Spark's row may fail (a Problem): every conversion but a plain cast."""
+        """Whether taking it from Spark's row may fail (a JsonProblem): every conversion but a plain cast."""
         return ".from" in self.from_spark
 
 
@@ -301,7 +303,7 @@ class JavaEnum:
 
     @property
     def reader(self) -> str:
-        """The ``JsonWire`` method reading its wire value."""
+        """The ``JsonRead`` method reading its wire value."""
         return "enumStr" if self.string else "enumInt"
 
 
@@ -325,7 +327,7 @@ class JavaDirection:
     def other_message_tests(self) -> list[str]:
         """Each a Java test on ``base`` (the catch-all message read) that it is another message's shape."""
         return [
-            "(" + " && ".join(f"JsonWire.same(base.{c.accessor}, {c.literal})" for c in check) + ")"
+            "(" + " && ".join(f"JsonRead.same(base.{c.accessor}, {c.literal})" for c in check) + ")"
             for check in self.checks
         ]
 
@@ -386,13 +388,13 @@ def _field(owner: Struct, f: Field, index: int, x: Expressions) -> JavaField:
     nullable = f.may_be_none
     if f.has_const:
         kind = "Str" if java_type(ref) == "String" else "Int"
-        read = f"JsonWire.readConst{kind}(p, {java_literal(f.const, ref)})"
+        read = f"JsonRead.readConst{kind}(p, {java_literal(f.const, ref)})"
     else:
         read = x.read(ref, nullable, "p", scalar=f.accept_scalar)
     jtype = java_type(ref)
     if f.removed:
-        read = f"new JsonWire.Sent<>({read})"
-        jtype = f"JsonWire.Sent<{jtype}>"
+        read = f"new JsonRead.Sent<>({read})"
+        jtype = f"JsonRead.Sent<{jtype}>"
     absent: str | None = None
     if mode == "const":
         absent = java_literal(f.const, ref)
@@ -406,7 +408,7 @@ def _field(owner: Struct, f: Field, index: int, x: Expressions) -> JavaField:
         value = f"m.{name}()"
         if f.has_const:
             kind = "Str" if java_type(ref) == "String" else "Int"
-            write = f"JsonWire.writeConst{kind}(w, {value}, {java_literal(f.const, ref)})"
+            write = f"JsonWrite.writeConst{kind}(w, {value}, {java_literal(f.const, ref)})"
         else:
             write = x.write(ref, nullable and rule != "if_set", "w", value)
     value = f"v.{name}()"
@@ -416,7 +418,7 @@ def _field(owner: Struct, f: Field, index: int, x: Expressions) -> JavaField:
     if f.removed:
         # Spark cannot tell a removed key sent as null from an absent one: a null column is an absent key
         spark = f"{value} == null ? null : {spark}"
-        back = f"{o} == null ? null : new JsonWire.Sent<>({back})"
+        back = f"{o} == null ? null : new JsonRead.Sent<>({back})"
     return JavaField(
         key=f.name,
         name=name,
@@ -439,7 +441,7 @@ def _shadows(protocol: Protocol, s: Struct) -> list[tuple[str, str, str]]:
     found = []
     for shadow in shadows(protocol, s):
         tests = [f"m.{camel(py)}() != null" for py in shadow.present]
-        tests += [f"JsonWire.same(m.{camel(py)}(), {_match_literal(v)})" for py, v in shadow.compared]
+        tests += [f"JsonRead.same(m.{camel(py)}(), {_match_literal(v)})" for py, v in shadow.compared]
         found.append((" && ".join(tests) or "true", java_string(shadow.reason), java_string(shadow.key)))
     return found
 

@@ -3,22 +3,22 @@ package streamcodecs.runtime;
 /**
  * The JSON family's encode checks that only the written bytes show, as the Python codec makes them after its one
  * serialization (``jsonwire.check_written``): a message holding free-form values may nest no deeper than
- * {@link JsonWire#MAX_DEPTH}, which decoding refuses. The generated encoder calls them for the messages the
+ * {@link JsonParsing#MAX_DEPTH}, which decoding refuses. The generated encoder calls them for the messages the
  * generator says hold free-form values (``json_checks.written_checked``), the same ones the Python encoder checks.
  */
 public final class JsonChecks {
     private JsonChecks() {
     }
 
-    /** The refusal of JSON nested deeper than {@link JsonWire#MAX_DEPTH} (the Python codec's words, no offset). */
+    /** The refusal of JSON nested deeper than {@link JsonParsing#MAX_DEPTH} (the Python codec's words, no offset). */
     public static final String TOO_DEEP = "malformed JSON: nested too deeply";
 
     /**
-     * Whether written JSON nests its arrays and objects deeper than {@link JsonWire#MAX_DEPTH} (outside its
+     * Whether written JSON nests its arrays and objects deeper than {@link JsonParsing#MAX_DEPTH} (outside its
      * strings; the text is valid JSON, as the encoder wrote it). Fewer bytes than the limit cannot.
      */
     public static boolean tooDeep(byte[] data) {
-        if (data.length <= JsonWire.MAX_DEPTH) {
+        if (data.length <= JsonParsing.MAX_DEPTH) {
             return false;
         }
         int depth = 0;
@@ -34,7 +34,7 @@ public final class JsonChecks {
             } else if (b == '"') {
                 string = true;
             } else if (b == '[' || b == '{') {
-                if (++depth > JsonWire.MAX_DEPTH) {
+                if (++depth > JsonParsing.MAX_DEPTH) {
                     return true;
                 }
             } else if (b == ']' || b == '}') {

@@ -8,12 +8,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import streamcodecs.runtime.CompactJson;
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
 import streamcodecs.runtime.JsonMessages;
+import streamcodecs.runtime.JsonParsing;
+import streamcodecs.runtime.JsonProblem;
+import streamcodecs.runtime.JsonRead;
+import streamcodecs.runtime.JsonScan;
+import streamcodecs.runtime.JsonSpark;
 import streamcodecs.runtime.JsonWire;
-import streamcodecs.runtime.JsonWire.Problem;
-
+import streamcodecs.runtime.JsonWrite;
 /**
  * Decode and encode every kcl message as the Python codec does: the same checks, the same reasons.
  *
@@ -51,7 +56,7 @@ public final class Codec {
     /** The message in {@code data[offset, offset + length)}; {@code line} (or -1) is named by errors. */
     public static Messages.Message decode(byte[] data, int offset, int length, int direction, long line)
             throws DecodeException {
-        Problem text = JsonWire.textProblem(data, offset, length);
+        JsonProblem text = JsonParsing.textProblem(data, offset, length);
         if (text != null) {
             throw failure(text, line);
         }
@@ -59,14 +64,14 @@ public final class Codec {
         return message != null ? message : general(data, offset, length, direction, line);
     }
 
-    static DecodeException failure(Problem problem, long line) {
+    static DecodeException failure(JsonProblem problem, long line) {
         return JsonMessages.failure(PROTOCOL, problem, line);
     }
 
     /** A common message read in one pass, or null: then the general path decides. */
     private static Messages.Message fast(byte[] data, int offset, int length, int direction) {
         boolean tagLater = false;
-        try (JsonParser p = JsonWire.parser(data, offset, length)) {
+        try (JsonParser p = JsonParsing.parser(data, offset, length)) {
             JsonToken t = p.nextToken();
             Messages.Message m = null;
             int first = direction < 0 ? 0 : direction;
@@ -89,7 +94,7 @@ public final class Codec {
             if (m != null) {
                 return p.nextToken() != null ? null : m;
             }
-        } catch (IOException | Problem e) {
+        } catch (IOException | JsonProblem e) {
             return null;
         }
         return tagLater ? taggedLater(data, offset, length, direction) : null;
@@ -97,11 +102,11 @@ public final class Codec {
 
     /** A tagged message whose tag is not its first key (found where it is, as msgspec finds it), or null. */
     private static Messages.Message taggedLater(byte[] data, int offset, int length, int direction) {
-        String tag = JsonWire.tagAnywhere(data, offset, length, TAG_KEY);
+        String tag = JsonParsing.tagAnywhere(data, offset, length, TAG_KEY);
         if (tag == null) {
             return null;
         }
-        try (JsonParser p = JsonWire.parser(data, offset, length)) {
+        try (JsonParser p = JsonParsing.parser(data, offset, length)) {
             p.nextToken();
             Messages.Message m = null;
             if (m == null && (direction < 0 || direction == 0)) {
@@ -111,13 +116,13 @@ public final class Codec {
                 m = tagged1(p, tag);
             }
             return m == null || p.nextToken() != null ? null : m;
-        } catch (IOException | Problem e) {
+        } catch (IOException | JsonProblem e) {
             return null;
         }
     }
 
     /** The to_child message with tag {@code tag}, read from its fields on; null for another tag. */
-    private static Messages.Message tagged0(JsonParser p, String tag) throws IOException, Problem {
+    private static Messages.Message tagged0(JsonParser p, String tag) throws IOException, JsonProblem {
         switch (tag) {
             case "initialize":
                 return readInitializeFields(p, false);
@@ -139,7 +144,7 @@ public final class Codec {
     }
 
     /** The to_daemon message with tag {@code tag}, read from its fields on; null for another tag. */
-    private static Messages.Message tagged1(JsonParser p, String tag) throws IOException, Problem {
+    private static Messages.Message tagged1(JsonParser p, String tag) throws IOException, JsonProblem {
         switch (tag) {
             case "status":
                 return readStatusFields(p, false);
@@ -187,16 +192,16 @@ public final class Codec {
     }
 
     /** Reads the whole text again as message {@code index}. */
-    private static Messages.Message read(byte[] data, int offset, int length, int index) throws Problem {
-        try (JsonParser p = JsonWire.parser(data, offset, length)) {
+    private static Messages.Message read(byte[] data, int offset, int length, int index) throws JsonProblem {
+        try (JsonParser p = JsonParsing.parser(data, offset, length)) {
             p.nextToken();
             return read(p, index);
         } catch (IOException e) {
-            throw JsonWire.malformed(e, offset);
+            throw JsonParsing.malformed(e, offset);
         }
     }
 
-    private static Messages.Message read(JsonParser p, int index) throws IOException, Problem {
+    private static Messages.Message read(JsonParser p, int index) throws IOException, JsonProblem {
         switch (index) {
             case 0:
                 return readInitialize(p);
@@ -223,18 +228,18 @@ public final class Codec {
 
     private static Messages.Message general(byte[] data, int offset, int length, int direction, long line)
             throws DecodeException {
-        JsonWire.Scan scan;
+        JsonScan scan;
         try {
-            scan = JsonWire.scan(data, offset, length, TAG_KEY, SHAPE_KEYS);
-        } catch (Problem e) {
+            scan = JsonScan.scan(data, offset, length, TAG_KEY, SHAPE_KEYS);
+        } catch (JsonProblem e) {
             throw failure(e, line);
         }
-        Problem tagProblem = JsonMessages.tagProblem(scan, TAG_KEY);
+        JsonProblem tagProblem = JsonMessages.tagProblem(scan, TAG_KEY);
         if (tagProblem != null) {
             throw failure(tagProblem, line); // the same for every direction
         }
         String tag = (String) scan.tag;
-        Problem[] failures = new Problem[DIRECTIONS.length];
+        JsonProblem[] failures = new JsonProblem[DIRECTIONS.length];
         for (int d = 0; d < DIRECTIONS.length; d++) {
             if (direction < 0 || d == direction) {
                 int index = tagIndex(d, tag);
@@ -243,7 +248,7 @@ public final class Codec {
                         throw JsonMessages.unknownTag(TAG_KEY, tag);
                     }
                     return read(data, offset, length, index);
-                } catch (Problem e) {
+                } catch (JsonProblem e) {
                     failures[d] = e;
                 }
             }
@@ -273,13 +278,13 @@ public final class Codec {
         }
     }
 
-    public static Messages.Record readRecord(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Record readRecord(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readRecordFields(p, false);
     }
 
-    public static Messages.Record readRecordOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readRecordFields(p, false) : null;
+    public static Messages.Record readRecordOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readRecordFields(p, false) : null;
     }
 
     /**
@@ -287,7 +292,7 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Record readRecordFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         byte[] data = null;
         boolean hasData = false;
         String partitionKey = null;
@@ -299,7 +304,7 @@ public final class Codec {
         String action = "record";
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -322,7 +327,7 @@ public final class Codec {
                         subSequenceNumber = JsonWire.readInt64OrNull(p);
                         break;
                     case "action":
-                        action = JsonWire.readConstStr(p, "record");
+                        action = JsonRead.readConstStr(p, "record");
                         break;
                     default:
                         if (strict) {
@@ -332,17 +337,17 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasData) {
-            throw Problem.missing("data");
+            throw JsonProblem.missing("data");
         }
         if (!hasPartitionKey) {
-            throw Problem.missing("partitionKey");
+            throw JsonProblem.missing("partitionKey");
         }
         if (!hasSequenceNumber) {
-            throw Problem.missing("sequenceNumber");
+            throw JsonProblem.missing("sequenceNumber");
         }
         return new Messages.Record(
                 data,
@@ -353,9 +358,9 @@ public final class Codec {
                 action);
     }
 
-    public static void writeRecord(JsonWire.Writer w, Messages.Record m) throws Problem {
+    public static void writeRecord(CompactJson w, Messages.Record m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         String key = null;
@@ -377,14 +382,14 @@ public final class Codec {
             JsonWire.writeInt64OrNull(w, m.subSequenceNumber());
             key = "action";
             w.key(key);
-            JsonWire.writeConstStr(w, m.action(), "record");
-        } catch (Problem e) {
+            JsonWrite.writeConstStr(w, m.action(), "record");
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeRecordOrNull(JsonWire.Writer w, Messages.Record m) throws Problem {
+    public static void writeRecordOrNull(CompactJson w, Messages.Record m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -408,7 +413,7 @@ public final class Codec {
     }
 
     /** A Record from Spark's Row of its fields. */
-    public static Messages.Record fromRecord(Row r) throws Problem {
+    public static Messages.Record fromRecord(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -421,13 +426,13 @@ public final class Codec {
                 (String) r.get(5));
     }
 
-    public static Messages.Initialize readInitialize(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Initialize readInitialize(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readInitializeFields(p, false);
     }
 
-    public static Messages.Initialize readInitializeOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readInitializeFields(p, false) : null;
+    public static Messages.Initialize readInitializeOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readInitializeFields(p, false) : null;
     }
 
     /**
@@ -435,14 +440,14 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Initialize readInitializeFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         String shardId = null;
         boolean hasShardId = false;
         String sequenceNumber = null;
         Long subSequenceNumber = null;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -457,7 +462,7 @@ public final class Codec {
                         subSequenceNumber = JsonWire.readInt64OrNull(p);
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "initialize");
+                        JsonParsing.readTag(p, "initialize");
                         break;
                     default:
                         if (strict) {
@@ -467,18 +472,18 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasShardId) {
-            throw Problem.missing("shardId");
+            throw JsonProblem.missing("shardId");
         }
         return new Messages.Initialize(shardId, sequenceNumber, subSequenceNumber);
     }
 
-    public static void writeInitialize(JsonWire.Writer w, Messages.Initialize m) throws Problem {
+    public static void writeInitialize(CompactJson w, Messages.Initialize m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -494,13 +499,13 @@ public final class Codec {
             key = "subSequenceNumber";
             w.key(key);
             JsonWire.writeInt64OrNull(w, m.subSequenceNumber());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeInitializeOrNull(JsonWire.Writer w, Messages.Initialize m) throws Problem {
+    public static void writeInitializeOrNull(CompactJson w, Messages.Initialize m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -521,7 +526,7 @@ public final class Codec {
     }
 
     /** A Initialize from Spark's Row of its fields. */
-    public static Messages.Initialize fromInitialize(Row r) throws Problem {
+    public static Messages.Initialize fromInitialize(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -531,13 +536,13 @@ public final class Codec {
                 (Long) r.get(2));
     }
 
-    public static Messages.ProcessRecords readProcessRecords(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.ProcessRecords readProcessRecords(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readProcessRecordsFields(p, false);
     }
 
-    public static Messages.ProcessRecords readProcessRecordsOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readProcessRecordsFields(p, false) : null;
+    public static Messages.ProcessRecords readProcessRecordsOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readProcessRecordsFields(p, false) : null;
     }
 
     /**
@@ -545,25 +550,25 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.ProcessRecords readProcessRecordsFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         List<Messages.Record> records = null;
         boolean hasRecords = false;
         Long millisBehindLatest = null;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
                     case "records":
-                        records = JsonWire.readList(p, Codec::readRecord);
+                        records = JsonRead.readList(p, Codec::readRecord);
                         hasRecords = true;
                         break;
                     case "millisBehindLatest":
                         millisBehindLatest = JsonWire.readInt64OrNull(p);
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "processRecords");
+                        JsonParsing.readTag(p, "processRecords");
                         break;
                     default:
                         if (strict) {
@@ -573,18 +578,18 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasRecords) {
-            throw Problem.missing("records");
+            throw JsonProblem.missing("records");
         }
         return new Messages.ProcessRecords(records, millisBehindLatest);
     }
 
-    public static void writeProcessRecords(JsonWire.Writer w, Messages.ProcessRecords m) throws Problem {
+    public static void writeProcessRecords(CompactJson w, Messages.ProcessRecords m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -593,17 +598,17 @@ public final class Codec {
         try {
             key = "records";
             w.key(key);
-            JsonWire.writeList(w, m.records(), Codec::writeRecord);
+            JsonWrite.writeList(w, m.records(), Codec::writeRecord);
             key = "millisBehindLatest";
             w.key(key);
             JsonWire.writeInt64OrNull(w, m.millisBehindLatest());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeProcessRecordsOrNull(JsonWire.Writer w, Messages.ProcessRecords m) throws Problem {
+    public static void writeProcessRecordsOrNull(CompactJson w, Messages.ProcessRecords m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -617,35 +622,35 @@ public final class Codec {
             return null;
         }
         return RowFactory.create(new Object[] {
-            JsonWire.sparkList(v.records(), x -> Codec.row(x)),
+            JsonSpark.sparkList(v.records(), x -> Codec.row(x)),
             v.millisBehindLatest()
         });
     }
 
     /** A ProcessRecords from Spark's Row of its fields. */
-    public static Messages.ProcessRecords fromProcessRecords(Row r) throws Problem {
+    public static Messages.ProcessRecords fromProcessRecords(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
         String key = null;
         try {
             key = "records";
-            List<Messages.Record> records = JsonWire.fromList(r.get(0), x -> Codec.fromRecord((Row) x));
+            List<Messages.Record> records = JsonSpark.fromList(r.get(0), x -> Codec.fromRecord((Row) x));
             key = "millisBehindLatest";
             Long millisBehindLatest = (Long) r.get(1);
             return new Messages.ProcessRecords(records, millisBehindLatest);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.LeaseLost readLeaseLost(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.LeaseLost readLeaseLost(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readLeaseLostFields(p, false);
     }
 
-    public static Messages.LeaseLost readLeaseLostOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readLeaseLostFields(p, false) : null;
+    public static Messages.LeaseLost readLeaseLostOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readLeaseLostFields(p, false) : null;
     }
 
     /**
@@ -653,8 +658,8 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.LeaseLost readLeaseLostFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
-        for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            throws IOException, JsonProblem {
+        for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             boolean tag = TAG_KEY.equals(p.currentName());
             if (strict && !tag) {
                 return null;
@@ -662,8 +667,8 @@ public final class Codec {
             p.nextToken();
             if (tag) {
                 try {
-                    JsonWire.readTag(p, "leaseLost");
-                } catch (Problem e) {
+                    JsonParsing.readTag(p, "leaseLost");
+                } catch (JsonProblem e) {
                     throw e.at(TAG_KEY);
                 }
             } else {
@@ -673,9 +678,9 @@ public final class Codec {
         return new Messages.LeaseLost();
     }
 
-    public static void writeLeaseLost(JsonWire.Writer w, Messages.LeaseLost m) throws Problem {
+    public static void writeLeaseLost(CompactJson w, Messages.LeaseLost m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -683,7 +688,7 @@ public final class Codec {
         w.endObject();
     }
 
-    public static void writeLeaseLostOrNull(JsonWire.Writer w, Messages.LeaseLost m) throws Problem {
+    public static void writeLeaseLostOrNull(CompactJson w, Messages.LeaseLost m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -700,20 +705,20 @@ public final class Codec {
     }
 
     /** A LeaseLost from Spark's Row of its fields. */
-    public static Messages.LeaseLost fromLeaseLost(Row r) throws Problem {
+    public static Messages.LeaseLost fromLeaseLost(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
         return new Messages.LeaseLost();
     }
 
-    public static Messages.ShardEnded readShardEnded(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.ShardEnded readShardEnded(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readShardEndedFields(p, false);
     }
 
-    public static Messages.ShardEnded readShardEndedOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readShardEndedFields(p, false) : null;
+    public static Messages.ShardEnded readShardEndedOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readShardEndedFields(p, false) : null;
     }
 
     /**
@@ -721,8 +726,8 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.ShardEnded readShardEndedFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
-        for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            throws IOException, JsonProblem {
+        for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             boolean tag = TAG_KEY.equals(p.currentName());
             if (strict && !tag) {
                 return null;
@@ -730,8 +735,8 @@ public final class Codec {
             p.nextToken();
             if (tag) {
                 try {
-                    JsonWire.readTag(p, "shardEnded");
-                } catch (Problem e) {
+                    JsonParsing.readTag(p, "shardEnded");
+                } catch (JsonProblem e) {
                     throw e.at(TAG_KEY);
                 }
             } else {
@@ -741,9 +746,9 @@ public final class Codec {
         return new Messages.ShardEnded();
     }
 
-    public static void writeShardEnded(JsonWire.Writer w, Messages.ShardEnded m) throws Problem {
+    public static void writeShardEnded(CompactJson w, Messages.ShardEnded m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -751,7 +756,7 @@ public final class Codec {
         w.endObject();
     }
 
-    public static void writeShardEndedOrNull(JsonWire.Writer w, Messages.ShardEnded m) throws Problem {
+    public static void writeShardEndedOrNull(CompactJson w, Messages.ShardEnded m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -768,20 +773,20 @@ public final class Codec {
     }
 
     /** A ShardEnded from Spark's Row of its fields. */
-    public static Messages.ShardEnded fromShardEnded(Row r) throws Problem {
+    public static Messages.ShardEnded fromShardEnded(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
         return new Messages.ShardEnded();
     }
 
-    public static Messages.ShutdownRequested readShutdownRequested(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.ShutdownRequested readShutdownRequested(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readShutdownRequestedFields(p, false);
     }
 
-    public static Messages.ShutdownRequested readShutdownRequestedOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readShutdownRequestedFields(p, false) : null;
+    public static Messages.ShutdownRequested readShutdownRequestedOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readShutdownRequestedFields(p, false) : null;
     }
 
     /**
@@ -789,8 +794,8 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.ShutdownRequested readShutdownRequestedFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
-        for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            throws IOException, JsonProblem {
+        for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             boolean tag = TAG_KEY.equals(p.currentName());
             if (strict && !tag) {
                 return null;
@@ -798,8 +803,8 @@ public final class Codec {
             p.nextToken();
             if (tag) {
                 try {
-                    JsonWire.readTag(p, "shutdownRequested");
-                } catch (Problem e) {
+                    JsonParsing.readTag(p, "shutdownRequested");
+                } catch (JsonProblem e) {
                     throw e.at(TAG_KEY);
                 }
             } else {
@@ -809,9 +814,9 @@ public final class Codec {
         return new Messages.ShutdownRequested();
     }
 
-    public static void writeShutdownRequested(JsonWire.Writer w, Messages.ShutdownRequested m) throws Problem {
+    public static void writeShutdownRequested(CompactJson w, Messages.ShutdownRequested m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -819,7 +824,7 @@ public final class Codec {
         w.endObject();
     }
 
-    public static void writeShutdownRequestedOrNull(JsonWire.Writer w, Messages.ShutdownRequested m) throws Problem {
+    public static void writeShutdownRequestedOrNull(CompactJson w, Messages.ShutdownRequested m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -836,20 +841,20 @@ public final class Codec {
     }
 
     /** A ShutdownRequested from Spark's Row of its fields. */
-    public static Messages.ShutdownRequested fromShutdownRequested(Row r) throws Problem {
+    public static Messages.ShutdownRequested fromShutdownRequested(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
         return new Messages.ShutdownRequested();
     }
 
-    public static Messages.Shutdown readShutdown(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Shutdown readShutdown(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readShutdownFields(p, false);
     }
 
-    public static Messages.Shutdown readShutdownOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readShutdownFields(p, false) : null;
+    public static Messages.Shutdown readShutdownOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readShutdownFields(p, false) : null;
     }
 
     /**
@@ -857,12 +862,12 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Shutdown readShutdownFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         Messages.ShutdownReason reason = null;
         boolean hasReason = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -871,7 +876,7 @@ public final class Codec {
                         hasReason = true;
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "shutdown");
+                        JsonParsing.readTag(p, "shutdown");
                         break;
                     default:
                         if (strict) {
@@ -881,18 +886,18 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasReason) {
-            throw Problem.missing("reason");
+            throw JsonProblem.missing("reason");
         }
         return new Messages.Shutdown(reason);
     }
 
-    public static void writeShutdown(JsonWire.Writer w, Messages.Shutdown m) throws Problem {
+    public static void writeShutdown(CompactJson w, Messages.Shutdown m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -902,13 +907,13 @@ public final class Codec {
             key = "reason";
             w.key(key);
             Messages.ShutdownReason.writeOrNull(w, m.reason());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeShutdownOrNull(JsonWire.Writer w, Messages.Shutdown m) throws Problem {
+    public static void writeShutdownOrNull(CompactJson w, Messages.Shutdown m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -927,7 +932,7 @@ public final class Codec {
     }
 
     /** A Shutdown from Spark's Row of its fields. */
-    public static Messages.Shutdown fromShutdown(Row r) throws Problem {
+    public static Messages.Shutdown fromShutdown(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -936,18 +941,18 @@ public final class Codec {
             key = "reason";
             Messages.ShutdownReason reason = Messages.ShutdownReason.fromWire(r.get(0));
             return new Messages.Shutdown(reason);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.CheckpointReply readCheckpointReply(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.CheckpointReply readCheckpointReply(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readCheckpointReplyFields(p, false);
     }
 
-    public static Messages.CheckpointReply readCheckpointReplyOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readCheckpointReplyFields(p, false) : null;
+    public static Messages.CheckpointReply readCheckpointReplyOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readCheckpointReplyFields(p, false) : null;
     }
 
     /**
@@ -955,20 +960,20 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.CheckpointReply readCheckpointReplyFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
-        JsonWire.Sent<String> checkpoint = null;
+            throws IOException, JsonProblem {
+        JsonRead.Sent<String> checkpoint = null;
         String sequenceNumber = null;
         Long subSequenceNumber = null;
         String error = null;
         boolean hasError = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
                     case "checkpoint":
-                        checkpoint = new JsonWire.Sent<>(JsonWire.readStrOrNull(p));
+                        checkpoint = new JsonRead.Sent<>(JsonWire.readStrOrNull(p));
                         break;
                     case "sequenceNumber":
                         sequenceNumber = JsonWire.readStrOrNull(p);
@@ -981,7 +986,7 @@ public final class Codec {
                         hasError = true;
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "checkpoint");
+                        JsonParsing.readTag(p, "checkpoint");
                         break;
                     default:
                         if (strict) {
@@ -991,11 +996,11 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasError) {
-            throw Problem.missing("error");
+            throw JsonProblem.missing("error");
         }
         return new Messages.CheckpointReply(
                 checkpoint,
@@ -1004,12 +1009,12 @@ public final class Codec {
                 error);
     }
 
-    public static void writeCheckpointReply(JsonWire.Writer w, Messages.CheckpointReply m) throws Problem {
+    public static void writeCheckpointReply(CompactJson w, Messages.CheckpointReply m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         if (m.checkpoint() != null) {
-            throw new Problem("removed in version 1.7.2: decoded from older peers, never encoded").at("checkpoint");
+            throw new JsonProblem("removed in version 1.7.2: decoded from older peers, never encoded").at("checkpoint");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -1025,13 +1030,13 @@ public final class Codec {
             key = "error";
             w.key(key);
             JsonWire.writeStrOrNull(w, m.error());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeCheckpointReplyOrNull(JsonWire.Writer w, Messages.CheckpointReply m) throws Problem {
+    public static void writeCheckpointReplyOrNull(CompactJson w, Messages.CheckpointReply m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -1053,24 +1058,24 @@ public final class Codec {
     }
 
     /** A CheckpointReply from Spark's Row of its fields. */
-    public static Messages.CheckpointReply fromCheckpointReply(Row r) throws Problem {
+    public static Messages.CheckpointReply fromCheckpointReply(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
         return new Messages.CheckpointReply(
-                r.get(0) == null ? null : new JsonWire.Sent<>((String) r.get(0)),
+                r.get(0) == null ? null : new JsonRead.Sent<>((String) r.get(0)),
                 (String) r.get(1),
                 (Long) r.get(2),
                 (String) r.get(3));
     }
 
-    public static Messages.Status readStatus(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Status readStatus(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readStatusFields(p, false);
     }
 
-    public static Messages.Status readStatusOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readStatusFields(p, false) : null;
+    public static Messages.Status readStatusOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readStatusFields(p, false) : null;
     }
 
     /**
@@ -1078,12 +1083,12 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Status readStatusFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         String responseFor = null;
         boolean hasResponseFor = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -1092,7 +1097,7 @@ public final class Codec {
                         hasResponseFor = true;
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "status");
+                        JsonParsing.readTag(p, "status");
                         break;
                     default:
                         if (strict) {
@@ -1102,18 +1107,18 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasResponseFor) {
-            throw Problem.missing("responseFor");
+            throw JsonProblem.missing("responseFor");
         }
         return new Messages.Status(responseFor);
     }
 
-    public static void writeStatus(JsonWire.Writer w, Messages.Status m) throws Problem {
+    public static void writeStatus(CompactJson w, Messages.Status m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -1123,13 +1128,13 @@ public final class Codec {
             key = "responseFor";
             w.key(key);
             JsonWire.writeStr(w, m.responseFor());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeStatusOrNull(JsonWire.Writer w, Messages.Status m) throws Problem {
+    public static void writeStatusOrNull(CompactJson w, Messages.Status m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -1148,7 +1153,7 @@ public final class Codec {
     }
 
     /** A Status from Spark's Row of its fields. */
-    public static Messages.Status fromStatus(Row r) throws Problem {
+    public static Messages.Status fromStatus(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -1156,13 +1161,13 @@ public final class Codec {
                 (String) r.get(0));
     }
 
-    public static Messages.Checkpoint readCheckpoint(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Checkpoint readCheckpoint(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readCheckpointFields(p, false);
     }
 
-    public static Messages.Checkpoint readCheckpointOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readCheckpointFields(p, false) : null;
+    public static Messages.Checkpoint readCheckpointOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readCheckpointFields(p, false) : null;
     }
 
     /**
@@ -1170,19 +1175,19 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Checkpoint readCheckpointFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
-        JsonWire.Sent<String> checkpoint = null;
+            throws IOException, JsonProblem {
+        JsonRead.Sent<String> checkpoint = null;
         String sequenceNumber = null;
         Long subSequenceNumber = null;
         String error = null;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
                     case "checkpoint":
-                        checkpoint = new JsonWire.Sent<>(JsonWire.readStrOrNull(p));
+                        checkpoint = new JsonRead.Sent<>(JsonWire.readStrOrNull(p));
                         break;
                     case "sequenceNumber":
                         sequenceNumber = JsonWire.readStrOrNull(p);
@@ -1194,7 +1199,7 @@ public final class Codec {
                         error = JsonWire.readStrOrNull(p);
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "checkpoint");
+                        JsonParsing.readTag(p, "checkpoint");
                         break;
                     default:
                         if (strict) {
@@ -1204,7 +1209,7 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         return new Messages.Checkpoint(
@@ -1214,12 +1219,12 @@ public final class Codec {
                 error);
     }
 
-    public static void writeCheckpoint(JsonWire.Writer w, Messages.Checkpoint m) throws Problem {
+    public static void writeCheckpoint(CompactJson w, Messages.Checkpoint m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         if (m.checkpoint() != null) {
-            throw new Problem("removed in version 1.7.2: decoded from older peers, never encoded").at("checkpoint");
+            throw new JsonProblem("removed in version 1.7.2: decoded from older peers, never encoded").at("checkpoint");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -1237,13 +1242,13 @@ public final class Codec {
                 w.key(key);
                 JsonWire.writeStr(w, m.error());
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeCheckpointOrNull(JsonWire.Writer w, Messages.Checkpoint m) throws Problem {
+    public static void writeCheckpointOrNull(CompactJson w, Messages.Checkpoint m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -1265,12 +1270,12 @@ public final class Codec {
     }
 
     /** A Checkpoint from Spark's Row of its fields. */
-    public static Messages.Checkpoint fromCheckpoint(Row r) throws Problem {
+    public static Messages.Checkpoint fromCheckpoint(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
         return new Messages.Checkpoint(
-                r.get(0) == null ? null : new JsonWire.Sent<>((String) r.get(0)),
+                r.get(0) == null ? null : new JsonRead.Sent<>((String) r.get(0)),
                 (String) r.get(1),
                 (Long) r.get(2),
                 (String) r.get(3));
@@ -1279,7 +1284,7 @@ public final class Codec {
     /** The message as it goes on the wire, delimiter included. */
     public static byte[] encode(Messages.Message message) throws EncodeException {
         String name = message.messageName();
-        JsonWire.Writer w = new JsonWire.Writer(true);
+        CompactJson w = new CompactJson(true);
         try {
             switch (name) {
                 case "Initialize":
@@ -1312,7 +1317,7 @@ public final class Codec {
                 default:
                     throw new EncodeException(PROTOCOL, "not a " + PROTOCOL + " message: " + name, null);
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw JsonMessages.encodeFailure(PROTOCOL, name, e);
         }
         w.raw(TERMINATOR);
@@ -1439,7 +1444,7 @@ public final class Codec {
                     return RowFactory.create(null, "unknown message " + name);
             }
             return RowFactory.create(encode(message), null);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             return JsonMessages.encodeProblemRow(name, e);
         } catch (EncodeException e) {
             return RowFactory.create(null, reason(e));

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.List;
-import streamcodecs.runtime.JsonWire;
-import streamcodecs.runtime.JsonWire.Problem;
-
+import streamcodecs.runtime.CompactJson;
+import streamcodecs.runtime.JsonProblem;
+import streamcodecs.runtime.JsonRead;
 /**
  * The messages of the Amazon Kinesis Client Library MultiLang protocol (MultiLangDaemon and a record processor child
  * over stdio): a record per message and type, an enum per enum (see Codec).
@@ -46,31 +46,31 @@ public final class Messages {
         }
 
         /** The member written as {@code value}. */
-        public static ShutdownReason of(Object value) throws Problem {
+        public static ShutdownReason of(Object value) throws JsonProblem {
             for (ShutdownReason member : MEMBERS) {
                 if (member.value.equals(value)) {
                     return member;
                 }
             }
-            throw JsonWire.invalidEnum(value);
+            throw JsonRead.invalidEnum(value);
         }
 
-        public static ShutdownReason read(JsonParser p) throws IOException, Problem {
-            return of(JsonWire.enumStr(p, false));
+        public static ShutdownReason read(JsonParser p) throws IOException, JsonProblem {
+            return of(JsonRead.enumStr(p, false));
         }
 
-        public static ShutdownReason readOrNull(JsonParser p) throws IOException, Problem {
-            return p.currentToken() == JsonToken.VALUE_NULL ? null : of(JsonWire.enumStr(p, true));
+        public static ShutdownReason readOrNull(JsonParser p) throws IOException, JsonProblem {
+            return p.currentToken() == JsonToken.VALUE_NULL ? null : of(JsonRead.enumStr(p, true));
         }
 
-        public static void write(JsonWire.Writer w, ShutdownReason v) throws Problem {
+        public static void write(CompactJson w, ShutdownReason v) throws JsonProblem {
             if (v == null) {
-                throw new Problem("Expected `str`, got `null`");
+                throw new JsonProblem("Expected `str`, got `null`");
             }
             w.string(v.value);
         }
 
-        public static void writeOrNull(JsonWire.Writer w, ShutdownReason v) throws Problem {
+        public static void writeOrNull(CompactJson w, ShutdownReason v) throws JsonProblem {
             if (v == null) {
                 w.literal("null");
             } else {
@@ -83,7 +83,7 @@ public final class Messages {
             return v == null ? null : v.value;
         }
 
-        public static ShutdownReason fromWire(Object o) throws Problem {
+        public static ShutdownReason fromWire(Object o) throws JsonProblem {
             return o == null ? null : of(o);
         }
     }
@@ -169,7 +169,7 @@ public final class Messages {
      * request's position; `error` null means success.
      */
     public record CheckpointReply(
-            JsonWire.Sent<String> checkpoint,
+            JsonRead.Sent<String> checkpoint,
             String sequenceNumber,
             Long subSequenceNumber,
             String error) implements Message {
@@ -194,7 +194,7 @@ public final class Messages {
      * line and never reply.
      */
     public record Checkpoint(
-            JsonWire.Sent<String> checkpoint,
+            JsonRead.Sent<String> checkpoint,
             String sequenceNumber,
             Long subSequenceNumber,
             String error) implements Message {

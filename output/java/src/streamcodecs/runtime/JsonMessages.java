@@ -3,7 +3,6 @@ package streamcodecs.runtime;
 
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import streamcodecs.runtime.JsonWire.Problem;
 
 /**
  * The JSON family's rules above single values, for a protocol's generated {@code Codec}: directions by name, which
@@ -30,31 +29,31 @@ public final class JsonMessages {
 
     /** Why a scanned value cannot be a tagged message of any direction (not an object, no tag, a tag that is not a
      * string), or null when it has a string tag. */
-    public static Problem tagProblem(JsonWire.Scan scan, String tagKey) {
+    public static JsonProblem tagProblem(JsonScan scan, String tagKey) {
         if (!"object".equals(scan.kind)) {
-            return new Problem("Expected `object`, got `" + scan.kind + "`");
+            return new JsonProblem("Expected `object`, got `" + scan.kind + "`");
         }
         if (!scan.hasTag) {
-            return Problem.missing(tagKey);
+            return JsonProblem.missing(tagKey);
         }
         if (!(scan.tag instanceof String)) {
-            return new Problem("Expected `str`").at(tagKey);
+            return new JsonProblem("Expected `str`").at(tagKey);
         }
         return null;
     }
 
     /** A tag that no message of a direction has (msgspec quotes it as it is, not as Python's repr would). */
-    public static Problem unknownTag(String tagKey, String tag) {
-        return new Problem("Invalid value '" + tag + "'").at(tagKey);
+    public static JsonProblem unknownTag(String tagKey, String tag) {
+        return new JsonProblem("Invalid value '" + tag + "'").at(tagKey);
     }
 
     /** The failure to report of those of the directions tried: that of {@code owner} (the one direction that has
      * the message's tag, or -1), else the first. */
-    public static Problem telling(Problem[] failures, int owner) {
+    public static JsonProblem telling(JsonProblem[] failures, int owner) {
         if (owner >= 0 && failures[owner] != null) {
             return failures[owner];
         }
-        for (Problem failure : failures) {
+        for (JsonProblem failure : failures) {
             if (failure != null) {
                 return failure;
             }
@@ -63,22 +62,22 @@ public final class JsonMessages {
     }
 
     /** The problem of a value that no message of the direction ({@code null}: of any) matches. */
-    public static Problem noMessage(JsonWire.Scan scan, String tagKey, String direction) {
+    public static JsonProblem noMessage(JsonScan scan, String tagKey, String direction) {
         String where = direction != null ? " in direction '" + direction + "'" : "";
-        return new Problem("no message matches this " + scan.describe(tagKey) + where);
+        return new JsonProblem("no message matches this " + scan.describe(tagKey) + where);
     }
 
     /** A decoding problem of the protocol; {@code line} (or -1) is named. */
-    public static DecodeException failure(String protocol, Problem problem, long line) {
+    public static DecodeException failure(String protocol, JsonProblem problem, long line) {
         return new DecodeException(protocol, problem.reason(), line, problem.offset(), problem.field());
     }
 
     /** An encoding problem of message {@code name}, naming the field in it. */
-    public static EncodeException encodeFailure(String protocol, String name, Problem problem) {
+    public static EncodeException encodeFailure(String protocol, String name, JsonProblem problem) {
         return new EncodeException(protocol, problem.reason(), path(name, problem));
     }
 
-    private static String path(String name, Problem problem) {
+    private static String path(String name, JsonProblem problem) {
         String field = problem.field();
         return field == null ? name : name + "." + field;
     }
@@ -97,7 +96,7 @@ public final class JsonMessages {
     }
 
     /** ENCODED's row of a problem of message {@code name}. */
-    public static Row encodeProblemRow(String name, Problem problem) {
+    public static Row encodeProblemRow(String name, JsonProblem problem) {
         return RowFactory.create(null, path(name, problem) + ": " + problem.reason());
     }
 

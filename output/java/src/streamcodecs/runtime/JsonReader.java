@@ -1,17 +1,22 @@
 // Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/JsonReader.java by ./generator.py; edit that file, not this copy.
 package streamcodecs.runtime;
 
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+
 /**
  * Incremental decoder of a JSON-family stream, as the Python runtime's reader: {@link #feed} any slice of it, then
  * take the messages it completes with {@link #next}. A bad message throws its {@link DecodeException} naming its
- * line, and reading goes on after it. A protocol's generated {@code Reader} names its codec.
+ * line, and reading goes on after it. A protocol's generated {@code Reader} names its codec. The framing of the
+ * family's streams ({@link Frames}: lines, or JSON followed by an {@code end} line) is here too.
  *
  * @param <M> the protocol's message type
  */
 public abstract class JsonReader<M> {
     private final String protocol;
     private final int direction;
-    private final JsonWire.Frames frames;
+    private final Frames frames;
 
     /**
      * {@code direction}: the index of the direction messages are read in, or -1 for every direction in order;
@@ -20,7 +25,7 @@ public abstract class JsonReader<M> {
     protected JsonReader(String protocol, int direction, boolean endLine, int maxMessage) {
         this.protocol = protocol;
         this.direction = direction;
-        this.frames = new JsonWire.Frames(endLine, maxMessage);
+        this.frames = new Frames(endLine, maxMessage);
     }
 
     /** The message in {@code data[offset, offset + length)}, read in {@code direction}; {@code line} is named by
@@ -48,7 +53,7 @@ public abstract class JsonReader<M> {
 
     /** The next whole message, or null when none is complete; a bad one throws (the next call goes on after it). */
     public M next() throws DecodeException {
-        JsonWire.Frame frame = frames.next();
+        Frame frame = frames.next();
         if (frame == null) {
             return null;
         }
@@ -56,5 +61,131 @@ public abstract class JsonReader<M> {
             throw new DecodeException(protocol, frame.problem(), frame.line(), -1, null);
         }
         return decode(frame.text(), 0, frame.text().length, direction, frame.line());
+    }
+
+    /** A whole message cut from a stream: its text and first line, or the problem that takes its place. */
+    public record Frame(byte[] text, long line, String problem) {
+    }
+
+    /**
+     * Cuts a byte stream into messages: one per line ({@code endLine} false; blank lines skipped), or JSON then a
+     * line that is exactly {@code end} ({@code \r\n} line ends read as {@code \n}). A message longer than
+     * {@code maxMessage} bytes becomes a problem in its place and its bytes are dropped, so reading goes on after
+     * it.
+     */
+    public static final class Frames {
+        private final boolean endLine;
+        private final int maxMessage;
+        private final ArrayDeque<Frame> ready = new ArrayDeque<>();
+        private byte[] pending = new byte[0];
+        private final ByteArrayOutputStream message = new ByteArrayOutputStream();
+        private long line;
+        private long first = -1;
+        private boolean tooLong;
+
+        public Frames(boolean endLine, int maxMessage) {
+            this.endLine = endLine;
+            this.maxMessage = maxMessage;
+        }
+
+        /** Lines consumed so far. */
+        public long line() {
+            return line;
+        }
+
+        /** Bytes received but not yet part of a whole message. */
+        public int buffered() {
+            return pending.length + message.size();
+        }
+
+        public void feed(byte[] data, int offset, int length) {
+            byte[] all = new byte[pending.length + length];
+            System.arraycopy(pending, 0, all, 0, pending.length);
+            System.arraycopy(data, offset, all, pending.length, length);
+            int start = 0;
+            for (int i = 0; i < all.length; i++) {
+                if (all[i] == '\n') {
+                    take(all, start, i);
+                    start = i + 1;
+                }
+            }
+            pending = Arrays.copyOfRange(all, start, all.length);
+            if (pending.length > maxMessage && !tooLong) {
+                String what = endLine ? "message" : "line";
+                ready.add(new Frame(null, line + 1, what + " longer than " + maxMessage + " bytes"));
+                tooLong = true;
+            }
+            if (tooLong) {
+                pending = new byte[0];
+            }
+        }
+
+        private void take(byte[] all, int start, int end) {
+            line++;
+            int stop = end > start && all[end - 1] == '\r' ? end - 1 : end;
+            if (!endLine) {
+                if (tooLong) {
+                    tooLong = false;
+                } else if (end - start > maxMessage) {
+                    ready.add(new Frame(null, line, "line longer than " + maxMessage + " bytes"));
+                } else if (!blank(all, start, end - start)) {
+                    ready.add(new Frame(Arrays.copyOfRange(all, start, end), line, null));
+                }
+                return;
+            }
+            if (first < 0) {
+                first = line;
+            }
+            if (stop - start == 3 && all[start] == 'e' && all[start + 1] == 'n' && all[start + 2] == 'd') {
+                byte[] text = message.toByteArray();
+                message.reset();
+                long at = first;
+                first = -1;
+                if (tooLong) {
+                    tooLong = false;
+                } else if (text.length > maxMessage) {
+                    ready.add(new Frame(null, at, "message longer than " + maxMessage + " bytes"));
+                } else if (blank(text, 0, text.length)) {
+                    ready.add(new Frame(null, at, "empty message: an end line with no JSON before it"));
+                } else {
+                    ready.add(new Frame(text, at, null));
+                }
+                return;
+            }
+            if (!tooLong && message.size() <= maxMessage) {
+                message.write(all, start, stop - start);
+                message.write('\n');
+            }
+        }
+
+        /** The next whole message, or null. */
+        public Frame next() {
+            return ready.poll();
+        }
+    }
+
+    /** The length of the JSON text of one {@code <json>\nend\n} frame (its end line, which may be absent, cut). */
+    public static int stripEndLine(byte[] data, int offset, int length) {
+        int end = offset + length;
+        while (end > offset && (data[end - 1] == '\n' || data[end - 1] == '\r')) {
+            end--;
+        }
+        int size = end - offset;
+        if (size >= 3 && data[end - 3] == 'e' && data[end - 2] == 'n' && data[end - 1] == 'd'
+                && (size == 3 || data[end - 4] == '\n')) {
+            end -= 3;
+        }
+        return end - offset;
+    }
+
+    /** Whether the bytes are JSON whitespace only. */
+    public static boolean blank(byte[] data, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            byte b = data[i];
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
     }
 }

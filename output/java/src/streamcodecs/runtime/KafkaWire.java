@@ -158,10 +158,10 @@ public final class KafkaWire {
         }
     }
 
-    /** Strict JSON, nested at most {@link JsonWire#MAX_DEPTH} deep; strings and names as long as a record's. */
+    /** Strict JSON, nested at most {@link JsonParsing#MAX_DEPTH} deep; strings and names as long as a record's. */
     private static final JsonFactory JSON = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(JsonWire.MAX_DEPTH)
+                    .maxNestingDepth(JsonParsing.MAX_DEPTH)
                     .maxStringLength(Integer.MAX_VALUE)
                     .maxNameLength(Integer.MAX_VALUE)
                     .build())
@@ -1027,7 +1027,7 @@ public final class KafkaWire {
     }
 
     private static Invalid malformed(JsonProcessingException e) {
-        if (JsonWire.tooDeep(e)) {
+        if (JsonParsing.tooDeep(e)) {
             return new Invalid(JsonChecks.TOO_DEEP); // the Python codec's words, and no offset either
         }
         String message = e.getOriginalMessage();

@@ -10,13 +10,19 @@ import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.unsafe.types.VariantVal;
+import streamcodecs.runtime.CompactJson;
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
 import streamcodecs.runtime.JsonChecks;
 import streamcodecs.runtime.JsonMessages;
+import streamcodecs.runtime.JsonParsing;
+import streamcodecs.runtime.JsonProblem;
+import streamcodecs.runtime.JsonRead;
+import streamcodecs.runtime.JsonReader;
+import streamcodecs.runtime.JsonScan;
+import streamcodecs.runtime.JsonSpark;
 import streamcodecs.runtime.JsonWire;
-import streamcodecs.runtime.JsonWire.Problem;
-
+import streamcodecs.runtime.JsonWrite;
 /**
  * Decode and encode every storm message as the Python codec does: the same checks, the same reasons.
  *
@@ -65,8 +71,8 @@ public final class Codec {
     /** The message in {@code data[offset, offset + length)}; {@code line} (or -1) is named by errors. */
     public static Messages.Message decode(byte[] data, int offset, int length, int direction, long line)
             throws DecodeException {
-        length = JsonWire.stripEndLine(data, offset, length);
-        Problem text = JsonWire.textProblem(data, offset, length);
+        length = JsonReader.stripEndLine(data, offset, length);
+        JsonProblem text = JsonParsing.textProblem(data, offset, length);
         if (text != null) {
             throw failure(text, line);
         }
@@ -74,14 +80,14 @@ public final class Codec {
         return message != null ? message : general(data, offset, length, direction, line);
     }
 
-    static DecodeException failure(Problem problem, long line) {
+    static DecodeException failure(JsonProblem problem, long line) {
         return JsonMessages.failure(PROTOCOL, problem, line);
     }
 
     /** A common message read in one pass, or null: then the general path decides. */
     private static Messages.Message fast(byte[] data, int offset, int length, int direction) {
         boolean tagLater = false;
-        try (JsonParser p = JsonWire.parser(data, offset, length)) {
+        try (JsonParser p = JsonParsing.parser(data, offset, length)) {
             JsonToken t = p.nextToken();
             Messages.Message m = null;
             int first = direction < 0 ? 0 : direction;
@@ -102,8 +108,8 @@ public final class Codec {
                 } else if (first == 0) {
                     Messages.BoltTuple base = readBoltTupleFields(p, true);
                     if (base == null
-                            || (JsonWire.same(base.stream(), "__heartbeat") && JsonWire.same(base.task(), -1L))
-                            || (JsonWire.same(base.comp(), "__system") && JsonWire.same(base.stream(), "__tick"))) {
+                            || (JsonRead.same(base.stream(), "__heartbeat") && JsonRead.same(base.task(), -1L))
+                            || (JsonRead.same(base.comp(), "__system") && JsonRead.same(base.stream(), "__tick"))) {
                         return null;  // another key, or another message's shape: the general path decides
                     }
                     m = base;
@@ -120,7 +126,7 @@ public final class Codec {
             if (m != null) {
                 return p.nextToken() != null ? null : m;
             }
-        } catch (IOException | Problem e) {
+        } catch (IOException | JsonProblem e) {
             return null;
         }
         return tagLater ? taggedLater(data, offset, length, direction) : null;
@@ -128,11 +134,11 @@ public final class Codec {
 
     /** A tagged message whose tag is not its first key (found where it is, as msgspec finds it), or null. */
     private static Messages.Message taggedLater(byte[] data, int offset, int length, int direction) {
-        String tag = JsonWire.tagAnywhere(data, offset, length, TAG_KEY);
+        String tag = JsonParsing.tagAnywhere(data, offset, length, TAG_KEY);
         if (tag == null) {
             return null;
         }
-        try (JsonParser p = JsonWire.parser(data, offset, length)) {
+        try (JsonParser p = JsonParsing.parser(data, offset, length)) {
             p.nextToken();
             Messages.Message m = null;
             if (m == null && (direction < 0 || direction == 0)) {
@@ -142,13 +148,13 @@ public final class Codec {
                 m = tagged1(p, tag);
             }
             return m == null || p.nextToken() != null ? null : m;
-        } catch (IOException | Problem e) {
+        } catch (IOException | JsonProblem e) {
             return null;
         }
     }
 
     /** The to_component message with tag {@code tag}, read from its fields on; null for another tag. */
-    private static Messages.Message tagged0(JsonParser p, String tag) throws IOException, Problem {
+    private static Messages.Message tagged0(JsonParser p, String tag) throws IOException, JsonProblem {
         switch (tag) {
             case "next":
                 return readNextFields(p, false);
@@ -166,7 +172,7 @@ public final class Codec {
     }
 
     /** The to_storm message with tag {@code tag}, read from its fields on; null for another tag. */
-    private static Messages.Message tagged1(JsonParser p, String tag) throws IOException, Problem {
+    private static Messages.Message tagged1(JsonParser p, String tag) throws IOException, JsonProblem {
         switch (tag) {
             case "emit":
                 return readEmitFields(p, false);
@@ -229,16 +235,16 @@ public final class Codec {
         }
     }
 
-    /** Reads the value the general path read ({@link JsonWire#read}) as message {@code index}. */
-    private static Messages.Message read(JsonWire.Scan scan, int index) throws Problem {
-        try (JsonParser p = JsonWire.parser(scan.tree)) {
+    /** Reads the value the general path read ({@link JsonScan#read}) as message {@code index}. */
+    private static Messages.Message read(JsonScan scan, int index) throws JsonProblem {
+        try (JsonParser p = JsonScan.parser(scan.tree)) {
             return read(p, index);
         } catch (IOException e) {
             throw new IllegalStateException("reading a tree", e);
         }
     }
 
-    private static Messages.Message read(JsonParser p, int index) throws IOException, Problem {
+    private static Messages.Message read(JsonParser p, int index) throws IOException, JsonProblem {
         switch (index) {
             case 0:
                 return readHandshake(p);
@@ -283,13 +289,13 @@ public final class Codec {
 
     private static Messages.Message general(byte[] data, int offset, int length, int direction, long line)
             throws DecodeException {
-        JsonWire.Scan scan;
+        JsonScan scan;
         try {
-            if (JsonWire.blank(data, offset, length)) {
-                throw new Problem(EMPTY);
+            if (JsonReader.blank(data, offset, length)) {
+                throw new JsonProblem(EMPTY);
             }
-            scan = JsonWire.read(data, offset, length, TAG_KEY, SHAPE_KEYS);
-        } catch (Problem e) {
+            scan = JsonScan.read(data, offset, length, TAG_KEY, SHAPE_KEYS);
+        } catch (JsonProblem e) {
             throw failure(e, line);
         }
         for (int d = 0; d < DIRECTIONS.length; d++) {
@@ -297,7 +303,7 @@ public final class Codec {
             if (index >= 0) {
                 try {
                     return read(scan, index);
-                } catch (Problem e) {
+                } catch (JsonProblem e) {
                     throw failure(e, line);
                 }
             }
@@ -306,9 +312,9 @@ public final class Codec {
     }
 
     /** The message a scanned value is in a direction (by its tag, else by its shape), or -1. */
-    private static int classify(JsonWire.Scan scan, int direction) {
+    private static int classify(JsonScan scan, int direction) {
         boolean object = "object".equals(scan.kind);
-        if (object && scan.hasTag && scan.tag != JsonWire.NULL) {
+        if (object && scan.hasTag && scan.tag != JsonScan.NULL) {
             return scan.tag instanceof String tag ? tagIndex(direction, tag) : -1;
         }
         switch (direction) {
@@ -339,61 +345,61 @@ public final class Codec {
         }
     }
 
-    private static List<String> readListOfStr(JsonParser p) throws IOException, Problem {
-        return JsonWire.readList(p, JsonWire::readStr);
+    private static List<String> readListOfStr(JsonParser p) throws IOException, JsonProblem {
+        return JsonRead.readList(p, JsonWire::readStr);
     }
 
-    private static void writeListOfStr(JsonWire.Writer w, List<String> v) throws Problem {
-        JsonWire.writeList(w, v, JsonWire::writeStr);
+    private static void writeListOfStr(CompactJson w, List<String> v) throws JsonProblem {
+        JsonWrite.writeList(w, v, JsonWire::writeStr);
     }
 
     private static Object sparkListOfStr(List<String> v) {
-        return JsonWire.sparkList(v);
+        return JsonSpark.sparkList(v);
     }
 
-    private static List<String> fromListOfStr(Object o) throws Problem {
-        return JsonWire.fromList(o, x -> (String) x);
+    private static List<String> fromListOfStr(Object o) throws JsonProblem {
+        return JsonSpark.fromList(o, x -> (String) x);
     }
 
-    private static Map<String, Messages.Grouping> readMapOfGrouping(JsonParser p) throws IOException, Problem {
-        return JsonWire.readMap(p, Codec::readGrouping);
+    private static Map<String, Messages.Grouping> readMapOfGrouping(JsonParser p) throws IOException, JsonProblem {
+        return JsonRead.readMap(p, Codec::readGrouping);
     }
 
-    private static void writeMapOfGrouping(JsonWire.Writer w, Map<String, Messages.Grouping> v) throws Problem {
-        JsonWire.writeMap(w, v, Codec::writeGrouping);
+    private static void writeMapOfGrouping(CompactJson w, Map<String, Messages.Grouping> v) throws JsonProblem {
+        JsonWrite.writeMap(w, v, Codec::writeGrouping);
     }
 
     private static Object sparkMapOfGrouping(Map<String, Messages.Grouping> v) {
-        return JsonWire.sparkMap(v, x -> Codec.row(x));
+        return JsonSpark.sparkMap(v, x -> Codec.row(x));
     }
 
-    private static Map<String, Messages.Grouping> fromMapOfGrouping(Object o) throws Problem {
-        return JsonWire.fromMap(o, x -> Codec.fromGrouping((Row) x));
+    private static Map<String, Messages.Grouping> fromMapOfGrouping(Object o) throws JsonProblem {
+        return JsonSpark.fromMap(o, x -> Codec.fromGrouping((Row) x));
     }
 
-    private static Map<String, List<String>> readMapOfListOfStr(JsonParser p) throws IOException, Problem {
-        return JsonWire.readMap(p, Codec::readListOfStr);
+    private static Map<String, List<String>> readMapOfListOfStr(JsonParser p) throws IOException, JsonProblem {
+        return JsonRead.readMap(p, Codec::readListOfStr);
     }
 
-    private static void writeMapOfListOfStr(JsonWire.Writer w, Map<String, List<String>> v) throws Problem {
-        JsonWire.writeMap(w, v, Codec::writeListOfStr);
+    private static void writeMapOfListOfStr(CompactJson w, Map<String, List<String>> v) throws JsonProblem {
+        JsonWrite.writeMap(w, v, Codec::writeListOfStr);
     }
 
     private static Object sparkMapOfListOfStr(Map<String, List<String>> v) {
-        return JsonWire.sparkMap(v, Codec::sparkListOfStr);
+        return JsonSpark.sparkMap(v, Codec::sparkListOfStr);
     }
 
-    private static Map<String, List<String>> fromMapOfListOfStr(Object o) throws Problem {
-        return JsonWire.fromMap(o, Codec::fromListOfStr);
+    private static Map<String, List<String>> fromMapOfListOfStr(Object o) throws JsonProblem {
+        return JsonSpark.fromMap(o, Codec::fromListOfStr);
     }
 
-    public static Messages.Grouping readGrouping(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Grouping readGrouping(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readGroupingFields(p, false);
     }
 
-    public static Messages.Grouping readGroupingOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readGroupingFields(p, false) : null;
+    public static Messages.Grouping readGroupingOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readGroupingFields(p, false) : null;
     }
 
     /**
@@ -401,13 +407,13 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Grouping readGroupingFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         Messages.GroupingType groupingType = null;
         boolean hasGroupingType = false;
         List<String> fields = null;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -416,7 +422,7 @@ public final class Codec {
                         hasGroupingType = true;
                         break;
                     case "fields":
-                        fields = JsonWire.readListOrNull(p, JsonWire::readStr);
+                        fields = JsonRead.readListOrNull(p, JsonWire::readStr);
                         break;
                     default:
                         if (strict) {
@@ -426,18 +432,18 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasGroupingType) {
-            throw Problem.missing("type");
+            throw JsonProblem.missing("type");
         }
         return new Messages.Grouping(groupingType, fields);
     }
 
-    public static void writeGrouping(JsonWire.Writer w, Messages.Grouping m) throws Problem {
+    public static void writeGrouping(CompactJson w, Messages.Grouping m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         String key = null;
@@ -448,15 +454,15 @@ public final class Codec {
             if (m.fields() != null) {
                 key = "fields";
                 w.key(key);
-                JsonWire.writeList(w, m.fields(), JsonWire::writeStr);
+                JsonWrite.writeList(w, m.fields(), JsonWire::writeStr);
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeGroupingOrNull(JsonWire.Writer w, Messages.Grouping m) throws Problem {
+    public static void writeGroupingOrNull(CompactJson w, Messages.Grouping m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -471,12 +477,12 @@ public final class Codec {
         }
         return RowFactory.create(new Object[] {
             Messages.GroupingType.wire(v.groupingType()),
-            JsonWire.sparkList(v.fields())
+            JsonSpark.sparkList(v.fields())
         });
     }
 
     /** A Grouping from Spark's Row of its fields. */
-    public static Messages.Grouping fromGrouping(Row r) throws Problem {
+    public static Messages.Grouping fromGrouping(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -485,20 +491,20 @@ public final class Codec {
             key = "type";
             Messages.GroupingType groupingType = Messages.GroupingType.fromWire(r.get(0));
             key = "fields";
-            List<String> fields = JsonWire.fromList(r.get(1), x -> (String) x);
+            List<String> fields = JsonSpark.fromList(r.get(1), x -> (String) x);
             return new Messages.Grouping(groupingType, fields);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.TopologyContext readTopologyContext(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.TopologyContext readTopologyContext(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readTopologyContextFields(p, false);
     }
 
-    public static Messages.TopologyContext readTopologyContextOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readTopologyContextFields(p, false) : null;
+    public static Messages.TopologyContext readTopologyContextOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readTopologyContextFields(p, false) : null;
     }
 
     /**
@@ -506,7 +512,7 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.TopologyContext readTopologyContextFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         Map<String, String> taskToComponent = null;
         boolean hasTaskToComponent = false;
         Integer taskId = Integer.valueOf(-1);
@@ -518,12 +524,12 @@ public final class Codec {
         Map<String, Map<String, List<String>>> sourceToStreamToFields = Map.of();
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
                     case "task->component":
-                        taskToComponent = JsonWire.readMap(p, JsonWire::readStr);
+                        taskToComponent = JsonRead.readMap(p, JsonWire::readStr);
                         hasTaskToComponent = true;
                         break;
                     case "taskid":
@@ -533,19 +539,19 @@ public final class Codec {
                         componentId = JsonWire.readStr(p);
                         break;
                     case "streams":
-                        streams = JsonWire.readList(p, JsonWire::readStr);
+                        streams = JsonRead.readList(p, JsonWire::readStr);
                         break;
                     case "stream->outputfields":
-                        streamToOutputFields = JsonWire.readMap(p, Codec::readListOfStr);
+                        streamToOutputFields = JsonRead.readMap(p, Codec::readListOfStr);
                         break;
                     case "stream->target->grouping":
-                        streamToTargetToGrouping = JsonWire.readMap(p, Codec::readMapOfGrouping);
+                        streamToTargetToGrouping = JsonRead.readMap(p, Codec::readMapOfGrouping);
                         break;
                     case "source->stream->grouping":
-                        sourceToStreamToGrouping = JsonWire.readMap(p, Codec::readMapOfGrouping);
+                        sourceToStreamToGrouping = JsonRead.readMap(p, Codec::readMapOfGrouping);
                         break;
                     case "source->stream->fields":
-                        sourceToStreamToFields = JsonWire.readMap(p, Codec::readMapOfListOfStr);
+                        sourceToStreamToFields = JsonRead.readMap(p, Codec::readMapOfListOfStr);
                         break;
                     default:
                         if (strict) {
@@ -555,11 +561,11 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasTaskToComponent) {
-            throw Problem.missing("task->component");
+            throw JsonProblem.missing("task->component");
         }
         return new Messages.TopologyContext(
                 taskToComponent,
@@ -572,16 +578,16 @@ public final class Codec {
                 sourceToStreamToFields);
     }
 
-    public static void writeTopologyContext(JsonWire.Writer w, Messages.TopologyContext m) throws Problem {
+    public static void writeTopologyContext(CompactJson w, Messages.TopologyContext m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         String key = null;
         try {
             key = "task->component";
             w.key(key);
-            JsonWire.writeMap(w, m.taskToComponent(), JsonWire::writeStr);
+            JsonWrite.writeMap(w, m.taskToComponent(), JsonWire::writeStr);
             key = "taskid";
             w.key(key);
             JsonWire.writeInt32(w, m.taskId());
@@ -590,26 +596,26 @@ public final class Codec {
             JsonWire.writeStr(w, m.componentId());
             key = "streams";
             w.key(key);
-            JsonWire.writeList(w, m.streams(), JsonWire::writeStr);
+            JsonWrite.writeList(w, m.streams(), JsonWire::writeStr);
             key = "stream->outputfields";
             w.key(key);
-            JsonWire.writeMap(w, m.streamToOutputFields(), Codec::writeListOfStr);
+            JsonWrite.writeMap(w, m.streamToOutputFields(), Codec::writeListOfStr);
             key = "stream->target->grouping";
             w.key(key);
-            JsonWire.writeMap(w, m.streamToTargetToGrouping(), Codec::writeMapOfGrouping);
+            JsonWrite.writeMap(w, m.streamToTargetToGrouping(), Codec::writeMapOfGrouping);
             key = "source->stream->grouping";
             w.key(key);
-            JsonWire.writeMap(w, m.sourceToStreamToGrouping(), Codec::writeMapOfGrouping);
+            JsonWrite.writeMap(w, m.sourceToStreamToGrouping(), Codec::writeMapOfGrouping);
             key = "source->stream->fields";
             w.key(key);
-            JsonWire.writeMap(w, m.sourceToStreamToFields(), Codec::writeMapOfListOfStr);
-        } catch (Problem e) {
+            JsonWrite.writeMap(w, m.sourceToStreamToFields(), Codec::writeMapOfListOfStr);
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeTopologyContextOrNull(JsonWire.Writer w, Messages.TopologyContext m) throws Problem {
+    public static void writeTopologyContextOrNull(CompactJson w, Messages.TopologyContext m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -623,40 +629,40 @@ public final class Codec {
             return null;
         }
         return RowFactory.create(new Object[] {
-            JsonWire.sparkMap(v.taskToComponent()),
+            JsonSpark.sparkMap(v.taskToComponent()),
             v.taskId(),
             v.componentId(),
-            JsonWire.sparkList(v.streams()),
-            JsonWire.sparkMap(v.streamToOutputFields(), Codec::sparkListOfStr),
-            JsonWire.sparkMap(v.streamToTargetToGrouping(), Codec::sparkMapOfGrouping),
-            JsonWire.sparkMap(v.sourceToStreamToGrouping(), Codec::sparkMapOfGrouping),
-            JsonWire.sparkMap(v.sourceToStreamToFields(), Codec::sparkMapOfListOfStr)
+            JsonSpark.sparkList(v.streams()),
+            JsonSpark.sparkMap(v.streamToOutputFields(), Codec::sparkListOfStr),
+            JsonSpark.sparkMap(v.streamToTargetToGrouping(), Codec::sparkMapOfGrouping),
+            JsonSpark.sparkMap(v.sourceToStreamToGrouping(), Codec::sparkMapOfGrouping),
+            JsonSpark.sparkMap(v.sourceToStreamToFields(), Codec::sparkMapOfListOfStr)
         });
     }
 
     /** A TopologyContext from Spark's Row of its fields. */
-    public static Messages.TopologyContext fromTopologyContext(Row r) throws Problem {
+    public static Messages.TopologyContext fromTopologyContext(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
         String key = null;
         try {
             key = "task->component";
-            Map<String, String> taskToComponent = JsonWire.fromMap(r.get(0), x -> (String) x);
+            Map<String, String> taskToComponent = JsonSpark.fromMap(r.get(0), x -> (String) x);
             key = "taskid";
             Integer taskId = (Integer) r.get(1);
             key = "componentid";
             String componentId = (String) r.get(2);
             key = "streams";
-            List<String> streams = JsonWire.fromList(r.get(3), x -> (String) x);
+            List<String> streams = JsonSpark.fromList(r.get(3), x -> (String) x);
             key = "stream->outputfields";
-            Map<String, List<String>> streamToOutputFields = JsonWire.fromMap(r.get(4), Codec::fromListOfStr);
+            Map<String, List<String>> streamToOutputFields = JsonSpark.fromMap(r.get(4), Codec::fromListOfStr);
             key = "stream->target->grouping";
-            Map<String, Map<String, Messages.Grouping>> streamToTargetToGrouping = JsonWire.fromMap(r.get(5), Codec::fromMapOfGrouping);
+            Map<String, Map<String, Messages.Grouping>> streamToTargetToGrouping = JsonSpark.fromMap(r.get(5), Codec::fromMapOfGrouping);
             key = "source->stream->grouping";
-            Map<String, Map<String, Messages.Grouping>> sourceToStreamToGrouping = JsonWire.fromMap(r.get(6), Codec::fromMapOfGrouping);
+            Map<String, Map<String, Messages.Grouping>> sourceToStreamToGrouping = JsonSpark.fromMap(r.get(6), Codec::fromMapOfGrouping);
             key = "source->stream->fields";
-            Map<String, Map<String, List<String>>> sourceToStreamToFields = JsonWire.fromMap(r.get(7), Codec::fromMapOfListOfStr);
+            Map<String, Map<String, List<String>>> sourceToStreamToFields = JsonSpark.fromMap(r.get(7), Codec::fromMapOfListOfStr);
             return new Messages.TopologyContext(
                     taskToComponent,
                     taskId,
@@ -666,18 +672,18 @@ public final class Codec {
                     streamToTargetToGrouping,
                     sourceToStreamToGrouping,
                     sourceToStreamToFields);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.Handshake readHandshake(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Handshake readHandshake(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readHandshakeFields(p, false);
     }
 
-    public static Messages.Handshake readHandshakeOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readHandshakeFields(p, false) : null;
+    public static Messages.Handshake readHandshakeOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readHandshakeFields(p, false) : null;
     }
 
     /**
@@ -685,7 +691,7 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Handshake readHandshakeFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         Map<String, VariantVal> conf = null;
         boolean hasConf = false;
         String pidDir = null;
@@ -694,12 +700,12 @@ public final class Codec {
         boolean hasContext = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
                     case "conf":
-                        conf = JsonWire.readMap(p, JsonWire::readAnyOrNull);
+                        conf = JsonRead.readMap(p, JsonWire::readAnyOrNull);
                         hasConf = true;
                         break;
                     case "pidDir":
@@ -718,44 +724,44 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasConf) {
-            throw Problem.missing("conf");
+            throw JsonProblem.missing("conf");
         }
         if (!hasPidDir) {
-            throw Problem.missing("pidDir");
+            throw JsonProblem.missing("pidDir");
         }
         if (!hasContext) {
-            throw Problem.missing("context");
+            throw JsonProblem.missing("context");
         }
         return new Messages.Handshake(conf, pidDir, context);
     }
 
-    public static void writeHandshake(JsonWire.Writer w, Messages.Handshake m) throws Problem {
+    public static void writeHandshake(CompactJson w, Messages.Handshake m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         String key = null;
         try {
             key = "conf";
             w.key(key);
-            JsonWire.writeMap(w, m.conf(), JsonWire::writeAnyOrNull);
+            JsonWrite.writeMap(w, m.conf(), JsonWire::writeAnyOrNull);
             key = "pidDir";
             w.key(key);
             JsonWire.writeStr(w, m.pidDir());
             key = "context";
             w.key(key);
             Codec.writeTopologyContext(w, m.context());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeHandshakeOrNull(JsonWire.Writer w, Messages.Handshake m) throws Problem {
+    public static void writeHandshakeOrNull(CompactJson w, Messages.Handshake m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -769,38 +775,38 @@ public final class Codec {
             return null;
         }
         return RowFactory.create(new Object[] {
-            JsonWire.sparkMap(v.conf()),
+            JsonSpark.sparkMap(v.conf()),
             v.pidDir(),
             Codec.row(v.context())
         });
     }
 
     /** A Handshake from Spark's Row of its fields. */
-    public static Messages.Handshake fromHandshake(Row r) throws Problem {
+    public static Messages.Handshake fromHandshake(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
         String key = null;
         try {
             key = "conf";
-            Map<String, VariantVal> conf = JsonWire.fromMap(r.get(0), x -> JsonWire.fromAny(x));
+            Map<String, VariantVal> conf = JsonSpark.fromMap(r.get(0), x -> JsonWire.fromAny(x));
             key = "pidDir";
             String pidDir = (String) r.get(1);
             key = "context";
             Messages.TopologyContext context = Codec.fromTopologyContext((Row) r.get(2));
             return new Messages.Handshake(conf, pidDir, context);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.Heartbeat readHeartbeat(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Heartbeat readHeartbeat(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readHeartbeatFields(p, false);
     }
 
-    public static Messages.Heartbeat readHeartbeatOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readHeartbeatFields(p, false) : null;
+    public static Messages.Heartbeat readHeartbeatOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readHeartbeatFields(p, false) : null;
     }
 
     /**
@@ -808,7 +814,7 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Heartbeat readHeartbeatFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         String id = null;
         boolean hasId = false;
         String comp = null;
@@ -819,7 +825,7 @@ public final class Codec {
         boolean hasValues = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -832,13 +838,13 @@ public final class Codec {
                         hasComp = true;
                         break;
                     case "stream":
-                        stream = JsonWire.readConstStr(p, "__heartbeat");
+                        stream = JsonRead.readConstStr(p, "__heartbeat");
                         break;
                     case "task":
-                        task = JsonWire.readConstInt(p, Integer.valueOf(-1));
+                        task = JsonRead.readConstInt(p, Integer.valueOf(-1));
                         break;
                     case "tuple":
-                        values = JsonWire.readList(p, JsonWire::readAnyOrNull);
+                        values = JsonRead.readList(p, JsonWire::readAnyOrNull);
                         hasValues = true;
                         break;
                     default:
@@ -849,17 +855,17 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasId) {
-            throw Problem.missing("id");
+            throw JsonProblem.missing("id");
         }
         if (!hasComp) {
-            throw Problem.missing("comp");
+            throw JsonProblem.missing("comp");
         }
         if (!hasValues) {
-            throw Problem.missing("tuple");
+            throw JsonProblem.missing("tuple");
         }
         return new Messages.Heartbeat(
                 id,
@@ -869,9 +875,9 @@ public final class Codec {
                 values);
     }
 
-    public static void writeHeartbeat(JsonWire.Writer w, Messages.Heartbeat m) throws Problem {
+    public static void writeHeartbeat(CompactJson w, Messages.Heartbeat m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         String key = null;
@@ -884,20 +890,20 @@ public final class Codec {
             JsonWire.writeStrOrNull(w, m.comp());
             key = "stream";
             w.key(key);
-            JsonWire.writeConstStr(w, m.stream(), "__heartbeat");
+            JsonWrite.writeConstStr(w, m.stream(), "__heartbeat");
             key = "task";
             w.key(key);
-            JsonWire.writeConstInt(w, m.task(), Integer.valueOf(-1));
+            JsonWrite.writeConstInt(w, m.task(), Integer.valueOf(-1));
             key = "tuple";
             w.key(key);
-            JsonWire.writeList(w, m.values(), JsonWire::writeAnyOrNull);
-        } catch (Problem e) {
+            JsonWrite.writeList(w, m.values(), JsonWire::writeAnyOrNull);
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeHeartbeatOrNull(JsonWire.Writer w, Messages.Heartbeat m) throws Problem {
+    public static void writeHeartbeatOrNull(CompactJson w, Messages.Heartbeat m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -915,12 +921,12 @@ public final class Codec {
             v.comp(),
             v.stream(),
             v.task(),
-            JsonWire.sparkList(v.values())
+            JsonSpark.sparkList(v.values())
         });
     }
 
     /** A Heartbeat from Spark's Row of its fields. */
-    public static Messages.Heartbeat fromHeartbeat(Row r) throws Problem {
+    public static Messages.Heartbeat fromHeartbeat(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -935,25 +941,25 @@ public final class Codec {
             key = "task";
             Integer task = (Integer) r.get(3);
             key = "tuple";
-            List<VariantVal> values = JsonWire.fromList(r.get(4), x -> JsonWire.fromAny(x));
+            List<VariantVal> values = JsonSpark.fromList(r.get(4), x -> JsonWire.fromAny(x));
             return new Messages.Heartbeat(
                     id,
                     comp,
                     stream,
                     task,
                     values);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.Tick readTick(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Tick readTick(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readTickFields(p, false);
     }
 
-    public static Messages.Tick readTickOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readTickFields(p, false) : null;
+    public static Messages.Tick readTickOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readTickFields(p, false) : null;
     }
 
     /**
@@ -961,7 +967,7 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Tick readTickFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         String id = null;
         boolean hasId = false;
         String comp = "__system";
@@ -971,7 +977,7 @@ public final class Codec {
         boolean hasValues = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -980,16 +986,16 @@ public final class Codec {
                         hasId = true;
                         break;
                     case "comp":
-                        comp = JsonWire.readConstStr(p, "__system");
+                        comp = JsonRead.readConstStr(p, "__system");
                         break;
                     case "stream":
-                        stream = JsonWire.readConstStr(p, "__tick");
+                        stream = JsonRead.readConstStr(p, "__tick");
                         break;
                     case "task":
-                        task = JsonWire.readConstInt(p, Integer.valueOf(-1));
+                        task = JsonRead.readConstInt(p, Integer.valueOf(-1));
                         break;
                     case "tuple":
-                        values = JsonWire.readList(p, JsonWire::readAnyOrNull);
+                        values = JsonRead.readList(p, JsonWire::readAnyOrNull);
                         hasValues = true;
                         break;
                     default:
@@ -1000,14 +1006,14 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasId) {
-            throw Problem.missing("id");
+            throw JsonProblem.missing("id");
         }
         if (!hasValues) {
-            throw Problem.missing("tuple");
+            throw JsonProblem.missing("tuple");
         }
         return new Messages.Tick(
                 id,
@@ -1017,9 +1023,9 @@ public final class Codec {
                 values);
     }
 
-    public static void writeTick(JsonWire.Writer w, Messages.Tick m) throws Problem {
+    public static void writeTick(CompactJson w, Messages.Tick m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         String key = null;
@@ -1029,23 +1035,23 @@ public final class Codec {
             JsonWire.writeStr(w, m.id());
             key = "comp";
             w.key(key);
-            JsonWire.writeConstStr(w, m.comp(), "__system");
+            JsonWrite.writeConstStr(w, m.comp(), "__system");
             key = "stream";
             w.key(key);
-            JsonWire.writeConstStr(w, m.stream(), "__tick");
+            JsonWrite.writeConstStr(w, m.stream(), "__tick");
             key = "task";
             w.key(key);
-            JsonWire.writeConstInt(w, m.task(), Integer.valueOf(-1));
+            JsonWrite.writeConstInt(w, m.task(), Integer.valueOf(-1));
             key = "tuple";
             w.key(key);
-            JsonWire.writeList(w, m.values(), JsonWire::writeAnyOrNull);
-        } catch (Problem e) {
+            JsonWrite.writeList(w, m.values(), JsonWire::writeAnyOrNull);
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeTickOrNull(JsonWire.Writer w, Messages.Tick m) throws Problem {
+    public static void writeTickOrNull(CompactJson w, Messages.Tick m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -1063,12 +1069,12 @@ public final class Codec {
             v.comp(),
             v.stream(),
             v.task(),
-            JsonWire.sparkList(v.values())
+            JsonSpark.sparkList(v.values())
         });
     }
 
     /** A Tick from Spark's Row of its fields. */
-    public static Messages.Tick fromTick(Row r) throws Problem {
+    public static Messages.Tick fromTick(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -1083,25 +1089,25 @@ public final class Codec {
             key = "task";
             Integer task = (Integer) r.get(3);
             key = "tuple";
-            List<VariantVal> values = JsonWire.fromList(r.get(4), x -> JsonWire.fromAny(x));
+            List<VariantVal> values = JsonSpark.fromList(r.get(4), x -> JsonWire.fromAny(x));
             return new Messages.Tick(
                     id,
                     comp,
                     stream,
                     task,
                     values);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.BoltTuple readBoltTuple(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.BoltTuple readBoltTuple(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readBoltTupleFields(p, false);
     }
 
-    public static Messages.BoltTuple readBoltTupleOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readBoltTupleFields(p, false) : null;
+    public static Messages.BoltTuple readBoltTupleOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readBoltTupleFields(p, false) : null;
     }
 
     /**
@@ -1109,7 +1115,7 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.BoltTuple readBoltTupleFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         String id = null;
         boolean hasId = false;
         String comp = null;
@@ -1122,7 +1128,7 @@ public final class Codec {
         boolean hasValues = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -1143,7 +1149,7 @@ public final class Codec {
                         hasTask = true;
                         break;
                     case "tuple":
-                        values = JsonWire.readList(p, JsonWire::readAnyOrNull);
+                        values = JsonRead.readList(p, JsonWire::readAnyOrNull);
                         hasValues = true;
                         break;
                     default:
@@ -1154,23 +1160,23 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasId) {
-            throw Problem.missing("id");
+            throw JsonProblem.missing("id");
         }
         if (!hasComp) {
-            throw Problem.missing("comp");
+            throw JsonProblem.missing("comp");
         }
         if (!hasStream) {
-            throw Problem.missing("stream");
+            throw JsonProblem.missing("stream");
         }
         if (!hasTask) {
-            throw Problem.missing("task");
+            throw JsonProblem.missing("task");
         }
         if (!hasValues) {
-            throw Problem.missing("tuple");
+            throw JsonProblem.missing("tuple");
         }
         return new Messages.BoltTuple(
                 id,
@@ -1180,15 +1186,15 @@ public final class Codec {
                 values);
     }
 
-    public static void writeBoltTuple(JsonWire.Writer w, Messages.BoltTuple m) throws Problem {
+    public static void writeBoltTuple(CompactJson w, Messages.BoltTuple m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
-        if (JsonWire.same(m.stream(), "__heartbeat") && JsonWire.same(m.task(), -1L)) {
-            throw new Problem("read as a Heartbeat (stream '__heartbeat', task -1)").at("stream");
+        if (JsonRead.same(m.stream(), "__heartbeat") && JsonRead.same(m.task(), -1L)) {
+            throw new JsonProblem("read as a Heartbeat (stream '__heartbeat', task -1)").at("stream");
         }
-        if (JsonWire.same(m.comp(), "__system") && JsonWire.same(m.stream(), "__tick")) {
-            throw new Problem("read as a Tick (comp '__system', stream '__tick')").at("comp");
+        if (JsonRead.same(m.comp(), "__system") && JsonRead.same(m.stream(), "__tick")) {
+            throw new JsonProblem("read as a Tick (comp '__system', stream '__tick')").at("comp");
         }
         w.beginObject();
         String key = null;
@@ -1207,14 +1213,14 @@ public final class Codec {
             JsonWire.writeInt32(w, m.task());
             key = "tuple";
             w.key(key);
-            JsonWire.writeList(w, m.values(), JsonWire::writeAnyOrNull);
-        } catch (Problem e) {
+            JsonWrite.writeList(w, m.values(), JsonWire::writeAnyOrNull);
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeBoltTupleOrNull(JsonWire.Writer w, Messages.BoltTuple m) throws Problem {
+    public static void writeBoltTupleOrNull(CompactJson w, Messages.BoltTuple m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -1232,12 +1238,12 @@ public final class Codec {
             v.comp(),
             v.stream(),
             v.task(),
-            JsonWire.sparkList(v.values())
+            JsonSpark.sparkList(v.values())
         });
     }
 
     /** A BoltTuple from Spark's Row of its fields. */
-    public static Messages.BoltTuple fromBoltTuple(Row r) throws Problem {
+    public static Messages.BoltTuple fromBoltTuple(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -1252,38 +1258,38 @@ public final class Codec {
             key = "task";
             Integer task = (Integer) r.get(3);
             key = "tuple";
-            List<VariantVal> values = JsonWire.fromList(r.get(4), x -> JsonWire.fromAny(x));
+            List<VariantVal> values = JsonSpark.fromList(r.get(4), x -> JsonWire.fromAny(x));
             return new Messages.BoltTuple(
                     id,
                     comp,
                     stream,
                     task,
                     values);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.TaskIds readTaskIds(JsonParser p) throws IOException, Problem {
+    public static Messages.TaskIds readTaskIds(JsonParser p) throws IOException, JsonProblem {
         try {
-            return new Messages.TaskIds(JsonWire.readList(p, JsonWire::readInt32));
-        } catch (Problem e) {
+            return new Messages.TaskIds(JsonRead.readList(p, JsonWire::readInt32));
+        } catch (JsonProblem e) {
             throw e.at("taskIds");
         }
     }
 
-    public static void writeTaskIds(JsonWire.Writer w, Messages.TaskIds m) throws Problem {
+    public static void writeTaskIds(CompactJson w, Messages.TaskIds m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `array`, got `null`");
+            throw new JsonProblem("Expected `array`, got `null`");
         }
         try {
-            JsonWire.writeList(w, m.taskIds(), JsonWire::writeInt32);
-        } catch (Problem e) {
+            JsonWrite.writeList(w, m.taskIds(), JsonWire::writeInt32);
+        } catch (JsonProblem e) {
             throw e.at("taskIds");
         }
     }
 
-    public static void writeTaskIdsOrNull(JsonWire.Writer w, Messages.TaskIds m) throws Problem {
+    public static void writeTaskIdsOrNull(CompactJson w, Messages.TaskIds m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -1297,32 +1303,32 @@ public final class Codec {
             return null;
         }
         return RowFactory.create(new Object[] {
-            JsonWire.sparkList(v.taskIds())
+            JsonSpark.sparkList(v.taskIds())
         });
     }
 
     /** A TaskIds from Spark's Row of its fields. */
-    public static Messages.TaskIds fromTaskIds(Row r) throws Problem {
+    public static Messages.TaskIds fromTaskIds(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
         String key = null;
         try {
             key = "taskIds";
-            List<Integer> taskIds = JsonWire.fromList(r.get(0), x -> (Integer) x);
+            List<Integer> taskIds = JsonSpark.fromList(r.get(0), x -> (Integer) x);
             return new Messages.TaskIds(taskIds);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.Next readNext(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Next readNext(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readNextFields(p, false);
     }
 
-    public static Messages.Next readNextOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readNextFields(p, false) : null;
+    public static Messages.Next readNextOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readNextFields(p, false) : null;
     }
 
     /**
@@ -1330,19 +1336,19 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Next readNextFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         String id = "";
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
                     case "id":
-                        id = JsonWire.readConstStr(p, "");
+                        id = JsonRead.readConstStr(p, "");
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "next");
+                        JsonParsing.readTag(p, "next");
                         break;
                     default:
                         if (strict) {
@@ -1352,15 +1358,15 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         return new Messages.Next(id);
     }
 
-    public static void writeNext(JsonWire.Writer w, Messages.Next m) throws Problem {
+    public static void writeNext(CompactJson w, Messages.Next m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -1369,14 +1375,14 @@ public final class Codec {
         try {
             key = "id";
             w.key(key);
-            JsonWire.writeConstStr(w, m.id(), "");
-        } catch (Problem e) {
+            JsonWrite.writeConstStr(w, m.id(), "");
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeNextOrNull(JsonWire.Writer w, Messages.Next m) throws Problem {
+    public static void writeNextOrNull(CompactJson w, Messages.Next m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -1395,7 +1401,7 @@ public final class Codec {
     }
 
     /** A Next from Spark's Row of its fields. */
-    public static Messages.Next fromNext(Row r) throws Problem {
+    public static Messages.Next fromNext(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -1403,13 +1409,13 @@ public final class Codec {
                 (String) r.get(0));
     }
 
-    public static Messages.SpoutAck readSpoutAck(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.SpoutAck readSpoutAck(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readSpoutAckFields(p, false);
     }
 
-    public static Messages.SpoutAck readSpoutAckOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readSpoutAckFields(p, false) : null;
+    public static Messages.SpoutAck readSpoutAckOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readSpoutAckFields(p, false) : null;
     }
 
     /**
@@ -1417,12 +1423,12 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.SpoutAck readSpoutAckFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         VariantVal id = null;
         boolean hasId = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -1431,7 +1437,7 @@ public final class Codec {
                         hasId = true;
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "ack");
+                        JsonParsing.readTag(p, "ack");
                         break;
                     default:
                         if (strict) {
@@ -1441,18 +1447,18 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasId) {
-            throw Problem.missing("id");
+            throw JsonProblem.missing("id");
         }
         return new Messages.SpoutAck(id);
     }
 
-    public static void writeSpoutAck(JsonWire.Writer w, Messages.SpoutAck m) throws Problem {
+    public static void writeSpoutAck(CompactJson w, Messages.SpoutAck m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -1462,13 +1468,13 @@ public final class Codec {
             key = "id";
             w.key(key);
             JsonWire.writeAny(w, m.id());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeSpoutAckOrNull(JsonWire.Writer w, Messages.SpoutAck m) throws Problem {
+    public static void writeSpoutAckOrNull(CompactJson w, Messages.SpoutAck m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -1487,7 +1493,7 @@ public final class Codec {
     }
 
     /** A SpoutAck from Spark's Row of its fields. */
-    public static Messages.SpoutAck fromSpoutAck(Row r) throws Problem {
+    public static Messages.SpoutAck fromSpoutAck(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -1496,18 +1502,18 @@ public final class Codec {
             key = "id";
             VariantVal id = JsonWire.fromAny(r.get(0));
             return new Messages.SpoutAck(id);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.SpoutFail readSpoutFail(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.SpoutFail readSpoutFail(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readSpoutFailFields(p, false);
     }
 
-    public static Messages.SpoutFail readSpoutFailOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readSpoutFailFields(p, false) : null;
+    public static Messages.SpoutFail readSpoutFailOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readSpoutFailFields(p, false) : null;
     }
 
     /**
@@ -1515,12 +1521,12 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.SpoutFail readSpoutFailFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         VariantVal id = null;
         boolean hasId = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -1529,7 +1535,7 @@ public final class Codec {
                         hasId = true;
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "fail");
+                        JsonParsing.readTag(p, "fail");
                         break;
                     default:
                         if (strict) {
@@ -1539,18 +1545,18 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasId) {
-            throw Problem.missing("id");
+            throw JsonProblem.missing("id");
         }
         return new Messages.SpoutFail(id);
     }
 
-    public static void writeSpoutFail(JsonWire.Writer w, Messages.SpoutFail m) throws Problem {
+    public static void writeSpoutFail(CompactJson w, Messages.SpoutFail m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -1560,13 +1566,13 @@ public final class Codec {
             key = "id";
             w.key(key);
             JsonWire.writeAny(w, m.id());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeSpoutFailOrNull(JsonWire.Writer w, Messages.SpoutFail m) throws Problem {
+    public static void writeSpoutFailOrNull(CompactJson w, Messages.SpoutFail m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -1585,7 +1591,7 @@ public final class Codec {
     }
 
     /** A SpoutFail from Spark's Row of its fields. */
-    public static Messages.SpoutFail fromSpoutFail(Row r) throws Problem {
+    public static Messages.SpoutFail fromSpoutFail(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -1594,18 +1600,18 @@ public final class Codec {
             key = "id";
             VariantVal id = JsonWire.fromAny(r.get(0));
             return new Messages.SpoutFail(id);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.Activate readActivate(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Activate readActivate(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readActivateFields(p, false);
     }
 
-    public static Messages.Activate readActivateOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readActivateFields(p, false) : null;
+    public static Messages.Activate readActivateOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readActivateFields(p, false) : null;
     }
 
     /**
@@ -1613,19 +1619,19 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Activate readActivateFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         String id = "";
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
                     case "id":
-                        id = JsonWire.readConstStr(p, "");
+                        id = JsonRead.readConstStr(p, "");
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "activate");
+                        JsonParsing.readTag(p, "activate");
                         break;
                     default:
                         if (strict) {
@@ -1635,15 +1641,15 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         return new Messages.Activate(id);
     }
 
-    public static void writeActivate(JsonWire.Writer w, Messages.Activate m) throws Problem {
+    public static void writeActivate(CompactJson w, Messages.Activate m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -1652,14 +1658,14 @@ public final class Codec {
         try {
             key = "id";
             w.key(key);
-            JsonWire.writeConstStr(w, m.id(), "");
-        } catch (Problem e) {
+            JsonWrite.writeConstStr(w, m.id(), "");
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeActivateOrNull(JsonWire.Writer w, Messages.Activate m) throws Problem {
+    public static void writeActivateOrNull(CompactJson w, Messages.Activate m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -1678,7 +1684,7 @@ public final class Codec {
     }
 
     /** A Activate from Spark's Row of its fields. */
-    public static Messages.Activate fromActivate(Row r) throws Problem {
+    public static Messages.Activate fromActivate(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -1686,13 +1692,13 @@ public final class Codec {
                 (String) r.get(0));
     }
 
-    public static Messages.Deactivate readDeactivate(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Deactivate readDeactivate(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readDeactivateFields(p, false);
     }
 
-    public static Messages.Deactivate readDeactivateOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readDeactivateFields(p, false) : null;
+    public static Messages.Deactivate readDeactivateOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readDeactivateFields(p, false) : null;
     }
 
     /**
@@ -1700,19 +1706,19 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Deactivate readDeactivateFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         String id = "";
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
                     case "id":
-                        id = JsonWire.readConstStr(p, "");
+                        id = JsonRead.readConstStr(p, "");
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "deactivate");
+                        JsonParsing.readTag(p, "deactivate");
                         break;
                     default:
                         if (strict) {
@@ -1722,15 +1728,15 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         return new Messages.Deactivate(id);
     }
 
-    public static void writeDeactivate(JsonWire.Writer w, Messages.Deactivate m) throws Problem {
+    public static void writeDeactivate(CompactJson w, Messages.Deactivate m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -1739,14 +1745,14 @@ public final class Codec {
         try {
             key = "id";
             w.key(key);
-            JsonWire.writeConstStr(w, m.id(), "");
-        } catch (Problem e) {
+            JsonWrite.writeConstStr(w, m.id(), "");
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeDeactivateOrNull(JsonWire.Writer w, Messages.Deactivate m) throws Problem {
+    public static void writeDeactivateOrNull(CompactJson w, Messages.Deactivate m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -1765,7 +1771,7 @@ public final class Codec {
     }
 
     /** A Deactivate from Spark's Row of its fields. */
-    public static Messages.Deactivate fromDeactivate(Row r) throws Problem {
+    public static Messages.Deactivate fromDeactivate(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -1773,13 +1779,13 @@ public final class Codec {
                 (String) r.get(0));
     }
 
-    public static Messages.PidReply readPidReply(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.PidReply readPidReply(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readPidReplyFields(p, false);
     }
 
-    public static Messages.PidReply readPidReplyOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readPidReplyFields(p, false) : null;
+    public static Messages.PidReply readPidReplyOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readPidReplyFields(p, false) : null;
     }
 
     /**
@@ -1787,12 +1793,12 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.PidReply readPidReplyFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         Integer pid = null;
         boolean hasPid = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -1808,18 +1814,18 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasPid) {
-            throw Problem.missing("pid");
+            throw JsonProblem.missing("pid");
         }
         return new Messages.PidReply(pid);
     }
 
-    public static void writePidReply(JsonWire.Writer w, Messages.PidReply m) throws Problem {
+    public static void writePidReply(CompactJson w, Messages.PidReply m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         String key = null;
@@ -1827,13 +1833,13 @@ public final class Codec {
             key = "pid";
             w.key(key);
             JsonWire.writeInt32(w, m.pid());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writePidReplyOrNull(JsonWire.Writer w, Messages.PidReply m) throws Problem {
+    public static void writePidReplyOrNull(CompactJson w, Messages.PidReply m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -1852,7 +1858,7 @@ public final class Codec {
     }
 
     /** A PidReply from Spark's Row of its fields. */
-    public static Messages.PidReply fromPidReply(Row r) throws Problem {
+    public static Messages.PidReply fromPidReply(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -1860,13 +1866,13 @@ public final class Codec {
                 (Integer) r.get(0));
     }
 
-    public static Messages.Emit readEmit(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Emit readEmit(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readEmitFields(p, false);
     }
 
-    public static Messages.Emit readEmitOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readEmitFields(p, false) : null;
+    public static Messages.Emit readEmitOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readEmitFields(p, false) : null;
     }
 
     /**
@@ -1874,7 +1880,7 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Emit readEmitFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         List<VariantVal> values = null;
         boolean hasValues = false;
         List<String> anchors = null;
@@ -1884,16 +1890,16 @@ public final class Codec {
         Boolean needTaskIds = Boolean.TRUE;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
                     case "tuple":
-                        values = JsonWire.readList(p, JsonWire::readAnyOrNull);
+                        values = JsonRead.readList(p, JsonWire::readAnyOrNull);
                         hasValues = true;
                         break;
                     case "anchors":
-                        anchors = JsonWire.readListOrItemOrNull(p, JsonWire::readStr);
+                        anchors = JsonRead.readListOrItemOrNull(p, JsonWire::readStr);
                         break;
                     case "id":
                         id = JsonWire.readAnyOrNull(p);
@@ -1908,7 +1914,7 @@ public final class Codec {
                         needTaskIds = JsonWire.readBool(p);
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "emit");
+                        JsonParsing.readTag(p, "emit");
                         break;
                     default:
                         if (strict) {
@@ -1918,11 +1924,11 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasValues) {
-            throw Problem.missing("tuple");
+            throw JsonProblem.missing("tuple");
         }
         return new Messages.Emit(
                 values,
@@ -1933,9 +1939,9 @@ public final class Codec {
                 needTaskIds);
     }
 
-    public static void writeEmit(JsonWire.Writer w, Messages.Emit m) throws Problem {
+    public static void writeEmit(CompactJson w, Messages.Emit m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -1944,11 +1950,11 @@ public final class Codec {
         try {
             key = "tuple";
             w.key(key);
-            JsonWire.writeList(w, m.values(), JsonWire::writeAnyOrNull);
+            JsonWrite.writeList(w, m.values(), JsonWire::writeAnyOrNull);
             if (m.anchors() != null) {
                 key = "anchors";
                 w.key(key);
-                JsonWire.writeList(w, m.anchors(), JsonWire::writeStr);
+                JsonWrite.writeList(w, m.anchors(), JsonWire::writeStr);
             }
             if (m.id() != null) {
                 key = "id";
@@ -1968,13 +1974,13 @@ public final class Codec {
             key = "need_task_ids";
             w.key(key);
             JsonWire.writeBool(w, m.needTaskIds());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeEmitOrNull(JsonWire.Writer w, Messages.Emit m) throws Problem {
+    public static void writeEmitOrNull(CompactJson w, Messages.Emit m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -1988,8 +1994,8 @@ public final class Codec {
             return null;
         }
         return RowFactory.create(new Object[] {
-            JsonWire.sparkList(v.values()),
-            JsonWire.sparkList(v.anchors()),
+            JsonSpark.sparkList(v.values()),
+            JsonSpark.sparkList(v.anchors()),
             v.id(),
             v.stream(),
             v.task(),
@@ -1998,16 +2004,16 @@ public final class Codec {
     }
 
     /** A Emit from Spark's Row of its fields. */
-    public static Messages.Emit fromEmit(Row r) throws Problem {
+    public static Messages.Emit fromEmit(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
         String key = null;
         try {
             key = "tuple";
-            List<VariantVal> values = JsonWire.fromList(r.get(0), x -> JsonWire.fromAny(x));
+            List<VariantVal> values = JsonSpark.fromList(r.get(0), x -> JsonWire.fromAny(x));
             key = "anchors";
-            List<String> anchors = JsonWire.fromList(r.get(1), x -> (String) x);
+            List<String> anchors = JsonSpark.fromList(r.get(1), x -> (String) x);
             key = "id";
             VariantVal id = JsonWire.fromAny(r.get(2));
             key = "stream";
@@ -2023,18 +2029,18 @@ public final class Codec {
                     stream,
                     task,
                     needTaskIds);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.Ack readAck(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Ack readAck(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readAckFields(p, false);
     }
 
-    public static Messages.Ack readAckOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readAckFields(p, false) : null;
+    public static Messages.Ack readAckOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readAckFields(p, false) : null;
     }
 
     /**
@@ -2042,12 +2048,12 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Ack readAckFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         String id = null;
         boolean hasId = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -2056,7 +2062,7 @@ public final class Codec {
                         hasId = true;
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "ack");
+                        JsonParsing.readTag(p, "ack");
                         break;
                     default:
                         if (strict) {
@@ -2066,18 +2072,18 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasId) {
-            throw Problem.missing("id");
+            throw JsonProblem.missing("id");
         }
         return new Messages.Ack(id);
     }
 
-    public static void writeAck(JsonWire.Writer w, Messages.Ack m) throws Problem {
+    public static void writeAck(CompactJson w, Messages.Ack m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -2087,13 +2093,13 @@ public final class Codec {
             key = "id";
             w.key(key);
             JsonWire.writeStr(w, m.id());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeAckOrNull(JsonWire.Writer w, Messages.Ack m) throws Problem {
+    public static void writeAckOrNull(CompactJson w, Messages.Ack m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -2112,7 +2118,7 @@ public final class Codec {
     }
 
     /** A Ack from Spark's Row of its fields. */
-    public static Messages.Ack fromAck(Row r) throws Problem {
+    public static Messages.Ack fromAck(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -2120,13 +2126,13 @@ public final class Codec {
                 (String) r.get(0));
     }
 
-    public static Messages.Fail readFail(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Fail readFail(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readFailFields(p, false);
     }
 
-    public static Messages.Fail readFailOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readFailFields(p, false) : null;
+    public static Messages.Fail readFailOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readFailFields(p, false) : null;
     }
 
     /**
@@ -2134,12 +2140,12 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Fail readFailFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         String id = null;
         boolean hasId = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -2148,7 +2154,7 @@ public final class Codec {
                         hasId = true;
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "fail");
+                        JsonParsing.readTag(p, "fail");
                         break;
                     default:
                         if (strict) {
@@ -2158,18 +2164,18 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasId) {
-            throw Problem.missing("id");
+            throw JsonProblem.missing("id");
         }
         return new Messages.Fail(id);
     }
 
-    public static void writeFail(JsonWire.Writer w, Messages.Fail m) throws Problem {
+    public static void writeFail(CompactJson w, Messages.Fail m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -2179,13 +2185,13 @@ public final class Codec {
             key = "id";
             w.key(key);
             JsonWire.writeStr(w, m.id());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeFailOrNull(JsonWire.Writer w, Messages.Fail m) throws Problem {
+    public static void writeFailOrNull(CompactJson w, Messages.Fail m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -2204,7 +2210,7 @@ public final class Codec {
     }
 
     /** A Fail from Spark's Row of its fields. */
-    public static Messages.Fail fromFail(Row r) throws Problem {
+    public static Messages.Fail fromFail(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -2212,13 +2218,13 @@ public final class Codec {
                 (String) r.get(0));
     }
 
-    public static Messages.Log readLog(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Log readLog(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readLogFields(p, false);
     }
 
-    public static Messages.Log readLogOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readLogFields(p, false) : null;
+    public static Messages.Log readLogOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readLogFields(p, false) : null;
     }
 
     /**
@@ -2226,13 +2232,13 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Log readLogFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         String msg = null;
         boolean hasMsg = false;
         Messages.LogLevel level = Messages.LogLevel.INFO;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -2244,7 +2250,7 @@ public final class Codec {
                         level = Messages.LogLevel.read(p);
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "log");
+                        JsonParsing.readTag(p, "log");
                         break;
                     default:
                         if (strict) {
@@ -2254,18 +2260,18 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasMsg) {
-            throw Problem.missing("msg");
+            throw JsonProblem.missing("msg");
         }
         return new Messages.Log(msg, level);
     }
 
-    public static void writeLog(JsonWire.Writer w, Messages.Log m) throws Problem {
+    public static void writeLog(CompactJson w, Messages.Log m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -2278,13 +2284,13 @@ public final class Codec {
             key = "level";
             w.key(key);
             Messages.LogLevel.write(w, m.level());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeLogOrNull(JsonWire.Writer w, Messages.Log m) throws Problem {
+    public static void writeLogOrNull(CompactJson w, Messages.Log m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -2304,7 +2310,7 @@ public final class Codec {
     }
 
     /** A Log from Spark's Row of its fields. */
-    public static Messages.Log fromLog(Row r) throws Problem {
+    public static Messages.Log fromLog(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -2315,18 +2321,18 @@ public final class Codec {
             key = "level";
             Messages.LogLevel level = Messages.LogLevel.fromWire(r.get(1));
             return new Messages.Log(msg, level);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.Error readError(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Error readError(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readErrorFields(p, false);
     }
 
-    public static Messages.Error readErrorOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readErrorFields(p, false) : null;
+    public static Messages.Error readErrorOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readErrorFields(p, false) : null;
     }
 
     /**
@@ -2334,12 +2340,12 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Error readErrorFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         String msg = null;
         boolean hasMsg = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -2348,7 +2354,7 @@ public final class Codec {
                         hasMsg = true;
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "error");
+                        JsonParsing.readTag(p, "error");
                         break;
                     default:
                         if (strict) {
@@ -2358,18 +2364,18 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasMsg) {
-            throw Problem.missing("msg");
+            throw JsonProblem.missing("msg");
         }
         return new Messages.Error(msg);
     }
 
-    public static void writeError(JsonWire.Writer w, Messages.Error m) throws Problem {
+    public static void writeError(CompactJson w, Messages.Error m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -2379,13 +2385,13 @@ public final class Codec {
             key = "msg";
             w.key(key);
             JsonWire.writeStr(w, m.msg());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeErrorOrNull(JsonWire.Writer w, Messages.Error m) throws Problem {
+    public static void writeErrorOrNull(CompactJson w, Messages.Error m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -2404,7 +2410,7 @@ public final class Codec {
     }
 
     /** A Error from Spark's Row of its fields. */
-    public static Messages.Error fromError(Row r) throws Problem {
+    public static Messages.Error fromError(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -2412,13 +2418,13 @@ public final class Codec {
                 (String) r.get(0));
     }
 
-    public static Messages.Metrics readMetrics(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Metrics readMetrics(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readMetricsFields(p, false);
     }
 
-    public static Messages.Metrics readMetricsOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readMetricsFields(p, false) : null;
+    public static Messages.Metrics readMetricsOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readMetricsFields(p, false) : null;
     }
 
     /**
@@ -2426,14 +2432,14 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Metrics readMetricsFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
+            throws IOException, JsonProblem {
         String name = null;
         boolean hasName = false;
         VariantVal params = null;
         boolean hasParams = false;
         String key = null;
         try {
-            for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 key = p.currentName();
                 p.nextToken();
                 switch (key) {
@@ -2446,7 +2452,7 @@ public final class Codec {
                         hasParams = true;
                         break;
                     case TAG_KEY:
-                        JsonWire.readTag(p, "metrics");
+                        JsonParsing.readTag(p, "metrics");
                         break;
                     default:
                         if (strict) {
@@ -2456,21 +2462,21 @@ public final class Codec {
                         break;
                 }
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         if (!hasName) {
-            throw Problem.missing("name");
+            throw JsonProblem.missing("name");
         }
         if (!hasParams) {
-            throw Problem.missing("params");
+            throw JsonProblem.missing("params");
         }
         return new Messages.Metrics(name, params);
     }
 
-    public static void writeMetrics(JsonWire.Writer w, Messages.Metrics m) throws Problem {
+    public static void writeMetrics(CompactJson w, Messages.Metrics m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -2483,13 +2489,13 @@ public final class Codec {
             key = "params";
             w.key(key);
             JsonWire.writeAnyOrNull(w, m.params());
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
         w.endObject();
     }
 
-    public static void writeMetricsOrNull(JsonWire.Writer w, Messages.Metrics m) throws Problem {
+    public static void writeMetricsOrNull(CompactJson w, Messages.Metrics m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -2509,7 +2515,7 @@ public final class Codec {
     }
 
     /** A Metrics from Spark's Row of its fields. */
-    public static Messages.Metrics fromMetrics(Row r) throws Problem {
+    public static Messages.Metrics fromMetrics(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -2520,18 +2526,18 @@ public final class Codec {
             key = "params";
             VariantVal params = JsonWire.fromAny(r.get(1));
             return new Messages.Metrics(name, params);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw e.at(key);
         }
     }
 
-    public static Messages.Sync readSync(JsonParser p) throws IOException, Problem {
-        JsonWire.object(p, false);
+    public static Messages.Sync readSync(JsonParser p) throws IOException, JsonProblem {
+        JsonParsing.object(p, false);
         return readSyncFields(p, false);
     }
 
-    public static Messages.Sync readSyncOrNull(JsonParser p) throws IOException, Problem {
-        return JsonWire.object(p, true) ? readSyncFields(p, false) : null;
+    public static Messages.Sync readSyncOrNull(JsonParser p) throws IOException, JsonProblem {
+        return JsonParsing.object(p, true) ? readSyncFields(p, false) : null;
     }
 
     /**
@@ -2539,8 +2545,8 @@ public final class Codec {
      * {@code strict}: null at a key that is not one of them.
      */
     static Messages.Sync readSyncFields(JsonParser p, boolean strict)
-            throws IOException, Problem {
-        for (JsonToken t = JsonWire.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            throws IOException, JsonProblem {
+        for (JsonToken t = JsonParsing.firstKey(p); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             boolean tag = TAG_KEY.equals(p.currentName());
             if (strict && !tag) {
                 return null;
@@ -2548,8 +2554,8 @@ public final class Codec {
             p.nextToken();
             if (tag) {
                 try {
-                    JsonWire.readTag(p, "sync");
-                } catch (Problem e) {
+                    JsonParsing.readTag(p, "sync");
+                } catch (JsonProblem e) {
                     throw e.at(TAG_KEY);
                 }
             } else {
@@ -2559,9 +2565,9 @@ public final class Codec {
         return new Messages.Sync();
     }
 
-    public static void writeSync(JsonWire.Writer w, Messages.Sync m) throws Problem {
+    public static void writeSync(CompactJson w, Messages.Sync m) throws JsonProblem {
         if (m == null) {
-            throw new Problem("Expected `object`, got `null`");
+            throw new JsonProblem("Expected `object`, got `null`");
         }
         w.beginObject();
         w.key(TAG_KEY);
@@ -2569,7 +2575,7 @@ public final class Codec {
         w.endObject();
     }
 
-    public static void writeSyncOrNull(JsonWire.Writer w, Messages.Sync m) throws Problem {
+    public static void writeSyncOrNull(CompactJson w, Messages.Sync m) throws JsonProblem {
         if (m == null) {
             w.literal("null");
         } else {
@@ -2586,7 +2592,7 @@ public final class Codec {
     }
 
     /** A Sync from Spark's Row of its fields. */
-    public static Messages.Sync fromSync(Row r) throws Problem {
+    public static Messages.Sync fromSync(Row r) throws JsonProblem {
         if (r == null) {
             return null;
         }
@@ -2596,7 +2602,7 @@ public final class Codec {
     /** The message as it goes on the wire, delimiter included. */
     public static byte[] encode(Messages.Message message) throws EncodeException {
         String name = message.messageName();
-        JsonWire.Writer w = new JsonWire.Writer(false);
+        CompactJson w = new CompactJson(false);
         boolean written = false; // a message holding free-form values: its bytes are checked once written
         try {
             switch (name) {
@@ -2665,13 +2671,13 @@ public final class Codec {
                 default:
                     throw new EncodeException(PROTOCOL, "not a " + PROTOCOL + " message: " + name, null);
             }
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             throw JsonMessages.encodeFailure(PROTOCOL, name, e);
         }
         w.raw(TERMINATOR);
         byte[] data = w.toBytes();
         if (written && JsonChecks.tooDeep(data)) {
-            throw JsonMessages.encodeFailure(PROTOCOL, name, new Problem(JsonChecks.TOO_DEEP));
+            throw JsonMessages.encodeFailure(PROTOCOL, name, new JsonProblem(JsonChecks.TOO_DEEP));
         }
         return data;
     }
@@ -2877,7 +2883,7 @@ public final class Codec {
                     return RowFactory.create(null, "unknown message " + name);
             }
             return RowFactory.create(encode(message), null);
-        } catch (Problem e) {
+        } catch (JsonProblem e) {
             return JsonMessages.encodeProblemRow(name, e);
         } catch (EncodeException e) {
             return RowFactory.create(null, reason(e));

@@ -7,9 +7,9 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.unsafe.types.VariantVal;
-import streamcodecs.runtime.JsonWire;
-import streamcodecs.runtime.JsonWire.Problem;
-
+import streamcodecs.runtime.CompactJson;
+import streamcodecs.runtime.JsonProblem;
+import streamcodecs.runtime.JsonRead;
 /**
  * The messages of the Apache Storm multilang protocol (ShellBolt / ShellSpout over stdio): a record per message and
  * type, an enum per enum (see Codec).
@@ -46,34 +46,34 @@ public final class Messages {
         }
 
         /** The member written as {@code value}, any other integer as INFO. */
-        public static LogLevel of(Object value) throws Problem {
+        public static LogLevel of(Object value) throws JsonProblem {
             for (LogLevel member : MEMBERS) {
-                if (JsonWire.same(value, member.value)) {
+                if (JsonRead.same(value, member.value)) {
                     return member;
                 }
             }
             if (value instanceof Number) {
                 return INFO;
             }
-            throw JsonWire.invalidEnum(value);
+            throw JsonRead.invalidEnum(value);
         }
 
-        public static LogLevel read(JsonParser p) throws IOException, Problem {
-            return of(JsonWire.enumInt(p, false));
+        public static LogLevel read(JsonParser p) throws IOException, JsonProblem {
+            return of(JsonRead.enumInt(p, false));
         }
 
-        public static LogLevel readOrNull(JsonParser p) throws IOException, Problem {
-            return p.currentToken() == JsonToken.VALUE_NULL ? null : of(JsonWire.enumInt(p, true));
+        public static LogLevel readOrNull(JsonParser p) throws IOException, JsonProblem {
+            return p.currentToken() == JsonToken.VALUE_NULL ? null : of(JsonRead.enumInt(p, true));
         }
 
-        public static void write(JsonWire.Writer w, LogLevel v) throws Problem {
+        public static void write(CompactJson w, LogLevel v) throws JsonProblem {
             if (v == null) {
-                throw new Problem("Expected `int`, got `null`");
+                throw new JsonProblem("Expected `int`, got `null`");
             }
             w.number(v.value.toString());
         }
 
-        public static void writeOrNull(JsonWire.Writer w, LogLevel v) throws Problem {
+        public static void writeOrNull(CompactJson w, LogLevel v) throws JsonProblem {
             if (v == null) {
                 w.literal("null");
             } else {
@@ -86,7 +86,7 @@ public final class Messages {
             return v == null ? null : v.value;
         }
 
-        public static LogLevel fromWire(Object o) throws Problem {
+        public static LogLevel fromWire(Object o) throws JsonProblem {
             return o == null ? null : of(o);
         }
     }
@@ -116,31 +116,31 @@ public final class Messages {
         }
 
         /** The member written as {@code value}. */
-        public static GroupingType of(Object value) throws Problem {
+        public static GroupingType of(Object value) throws JsonProblem {
             for (GroupingType member : MEMBERS) {
                 if (member.value.equals(value)) {
                     return member;
                 }
             }
-            throw JsonWire.invalidEnum(value);
+            throw JsonRead.invalidEnum(value);
         }
 
-        public static GroupingType read(JsonParser p) throws IOException, Problem {
-            return of(JsonWire.enumStr(p, false));
+        public static GroupingType read(JsonParser p) throws IOException, JsonProblem {
+            return of(JsonRead.enumStr(p, false));
         }
 
-        public static GroupingType readOrNull(JsonParser p) throws IOException, Problem {
-            return p.currentToken() == JsonToken.VALUE_NULL ? null : of(JsonWire.enumStr(p, true));
+        public static GroupingType readOrNull(JsonParser p) throws IOException, JsonProblem {
+            return p.currentToken() == JsonToken.VALUE_NULL ? null : of(JsonRead.enumStr(p, true));
         }
 
-        public static void write(JsonWire.Writer w, GroupingType v) throws Problem {
+        public static void write(CompactJson w, GroupingType v) throws JsonProblem {
             if (v == null) {
-                throw new Problem("Expected `str`, got `null`");
+                throw new JsonProblem("Expected `str`, got `null`");
             }
             w.string(v.value);
         }
 
-        public static void writeOrNull(JsonWire.Writer w, GroupingType v) throws Problem {
+        public static void writeOrNull(CompactJson w, GroupingType v) throws JsonProblem {
             if (v == null) {
                 w.literal("null");
             } else {
@@ -153,7 +153,7 @@ public final class Messages {
             return v == null ? null : v.value;
         }
 
-        public static GroupingType fromWire(Object o) throws Problem {
+        public static GroupingType fromWire(Object o) throws JsonProblem {
             return o == null ? null : of(o);
         }
     }

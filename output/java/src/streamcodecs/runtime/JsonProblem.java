@@ -1,0 +1,68 @@
+// Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/JsonProblem.java by ./generator.py; edit that file, not this copy.
+package streamcodecs.runtime;
+
+/**
+ * What is wrong with a JSON-family value, and where: a path built on the way out ({@code .records[0].data}).
+ *
+ * <p>Problems are stackless; the generated codec turns one into a {@link DecodeException} or
+ * {@link EncodeException}.
+ */
+public final class JsonProblem extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    private final String reason;
+    private final boolean malformed;
+    private final long offset;
+    private String path = "";
+
+    public JsonProblem(String reason) {
+        this(reason, false, -1);
+    }
+
+    JsonProblem(String reason, boolean malformed, long offset) {
+        super(reason, null, false, false);
+        this.reason = reason;
+        this.malformed = malformed;
+        this.offset = offset;
+    }
+
+    public String reason() {
+        return reason;
+    }
+
+    /** Whether the text is not JSON at all (no other reading of it can do better). */
+    public boolean malformed() {
+        return malformed;
+    }
+
+    public long offset() {
+        return offset;
+    }
+
+    /** The field path, as the Python codec names it ({@code records[0].data}), or null. */
+    public String field() {
+        return path.isEmpty() ? null : path.startsWith(".") ? path.substring(1) : path;
+    }
+
+    /** This problem, inside the value of {@code key} (null: not known). */
+    public JsonProblem at(String key) {
+        if (key != null) {
+            path = "." + key + path;
+        }
+        return this;
+    }
+
+    public JsonProblem at(int index) {
+        path = "[" + index + "]" + path;
+        return this;
+    }
+
+    JsonProblem inMap() {
+        path = "[...]" + path;
+        return this;
+    }
+
+    public static JsonProblem missing(String key) {
+        return new JsonProblem("missing required field `" + key + "`").at(key);
+    }
+}

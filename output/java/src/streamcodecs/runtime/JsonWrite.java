@@ -1,0 +1,196 @@
+// Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/JsonWrite.java by ./generator.py; edit that file, not this copy.
+package streamcodecs.runtime;
+
+import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.spark.unsafe.types.VariantVal;
+
+/**
+ * The JSON family's typed writing: values written with {@link CompactJson} as the Python codec writes them
+ * (msgspec's forms: its float text, RFC 3339 with microseconds, standard base64), refusing what it refuses. The
+ * cores of each wire type ({@link JsonWire}'s per-type writers call them), lists, maps and constants.
+ */
+public final class JsonWrite {
+    private JsonWrite() {
+    }
+
+    /** Writes a value. */
+    @FunctionalInterface
+    public interface Write<T> {
+        void write(CompactJson w, T value) throws JsonProblem;
+    }
+
+    /** Writes null (or refuses it, when not {@code nullable}); false when {@code v} is not null. */
+    private static boolean isNull(CompactJson w, Object v, String type, boolean nullable) throws JsonProblem {
+        if (v != null) {
+            return false;
+        }
+        if (!nullable) {
+            throw new JsonProblem("Expected `" + type + "`, got `null`");
+        }
+        w.literal("null");
+        return true;
+    }
+
+    static void str(CompactJson w, String v, boolean nullable) throws JsonProblem {
+        if (!isNull(w, v, "str", nullable)) {
+            w.string(v);
+        }
+    }
+
+    static void bool(CompactJson w, Boolean v, boolean nullable) throws JsonProblem {
+        if (!isNull(w, v, "bool", nullable)) {
+            w.literal(v ? "true" : "false");
+        }
+    }
+
+    static void integer(CompactJson w, Number v, boolean nullable) throws JsonProblem {
+        if (!isNull(w, v, "int", nullable)) {
+            w.number(Long.toString(v.longValue()));
+        }
+    }
+
+    /** A finite double as msgspec writes it in JSON (the Python codec's encoder), else the codec's refusal. */
+    static String pythonFloat(double d) throws JsonProblem {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            throw new JsonProblem("Expected `float`, got `" + d + "`");
+        }
+        return PythonText.msgspecFloat(d);
+    }
+
+    static void float64(CompactJson w, Double v, boolean nullable) throws JsonProblem {
+        if (!isNull(w, v, "float", nullable)) {
+            w.number(pythonFloat(v));
+        }
+    }
+
+    static void float32(CompactJson w, Float v, boolean nullable) throws JsonProblem {
+        if (!isNull(w, v, "float", nullable)) {
+            w.number(pythonFloat(PythonText.float32Decimal(v)));
+        }
+    }
+
+    static void base64(CompactJson w, byte[] v, boolean nullable) throws JsonProblem {
+        if (!isNull(w, v, "bytes", nullable)) {
+            w.string(Base64.getEncoder().encodeToString(v));
+        }
+    }
+
+    static void uuid(CompactJson w, UUID v, boolean nullable) throws JsonProblem {
+        if (!isNull(w, v, "uuid", nullable)) {
+            w.string(v.toString());
+        }
+    }
+
+    private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
+
+    /** A date-time as msgspec writes it: microseconds when there are any, {@code Z} for UTC. */
+    static String timestampText(OffsetDateTime v) {
+        StringBuilder out = new StringBuilder(SECONDS.format(v));
+        int micros = v.getNano() / 1000;
+        if (micros != 0) {
+            out.append('.').append(String.format("%06d", micros));
+        }
+        int offset = v.getOffset().getTotalSeconds();
+        if (offset == 0) {
+            return out.append('Z').toString();
+        }
+        int minutes = Math.abs(offset) / 60;
+        return out.append(offset < 0 ? '-' : '+').append(String.format("%02d:%02d", minutes / 60, minutes % 60))
+                .toString();
+    }
+
+    static void timestamp(CompactJson w, OffsetDateTime v, boolean nullable) throws JsonProblem {
+        if (!isNull(w, v, "datetime", nullable)) {
+            w.string(timestampText(v));
+        }
+    }
+
+    /**
+     * A VARIANT as the Python codec writes the value it holds (Spark's JSON text of it, read as Python reads JSON,
+     * written as msgspec writes it: floats in msgspec's form, {@code 1.0E16} as {@code 1e16}); null writes null.
+     */
+    static void any(CompactJson w, VariantVal v) throws JsonProblem {
+        if (v == null) {
+            w.literal("null");
+            return;
+        }
+        try {
+            w.json(KafkaWire.anyJson(v.toJson(ZoneOffset.UTC).getBytes(StandardCharsets.UTF_8), -1));
+        } catch (KafkaWire.Invalid e) {
+            throw new JsonProblem(e.getMessage());
+        }
+    }
+
+    public static void writeConstStr(CompactJson w, String v, String value) throws JsonProblem {
+        if (!value.equals(v)) {
+            throw v == null ? new JsonProblem("Expected `str`, got `null`") : JsonRead.invalidEnum(v);
+        }
+        w.string(v);
+    }
+
+    public static void writeConstInt(CompactJson w, Integer v, Integer value) throws JsonProblem {
+        if (!value.equals(v)) {
+            throw v == null ? new JsonProblem("Expected `int`, got `null`") : JsonRead.invalidEnum(v);
+        }
+        w.number(v.toString());
+    }
+
+    public static <T> void writeList(CompactJson w, List<T> v, Write<T> item) throws JsonProblem {
+        if (v == null) {
+            throw new JsonProblem("Expected `array`, got `null`");
+        }
+        w.beginArray();
+        int index = 0;
+        try {
+            for (T x : v) {
+                item.write(w, x);
+                index++;
+            }
+        } catch (JsonProblem e) {
+            throw e.at(index);
+        }
+        w.endArray();
+    }
+
+    public static <T> void writeListOrNull(CompactJson w, List<T> v, Write<T> item) throws JsonProblem {
+        if (v == null) {
+            w.literal("null");
+        } else {
+            writeList(w, v, item);
+        }
+    }
+
+    public static <T> void writeMap(CompactJson w, Map<String, T> v, Write<T> item) throws JsonProblem {
+        if (v == null) {
+            throw new JsonProblem("Expected `object`, got `null`");
+        }
+        w.beginObject();
+        try {
+            for (Map.Entry<String, T> e : v.entrySet()) {
+                if (e.getKey() == null) {
+                    throw new JsonProblem("Expected `str`, got `null`");
+                }
+                w.key(e.getKey());
+                item.write(w, e.getValue());
+            }
+        } catch (JsonProblem e) {
+            throw e.inMap();
+        }
+        w.endObject();
+    }
+
+    public static <T> void writeMapOrNull(CompactJson w, Map<String, T> v, Write<T> item) throws JsonProblem {
+        if (v == null) {
+            w.literal("null");
+        } else {
+            writeMap(w, v, item);
+        }
+    }
+}

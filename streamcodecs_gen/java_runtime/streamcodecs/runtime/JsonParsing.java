@@ -1,0 +1,247 @@
+package streamcodecs.runtime;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.databind.node.TreeTraversingParser;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The JSON family's parsing (KCL, Storm): Jackson's strict parser, the family's strict text (UTF-8, no lone
+ * surrogate escapes), and the problems of a parser's tokens in msgspec's words ({@code Expected `str`, got `int`},
+ * {@code malformed JSON: ...}).
+ */
+public final class JsonParsing {
+    private JsonParsing() {
+    }
+
+    /**
+     * The deepest nesting of arrays and objects a message may have; deeper JSON is refused in the Python codec's
+     * words ({@code nested too deeply}). Jackson's default limit, which the KCL MultiLangDaemon and the CloudEvents
+     * Java SDK read with; the Python codec applies the same one (jsonwire.MAX_DEPTH), whatever its stack.
+     */
+    public static final int MAX_DEPTH = 1000;
+
+    /** Strict JSON (no NaN, comments or single quotes); strings and keys as long as a message may be. */
+    public static final JsonFactory FACTORY = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .maxNameLength(Integer.MAX_VALUE)
+                    .maxNestingDepth(MAX_DEPTH)
+                    .build())
+            .build();
+
+    public static JsonParser parser(byte[] data, int offset, int length) throws IOException {
+        return FACTORY.createParser(data, offset, length);
+    }
+
+    /** The problem a parser's exception means: malformed JSON, at its byte offset. */
+    public static JsonProblem malformed(IOException e, int start) {
+        if (e instanceof JsonEOFException) {
+            return new JsonProblem("malformed JSON: Input data was truncated", true, -1);
+        }
+        if (e instanceof StreamConstraintsException) {
+            String why = tooDeep(e) ? "nested too deeply" : firstLine(e.getMessage());
+            return new JsonProblem("malformed JSON: " + why, true, -1);
+        }
+        long offset = -1;
+        String text = e.getMessage();
+        if (e instanceof JsonProcessingException jpe) {
+            text = jpe.getOriginalMessage();
+            if (jpe.getLocation() != null && jpe.getLocation().getByteOffset() >= 0) {
+                offset = Math.max(0, jpe.getLocation().getByteOffset() - 1);
+            }
+        }
+        return new JsonProblem("malformed JSON: JSON is malformed: " + firstLine(text), true, offset);
+    }
+
+    /**
+     * The first value of the top-level object's tag key when it is a string, else null (no such key, not an
+     * object, or not JSON: the general path reports that).
+     */
+    public static String tagAnywhere(byte[] data, int offset, int length, String tagKey) {
+        try (JsonParser p = parser(data, offset, length)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String key = p.currentName();
+                JsonToken value = p.nextToken();
+                if (key.equals(tagKey)) {
+                    return value == JsonToken.VALUE_STRING ? p.getText() : null;
+                }
+                p.skipChildren();
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
+    }
+
+    /** Whether a parser's exception is JSON nested deeper than {@link #MAX_DEPTH}. */
+    public static boolean tooDeep(IOException e) {
+        return e instanceof StreamConstraintsException && String.valueOf(e.getMessage()).contains("nesting depth");
+    }
+
+    private static String firstLine(String text) {
+        if (text == null) {
+            return "";
+        }
+        int end = text.indexOf('\n');
+        return end < 0 ? text : text.substring(0, end);
+    }
+
+    /**
+     * A problem when {@code data[offset, offset + length)} is not valid UTF-8 or holds a lone surrogate escape
+     * ({@code \\ud800} not followed by a low surrogate's, or a low one alone), anywhere in it, else null: the
+     * family's strict text (RFC 8259 8.1 and 8.2), as the Python codec checks it (jsonwire.check_text), invalid UTF-8
+     * first. An escape is a backslash and what it takes: a backslash and one character, or {@code \\u} and four hex
+     * digits.
+     */
+    public static JsonProblem textProblem(byte[] data, int offset, int length) {
+        PythonText.Utf8Error bad = PythonText.utf8Error(data, offset, offset + length);
+        if (bad != null) {
+            return utf8Problem(bad.reason(), bad.at() - offset);
+        }
+        int end = offset + length;
+        for (int i = offset; i < end; i++) {
+            if (data[i] != '\\') {
+                continue;
+            }
+            if (i + 5 < end && data[i + 1] == 'u') {
+                int unit = hex4(data, i + 2);
+                if (unit >= 0xD800 && unit <= 0xDFFF) {
+                    if (unit <= 0xDBFF && i + 11 < end && data[i + 6] == '\\' && data[i + 7] == 'u') {
+                        int low = hex4(data, i + 8);
+                        if (low >= 0xDC00 && low <= 0xDFFF) {
+                            i += 11;
+                            continue;
+                        }
+                    }
+                    String written = new String(data, i, 6, StandardCharsets.US_ASCII);
+                    return new JsonProblem("malformed JSON: a string is not valid Unicode (lone surrogate " + written + ")",
+                            true, i - offset);
+                }
+                if (unit >= 0) {
+                    i += 5;
+                    continue;
+                }
+            }
+            i++; // the backslash and the character it escapes
+        }
+        return null;
+    }
+
+    /** The value of four hex digits at {@code data[at]}, or -1. */
+    private static int hex4(byte[] data, int at) {
+        int value = 0;
+        for (int k = at; k < at + 4; k++) {
+            int digit = Character.digit(data[k], 16);
+            if (digit < 0) {
+                return -1;
+            }
+            value = value << 4 | digit;
+        }
+        return value;
+    }
+
+    private static JsonProblem utf8Problem(String why, int at) {
+        return new JsonProblem("malformed JSON: a string is not valid UTF-8 (" + why + ")", true, at);
+    }
+
+    /** The token after START_OBJECT or after a field's value: the next key, or END_OBJECT. */
+    public static JsonToken firstKey(JsonParser p) throws IOException {
+        JsonToken t = p.currentToken();
+        return t == JsonToken.FIELD_NAME ? t : p.nextToken();
+    }
+
+    /** What msgspec calls the JSON value at the current token. */
+    public static String got(JsonToken t) {
+        if (t == null) {
+            return "nothing";
+        }
+        switch (t) {
+            case VALUE_STRING:
+                return "str";
+            case VALUE_NUMBER_INT:
+                return "int";
+            case VALUE_NUMBER_FLOAT:
+                return "float";
+            case VALUE_TRUE:
+            case VALUE_FALSE:
+                return "bool";
+            case VALUE_NULL:
+                return "null";
+            case START_ARRAY:
+                return "array";
+            case START_OBJECT:
+                return "object";
+            default:
+                return t.toString();
+        }
+    }
+
+    public static JsonProblem expected(String type, JsonParser p) {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_NUMBER_INT) {
+            return wrongNumber(type, p);
+        }
+        return new JsonProblem("Expected `" + type + "`, got `" + got(t) + "`");
+    }
+
+    /**
+     * A number where another type is expected, in msgspec's words: an integer beyond 64 bits is read as a float,
+     * and a number beyond a double's range is {@code Number out of range}.
+     */
+    private static JsonProblem wrongNumber(String type, JsonParser p) {
+        String kind = "int";
+        try {
+            if (p.currentToken() == JsonToken.VALUE_NUMBER_FLOAT) {
+                kind = "float";
+            } else if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER && !(p instanceof TreeTraversingParser)) {
+                // msgspec's typed decoding reads an integer beyond 64 bits as a float; the general path's values
+                // (Python ints, read from a tree here) stay integers
+                BigInteger big = p.getBigIntegerValue();
+                if (big.signum() < 0 || big.bitLength() > 64) {
+                    kind = "float";
+                }
+            }
+            if ("float".equals(kind) && Double.isInfinite(p.getDoubleValue())) {
+                return new JsonProblem("Number out of range");
+            }
+        } catch (IOException e) {
+            return new JsonProblem("Expected `" + type + "`, got `" + kind + "`");
+        }
+        return new JsonProblem("Expected `" + type + "`, got `" + kind + "`");
+    }
+
+    /** A repeated tag key inside a message: as msgspec reads it, it must be the message's own tag again. */
+    public static void readTag(JsonParser p, String tag) throws IOException, JsonProblem {
+        if (p.currentToken() != JsonToken.VALUE_STRING) {
+            throw new JsonProblem("Expected `str`");
+        }
+        String text = p.getText();
+        if (!text.equals(tag)) {
+            throw new JsonProblem("Invalid value '" + text + "'");
+        }
+    }
+
+    /** Checks the current token starts an object; false when it is null and null is allowed. */
+    public static boolean object(JsonParser p, boolean nullable) throws JsonProblem {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.START_OBJECT) {
+            return true;
+        }
+        if (nullable && t == JsonToken.VALUE_NULL) {
+            return false;
+        }
+        throw expected(nullable ? "object | null" : "object", p);
+    }
+
+}
