@@ -250,7 +250,7 @@ def _form(protocol: Protocol, ref: Any, value: Any, serializer: str) -> Any:
     from streamcodecs_gen.model import ListRef, MapRef, StructRef, WireRef
 
     if isinstance(ref, WireRef) and ref.wire.check == "any":
-        if serializer == "json" and not jsonchecks.finite(value):
+        if serializer == "json" and jsonchecks._has_non_finite(value):  # (the walk: finite's fast path is tested)
             raise NoForm("JSON has no form for NaN or infinity")
         coder = msgspec.json if serializer == "json" else msgspec.msgpack
         try:
@@ -264,6 +264,58 @@ def _form(protocol: Protocol, ref: Any, value: Any, serializer: str) -> Any:
     if isinstance(ref, StructRef):
         return written_form(protocol, value, serializer)
     return value
+
+
+def test_finite_decides_as_the_walk() -> None:
+    """``jsonchecks.finite`` settles most free-form values by a scan of their MessagePack bytes: it must decide
+    every value as the walk does (a NaN or infinity anywhere, at any depth, in any container or struct, either sign;
+    bytes and strings that look like one; what MessagePack cannot carry)."""
+    odd_bytes = b"\xcb\x7f\xf8" + b"\x00" * 6
+    leaves = [
+        *HOSTILE,
+        math.nan,
+        -math.nan,
+        math.inf,
+        -math.inf,
+        1e308,
+        -1e308,
+        5e-324,
+        odd_bytes,
+        odd_bytes.decode("latin-1"),
+        2**70,
+        Color.RED,
+        msgspec.UNSET,
+        Number(5),
+    ]
+    found = {True: 0, False: 0}
+    for leaf in leaves:
+        for value in (
+            leaf,
+            [1, "a", leaf],
+            (leaf,),
+            {"k": [{"j": leaf}]},
+            {1: leaf},
+            [[[[leaf]]]],
+            {leaf} if _hashable(leaf) else [],
+            _Holder(leaf),
+            [_Holder([leaf])],
+        ):
+            expected = not jsonchecks._has_non_finite(value)
+            assert jsonchecks.finite(value) == expected, _repr(value)
+            found[expected] += 1
+    assert found[True] > 100 and found[False] > 20, found
+
+
+class _Holder(msgspec.Struct):
+    value: Any
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _removed(protocol: Protocol, cls: type) -> list[str]:
