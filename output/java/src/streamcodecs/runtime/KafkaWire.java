@@ -25,7 +25,10 @@ public final class KafkaWire extends KafkaRules {
         String number,
         String uuid
     ) {
-        super(forbidden, simpleUri, uri, simpleReference, uriReference, mediaType, parameter, timestamp, base64, number, uuid);
+        super(
+            forbidden, simpleUri, uri, simpleReference, uriReference, mediaType, parameter, timestamp, base64, number,
+            uuid
+        );
     }
 
     public String stringFromText(String text) throws Invalid {
