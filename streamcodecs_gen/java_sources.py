@@ -22,6 +22,7 @@ from typing import Any
 
 from .analysis import java_binary, java_json
 from .analysis import kafka as kafka_analysis
+from .analysis.runtime import runtime_context
 from .analysis.spark import BINARY_ROW, JSON_ROW, spark_plan
 from .analysis.sql import codec_sql, kafka_sql
 from .model import Protocol
@@ -89,6 +90,10 @@ FAMILIES: dict[str, JavaFamily] = {
 }
 """The Java part of each wire family (``families/``), by the family's name; a family without one has no Java. Each
 protocol's ``Sql`` source registers its Spark SQL functions (``analysis/sql.py``: the ``sql`` of its context)."""
+RUNTIME_TEMPLATES = ("java/runtime/JsonWire.java.j2",)
+"""Runtime sources rendered (not copied), once per run, from the facts of the type records (``analysis/runtime.py``:
+the names they read; ``java/runtime/Name.java.j2`` renders ``<namespace>/runtime/Name.java``), beside the
+hand-written ones of ``java_runtime/``; no hand-written source has the same name."""
 NAMESPACE_TEMPLATES = ("java/SqlExtensions.java.j2",)
 """Sources of the whole namespace (``java/Name.java.j2`` renders ``<namespace>/Name.java``), rendered with the names
 of the protocols that have Java sources: the ``spark.sql.extensions`` provider, which calls each one's ``Sql``."""
@@ -109,6 +114,13 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
         text = _OWN_PACKAGE.sub(lambda m: f"{m.group(1)}{options.namespace}.", source.read_text(encoding="utf-8"))
         origin = f"streamcodecs_gen/java_runtime/{relative}"
         files.append(OutputFile(None, root / relative.relative_to("streamcodecs"), _copied(origin) + text))
+    runtime = runtime_context()
+    for template in RUNTIME_TEMPLATES:
+        name = PurePosixPath(template).name.removesuffix(".j2")
+        assert not (JAVA_RUNTIME_DIR / "streamcodecs" / "runtime" / name).exists(), f"{name}: rendered and copied"
+        body = renderer.render(template, f"templates/{template}", runtime=java_package(options, "runtime"), **runtime)
+        body = drop_unused_java_imports(body)
+        files.append(OutputFile(None, root / "runtime" / name, header(f"templates/{template}", "//") + body))
     for protocol in protocols:
         java = FAMILIES.get(protocol.family)
         extra = java.context(protocol) if java else None

@@ -19,6 +19,7 @@ from typing import Any
 from .analysis import binary as binary_analysis
 from .analysis import json_checks
 from .analysis import kafka as kafka_analysis
+from .analysis.runtime import runtime_context
 from .analysis.spark import BINARY_ROW, JSON_ROW, spark_context
 from .families.framing import JsonFraming
 from .families.registry import family
@@ -67,6 +68,9 @@ FAMILIES: dict[str, PythonFamily] = {
     ),
 }
 """This target's part of each wire family (``families/``), by the family's name."""
+RUNTIME_TEMPLATES = {"py/runtime/wiretypes.py.j2": "wiretypes.py"}
+"""Runtime modules rendered (not copied), once per run, from the facts of the type records (``analysis/runtime.py``:
+the names they read), beside the hand-written ``_runtime`` modules; no hand-written module has the same name."""
 
 
 def needs(protocols: list[Protocol], options: Options) -> frozenset[str]:
@@ -108,6 +112,10 @@ def python_target(protocols: list[Protocol], options: Options, shared: Shared) -
     files.append(OutputFile(None, package / "py.typed", ""))
     for module in sorted((PY_PACKAGE_DIR / "_runtime").glob("*.py")):
         files.append(OutputFile(None, package / "_runtime" / module.name, copy_source(module)))
+    runtime = runtime_context()
+    for template, name in RUNTIME_TEMPLATES.items():
+        assert not (PY_PACKAGE_DIR / "_runtime" / name).exists(), f"_runtime/{name} is both rendered and copied"
+        add(template, package / "_runtime" / name, **runtime)
     for protocol in protocols:
         python = FAMILIES[protocol.family]
         context = {"protocol": protocol, **python.context(protocol)}

@@ -20,14 +20,17 @@ BINARY, JSON, KAFKA = "binary", "json", "kafka"
 FAMILIES = (BINARY, JSON, KAFKA)
 
 
-def _int_refs(bits: int) -> Callable[[int], int]:
-    """Distinct values per field index, using the high bits so that byte-order mistakes show."""
+def _int_refs(bits: int, signed: bool = True) -> Callable[[int], int]:
+    """Distinct values per field index, using the high bits so that byte-order mistakes show (and, every third
+    field, the sign: negative, or for an unsigned type the top bit set, which a signed read would get wrong)."""
     top = (1 << (bits - 1)) - 1
 
     def ref(i: int) -> int:
         value = (0x5A + 37 * i) % 113 + 1
         value = (value << (bits - 8)) | (i % 251) if bits > 8 else value
-        return -min(value, top) if i % 3 == 2 else min(value, top)
+        if i % 3 != 2:
+            return min(value, top)
+        return -min(value, top) if signed else min(value, top) | (1 << (bits - 1))
 
     return ref
 
@@ -89,6 +92,9 @@ class WireType:
     struct: str | None = None  # binary: fixed-size struct code (without byte order)
     helper: str | None = None  # binary: runtime helper suffix, read_<helper>/write_<helper>
     json: str | None = None  # JSON: annotation used with msgspec (defaults to py)
+    # JSON: the msgspec.Meta arguments of the ``json`` alias (rendered into the runtime's ``wiretypes``) when they
+    # are not an integer's range (ge/le from bits and sign)
+    json_meta: str | None = None
     imports: tuple[str, ...] = ()
     trailing: bool = False  # binary: consumes the rest of the frame, so it must be the last field
     min_size: int = 0  # binary: fewest bytes an encoded value takes
@@ -97,7 +103,8 @@ class WireType:
     # Spark, JSON family: the Spark type of a decoded value when it is not ``spark``; VARIANT keeps any JSON value
     # exactly, and to_json writes it back unchanged.
     spark_json: str | None = None
-    bits: int | None = None  # a signed integer of this many bits (also the range of a padding count)
+    bits: int | None = None  # an integer of this many bits (also the range of a padding count)
+    signed: bool = True  # an integer type: two's complement (False: 0 up to 2**bits - 1)
     values: Callable[[WireType, Any], str | None] = _any_value  # what is wrong with a default/const value, or None
     constant: bool = False  # binary: fields of the type may be a `const`
     sized: bool = False  # binary: length-prefixed, so `when_nonempty` may test it for emptiness
@@ -126,6 +133,13 @@ class WireType:
     example: str = "{}"  # documents: how a decoded value ``{}`` reads in a worked example
     java: str | None = None  # Java: the type of a decoded value (an object type; see java_primitive); None: no Java
     java_helper: str | None = None  # Java, JSON family: JsonWire's read<h>/write<h>/from<h> for the type
+    # Java, JSON family: the cores JsonWire's generated read<h>/write<h> call (``{nullable}``: true or false; ``p``
+    # the parser, ``w`` the writer, ``v`` the value); None: JsonRead.<h>(p, {nullable}) / JsonWrite.<h>(w, v,
+    # {nullable}) with <h> in lower case, or for an integer JsonRead.integer with the type's range
+    java_json_read: str | None = None
+    java_json_write: str | None = None
+    # Java, JSON family: JsonWire.from<h>'s core, Spark's external value ``o`` as the codec's (None: it already is)
+    java_spark_from: str | None = None
     # Java, kafka family: a value is held as its JSON text (a String, compact, as msgspec writes the value), which is
     # also how the family's Spark schema holds it
     java_json_text: bool = False
@@ -142,8 +156,10 @@ class WireType:
 
     @property
     def range(self) -> tuple[int, int]:
-        """The smallest and largest value of an integer type."""
+        """The smallest and largest value of an integer type (from its bits and sign)."""
         assert self.bits
+        if not self.signed:
+            return 0, (1 << self.bits) - 1
         return -(1 << (self.bits - 1)), (1 << (self.bits - 1)) - 1
 
     @property
@@ -343,6 +359,7 @@ WIRE_TYPES: dict[str, WireType] = {
             values=_number_value,
             java="Float",
             java_helper="Float32",
+            java_json_read="(float) JsonRead.number(p, {nullable})",
             check="float",
             check_class="float",
             check_unless="{v} - {v} != 0.0",  # not finite
@@ -359,6 +376,7 @@ WIRE_TYPES: dict[str, WireType] = {
             values=_number_value,
             java="Double",
             java_helper="Float64",
+            java_json_read="JsonRead.number(p, {nullable})",
             check="float",
             check_class="float",
             check_unless="{v} - {v} != 0.0",  # not finite
@@ -383,6 +401,7 @@ WIRE_TYPES: dict[str, WireType] = {
             from_arrow="_arrow.uuid_of({v}, {path})",
             java="UUID",
             java_helper="Uuid",
+            java_spark_from="JsonSpark.uuid(o)",
             check="uuid",
             check_class="_UUID",
         ),
@@ -485,9 +504,11 @@ WIRE_TYPES: dict[str, WireType] = {
             "timestamp",
             lambda i: datetime.datetime(2018, 4, 5, 3, 56, 24 + i % 30, 1000 * i, tzinfo=datetime.UTC),
             json="Timestamp",
+            json_meta="tz=True",
             imports=("datetime",),
             java="OffsetDateTime",
             java_helper="Timestamp",
+            java_spark_from="JsonSpark.timestamp(o)",
             check="timestamp",
             check_class="_DATETIME",
             check_unless="{v}.tzinfo is not _UTC",
@@ -507,6 +528,9 @@ WIRE_TYPES: dict[str, WireType] = {
             from_arrow="_arrow.json_value({v})",
             java="VariantVal",
             java_helper="Any",
+            java_json_read="JsonRead.any(p)",
+            java_json_write="JsonWrite.any(w, v)",
+            java_spark_from="JsonSpark.any(o)",
             java_json_text=True,
             check="any",
         ),

@@ -17,12 +17,18 @@ from typing import Any
 
 import pytest
 
+from streamcodecs_gen.analysis.runtime import wiretypes_at_source
+
 REPO = Path(__file__).resolve().parent.parent
 GENERATED = REPO / "output" / "py"
 
 # The committed generated package is what the tests exercise (and what --check proves current).
 sys.path.insert(0, str(GENERATED))
 os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(GENERATED), os.environ.get("PYTHONPATH")) if p)
+
+# The hand-written Python runtime also runs at its source (its own tests import it there): the module the generator
+# renders beside it (``_runtime/wiretypes``) is put there first.
+wiretypes_at_source()
 
 CODEGEN_FAILURES = ("Failed to compile", "grows beyond 64 KB")
 """Lines of Spark's log that fail a test: the generated Java code did not compile (or was too large)."""

@@ -23,8 +23,8 @@ from streamcodecs_gen.model import (
     TypeRef,
     WireRef,
 )
+from streamcodecs_gen.types import INTEGER_TYPES, WIRE_TYPES
 
-_INT_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
 _TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=20)
 _JSON_SCALARS = (
     st.none()
@@ -65,9 +65,8 @@ _ATTRIBUTE_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc
 
 
 def wire_strategy(name: str, text: st.SearchStrategy[str] = _TEXT) -> st.SearchStrategy[Any]:
-    if name in _INT_BITS:
-        bits = _INT_BITS[name]
-        return st.integers(-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+    if name in INTEGER_TYPES:
+        return st.integers(*WIRE_TYPES[name].range)
     return {
         "bool": st.booleans(),
         "float32": st.floats(width=32, allow_nan=False, allow_infinity=False),

@@ -186,7 +186,11 @@ class JavaBinary:
 
     def read_fixed(self, ref: TypeRef) -> str:
         """The unchecked read of a fixed-size value (its bytes are known to be there); enums mapped at ``at``."""
-        read = f"in.{self.wire(ref).name}()"
+        wire = self.wire(ref)
+        read = f"in.{wire.name}()"
+        if wire.bits and not wire.signed:  # (read wider, as the Java type is)
+            cast = "" if wire.java_primitive == "long" else f"({wire.java_primitive}) "
+            read = f"{cast}in.unsigned({wire.size})"
         if isinstance(ref, EnumRef):
             return f"to{ref.enum.name}(in, {read}, at)"
         return read
@@ -265,11 +269,14 @@ class JavaBinary:
             case StructRef(struct=struct):
                 return f"write{struct.name}({expr}, out);"
             case ListRef(item=item):
-                written = self.write(item, "item", "list item")
+                # (fixed-size items are packed with one struct.pack in Python, whose failure names the list)
+                written = self.write(item, "item", where if item.struct_code else "list item")
                 return f"out.count({expr}, {place});\nfor ({self.boxed(item)} item : {expr}) {{\n    {written}\n}}"
         wire = self.wire(ref)
         if isinstance(ref, EnumRef) and not ref.enum.is_open:  # a closed enum writes only its members
             expr = f"member{ref.enum.name}({expr}, out, {place})"
+        if wire.bits and not wire.signed:  # held in a wider Java type: its range checked as Python's struct does
+            return f"out.unsigned({expr}, {wire.size}, {place});"
         if wire.struct and not wire.struct_converts:  # a UUID is two longs
             return f"out.{wire.name}({expr});"
         if wire.writer_limited and wire.limit_refusal:  # (refused beyond the largest frame, in the definition's words)

@@ -23,7 +23,7 @@ from typing import Protocol as Interface
 
 from ..families.framing import JsonFraming
 from ..filters import pystr
-from ..model import Field, Message, Protocol, Shape
+from ..model import Field, Message, Protocol, Shape, WireRef
 from .exports import exports
 
 MODULE_NAMES = ("MAX_MESSAGE", "SERIALIZERS")
@@ -267,7 +267,14 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
         "typed_path": typed_path(protocol),
         "variants": [v for v in framing.variants if v.encoding == "msgpack"],
         "packed_batch": lambda direction: packed_batch(protocol, direction),
+        "wire_aliases": wire_aliases(protocol),
     }
+
+
+def wire_aliases(protocol: Protocol) -> list[str]:
+    """The runtime's msgspec-annotated aliases (``_runtime/wiretypes``: ``Int32``, ``Timestamp``) that the
+    protocol's field annotations use."""
+    return sorted({r.wire.json for r in protocol.all_types() if isinstance(r, WireRef) and r.wire.json})
 
 
 def typed_path(protocol: Protocol) -> bool:

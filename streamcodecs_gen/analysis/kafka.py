@@ -18,6 +18,7 @@ from ..model import Field, MapRef, Message, Protocol, WireRef
 from ..naming import java_camel, java_safe
 from ..types import JAVA_PRIMITIVES, JSON_BYTES, WireType
 from .exports import exports
+from .runtime import wiretypes_at_source
 from .spark import kind_column, pyspark, schema_name
 
 MODULE_NAMES = (
@@ -458,6 +459,7 @@ def _java_attributes(event: KafkaEvent, extensions_at: int) -> list[JavaAttribut
 
 def _java_patterns() -> dict[str, list[str]]:
     """The Python runtime's text patterns as Java regex literals, by the names the Java runtime gives them."""
+    wiretypes_at_source()  # (kafkawire's integer ranges)
     from ..py_package._runtime import kafkawire as kw
 
     return {

@@ -26,6 +26,7 @@ from typing import Any, Final
 import msgspec
 
 from .jsonwire import MAX_DEPTH, nesting, roomy
+from .wiretypes import INTEGER_RANGES
 
 __all__ = [
     "MISSING",
@@ -454,8 +455,10 @@ _CANONICAL_INT = re.compile(r"-?(?:0|[1-9][0-9]*)").fullmatch
 IntCodec = tuple[Callable[[str], int], Callable[[Any], int], Callable[[Any], str], Callable[[Any], int]]
 
 
-def _int_codec(bits: int) -> IntCodec:
-    low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+def _int_codec(name: str) -> IntCodec:
+    """The four conversions of the integer wire type ``name``, whose range the type records give (``wiretypes``)."""
+    low, high = INTEGER_RANGES[name]
+    bits = (high - low).bit_length()
 
     def in_range(value: int) -> int:
         if not low <= value <= high:
@@ -483,10 +486,10 @@ def _int_codec(bits: int) -> IntCodec:
     return from_text, from_json, to_text, to_json
 
 
-int8_from_text, int8_from_json, int8_to_text, int8_to_json = _int_codec(8)
-int16_from_text, int16_from_json, int16_to_text, int16_to_json = _int_codec(16)
-int32_from_text, int32_from_json, int32_to_text, int32_to_json = _int_codec(32)
-int64_from_text, int64_from_json, int64_to_text, int64_to_json = _int_codec(64)
+int8_from_text, int8_from_json, int8_to_text, int8_to_json = _int_codec("int8")
+int16_from_text, int16_from_json, int16_to_text, int16_to_json = _int_codec("int16")
+int32_from_text, int32_from_json, int32_to_text, int32_to_json = _int_codec("int32")
+int64_from_text, int64_from_json, int64_to_text, int64_to_json = _int_codec("int64")
 
 
 # --- floats (JSON number syntax in headers) ----------------------------------------------------------------------

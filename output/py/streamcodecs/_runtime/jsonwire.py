@@ -8,7 +8,6 @@ messages for the incremental readers.
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
 import sys
@@ -16,11 +15,12 @@ import typing
 from collections import deque
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
 from .errors import DecodeError
+from .wiretypes import Int8, Int16, Int32, Int64, Timestamp  # (rendered from the type records; re-exported)
 
 if typing.TYPE_CHECKING:
     from .jsonpacked import PackedFrames
@@ -52,11 +52,6 @@ __all__ = [
     "strip_end_line",
 ]
 
-Int8 = Annotated[int, msgspec.Meta(ge=-(2**7), le=2**7 - 1)]
-Int16 = Annotated[int, msgspec.Meta(ge=-(2**15), le=2**15 - 1)]
-Int32 = Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31 - 1)]
-Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
-Timestamp = Annotated[datetime.datetime, msgspec.Meta(tz=True)]
 
 M = TypeVar("M")
 

@@ -56,7 +56,7 @@ from .._runtime import errors as _errors
 from .._runtime import jsonchecks as _jc
 from .._runtime import jsonpaths as _jp
 from .._runtime import jsonwire as _jw
-from .._runtime.jsonwire import Int64
+from .._runtime.wiretypes import Int64
 
 __all__ = [
     "DIRECTIONS",

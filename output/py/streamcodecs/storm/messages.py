@@ -40,7 +40,7 @@ from .._runtime import jsonchecks as _jc
 from .._runtime import jsonpacked as _jk
 from .._runtime import jsonpaths as _jp
 from .._runtime import jsonwire as _jw
-from .._runtime.jsonwire import Int32
+from .._runtime.wiretypes import Int32
 
 __all__ = [
     "DIRECTIONS",

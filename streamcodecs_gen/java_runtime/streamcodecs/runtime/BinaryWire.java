@@ -211,6 +211,11 @@ public final class BinaryWire {
             return bytes == 1 ? int8() : bytes == 2 ? int16() : int32();
         }
 
+        /** A big-endian unsigned integer of 1, 2 or 4 bytes (an unsigned wire type's value). */
+        public long unsigned(int bytes) {
+            return bytes == 1 ? int8() & 0xFFL : bytes == 2 ? int16() & 0xFFFFL : int32() & 0xFFFFFFFFL;
+        }
+
         public float float32() {
             return Float.intBitsToFloat(int32());
         }
@@ -427,6 +432,24 @@ public final class BinaryWire {
         public void int64(long value) {
             int32((int) (value >> 32));
             int32((int) value);
+        }
+
+        /**
+         * A big-endian unsigned integer of 1, 2 or 4 bytes (an unsigned wire type's value, held in a wider Java
+         * type); a value out of its range is refused in the words of Python's {@code struct}, as the Python codec is.
+         */
+        public void unsigned(long value, int bytes, String field) throws EncodeException {
+            long high = (1L << (8 * bytes)) - 1;
+            if (value < 0) {
+                throw fail("argument out of range", field);
+            }
+            if (value > high) {
+                String code = bytes == 1 ? "ubyte" : bytes == 2 ? "'H'" : "'I'";
+                throw fail(code + " format requires 0 <= number <= " + high, field);
+            }
+            room(bytes);
+            put(size, value, bytes);
+            size += bytes;
         }
 
         public void float32(float value) {

@@ -50,9 +50,17 @@ public final class JsonWrite {
         }
     }
 
-    static void integer(CompactJson w, Number v, boolean nullable) throws JsonProblem {
+    /** An integer of the type whose range is {@code min..max} (a wider Java type may hold more: refused). */
+    static void integer(CompactJson w, Number v, boolean nullable, long min, long max) throws JsonProblem {
         if (!isNull(w, v, "int", nullable)) {
-            w.number(Long.toString(v.longValue()));
+            long value = v.longValue();
+            if (value > max) {
+                throw new JsonProblem("Expected `int` <= " + max);
+            }
+            if (value < min) {
+                throw new JsonProblem("Expected `int` >= " + min);
+            }
+            w.number(Long.toString(value));
         }
     }
 
