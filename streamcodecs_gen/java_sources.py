@@ -90,10 +90,11 @@ FAMILIES: dict[str, JavaFamily] = {
 }
 """The Java part of each wire family (``families/``), by the family's name; a family without one has no Java. Each
 protocol's ``Sql`` source registers its Spark SQL functions (``analysis/sql.py``: the ``sql`` of its context)."""
-RUNTIME_TEMPLATES = ("java/runtime/JsonWire.java.j2",)
-"""Runtime sources rendered (not copied), once per run, from the facts of the type records (``analysis/runtime.py``:
-the names they read; ``java/runtime/Name.java.j2`` renders ``<namespace>/runtime/Name.java``), beside the
-hand-written ones of ``java_runtime/``; no hand-written source has the same name."""
+RUNTIME_TEMPLATES = ("java/runtime/JsonWire.java.j2", "java/runtime/Messages.java.j2")
+"""Runtime sources rendered (not copied), once per run, from the facts both runtimes share (``analysis/runtime.py``:
+the type records' rows and the message catalog, ``catalog.py``; ``java/runtime/Name.java.j2`` renders
+``<namespace>/runtime/Name.java``), beside the hand-written ones of ``java_runtime/``; no hand-written source has the
+same name."""
 NAMESPACE_TEMPLATES = ("java/SqlExtensions.java.j2",)
 """Sources of the whole namespace (``java/Name.java.j2`` renders ``<namespace>/Name.java``), rendered with the names
 of the protocols that have Java sources: the ``spark.sql.extensions`` provider, which calls each one's ``Sql``."""

@@ -144,9 +144,10 @@ def test_the_check_finds_a_cycle_and_an_import_in_a_function(tmp_path: Path) -> 
 
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # below everything: the definitions' loading and problems, names, versions, the wire-type registry, and the
-    # rendering helpers (Options, Renderer, the Jinja filters); the packages' own __init__ files
-    ("", "families", "load", "problems", "origin", "naming", "versions", "types", "filters", "render", "environment"),
+    # below everything: the definitions' loading and problems, names, versions, the wire-type registry, the message
+    # catalog and the rendering helpers (Options, Renderer, the Jinja filters); the packages' own __init__ files
+    ("", "families", "load", "problems", "origin", "naming", "versions", "types", "catalog", "filters", "render")
+    + ("environment",),
     ("families.framing",),  # the typed framing
     ("model", "resolve", "layout"),  # the model
     ("families.*",),  # the family objects: flags and check hooks

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from ..catalog import catalog_context
 from ..types import WIRE_TYPES, WireType
 
 SOURCE_RUNTIME = "streamcodecs_gen.py_package._runtime"
@@ -90,11 +91,12 @@ def java_json_types() -> list[JavaJsonType]:
 
 
 def runtime_context() -> dict[str, Any]:
-    """The names every runtime template reads."""
+    """The names every runtime template reads: the type records' rows and the message catalog's."""
     return {
         "aliases": python_aliases(),
         "integer_ranges": integer_ranges(),
         "java_json_types": java_json_types(),
+        **catalog_context(),
     }
 
 

@@ -15,6 +15,7 @@ import struct
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from . import messages as _m
 from .binary import Buffer, Parts, as_view, owned
 from .errors import DecodeError, EncodeError
 
@@ -61,7 +62,7 @@ class Codec(Generic[M]):
 
         def check_direction(direction: str | None) -> None:
             if direction is not None and direction not in codes_by_direction:
-                raise ValueError(f"unknown direction {direction!r}; expected one of {directions}")
+                raise ValueError(_m.unknown_direction(direction=repr(direction), directions=directions))
 
         def decode_payload(buf: Buffer, code: int, pos: int, end: int, direction: str | None) -> M:
             reader = readers.get(code)
@@ -71,7 +72,7 @@ class Codec(Generic[M]):
                     raise decode_error(problem, offset=pos - header_size)
                 raise decode_error(f"unknown type code {code}", offset=pos - header_size)
             if direction is not None and code not in codes_by_direction[direction]:
-                raise decode_error(f"type code {code} is not sent in direction {direction!r}", offset=pos - header_size)
+                raise decode_error(_m.not_in_direction(code=code, direction=repr(direction)), offset=pos - header_size)
             message, _ = reader(buf, pos, end)  # unknown trailing bytes (a newer peer's fields) are skipped
             return message  # type: ignore[no-any-return]
 
@@ -81,9 +82,9 @@ class Codec(Generic[M]):
             """What is wrong with the header (type code, payload length) of a frame that lives inside other data,
             and where in the header: None for an inline message's header whose whole frame fits ``max_frame``."""
             if code not in inline_readers:
-                return f"type code {code} is not an inline frame ({inline_names})", 0
+                return _m.not_inline(code=code, names=inline_names), 0
             if length < 0 or length + header_size > max_frame:
-                return f"payload length {length} outside 0..{max_frame - header_size}", 4
+                return _m.payload_outside(length=length, limit=max_frame - header_size), 4
             return None
 
         def decode_inline(buf: Buffer, start: int, end: int) -> M:
@@ -94,7 +95,7 @@ class Codec(Generic[M]):
 
         def frame_end(length: int, pos: int, max_frame: int) -> int:
             if length < 0 or length + header_size > max_frame:
-                raise decode_error(f"payload length {length} outside 0..{max_frame - header_size}", offset=pos + 4)
+                raise decode_error(_m.payload_outside(length=length, limit=max_frame - header_size), offset=pos + 4)
             return pos + header_size + length
 
         def decode(frame: Buffer, *, direction: str | None = None, copy: bool = True) -> M:
@@ -106,7 +107,7 @@ class Codec(Generic[M]):
             size = len(frame)
             if size < header_size:
                 check_direction(direction)
-                raise decode_error(f"frame of {size} bytes is shorter than the {header_size}-byte header", offset=0)
+                raise decode_error(_m.shorter_than_header(size=size, header=header_size), offset=0)
             code, length = unpack_from(frame, 0)
             reader = readers.get(code)
             if (
@@ -120,11 +121,9 @@ class Codec(Generic[M]):
                 check_direction(direction)
                 end = frame_end(length, 0, max_frame)
                 if end > size:
-                    raise decode_error(
-                        f"payload length {length} runs past the {size - header_size} bytes given", offset=4
-                    )
+                    raise decode_error(_m.payload_past_given(length=length, given=size - header_size), offset=4)
                 if end < size:
-                    raise decode_error(f"{size - end} bytes follow the frame", offset=end)
+                    raise decode_error(_m.bytes_follow(count=size - end), offset=end)
                 if copy:
                     message = decode_payload(frame, code, header_size, end, direction)
                     # payloads copied into bytes where they are views onto ``frame`` (a memoryview)
@@ -219,7 +218,7 @@ class Reader(Generic[M]):
     def _break(self, length: int, offset: int, messages: list[M]) -> DecodeError:
         codec = self.codec
         self._broken = codec.decode_error(
-            f"payload length {length} outside 0..{self.max_frame - codec.header_size}", offset=offset
+            _m.payload_outside(length=length, limit=self.max_frame - codec.header_size), offset=offset
         )
         self._broken.decoded = messages
         return self._broken

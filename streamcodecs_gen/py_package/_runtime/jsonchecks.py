@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from . import messages as _m
 from .errors import EncodeError
 from .jsonwire import MAX_DEPTH, TOO_DEEP, roomy
 
@@ -131,7 +132,7 @@ def kind(value: Any) -> str:
 
 def expected(what: str, value: Any, key: str | None, nullable: bool) -> Refusal:
     """``Expected `what`, got `kind```, as decode words a value of another type."""
-    return Refusal(f"Expected `{what}{' | null' if nullable else ''}`, got `{kind(value)}`", key)
+    return Refusal(_m.expected_type(type=what + (" | null" if nullable else ""), kind=kind(value)), key)
 
 
 def _float_text(value: float) -> str:
@@ -152,15 +153,15 @@ def check_int(value: Any, key: str | None, nullable: bool, packed: bool, low: in
     if not isinstance(value, int) or isinstance(value, bool):
         raise expected("int", value, key, nullable)
     if value > high:
-        raise Refusal(f"Expected `int` <= {high}", key)
+        raise Refusal(_m.int_at_most(high=high), key)
     if value < low:
-        raise Refusal(f"Expected `int` >= {low}", key)
+        raise Refusal(_m.int_at_least(low=low), key)
 
 
 def check_float(value: Any, key: str | None, nullable: bool, packed: bool) -> None:
     if isinstance(value, float):
         if not packed and not math.isfinite(value):  # JSON has no NaN or infinity (msgspec would write null)
-            raise Refusal(f"Expected `float`, got `{_float_text(value)}`", key)
+            raise Refusal(_m.expected_type(type="float", kind=_float_text(value)), key)
         return
     if isinstance(value, int) and not isinstance(value, bool):
         try:
@@ -192,7 +193,7 @@ def check_bytes(value: Any, key: str | None, nullable: bool, packed: bool) -> No
 def _timestamp_problem(value: datetime.datetime, packed: bool) -> str | None:
     offset = value.utcoffset()
     if offset is None:
-        return "Expected `datetime` with a timezone component"
+        return _m.NO_TIMEZONE
     if not packed and (offset.microseconds or offset.seconds % 60):  # (MessagePack writes the instant)
         return f"has a UTC offset with seconds ({offset}), which RFC 3339 cannot write"
     return None
@@ -212,7 +213,7 @@ def check_enum(value: Any, key: str | None, nullable: bool, enum: type[enum_.Enu
     text = issubclass(enum, str)
     if isinstance(value, str) if text else isinstance(value, int) and not isinstance(value, bool):
         if value not in enum._value2member_map_:
-            raise Refusal(f"Invalid enum value {value!r}" if text else f"Invalid enum value {int(value)}", key)
+            raise Refusal(_m.invalid_enum(value=repr(value) if text else int(value)), key)
         return
     raise expected("str" if text else "int", value, key, nullable)
 
@@ -223,7 +224,7 @@ def check_const(value: Any, key: str | None, const: str | int) -> None:
     if same_kind and value == const:
         return
     if same_kind or value is msgspec.UNSET:
-        raise Refusal(f"Invalid enum value {value!r}", key)
+        raise Refusal(_m.invalid_enum(value=repr(value)), key)
     raise expected(_KINDS.get(type(const), type(const).__name__), value, key, False)
 
 
@@ -358,7 +359,7 @@ def _has_non_finite(value: Any) -> bool:
 
 def _non_finite(value: Any) -> Refusal | None:
     if isinstance(value, float) and not math.isfinite(value):
-        return Refusal(f"Expected `float`, got `{_float_text(value)}`")
+        return Refusal(_m.expected_type(type="float", kind=_float_text(value)))
     return None
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from . import messages as _m
 from .errors import DecodeError
 from .jsonwire import (
     DECODE_FAILURES,
@@ -44,7 +45,7 @@ Recognise = Callable[..., Any]
 """``recognise(value, direction, line, huge=False)``: a parsed value as the message it is, validated (``huge``:
 the value holds numbers beyond a double's range, as :func:`parse_huge` keeps them)."""
 
-OUT_OF_RANGE = "Number out of range"
+OUT_OF_RANGE = _m.NUMBER_OUT_OF_RANGE
 """msgspec's words for a number beyond a double's range (which the Java codec's readers use too)."""
 
 
@@ -200,9 +201,7 @@ def recogniser(
             what = f"{tag_key}: {_shown(value.get(tag_key))}"
         else:
             what = "float" if isinstance(value, msgspec.Raw) else type(value).__name__
-        raise error(
-            f"no message matches this {what}" + (f" in direction {direction!r}" if direction else ""), line=line
-        )
+        raise error(_m.no_message_matches(what=what) + (f" in direction {direction!r}" if direction else ""), line=line)
 
     return recognise
 

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
+from . import messages as _m
 from .errors import DecodeError, EncodeError
 from .jsonwire import LineReader
 from .kafkawire import JSON_ENCODE, Invalid, ascii_lower, finite, json_decode, json_raw
@@ -478,7 +479,7 @@ class Records(Generic[E]):
 
         def check_direction(direction: str | None) -> None:
             if direction is not None and direction not in directions:
-                raise ValueError(f"unknown direction {direction!r}; expected one of {directions}")
+                raise ValueError(_m.unknown_direction(direction=repr(direction), directions=directions))
 
         def decode(frame: bytes | bytearray | memoryview | str, *, direction: str | None = None) -> E:
             """Decode one whole event in the JSON event format (a structured-mode record's value); see

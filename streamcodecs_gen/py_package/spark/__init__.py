@@ -38,6 +38,7 @@ from pyspark.sql import functions as F
 from pyspark.sql.types import BinaryType, StringType, StructField, StructType
 
 from .. import PROTOCOLS as _PACKAGE_PROTOCOLS
+from .._runtime import messages as _m
 from ._jvm import JAR, SQL_EXTENSIONS, JvmPathWarning, SparkPath, configure, path
 
 __all__ = [
@@ -82,13 +83,13 @@ def check_mode(mode: str) -> str:
     """The mode, upper-cased, or ``ValueError``."""
     upper = mode.upper() if isinstance(mode, str) else mode
     if upper not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; expected one of {MODES}")
+        raise ValueError(_m.unknown_mode(mode=repr(mode), modes=MODES))
     return upper
 
 
 def check_direction(direction: str | None, directions: tuple[str, ...]) -> None:
     if direction is not None and direction not in directions:
-        raise ValueError(f"unknown direction {direction!r}; expected one of {directions}")
+        raise ValueError(_m.unknown_direction(direction=repr(direction), directions=directions))
 
 
 def bind(value: Column, body: Callable[[Column], Column]) -> Column:

@@ -32,6 +32,7 @@ from pyspark.sql.types import (
 )
 
 from .._runtime import kafkawire as _kw
+from .._runtime import messages as _m
 from .._runtime.jsonwire import roomy
 from . import ENCODED, _arrow, _functions, _gc, _jvm, check_direction, check_mode, encoded, finish, raise_unless_null
 
@@ -207,7 +208,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
                 except error_type as exc:
                     error = problem(exc)
                 except UnicodeEncodeError as exc:
-                    error = f"`{payload_name}`: not representable in Spark ({exc.reason})"
+                    error = _m.not_representable(path=payload_name, why=exc.reason)
             found.append(row)
             errors.append(error)
         arrow = self.arrow["decoded"]
@@ -238,7 +239,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
             except error_type as exc:
                 error = problem(exc)
             except UnicodeEncodeError as exc:
-                error = f"`{payload_name}`: not representable in Spark ({exc.reason})"
+                error = _m.not_representable(path=payload_name, why=exc.reason)
             found.append(row)
             errors.append(error)
         arrow = self.arrow["from_kafka"]
@@ -288,7 +289,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
             if name is None:
                 pass
             elif name != message:
-                error = f"unknown message {name}"
+                error = _m.unknown_message(name=name)
             elif event is None:
                 error = _NO_EVENT
             else:
@@ -467,7 +468,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
     def to_kafka(self, df: DataFrame, mode: str, event: str, key_mapper: str | None, on_error: str) -> DataFrame:
         """The module's ``to_kafka``."""
         if mode not in CONTENT_MODES:
-            raise ValueError(f"unknown mode {mode!r}; expected one of {CONTENT_MODES}")
+            raise ValueError(_m.unknown_mode(mode=repr(mode), modes=CONTENT_MODES))
         on_error = check_mode(on_error)
         e = _quoted(event)
         if key_mapper is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
+from .._runtime import messages as _m
 from .._runtime.errors import DecodeError
 from .._runtime.frames import Codec
 from ._arrow import reason
@@ -171,7 +172,7 @@ class Stream:
         if not self.pending or self.broken is not None:
             return []
         assert self.offset is not None
-        problem = f"the data ends inside a frame ({len(self.pending)} of {self.need} bytes)"
+        problem = _m.ends_inside_frame(left=len(self.pending), need=self.need)
         return [(self.offset, None, self.frames.problem(problem, self.offset))]
 
 

@@ -22,6 +22,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any, TypeAlias, TypeVar
 
+from . import messages as _m
 from .errors import DecodeError, EncodeError
 
 __all__ = [
@@ -70,7 +71,7 @@ MAX_U16 = 0xFFFF
 
 
 def short(need: int, pos: int, end: int, path: str, error: type[DecodeError] = DecodeError) -> DecodeError:
-    return error(f"needs {need} bytes but only {max(end - pos, 0)} remain", offset=pos, field=path)
+    return error(_m.needs_bytes(need=need, left=max(end - pos, 0)), offset=pos, field=path)
 
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
@@ -99,22 +100,22 @@ def _java_utf(raw: bytes) -> str:
             i += 1
         elif 0xC0 <= c < 0xE0:
             if i + 2 > n:
-                raise ValueError("malformed input: partial character at end")
+                raise ValueError(_m.MUTF8_PARTIAL)
             c2 = raw[i + 1]
             if c2 & 0xC0 != 0x80:
-                raise ValueError(f"malformed input around byte {i + 1}")
+                raise ValueError(_m.mutf8_around(at=i + 1))
             units.append((c & 0x1F) << 6 | c2 & 0x3F)
             i += 2
         elif 0xE0 <= c < 0xF0:
             if i + 3 > n:
-                raise ValueError("malformed input: partial character at end")
+                raise ValueError(_m.MUTF8_PARTIAL)
             c2, c3 = raw[i + 1], raw[i + 2]
             if c2 & 0xC0 != 0x80 or c3 & 0xC0 != 0x80:
-                raise ValueError(f"malformed input around byte {i + 2}")
+                raise ValueError(_m.mutf8_around(at=i + 2))
             units.append((c & 0x0F) << 12 | (c2 & 0x3F) << 6 | c3 & 0x3F)
             i += 3
         else:  # a continuation byte where a character starts, or a 4-byte lead (10xxxxxx, 1111xxxx)
-            raise ValueError(f"malformed input around byte {i}")
+            raise ValueError(_m.mutf8_around(at=i))
     return "".join(map(chr, units))
 
 
@@ -143,7 +144,7 @@ def read_mutf8(buf: Buffer, pos: int, end: int, path: str, error: type[DecodeErr
         raise short(2, pos, end, path, error)
     stop = pos + 2 + (buf[pos] << 8 | buf[pos + 1])
     if stop > end:
-        raise error(f"string of {stop - pos - 2} bytes runs past the frame", offset=pos, field=path)
+        raise error(_m.string_past_frame(size=stop - pos - 2), offset=pos, field=path)
     try:
         return str(buf[pos + 2 : stop], "ascii"), stop  # the common case, for bytes and memoryview alike
     except UnicodeDecodeError:
@@ -151,19 +152,19 @@ def read_mutf8(buf: Buffer, pos: int, end: int, path: str, error: type[DecodeErr
     try:
         return mutf8_decode(buf[pos + 2 : stop]), stop
     except ValueError as exc:
-        raise error(f"invalid modified UTF-8: {exc}", offset=pos + 2, field=path) from None
+        raise error(_m.invalid_mutf8(why=exc), offset=pos + 2, field=path) from None
 
 
 def write_mutf8(value: str, path: str, error: type[EncodeError] = EncodeError) -> bytes:
     if type(value) is str and value.isascii() and "\x00" not in value:
         if len(value) > MAX_U16:
-            raise error(f"{len(value)} bytes of modified UTF-8 exceed the 65535-byte limit", field=path)
+            raise error(_m.mutf8_too_long(size=len(value)), field=path)
         return U16.pack(len(value)) + value.encode("ascii")
     if not isinstance(value, str):
-        raise error(f"expected str, got {type(value).__name__}", field=path)
+        raise error(_m.expected_str(kind=type(value).__name__), field=path)
     data = mutf8_encode(value)
     if len(data) > MAX_U16:
-        raise error(f"{len(data)} bytes of modified UTF-8 exceed the 65535-byte limit", field=path)
+        raise error(_m.mutf8_too_long(size=len(data)), field=path)
     return U16.pack(len(data)) + data
 
 
@@ -174,22 +175,22 @@ def read_string(buf: Buffer, pos: int, end: int, path: str, error: type[DecodeEr
     start = pos + 2
     stop = start + size
     if stop > end:
-        raise error(f"string of {size} bytes runs past the frame", offset=pos, field=path)
+        raise error(_m.string_past_frame(size=size), offset=pos, field=path)
     try:
         return str(buf[start:stop], "utf-8"), stop
     except UnicodeDecodeError as exc:
-        raise error(f"invalid UTF-8: {exc.reason}", offset=start + exc.start, field=path) from None
+        raise error(_m.invalid_utf8(why=exc.reason), offset=start + exc.start, field=path) from None
 
 
 def write_string(value: str, path: str, error: type[EncodeError] = EncodeError) -> bytes:
     if not isinstance(value, str):
-        raise error(f"expected str, got {type(value).__name__}", field=path)
+        raise error(_m.expected_str(kind=type(value).__name__), field=path)
     try:
         data = value.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise error(f"not encodable as UTF-8: {exc.reason}", field=path) from None
+        raise error(_m.not_utf8_encodable(why=exc.reason), field=path) from None
     if len(data) > MAX_U16:
-        raise error(f"{len(data)} bytes exceed the 65535-byte limit", field=path)
+        raise error(_m.utf8_too_long(size=len(data)), field=path)
     return U16.pack(len(data)) + data
 
 
@@ -204,7 +205,7 @@ def read_bytes_int32(
     if size < 0 and negative_empty:
         return b"", start
     if size < 0 or start + size > end:
-        raise error(f"length {size} does not fit the {end - start} bytes left", offset=pos, field=path)
+        raise error(_m.length_does_not_fit(size=size, left=end - start), offset=pos, field=path)
     return payload(buf, start, start + size), start + size
 
 
@@ -232,7 +233,7 @@ def payload_part(value: Any, path: str, error: type[EncodeError] = EncodeError) 
         if value.format == "B" and value.ndim == 1:
             return value  # the common case (a decoded payload): len() counts bytes
         return value.cast("B")
-    raise error(f"expected bytes, got {type(value).__name__}", field=path)
+    raise error(_m.expected_bytes(kind=type(value).__name__), field=path)
 
 
 def write_bytes_int32(value: Buffer, path: str, error: type[EncodeError] = EncodeError) -> bytes:
@@ -263,7 +264,7 @@ def write_padding(value: int, path: str, error: type[EncodeError], limit: int, r
     """``value`` zero bytes; more than ``limit`` (the protocol's largest frame) are refused before they are made, in
     the definition's words (``refusal``; the generator gives the same text to the Java codec)."""
     if not isinstance(value, int) or value < 0:
-        raise error(f"padding must be a non-negative int, got {value!r}", field=path)
+        raise error(_m.padding_negative(value=repr(value)), field=path)
     if value > limit:
         raise error(refusal.format(value=value, limit=limit), field=path)
     return bytes(value)
@@ -291,7 +292,7 @@ def read_list(
     if count < 0 and negative_empty:
         return [], pos
     if count < 0 or count * min_size > end - pos:
-        raise error(f"count {count} does not fit the {end - pos} bytes left", offset=pos - 4, field=path)
+        raise error(_m.count_does_not_fit(count=count, left=end - pos), offset=pos - 4, field=path)
     items = []
     for _ in range(count):
         value, pos = item(buf, pos, end)

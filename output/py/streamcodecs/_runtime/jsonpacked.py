@@ -17,6 +17,7 @@ import msgspec
 
 from .errors import DecodeError
 from .jsonwire import _BYTE, _PACKED_MALFORMED, DECODE_FAILURES
+from .messages import NESTED_TOO_DEEPLY, too_long
 
 __all__ = ["PackedFrames", "PackedRun"]
 
@@ -245,7 +246,7 @@ class PackedFrames:
         for raw in raws:
             length = len(raw)
             if length > self.max_message:
-                message = f"message longer than {self.max_message} bytes"
+                message = too_long(what="message", limit=self.max_message)
                 self._items.append((self.error(message, offset=start), length))
             else:
                 self._items.append(raw)
@@ -315,7 +316,7 @@ class PackedFrames:
 
     def _check_limit(self) -> None:
         if len(self._buffer) - _HEAD > self.max_message and self._broken is None:
-            message = f"message longer than {self.max_message} bytes (the stream cannot be resynchronised)"
+            message = too_long(what="message", limit=self.max_message) + " (the stream cannot be resynchronised)"
             self._break(self.error(message, offset=self.offset))
 
     def _break(self, error: DecodeError) -> None:
@@ -354,4 +355,4 @@ class PackedFrames:
                         reason = _PACKED_MALFORMED.sub("", text[: bad.start()] if bad else text).strip()
                         return reason, 0, max(0, int(bad.group("offset")) - _HEAD) if bad else 0
             except RecursionError:
-                return "nested too deeply", 0, 0
+                return NESTED_TOO_DEEPLY, 0, 0

@@ -20,6 +20,10 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from .errors import DecodeError
+from .messages import EMPTY_MESSAGE as EMPTY_MESSAGE
+from .messages import MAX_DEPTH as MAX_DEPTH
+from .messages import NESTED_TOO_DEEPLY, lone_surrogate, malformed, string_not_utf8, too_long
+from .messages import TOO_DEEP as TOO_DEEP
 from .wiretypes import Int8, Int16, Int32, Int64, Timestamp  # (rendered from the type records; re-exported)
 
 if typing.TYPE_CHECKING:
@@ -68,14 +72,10 @@ nesting, these two built-in ones."""
 # a message's text must be UTF-8 and hold no lone surrogate escape, wherever (RFC 8259 sections 8.1 and 8.2; no peer
 # refuses either, msgspec only where it decodes a string); it may nest arrays and objects MAX_DEPTH deep, whatever
 # the interpreter's stack; and a text that is not JSON is reported as malformed, whatever else is wrong with it.
-
-MAX_DEPTH = 1000
-"""The deepest nesting of arrays and objects a JSON message may have: Jackson's default limit
-(``StreamReadConstraints``), which the KCL MultiLangDaemon, the CloudEvents Java SDK and the Java codec read with.
-msgspec's own limit is the interpreter's recursion limit less the stack in use (below 1000 with Python's default
-limit), so a deeper document fails there first and :func:`deeper` decides: refused when deeper than this, else
-decoded again with room on the stack."""
-TOO_DEEP = "malformed JSON: nested too deeply"
+# MAX_DEPTH (the message catalog's): Jackson's default limit (``StreamReadConstraints``), which the KCL
+# MultiLangDaemon, the CloudEvents Java SDK and the Java codec read with. msgspec's own limit is the interpreter's
+# recursion limit less the stack in use (below 1000 with Python's default limit), so a deeper document fails there
+# first and :func:`deeper` decides: refused when deeper than this, else decoded again with room on the stack.
 _ESCAPES = re.compile(
     rb"\\(?:u(?:[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|(?P<lone>[dD][89a-fA-F][0-9a-fA-F]{2})"
     rb"|[0-9a-fA-F]{4})|.)",
@@ -99,13 +99,13 @@ def check_text(text: bytes, error: type[DecodeError], line: int | None = None) -
         try:
             text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            reason = f"malformed JSON: a string is not valid UTF-8 ({exc.reason})"
+            reason = malformed(syntax="JSON", why=string_not_utf8(why=exc.reason))
             raise error(reason, offset=exc.start, line=line) from None
     if _SURROGATE_ESCAPE.search(text) is not None:
         for escape in _ESCAPES.finditer(text, text.index(b"\\")):
             if escape.group("lone") is not None:
                 written = escape.group().decode("ascii")
-                reason = f"malformed JSON: a string is not valid Unicode (lone surrogate {written})"
+                reason = malformed(syntax="JSON", why=lone_surrogate(escape=written))
                 raise error(reason, offset=escape.start(), line=line)
 
 
@@ -244,11 +244,11 @@ def decode_error(
         if missing:  # name the absent field itself, not only the object that lacks it
             field = f"{field}.{missing.group('name')}" if field else missing.group("name")
     elif isinstance(exc, msgspec.DecodeError):
-        text = f"malformed {syntax}: {_PACKED_MALFORMED.sub('', text)}"
+        text = malformed(syntax=syntax, why=_PACKED_MALFORMED.sub("", text))
     elif isinstance(exc, UnicodeDecodeError):
-        text = f"malformed {syntax}: a string is not valid UTF-8 ({exc.reason})"
+        text = malformed(syntax=syntax, why=string_not_utf8(why=exc.reason))
     elif isinstance(exc, RecursionError):
-        text = f"malformed {syntax}: nested too deeply"
+        text = malformed(syntax=syntax, why=NESTED_TOO_DEEPLY)
     return error(message or text, offset=offset, field=field, line=line)
 
 
@@ -270,8 +270,6 @@ def strip_end_line(frame: bytes | str, error: type[DecodeError] = DecodeError) -
         body = body[:-3]
     return body
 
-
-EMPTY_MESSAGE = "empty message: an end line with no JSON before it"
 
 Piece = tuple[int, bytes | DecodeError]
 """A line number and either a message's JSON text or the error that takes its place."""
@@ -303,7 +301,7 @@ def split_lines(
         if skipping:  # the end of a line reported (at this line number) before its end arrived
             skipping = False
         elif newline - begin > max_message:
-            pieces.append((line, error(f"line longer than {max_message} bytes", line=line)))
+            pieces.append((line, error(too_long(what="line", limit=max_message), line=line)))
         else:
             text = bytes(buffer[begin:newline])
             if text.strip():
@@ -313,7 +311,7 @@ def split_lines(
     if skipping:
         buffer[:] = b""
     elif len(buffer) > max_message:
-        pieces.append((line + 1, error(f"line longer than {max_message} bytes", line=line + 1)))
+        pieces.append((line + 1, error(too_long(what="line", limit=max_message), line=line + 1)))
         buffer[:] = b""
         skipping = True
     return pieces, line, skipping
@@ -623,7 +621,7 @@ class EndFrames:
                 continue
             span = part.count(b"\n") + 2
             if len(part) > self.max_message:
-                items.append((self.error(f"message longer than {self.max_message} bytes", line=line + 1), span))
+                items.append((self.error(too_long(what="message", limit=self.max_message), line=line + 1), span))
             else:
                 items.append(part)
             line += span
@@ -632,7 +630,7 @@ class EndFrames:
     def _check_limit(self) -> None:
         buffer = self._buffer
         if len(buffer) > self.max_message and not self._skipping:
-            message = f"message longer than {self.max_message} bytes without an end line"
+            message = too_long(what="message", limit=self.max_message) + " without an end line"
             self._items.append((self.error(message, line=self.line + 1), 0))
             self._skipping = True
         if self._skipping and len(buffer) > 6:

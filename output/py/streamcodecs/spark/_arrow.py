@@ -30,6 +30,7 @@ from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import DataType
 
+from .._runtime import messages as _m
 from .._runtime.errors import DecodeError, EncodeError
 from .._runtime.jsonwire import roomy
 from . import ENCODED
@@ -211,7 +212,7 @@ def uuid_of(value: Any, path: str) -> Any:
     try:
         return uuid.UUID(value)
     except ValueError:
-        raise EncodeError(f"not a UUID: {value!r}", field=path) from None
+        raise EncodeError(_m.not_a_uuid(value=repr(value)), field=path) from None
 
 
 _JSON_ENCODE = msgspec.json.Encoder().encode
@@ -298,7 +299,7 @@ def _unfit(kind: Kind, arrow: pa.DataType, message: Any) -> str:
         try:
             to_array([getattr(message, attribute)], field.type, shape)
         except (UnicodeError, pa.ArrowException) as exc:
-            return f"`{kind.name}.{attribute}`: not representable in Spark ({exc})"
+            return _m.not_representable(path=f"{kind.name}.{attribute}", why=exc)
     return f"`{kind.name}`: not representable in Spark"
 
 
@@ -432,12 +433,12 @@ def _encode_one(
 ) -> bytes:
     """One decoded row's bytes, or the codec's EncodeError."""
     if kind is None:
-        raise _Refused(f"unknown message {name}")
+        raise _Refused(_m.unknown_message(name=name))
     if rows.get_field_index(kind.column) < 0:
         raise _Refused(problem(error(f"no column for message {name!r}", field=kind.column)))
     column = rows.field(kind.column).type
     if value is None and not (pa.types.is_struct(column) and column.num_fields == 0):  # an empty struct says nothing
-        raise _Refused(problem(error(f"null for message {name}", field=kind.column)))
+        raise _Refused(problem(error(_m.null_for_message(name=name), field=kind.column)))
     try:
         message = kind.build(value)
     except (KeyError, TypeError, ValueError) as exc:

@@ -17,6 +17,7 @@ from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import to_arrow_type
 from pyspark.sql.types import StructType
 
+from .._runtime import messages as _m
 from .._runtime.errors import DecodeError
 from . import _arrow, _functions, _gc, _jvm, check_direction, check_mode
 
@@ -26,7 +27,7 @@ __all__ = ["BinaryFunctions", "failure"]
 def failure(error: type[DecodeError], reason: str, data: bytes) -> DecodeError:
     """FAILFAST: the row's problem and the start of its bytes, as the codec's ``error``."""
     shown = bytes(data[:48]).hex()
-    return error(f"{reason} (input of {len(data)} bytes starts {shown}{'...' if len(data) > 48 else ''})")
+    return error(_m.input_starts(problem=reason, size=len(data), hex=shown, more="..." if len(data) > 48 else ""))
 
 
 class BinaryFunctions(_functions.ProtocolFunctions):

@@ -63,8 +63,7 @@ public abstract class BinaryReader<M> {
     }
 
     private DecodeException breakAt(int length, long at, List<M> messages) {
-        broken = new DecodeException(protocol, "payload length " + length + " outside 0.." + (maxFrame - headerSize),
-            -1, at, null);
+        broken = new DecodeException(protocol, Messages.payloadOutside(length, maxFrame - headerSize), -1, at, null);
         decoded = messages;
         return broken;
     }

@@ -41,7 +41,7 @@ public final class BinarySpark {
     public static String text(String value, String path) {
         String why = BinaryWire.unfit(value);
         if (why != null) {
-            throw new Unfit("`" + path + "`: not representable in Spark (" + why + ")");
+            throw new Unfit(Messages.notRepresentable(path, why));
         }
         return value;
     }
@@ -133,7 +133,7 @@ public final class BinarySpark {
         if (value instanceof Boolean) {
             return (Boolean) value ? 1 : 0;
         }
-        throw fail("required argument is not an integer", where);
+        throw fail(Messages.STRUCT_NOT_INT, where);
     }
 
     public static long longOf(Object value, String where) throws EncodeException {
@@ -143,7 +143,7 @@ public final class BinarySpark {
     public static int intOf(Object value, String where) throws EncodeException {
         long v = integer(value, where);
         if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
-            throw fail("'i' format requires -2147483648 <= number <= 2147483647", where);
+            throw fail(Messages.structRange("i", Integer.MIN_VALUE, Integer.MAX_VALUE), where);
         }
         return (int) v;
     }
@@ -151,7 +151,7 @@ public final class BinarySpark {
     public static short shortOf(Object value, String where) throws EncodeException {
         long v = integer(value, where);
         if (v < Short.MIN_VALUE || v > Short.MAX_VALUE) {
-            throw fail("'h' format requires -32768 <= number <= 32767", where);
+            throw fail(Messages.structRange("h", Short.MIN_VALUE, Short.MAX_VALUE), where);
         }
         return (short) v;
     }
@@ -159,7 +159,7 @@ public final class BinarySpark {
     public static byte byteOf(Object value, String where) throws EncodeException {
         long v = integer(value, where);
         if (v < Byte.MIN_VALUE || v > Byte.MAX_VALUE) {
-            throw fail("byte format requires -128 <= number <= 127", where);
+            throw fail(Messages.STRUCT_BYTE_RANGE, where);
         }
         return (byte) v;
     }
@@ -214,13 +214,13 @@ public final class BinarySpark {
         if (value instanceof Boolean) {
             return (Boolean) value ? 1 : 0;
         }
-        throw fail("required argument is not a float", where);
+        throw fail(Messages.STRUCT_NOT_FLOAT, where);
     }
 
     public static float floatOf(Object value, String where) throws EncodeException {
         double v = doubleOf(value, where);
         if (!Double.isInfinite(v) && Math.abs(v) > Float.MAX_VALUE) {
-            throw fail("float too large to pack with f format", where);
+            throw fail(Messages.STRUCT_FLOAT_TOO_LARGE, where);
         }
         return (float) v;
     }
@@ -233,7 +233,7 @@ public final class BinarySpark {
         if (value instanceof String) {
             UUID parsed = BinaryWire.parseUuid((String) value);
             if (parsed == null) {
-                throw fail("not a UUID: " + PythonText.repr((String) value), path);
+                throw fail(Messages.notAUuid(PythonText.repr((String) value)), path);
             }
             return parsed;
         }
@@ -244,14 +244,14 @@ public final class BinarySpark {
         if (value instanceof String) {
             return (String) value;
         }
-        throw fail("expected str, got " + pyType(value), where);
+        throw fail(Messages.expectedStr(pyType(value)), where);
     }
 
     public static byte[] bytes(Object value, String where) throws EncodeException {
         if (value instanceof byte[]) {
             return (byte[]) value;
         }
-        throw fail("expected bytes, got " + pyType(value), where);
+        throw fail(Messages.expectedBytes(pyType(value)), where);
     }
 
     public static int padding(Object value, String where) throws EncodeException {
@@ -263,7 +263,7 @@ public final class BinarySpark {
         }
         String shown = value == null ? "None" : value instanceof String ? PythonText.repr((String) value)
             : String.valueOf(value);
-        throw fail("padding must be a non-negative int, got " + shown, where);
+        throw fail(Messages.paddingNegative(shown), where);
     }
 
     // ---------------------------------------------------------------- the UDFs' rows
@@ -291,7 +291,7 @@ public final class BinarySpark {
     /** The value of message {@code name}'s column (null: the name is no message's) in a DECODED row. */
     public static Object messageColumn(Row row, String name, String column) throws EncodeException {
         if (column == null) {
-            throw new EncodeException(null, "unknown message " + name, null);
+            throw new EncodeException(null, Messages.unknownMessage(name), null);
         }
         int index;
         try {
@@ -301,7 +301,7 @@ public final class BinarySpark {
         }
         Object value = row.get(index);
         if (value == null) {
-            throw new EncodeException(null, "null for message " + name, column);
+            throw new EncodeException(null, Messages.nullForMessage(name), column);
         }
         return value;
     }
@@ -313,11 +313,11 @@ public final class BinarySpark {
     public static String inlineHeaderProblem(boolean inline, int code, int length, long at, String names,
         int headerSize, int lengthSize, int maxFrame) {
         if (!inline) {
-            return "type code " + code + " is not an inline frame (" + names + ") (offset " + at + ")";
+            return Messages.notInline(code, names) + " (offset " + at + ")";
         }
         if (length < 0 || length > maxFrame - headerSize) {
-            return "payload length " + length + " outside 0.." + (maxFrame - headerSize) + " (offset "
-                + (at + headerSize - lengthSize) + ")";
+            return Messages.payloadOutside(length, maxFrame - headerSize) + " (offset " + (at + headerSize - lengthSize)
+                + ")";
         }
         return null;
     }
@@ -325,7 +325,7 @@ public final class BinarySpark {
     /** A value that ends inside a frame at stream offset {@code at}: {@code left} bytes of the {@code need} it
      * takes. */
     public static String cutFrameProblem(int left, int need, long at) {
-        return "the data ends inside a frame (" + left + " of " + need + " bytes) (offset " + at + ")";
+        return Messages.endsInsideFrame(left, need) + " (offset " + at + ")";
     }
 
     /** The problem of an inline frame starting at stream offset {@code at} whose payload could not be decoded

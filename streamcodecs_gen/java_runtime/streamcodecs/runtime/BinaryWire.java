@@ -28,8 +28,7 @@ public final class BinaryWire {
         }
         int index = directions.indexOf(direction);
         if (index < 0) {
-            throw new IllegalArgumentException("unknown direction " + PythonText.repr(direction) + "; expected one of "
-                + directions);
+            throw new IllegalArgumentException(Messages.unknownDirection(PythonText.repr(direction), directions));
         }
         return 1 << index;
     }
@@ -37,8 +36,7 @@ public final class BinaryWire {
     /** Checks that a whole frame of {@code size} bytes holds its header. */
     public static void checkHeader(String protocol, int size, int headerSize) throws DecodeException {
         if (size < headerSize) {
-            throw new DecodeException(protocol, "frame of " + size + " bytes is shorter than the " + headerSize
-                + "-byte header", -1, 0, null);
+            throw new DecodeException(protocol, Messages.shorterThanHeader(size, headerSize), -1, 0, null);
         }
     }
 
@@ -50,13 +48,13 @@ public final class BinaryWire {
         long at = 0;
         int end = headerSize + length;
         if (length < 0 || length > maxFrame - headerSize) {
-            problem = "payload length " + length + " outside 0.." + (maxFrame - headerSize);
+            problem = Messages.payloadOutside(length, maxFrame - headerSize);
             at = headerSize - lengthSize;
         } else if (end > size) {
-            problem = "payload length " + length + " runs past the " + (size - headerSize) + " bytes given";
+            problem = Messages.payloadPastGiven(length, size - headerSize);
             at = headerSize - lengthSize;
         } else if (end < size) {
-            problem = (size - end) + " bytes follow the frame";
+            problem = Messages.bytesFollow(size - end);
             at = end;
         }
         if (problem != null) {
@@ -67,8 +65,8 @@ public final class BinaryWire {
     /** A message that is not sent in the direction of the mask (one bit) at offset {@code start}. */
     public static DecodeException notSent(String protocol, List<String> directions, int code, int mask, int start) {
         String direction = directions.get(Integer.numberOfTrailingZeros(mask));
-        return new DecodeException(protocol, "type code " + code + " is not sent in direction "
-            + PythonText.repr(direction), -1, start, null);
+        return new DecodeException(protocol, Messages.notInDirection(code, PythonText.repr(direction)), -1, start,
+            null);
     }
 
     /** The reason of a decode failure as the Spark {@code error} column shows it: the text without the protocol. */
@@ -85,8 +83,7 @@ public final class BinaryWire {
         for (int i = 0; i < Math.min(data.length, 48); i++) {
             hex.append(String.format("%02x", data[i] & 0xFF));
         }
-        return protocol + ": " + problem + " (input of " + data.length + " bytes starts " + hex
-            + (data.length > 48 ? "..." : "") + ")";
+        return protocol + ": " + Messages.inputStarts(problem, data.length, hex, data.length > 48 ? "..." : "");
     }
 
     /**
@@ -175,7 +172,7 @@ public final class BinaryWire {
         /** Fails unless {@code size} bytes remain (the size of the fixed run of fields starting with {@code field}). */
         public void need(int size, String field) throws DecodeException {
             if (end - pos < size) {
-                throw fail("needs " + size + " bytes but only " + Math.max(end - pos, 0) + " remain", pos, field);
+                throw fail(Messages.needsBytes(size, Math.max(end - pos, 0)), pos, field);
             }
         }
 
@@ -233,7 +230,7 @@ public final class BinaryWire {
             need(2, field);
             int size = (buf[pos] & 0xFF) << 8 | buf[pos + 1] & 0xFF;
             if (pos + 2 + size > end) {
-                throw fail("string of " + size + " bytes runs past the frame", pos, field);
+                throw fail(Messages.stringPastFrame(size), pos, field);
             }
             return pos + 2 + size;
         }
@@ -264,27 +261,27 @@ public final class BinaryWire {
                     i++;
                 } else if (c >= 0xC0 && c < 0xE0) {
                     if (i + 2 > stop) {
-                        throw badMutf8("malformed input: partial character at end", start, field);
+                        throw badMutf8(Messages.MUTF8_PARTIAL, start, field);
                     }
                     int c2 = b[i + 1] & 0xFF;
                     if ((c2 & 0xC0) != 0x80) {
-                        throw badMutf8("malformed input around byte " + (i + 1 - start), start, field);
+                        throw badMutf8(Messages.mutf8Around(i + 1 - start), start, field);
                     }
                     units[n++] = (char) ((c & 0x1F) << 6 | c2 & 0x3F);
                     i += 2;
                 } else if (c >= 0xE0 && c < 0xF0) {
                     if (i + 3 > stop) {
-                        throw badMutf8("malformed input: partial character at end", start, field);
+                        throw badMutf8(Messages.MUTF8_PARTIAL, start, field);
                     }
                     int c2 = b[i + 1] & 0xFF;
                     int c3 = b[i + 2] & 0xFF;
                     if ((c2 & 0xC0) != 0x80 || (c3 & 0xC0) != 0x80) {
-                        throw badMutf8("malformed input around byte " + (i + 2 - start), start, field);
+                        throw badMutf8(Messages.mutf8Around(i + 2 - start), start, field);
                     }
                     units[n++] = (char) ((c & 0x0F) << 12 | (c2 & 0x3F) << 6 | c3 & 0x3F);
                     i += 3;
                 } else {
-                    throw badMutf8("malformed input around byte " + (i - start), start, field);
+                    throw badMutf8(Messages.mutf8Around(i - start), start, field);
                 }
             }
             pos = stop;
@@ -292,7 +289,7 @@ public final class BinaryWire {
         }
 
         private DecodeException badMutf8(String why, int start, String field) {
-            return fail("invalid modified UTF-8: " + why, start, field);
+            return fail(Messages.invalidMutf8(why), start, field);
         }
 
         /** A u16 byte count, then UTF-8, refused where Python's strict UTF-8 decoder refuses it (same reasons). */
@@ -302,7 +299,7 @@ public final class BinaryWire {
             int size = stop - start;
             PythonText.Utf8Error bad = PythonText.utf8Error(buf, start, stop);
             if (bad != null) {
-                throw fail("invalid UTF-8: " + bad.reason(), bad.at(), field);
+                throw fail(Messages.invalidUtf8(bad.reason()), bad.at(), field);
             }
             pos = stop;
             return new String(buf, start, size, StandardCharsets.UTF_8);
@@ -317,7 +314,7 @@ public final class BinaryWire {
                 return EMPTY;
             }
             if (size < 0 || size > end - pos) {
-                throw fail("length " + size + " does not fit the " + (end - pos) + " bytes left", at, field);
+                throw fail(Messages.lengthDoesNotFit(size, end - pos), at, field);
             }
             byte[] out = Arrays.copyOfRange(buf, pos, pos + size);
             pos += size;
@@ -349,7 +346,7 @@ public final class BinaryWire {
                 return 0;
             }
             if (count < 0 || (long) count * minSize > end - pos) {
-                throw fail("count " + count + " does not fit the " + (end - pos) + " bytes left", pos - 4, field);
+                throw fail(Messages.countDoesNotFit(count, end - pos), pos - 4, field);
             }
             return count;
         }
@@ -441,11 +438,11 @@ public final class BinaryWire {
         public void unsigned(long value, int bytes, String field) throws EncodeException {
             long high = (1L << (8 * bytes)) - 1;
             if (value < 0) {
-                throw fail("argument out of range", field);
+                throw fail(Messages.STRUCT_OUT_OF_RANGE, field);
             }
             if (value > high) {
                 String code = bytes == 1 ? "ubyte" : bytes == 2 ? "'H'" : "'I'";
-                throw fail(code + " format requires 0 <= number <= " + high, field);
+                throw fail(Messages.structUnsignedRange(code, high), field);
             }
             room(bytes);
             put(size, value, bytes);
@@ -472,7 +469,7 @@ public final class BinaryWire {
         /** Java's modified UTF-8 with a u16 byte count (DataOutput.writeUTF). */
         public void mutf8(String value, String field) throws EncodeException {
             if (value == null) {
-                throw fail("expected str, got NoneType", field);
+                throw fail(Messages.expectedStr("NoneType"), field);
             }
             int length = value.length();
             int bytes = length;
@@ -483,7 +480,7 @@ public final class BinaryWire {
                 }
             }
             if (bytes > MAX_U16) {
-                throw fail(bytes + " bytes of modified UTF-8 exceed the 65535-byte limit", field);
+                throw fail(Messages.mutf8TooLong(bytes), field);
             }
             room(2 + bytes);
             buf[size++] = (byte) (bytes >> 8);
@@ -506,15 +503,15 @@ public final class BinaryWire {
         /** UTF-8 with a u16 byte count. */
         public void string(String value, String field) throws EncodeException {
             if (value == null) {
-                throw fail("expected str, got NoneType", field);
+                throw fail(Messages.expectedStr("NoneType"), field);
             }
             String bad = unfit(value);
             if (bad != null) {
-                throw fail("not encodable as UTF-8: surrogates not allowed", field);
+                throw fail(Messages.notUtf8Encodable("surrogates not allowed"), field);
             }
             byte[] data = value.getBytes(StandardCharsets.UTF_8);
             if (data.length > MAX_U16) {
-                throw fail(data.length + " bytes exceed the 65535-byte limit", field);
+                throw fail(Messages.utf8TooLong(data.length), field);
             }
             int16(data.length);
             raw(data);
@@ -523,7 +520,7 @@ public final class BinaryWire {
         /** An int32 length, then the bytes. */
         public void bytes(byte[] value, String field) throws EncodeException {
             if (value == null) {
-                throw fail("expected bytes, got NoneType", field);
+                throw fail(Messages.expectedBytes("NoneType"), field);
             }
             int32(value.length);
             raw(value);
@@ -532,7 +529,7 @@ public final class BinaryWire {
         /** The bytes as they are (a payload up to the end of the frame). */
         public void rest(byte[] value, String field) throws EncodeException {
             if (value == null) {
-                throw fail("expected bytes, got NoneType", field);
+                throw fail(Messages.expectedBytes("NoneType"), field);
             }
             raw(value);
         }
@@ -543,7 +540,7 @@ public final class BinaryWire {
          */
         public void padding(int count, String field, int limit, String refusal) throws EncodeException {
             if (count < 0) {
-                throw fail("padding must be a non-negative int, got " + count, field);
+                throw fail(Messages.paddingNegative(count), field);
             }
             if (count > limit) {
                 throw fail(refusal.replace("{value}", Integer.toString(count)).replace("{limit}",

@@ -11,7 +11,7 @@ public final class JsonChecks {
     }
 
     /** The refusal of JSON nested deeper than {@link JsonParsing#MAX_DEPTH} (the Python codec's words, no offset). */
-    public static final String TOO_DEEP = "malformed JSON: nested too deeply";
+    public static final String TOO_DEEP = Messages.TOO_DEEP;
 
     /**
      * Whether written JSON nests its arrays and objects deeper than {@link JsonParsing#MAX_DEPTH} (outside its

@@ -30,20 +30,20 @@ public final class JsonMessages {
      * string), or null when it has a string tag. */
     public static JsonProblem tagProblem(JsonScan scan, String tagKey) {
         if (!"object".equals(scan.kind)) {
-            return new JsonProblem("Expected `object`, got `" + scan.kind + "`");
+            return new JsonProblem(Messages.expectedType("object", scan.kind));
         }
         if (!scan.hasTag) {
             return JsonProblem.missing(tagKey);
         }
         if (!(scan.tag instanceof String)) {
-            return new JsonProblem("Expected `str`").at(tagKey);
+            return new JsonProblem(Messages.expectedTagType("str")).at(tagKey);
         }
         return null;
     }
 
     /** A tag that no message of a direction has (msgspec quotes it as it is, not as Python's repr would). */
     public static JsonProblem unknownTag(String tagKey, String tag) {
-        return new JsonProblem("Invalid value '" + tag + "'").at(tagKey);
+        return new JsonProblem(Messages.invalidTag(tag)).at(tagKey);
     }
 
     /** The failure to report of those of the directions tried: that of {@code owner} (the one direction that has
@@ -63,7 +63,7 @@ public final class JsonMessages {
     /** The problem of a value that no message of the direction ({@code null}: of any) matches. */
     public static JsonProblem noMessage(JsonScan scan, String tagKey, String direction) {
         String where = direction != null ? " in direction '" + direction + "'" : "";
-        return new JsonProblem("no message matches this " + scan.describe(tagKey) + where);
+        return new JsonProblem(Messages.noMessageMatches(scan.describe(tagKey)) + where);
     }
 
     /** A decoding problem of the protocol; {@code line} (or -1) is named. */

@@ -27,7 +27,7 @@ public final class JsonParsing {
      * words ({@code nested too deeply}). Jackson's default limit, which the KCL MultiLangDaemon and the CloudEvents
      * Java SDK read with; the Python codec applies the same one (jsonwire.MAX_DEPTH), whatever its stack.
      */
-    public static final int MAX_DEPTH = 1000;
+    public static final int MAX_DEPTH = Messages.MAX_DEPTH;
 
     /** Strict JSON (no NaN, comments or single quotes); strings and keys as long as a message may be. */
     public static final JsonFactory FACTORY = JsonFactory.builder()
@@ -45,11 +45,11 @@ public final class JsonParsing {
     /** The problem a parser's exception means: malformed JSON, at its byte offset. */
     public static JsonProblem malformed(IOException e, int start) {
         if (e instanceof JsonEOFException) {
-            return new JsonProblem("malformed JSON: Input data was truncated", true, -1);
+            return new JsonProblem(Messages.malformed("JSON", Messages.JSON_TRUNCATED), true, -1);
         }
         if (e instanceof StreamConstraintsException) {
-            String why = tooDeep(e) ? "nested too deeply" : firstLine(e.getMessage());
-            return new JsonProblem("malformed JSON: " + why, true, -1);
+            String why = tooDeep(e) ? Messages.NESTED_TOO_DEEPLY : firstLine(e.getMessage());
+            return new JsonProblem(Messages.malformed("JSON", why), true, -1);
         }
         long offset = -1;
         String text = e.getMessage();
@@ -59,7 +59,7 @@ public final class JsonParsing {
                 offset = Math.max(0, jpe.getLocation().getByteOffset() - 1);
             }
         }
-        return new JsonProblem("malformed JSON: JSON is malformed: " + firstLine(text), true, offset);
+        return new JsonProblem(Messages.malformed("JSON", Messages.jsonSyntax(firstLine(text))), true, offset);
     }
 
     /**
@@ -126,7 +126,7 @@ public final class JsonParsing {
                         }
                     }
                     String written = new String(data, i, 6, StandardCharsets.US_ASCII);
-                    return new JsonProblem("malformed JSON: a string is not valid Unicode (lone surrogate " + written + ")",
+                    return new JsonProblem(Messages.malformed("JSON", Messages.loneSurrogate(written)),
                             true, i - offset);
                 }
                 if (unit >= 0) {
@@ -153,7 +153,7 @@ public final class JsonParsing {
     }
 
     private static JsonProblem utf8Problem(String why, int at) {
-        return new JsonProblem("malformed JSON: a string is not valid UTF-8 (" + why + ")", true, at);
+        return new JsonProblem(Messages.malformed("JSON", Messages.stringNotUtf8(why)), true, at);
     }
 
     /** The token after START_OBJECT or after a field's value: the next key, or END_OBJECT. */
@@ -193,7 +193,7 @@ public final class JsonParsing {
         if (t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_NUMBER_INT) {
             return wrongNumber(type, p);
         }
-        return new JsonProblem("Expected `" + type + "`, got `" + got(t) + "`");
+        return new JsonProblem(Messages.expectedType(type, got(t)));
     }
 
     /**
@@ -214,18 +214,18 @@ public final class JsonParsing {
                 }
             }
             if ("float".equals(kind) && Double.isInfinite(p.getDoubleValue())) {
-                return new JsonProblem("Number out of range");
+                return new JsonProblem(Messages.NUMBER_OUT_OF_RANGE);
             }
         } catch (IOException e) {
-            return new JsonProblem("Expected `" + type + "`, got `" + kind + "`");
+            return new JsonProblem(Messages.expectedType(type, kind));
         }
-        return new JsonProblem("Expected `" + type + "`, got `" + kind + "`");
+        return new JsonProblem(Messages.expectedType(type, kind));
     }
 
     /** A repeated tag key inside a message: as msgspec reads it, it must be the message's own tag again. */
     public static void readTag(JsonParser p, String tag) throws IOException, JsonProblem {
         if (p.currentToken() != JsonToken.VALUE_STRING) {
-            throw new JsonProblem("Expected `str`");
+            throw new JsonProblem(Messages.expectedTagType("str"));
         }
         String text = p.getText();
         if (!text.equals(tag)) {

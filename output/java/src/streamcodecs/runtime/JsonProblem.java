@@ -63,6 +63,6 @@ public final class JsonProblem extends Exception {
     }
 
     public static JsonProblem missing(String key) {
-        return new JsonProblem("missing required field `" + key + "`").at(key);
+        return new JsonProblem(Messages.missingField(key)).at(key);
     }
 }

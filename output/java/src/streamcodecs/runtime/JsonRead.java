@@ -86,15 +86,15 @@ public final class JsonRead {
         if (kind == JsonParser.NumberType.INT || kind == JsonParser.NumberType.LONG) {
             long value = p.getLongValue();
             if (value > max) {
-                throw new JsonProblem("Expected `int` <= " + max);
+                throw new JsonProblem(Messages.intAtMost(max));
             }
             if (value < min) {
-                throw new JsonProblem("Expected `int` >= " + min);
+                throw new JsonProblem(Messages.intAtLeast(min));
             }
             return value;
         }
         BigInteger big = p.getBigIntegerValue();
-        throw new JsonProblem(big.signum() > 0 ? "Expected `int` <= " + max : "Expected `int` >= " + min);
+        throw new JsonProblem(big.signum() > 0 ? Messages.intAtMost(max) : Messages.intAtLeast(min));
     }
 
     static double number(JsonParser p, boolean nullable) throws IOException, JsonProblem {
@@ -209,7 +209,7 @@ public final class JsonRead {
             nanos = Integer.parseInt(fraction) * 1000;
         }
         if (i == s.length()) {
-            throw new JsonProblem("Expected `datetime` with a timezone component");
+            throw new JsonProblem(Messages.NO_TIMEZONE);
         }
         ZoneOffset zone;
         char z = s.charAt(i);
@@ -250,7 +250,7 @@ public final class JsonRead {
             return null;
         }
         if (t == JsonToken.VALUE_NUMBER_FLOAT && Double.isInfinite(p.getDoubleValue())) {
-            throw new JsonProblem("Number out of range");
+            throw new JsonProblem(Messages.NUMBER_OUT_OF_RANGE);
         }
         Variant v;
         try {
@@ -286,7 +286,7 @@ public final class JsonRead {
         public JsonToken nextToken() throws IOException {
             JsonToken t = delegate.nextToken();
             if (t == JsonToken.VALUE_NUMBER_FLOAT && Double.isInfinite(delegate.getDoubleValue())) {
-                JsonProblem problem = new JsonProblem("Number out of range");
+                JsonProblem problem = new JsonProblem(Messages.NUMBER_OUT_OF_RANGE);
                 for (JsonStreamContext c = delegate.getParsingContext(); c != null && c != root; c = c.getParent()) {
                     if (c.inArray()) {
                         problem.at(c.getCurrentIndex());
@@ -312,7 +312,7 @@ public final class JsonRead {
             same = chars[offset + i] == value.charAt(i);
         }
         if (!same) {
-            throw new JsonProblem("Invalid enum value " + PythonText.repr(p.getText()));
+            throw new JsonProblem(Messages.invalidEnum(PythonText.repr(p.getText())));
         }
         return value;
     }
@@ -322,7 +322,7 @@ public final class JsonRead {
             throw JsonParsing.expected("int", p);
         }
         if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER || p.getLongValue() != value) {
-            throw new JsonProblem("Invalid enum value " + p.getText());
+            throw new JsonProblem(Messages.invalidEnum(p.getText()));
         }
         return value;
     }
@@ -411,7 +411,8 @@ public final class JsonRead {
 
     /** An enum's wire value that is not one of its members. */
     public static JsonProblem invalidEnum(Object value) {
-        return new JsonProblem("Invalid enum value " + (value instanceof String s ? PythonText.repr(s) : String.valueOf(value)));
+        String shown = value instanceof String s ? PythonText.repr(s) : String.valueOf(value);
+        return new JsonProblem(Messages.invalidEnum(shown));
     }
 
     /**

@@ -112,7 +112,7 @@ public abstract class JsonReader<M> {
             pending = Arrays.copyOfRange(all, start, all.length);
             if (pending.length > maxMessage && !tooLong) {
                 String what = endLine ? "message" : "line";
-                ready.add(new Frame(null, line + 1, what + " longer than " + maxMessage + " bytes"));
+                ready.add(new Frame(null, line + 1, Messages.tooLong(what, maxMessage)));
                 tooLong = true;
             }
             if (tooLong) {
@@ -127,7 +127,7 @@ public abstract class JsonReader<M> {
                 if (tooLong) {
                     tooLong = false;
                 } else if (end - start > maxMessage) {
-                    ready.add(new Frame(null, line, "line longer than " + maxMessage + " bytes"));
+                    ready.add(new Frame(null, line, Messages.tooLong("line", maxMessage)));
                 } else if (!blank(all, start, end - start)) {
                     ready.add(new Frame(Arrays.copyOfRange(all, start, end), line, null));
                 }
@@ -144,9 +144,9 @@ public abstract class JsonReader<M> {
                 if (tooLong) {
                     tooLong = false;
                 } else if (text.length > maxMessage) {
-                    ready.add(new Frame(null, at, "message longer than " + maxMessage + " bytes"));
+                    ready.add(new Frame(null, at, Messages.tooLong("message", maxMessage)));
                 } else if (blank(text, 0, text.length)) {
-                    ready.add(new Frame(null, at, "empty message: an end line with no JSON before it"));
+                    ready.add(new Frame(null, at, Messages.EMPTY_MESSAGE));
                 } else {
                     ready.add(new Frame(text, at, null));
                 }

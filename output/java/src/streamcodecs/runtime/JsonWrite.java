@@ -32,7 +32,7 @@ public final class JsonWrite {
             return false;
         }
         if (!nullable) {
-            throw new JsonProblem("Expected `" + type + "`, got `null`");
+            throw new JsonProblem(Messages.expectedType(type, "null"));
         }
         w.literal("null");
         return true;
@@ -67,7 +67,7 @@ public final class JsonWrite {
     /** A finite double as msgspec writes it in JSON (the Python codec's encoder), else the codec's refusal. */
     static String pythonFloat(double d) throws JsonProblem {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
-            throw new JsonProblem("Expected `float`, got `" + d + "`");
+            throw new JsonProblem(Messages.expectedType("float", d));
         }
         return PythonText.msgspecFloat(d);
     }
@@ -138,21 +138,21 @@ public final class JsonWrite {
 
     public static void writeConstStr(CompactJson w, String v, String value) throws JsonProblem {
         if (!value.equals(v)) {
-            throw v == null ? new JsonProblem("Expected `str`, got `null`") : JsonRead.invalidEnum(v);
+            throw v == null ? new JsonProblem(Messages.expectedType("str", "null")) : JsonRead.invalidEnum(v);
         }
         w.string(v);
     }
 
     public static void writeConstInt(CompactJson w, Integer v, Integer value) throws JsonProblem {
         if (!value.equals(v)) {
-            throw v == null ? new JsonProblem("Expected `int`, got `null`") : JsonRead.invalidEnum(v);
+            throw v == null ? new JsonProblem(Messages.expectedType("int", "null")) : JsonRead.invalidEnum(v);
         }
         w.number(v.toString());
     }
 
     public static <T> void writeList(CompactJson w, List<T> v, Write<T> item) throws JsonProblem {
         if (v == null) {
-            throw new JsonProblem("Expected `array`, got `null`");
+            throw new JsonProblem(Messages.expectedType("array", "null"));
         }
         w.beginArray();
         int index = 0;
@@ -177,13 +177,13 @@ public final class JsonWrite {
 
     public static <T> void writeMap(CompactJson w, Map<String, T> v, Write<T> item) throws JsonProblem {
         if (v == null) {
-            throw new JsonProblem("Expected `object`, got `null`");
+            throw new JsonProblem(Messages.expectedType("object", "null"));
         }
         w.beginObject();
         try {
             for (Map.Entry<String, T> e : v.entrySet()) {
                 if (e.getKey() == null) {
-                    throw new JsonProblem("Expected `str`, got `null`");
+                    throw new JsonProblem(Messages.expectedType("str", "null"));
                 }
                 w.key(e.getKey());
                 item.write(w, e.getValue());

@@ -60,8 +60,7 @@ public final class SqlFunctions {
     public static String mode(String function, String mode) {
         String upper = mode == null ? null : mode.toUpperCase(Locale.ROOT);
         if (!MODES.contains(upper)) {
-            throw new IllegalArgumentException(function + ": unknown mode " + repr(mode) + "; expected one of "
-                + tuple(MODES));
+            throw new IllegalArgumentException(function + ": " + Messages.unknownMode(repr(mode), tuple(MODES)));
         }
         return upper;
     }
@@ -69,8 +68,8 @@ public final class SqlFunctions {
     /** The direction (null: any), or the Python function's refusal ({@code check_direction}). */
     public static String direction(String function, String direction, List<String> directions) {
         if (direction != null && !directions.contains(direction)) {
-            throw new IllegalArgumentException(function + ": unknown direction " + repr(direction)
-                + "; expected one of " + tuple(directions));
+            throw new IllegalArgumentException(function + ": "
+                + Messages.unknownDirection(repr(direction), tuple(directions)));
         }
         return direction;
     }
@@ -78,8 +77,8 @@ public final class SqlFunctions {
     /** The content mode of {@code to_kafka}, or its refusal. */
     public static String contentMode(String function, String mode) {
         if (!CONTENT_MODES.contains(mode)) {
-            throw new IllegalArgumentException(function + ": unknown mode " + repr(mode) + "; expected one of "
-                + tuple(CONTENT_MODES));
+            throw new IllegalArgumentException(function + ": "
+                + Messages.unknownMode(repr(mode), tuple(CONTENT_MODES)));
         }
         return mode;
     }

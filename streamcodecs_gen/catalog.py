@@ -1,0 +1,261 @@
+"""The message catalog: every refusal text both runtimes give, written once.
+
+The Python and the Java codec refuse with the same words (the guide's "one rule, every language"); so that no text is
+copied by hand from one runtime into the other, each lives here once, as a name and a template whose ``{fields}``
+the runtime fills in, and is rendered once per run into the Python ``_runtime/messages.py`` (a constant for a text
+without fields, else a function of keyword arguments) and the Java ``runtime/Messages.java`` (a constant, else a
+static method of ``Object`` arguments, in the template's order). A field is filled with the value's ``str()`` in
+Python and ``String.valueOf`` in Java: the caller passes what both print alike (an int, a text it has shown with
+``repr``/``PythonText.repr``).
+
+Some entries are words the Python path does not write itself but takes from the library that refuses (``struct``,
+msgspec): the Java runtime says them from here, and ``tests/test_message_catalog.py`` pins each against the
+library's actual message, so that a library upgrade that changes its words fails a test instead of splitting the two
+codecs. ``tests/test_message_catalog.py`` also holds that no Java message literal is found in the Python runtime.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import sys
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+MAX_DEPTH = 1000
+"""How deep both runtimes let JSON nest its arrays and objects (Jackson's default, which the CloudEvents Java SDK
+reads with); deeper is refused as :data:`TOO_DEEP` whatever the interpreter's stack."""
+
+
+@dataclass(frozen=True)
+class Message:
+    """One refusal text: ``name`` in snake case (the Python name; Java's is its camel case), the template."""
+
+    name: str
+    template: str
+    doc: str
+    source: str = ""  # the library whose words these are, when the Python path takes them from it
+
+    @property
+    def fields(self) -> list[str]:
+        return [field for _, field, _, _ in string.Formatter().parse(self.template) if field is not None]
+
+    @property
+    def python_name(self) -> str:
+        return self.name.upper() if not self.fields else self.name
+
+    @property
+    def java_name(self) -> str:
+        if not self.fields:
+            return self.name.upper()
+        head, *rest = self.name.split("_")
+        return head + "".join(part.capitalize() for part in rest)
+
+    @property
+    def python(self) -> str:
+        """The Python definition (one statement)."""
+        doc = self.doc + (f" ({self.source}'s words)" if self.source else "")
+        if not self.fields:
+            return f'{self.python_name}: Final = {_py_str(self.template)}\n"""{doc}"""'
+        params = ", ".join(f"{field}: object" for field in self.fields)
+        return f'def {self.name}(*, {params}) -> str:\n    """{doc}"""\n    return f{_py_str(self.template)}'
+
+    @property
+    def java(self) -> str:
+        """The Java member (one declaration)."""
+        if not self.fields:
+            return f"public static final String {self.java_name} = {_java_str(self.template)};"
+        params = ", ".join(f"Object {field}" for field in self.fields)
+        parts: list[str] = []
+        for literal, field, _, _ in string.Formatter().parse(self.template):
+            if literal:
+                parts.append(_java_str(literal))
+            if field is not None:
+                parts.append(f"String.valueOf({field})" if not parts else field)
+        return f"public static String {self.java_name}({params}) {{\n    return {' + '.join(parts)};\n}}"
+
+    def format(self, **values: Any) -> str:
+        return self.template.format(**values)
+
+
+def _py_str(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _java_str(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+_STRUCT = "Python's struct module"
+_MSGSPEC = "msgspec"
+
+CATALOG: tuple[Message, ...] = (
+    # JSON nesting, all families.
+    Message("too_deep", "malformed JSON: nested too deeply", "JSON nested deeper than MAX_DEPTH (no offset)."),
+    # The JSON family's own words (jsonwire.py, jsonpacked.py, jsonpaths.py; JsonParsing, JsonReader, JsonMessages).
+    Message("nested_too_deeply", "nested too deeply", "Why a text is malformed when it nests deeper than MAX_DEPTH."),
+    Message("malformed", "malformed {syntax}: {why}", "A text that is not JSON (or MessagePack: syntax) and why."),
+    Message("string_not_utf8", "a string is not valid UTF-8 ({why})", "Why a text is malformed (why: the codec's)."),
+    Message(
+        "lone_surrogate",
+        "a string is not valid Unicode (lone surrogate {escape})",
+        "Why a JSON text is malformed: it escapes an unpaired surrogate (escape: as written).",
+    ),
+    Message("too_long", "{what} longer than {limit} bytes", "A line or message (what) beyond the reader's limit."),
+    Message(
+        "empty_message",
+        "empty message: an end line with no JSON before it",
+        "Storm's framing: an end line right after another.",
+    ),
+    Message("no_message_matches", "no message matches this {what}", "A JSON value no message of the direction is."),
+    # msgspec's words: the Python decoder takes them from msgspec's ValidationError; its encoder checks
+    # (jsonchecks.py) and the Java codec say them from here.
+    Message("expected_type", "Expected `{type}`, got `{kind}`", "A value of another JSON type.", _MSGSPEC),
+    Message("expected_tag_type", "Expected `{type}`", "A message's tag of another JSON type.", _MSGSPEC),
+    Message("invalid_tag", "Invalid value '{tag}'", "A tag no message has (quoted as it is).", _MSGSPEC),
+    Message("int_at_most", "Expected `int` <= {high}", "An integer above its type's range.", _MSGSPEC),
+    Message("int_at_least", "Expected `int` >= {low}", "An integer below its type's range.", _MSGSPEC),
+    Message(
+        "no_timezone",
+        "Expected `datetime` with a timezone component",
+        "A timestamp without an offset.",
+        _MSGSPEC,
+    ),
+    Message("json_truncated", "Input data was truncated", "A JSON text cut short.", _MSGSPEC),
+    Message(
+        "json_syntax", "JSON is malformed: {why}", "A JSON text with a syntax error (why: the parser's).", _MSGSPEC
+    ),
+    Message("number_out_of_range", "Number out of range", "A number beyond a double's range.", _MSGSPEC),
+    Message("invalid_enum", "Invalid enum value {value}", "A value no member of the enum has.", _MSGSPEC),
+    Message(
+        "missing_field",
+        "missing required field `{key}`",
+        "A required field absent (msgspec says 'Object ' first; the runtimes drop it).",
+        _MSGSPEC,
+    ),
+    Message(
+        "not_representable",
+        "`{path}`: not representable in Spark ({why})",
+        "A decoded value Spark's row cannot hold.",
+    ),
+    # Binary framing (frames.py, BinaryWire/BinaryReader/BinarySpark).
+    Message(
+        "unknown_direction",
+        "unknown direction {direction}; expected one of {directions}",
+        "A codec asked for a direction its protocol does not have (both shown as Python reprs).",
+    ),
+    Message(
+        "unknown_mode",
+        "unknown mode {mode}; expected one of {modes}",
+        "A Spark function asked for a mode it does not have (both shown as Python reprs).",
+    ),
+    Message(
+        "not_in_direction",
+        "type code {code} is not sent in direction {direction}",
+        "A frame's type code belongs to the protocol but not to the direction read.",
+    ),
+    Message("not_inline", "type code {code} is not an inline frame ({names})", "An inline frame of another type."),
+    Message(
+        "payload_outside",
+        "payload length {length} outside 0..{limit}",
+        "A frame header's payload length beyond the largest frame.",
+    ),
+    Message(
+        "shorter_than_header",
+        "frame of {size} bytes is shorter than the {header}-byte header",
+        "A whole-frame decode given less than a header.",
+    ),
+    Message(
+        "payload_past_given",
+        "payload length {length} runs past the {given} bytes given",
+        "A whole-frame decode whose header promises more than it was given.",
+    ),
+    Message("bytes_follow", "{count} bytes follow the frame", "A whole-frame decode given more than one frame."),
+    Message(
+        "ends_inside_frame",
+        "the data ends inside a frame ({left} of {need} bytes)",
+        "A stream of frames cut inside its last frame.",
+    ),
+    Message(
+        "input_starts",
+        "{problem} (input of {size} bytes starts {hex}{more})",
+        "A Spark row refused FAILFAST: its problem and its first 48 bytes in hex (more: '...' when longer).",
+    ),
+    Message("unknown_message", "unknown message {name}", "An encode row names no message of the protocol."),
+    Message("null_for_message", "null for message {name}", "An encode row whose message's column is null."),
+    Message("not_a_uuid", "not a UUID: {value}", "A Spark UUID string that is not one (shown as a Python repr)."),
+    # Binary fields (binary.py, BinaryWire).
+    Message("needs_bytes", "needs {need} bytes but only {left} remain", "A fixed run past the frame's end."),
+    Message("string_past_frame", "string of {size} bytes runs past the frame", "A string longer than its frame."),
+    Message("mutf8_partial", "malformed input: partial character at end", "Modified UTF-8 cut inside a character."),
+    Message("mutf8_around", "malformed input around byte {at}", "Modified UTF-8 with a bad byte (DataInput's words)."),
+    Message("invalid_mutf8", "invalid modified UTF-8: {why}", "A modified UTF-8 string refused (why: the above)."),
+    Message("invalid_utf8", "invalid UTF-8: {why}", "A UTF-8 string refused (why: Python's codec reason)."),
+    Message(
+        "mutf8_too_long",
+        "{size} bytes of modified UTF-8 exceed the 65535-byte limit",
+        "A modified UTF-8 string longer than its 2-byte length can say.",
+    ),
+    Message("utf8_too_long", "{size} bytes exceed the 65535-byte limit", "A UTF-8 string or bytes too long."),
+    Message("not_utf8_encodable", "not encodable as UTF-8: {why}", "A text with a lone surrogate, to UTF-8."),
+    Message("expected_str", "expected str, got {kind}", "A text field given another Python type."),
+    Message("expected_bytes", "expected bytes, got {kind}", "A bytes field given another Python type."),
+    Message(
+        "length_does_not_fit",
+        "length {size} does not fit the {left} bytes left",
+        "A length-prefixed value longer than its frame.",
+    ),
+    Message(
+        "count_does_not_fit",
+        "count {count} does not fit the {left} bytes left",
+        "A list whose count cannot fit the rest of its frame.",
+    ),
+    Message(
+        "padding_negative",
+        "padding must be a non-negative int, got {value}",
+        "A padding field given a negative or non-int count (shown as a Python repr).",
+    ),
+    # struct's own words, which the Python writer takes from struct.pack (pinned by the catalog's test).
+    Message(
+        "struct_range",
+        "'{code}' format requires {low} <= number <= {high}",
+        "An int32/int16 outside its range.",
+        _STRUCT,
+    ),
+    Message(
+        "struct_unsigned_range",
+        "{code} format requires 0 <= number <= {high}",
+        "An unsigned integer above its range (code: ubyte, 'H' or 'I').",
+        _STRUCT,
+    ),
+    Message("struct_out_of_range", "argument out of range", "A negative unsigned 'H' or 'I'.", _STRUCT),
+    Message("struct_byte_range", "byte format requires -128 <= number <= 127", "An int8 outside its range.", _STRUCT),
+    Message("struct_not_int", "required argument is not an integer", "An integer field given a non-int.", _STRUCT),
+    Message("struct_not_float", "required argument is not a float", "A float field given a non-number.", _STRUCT),
+    Message("struct_float_too_large", "float too large to pack with f format", "A float32 beyond its range.", _STRUCT),
+)
+"""Every entry, in the order the generated modules list them."""
+
+BY_NAME = {message.name: message for message in CATALOG}
+assert len(BY_NAME) == len(CATALOG), "a catalog name is used twice"
+assert all(re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)*", m.name) for m in CATALOG), "catalog names are snake case"
+
+
+def catalog_context() -> dict[str, Any]:
+    """What ``templates/*/runtime/messages*.j2`` render: the entries and the constants."""
+    return {"messages": CATALOG, "max_depth": MAX_DEPTH}
+
+
+def messages_at_source() -> ModuleType:
+    """The rendered ``_runtime/messages`` beside the hand-written runtime at its source (``py_package/_runtime``),
+    so that its modules import there too (their own tests, the generator's analysis): built from the same entries the
+    template renders, once per process."""
+    name = "streamcodecs_gen.py_package._runtime.messages"
+    if name not in sys.modules:
+        module = ModuleType(name, "The message catalog's texts (rendered into the package as _runtime/messages.py).")
+        body = "from typing import Final\n\n" + "\n\n".join(message.python for message in CATALOG)
+        exec(compile(body, "<catalog>", "exec"), module.__dict__)
+        module.MAX_DEPTH = MAX_DEPTH  # type: ignore[attr-defined]
+        sys.modules[name] = module
+    return sys.modules[name]
