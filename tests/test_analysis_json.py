@@ -42,6 +42,9 @@ def test_omit_defaults_when_a_field_is_optional() -> None:
         ({"optional": True}, False, "default"),  # default None: omitted by omit_defaults
         ({"optional": True, "has_default": True, "default": "x"}, False, "unset_default"),
         ({"added_later": True, "nullable": True}, False, "default"),
+        # beside an optional field too: None while an older peer left it out, written as null once set (kclpy
+        # requires Initialize.sequenceNumber's key; omit_defaults would drop a None default)
+        ({"added_later": True, "nullable": True}, True, "unset_default"),
         ({"added_later": True, "nullable": True, "has_default": True, "default": "x"}, True, "unset_default"),
         ({"has_default": True, "default": "x"}, False, "default"),
         ({"has_default": True, "default": "x"}, True, "unset_default"),  # else omit_defaults would drop "x"

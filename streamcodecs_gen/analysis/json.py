@@ -52,7 +52,8 @@ def field_mode(owner: Owner, f: Field) -> str:
         # An optional field is omitted only when None: one with another default is always written.
         return "default" if f.default is None else "unset_default"
     if f.added_later and f.nullable and not f.has_default:
-        return "default"
+        # (None where an older peer left it out; written as null once set, also beside an optional field)
+        return "unset_default" if omit_defaults(owner) else "default"
     if f.has_default:
         return "unset_default" if omit_defaults(owner) else "default"
     return "required"
