@@ -234,6 +234,60 @@ CATALOG: tuple[Message, ...] = (
     Message("struct_not_int", "required argument is not an integer", "An integer field given a non-int.", _STRUCT),
     Message("struct_not_float", "required argument is not a float", "A float field given a non-number.", _STRUCT),
     Message("struct_float_too_large", "float too large to pack with f format", "A float32 beyond its range.", _STRUCT),
+    # The Kafka family's value rules (kafkawire.py; KafkaRules), after an attribute's or a field's name.
+    Message("not_json_kind", "must be a JSON {kind}, not {got}", "A JSON event member of another JSON type."),
+    Message(
+        "not_absolute_uri",
+        "is not an absolute URI (RFC 3986: a scheme, then an optional fragment): {text}",
+        "A URI attribute that is not one (text: its repr).",
+    ),
+    Message(
+        "not_uri_reference",
+        "is not a URI-reference (RFC 3986 section 4.1): {text}",
+        "A URI-reference attribute that is not one (text: its repr).",
+    ),
+    Message(
+        "not_media_type",
+        "is not a media type (type/subtype, then ;name=value parameters): {text}",
+        "A media type attribute that is not one (text: its repr).",
+    ),
+    Message(
+        "not_boolean_text",
+        "is not a boolean (true or false, lower case): {text}",
+        "A boolean's header text that is not one (text: its repr).",
+    ),
+    Message(
+        "not_canonical_integer",
+        "is not an integer in canonical form (-?digits, no leading zeros or +): {text}",
+        "An integer's header text that is not one (text: its repr).",
+    ),
+    Message(
+        "integer_out_of_range",
+        "{value} is out of range for a {bits}-bit integer ({low}..{high})",
+        "An integer beyond its type's range.",
+    ),
+    Message("not_finite_number", "{value} is not a finite number in range", "A float that is NaN or infinite."),
+    Message("not_number_text", "is not a number: {text}", "A float's header text that is no JSON number (its repr)."),
+    Message(
+        "not_uuid_text",
+        "is not a UUID (8-4-4-4-12 hex digits): {text}",
+        "A UUID's text that is not one (text: its repr).",
+    ),
+    Message(
+        "not_base64",
+        "is not base64 (RFC 4648 section 4: standard alphabet, padded, no whitespace)",
+        "A base64 text that is not the standard padded form.",
+    ),
+    Message(
+        "not_rfc3339",
+        "is not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, optional .fraction, then Z or +hh:mm): {text}",
+        "A timestamp's text that is not RFC 3339 (text: its repr).",
+    ),
+    Message(
+        "invalid_date_time",
+        "is not a valid date-time ({why}): {text}",
+        "An RFC 3339 text naming no instant (why: Python datetime's words; text: its repr).",
+    ),
 )
 """Every entry, in the order the generated modules list them."""
 

@@ -25,6 +25,7 @@ from typing import Any, Final
 
 import msgspec
 
+from . import messages as _m
 from .jsonwire import MAX_DEPTH, nesting, roomy
 from .wiretypes import INTEGER_RANGES
 
@@ -208,7 +209,7 @@ def json_kind(value: Any) -> str:
 
 def _json_text(value: Any) -> str:
     if type(value) is not str:
-        raise Invalid(f"must be a JSON string, not {json_kind(value)}")
+        raise Invalid(_m.not_json_kind(kind="string", got=json_kind(value)))
     return value
 
 
@@ -305,7 +306,7 @@ def uri_from_text(text: str) -> str:
     if text in VALID_URI:
         return text
     if _SIMPLE_URI(text) is None and _URI_MATCH(text) is None:
-        raise Invalid(f"is not an absolute URI (RFC 3986: a scheme, then an optional fragment): {text!r}")
+        raise Invalid(_m.not_absolute_uri(text=repr(text)))
     return remember(VALID_URI, text)
 
 
@@ -328,7 +329,7 @@ def uri_reference_from_text(text: str) -> str:
     if text in VALID_URI_REFERENCE:
         return text
     if _SIMPLE_REFERENCE(text) is None and _URI_REFERENCE_MATCH(text) is None:
-        raise Invalid(f"is not a URI-reference (RFC 3986 section 4.1): {text!r}")
+        raise Invalid(_m.not_uri_reference(text=repr(text)))
     return remember(VALID_URI_REFERENCE, text)
 
 
@@ -359,7 +360,7 @@ def media_type_from_text(text: str) -> str:
     if text in VALID_MEDIA_TYPE:
         return text
     if _MEDIA_TYPE_MATCH(text) is None:
-        raise Invalid(f"is not a media type (type/subtype, then ;name=value parameters): {text!r}")
+        raise Invalid(_m.not_media_type(text=repr(text)))
     return remember(VALID_MEDIA_TYPE, text)
 
 
@@ -428,12 +429,12 @@ def bool_from_text(text: str) -> bool:
         return True
     if text == "false":
         return False
-    raise Invalid(f"is not a boolean (true or false, lower case): {text!r}")
+    raise Invalid(_m.not_boolean_text(text=repr(text)))
 
 
 def bool_from_json(value: Any) -> bool:
     if type(value) is not bool:
-        raise Invalid(f"must be a JSON boolean, not {json_kind(value)}")
+        raise Invalid(_m.not_json_kind(kind="boolean", got=json_kind(value)))
     return value
 
 
@@ -462,17 +463,17 @@ def _int_codec(name: str) -> IntCodec:
 
     def in_range(value: int) -> int:
         if not low <= value <= high:
-            raise Invalid(f"{value} is out of range for a {bits}-bit integer ({low}..{high})")
+            raise Invalid(_m.integer_out_of_range(value=value, bits=bits, low=low, high=high))
         return value
 
     def from_text(text: str) -> int:
         if _CANONICAL_INT(text) is None:
-            raise Invalid(f"is not an integer in canonical form (-?digits, no leading zeros or +): {text!r}")
+            raise Invalid(_m.not_canonical_integer(text=repr(text)))
         return in_range(int(text))
 
     def from_json(value: Any) -> int:
         if type(value) is not int:
-            raise Invalid(f"must be a JSON integer, not {json_kind(value)}")
+            raise Invalid(_m.not_json_kind(kind="integer", got=json_kind(value)))
         return in_range(value)
 
     def to_json(value: Any) -> int:
@@ -501,17 +502,17 @@ FloatCodec = tuple[Callable[[str], float], Callable[[Any], float], Callable[[Any
 def _float_codec(largest: float) -> FloatCodec:
     def in_range(value: float) -> float:
         if not math.isfinite(value) or abs(value) > largest:
-            raise Invalid(f"{value!r} is not a finite number in range")
+            raise Invalid(_m.not_finite_number(value=repr(value)))
         return value
 
     def from_text(text: str) -> float:
         if _JSON_NUMBER(text) is None:
-            raise Invalid(f"is not a number: {text!r}")
+            raise Invalid(_m.not_number_text(text=repr(text)))
         return in_range(float(text))
 
     def from_json(value: Any) -> float:
         if type(value) not in (int, float):
-            raise Invalid(f"must be a JSON number, not {json_kind(value)}")
+            raise Invalid(_m.not_json_kind(kind="number", got=json_kind(value)))
         return in_range(float(value))
 
     def to_json(value: Any) -> float:
@@ -536,7 +537,7 @@ _UUID_MATCH = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa
 
 def uuid_from_text(text: str) -> uuid.UUID:
     if _UUID_MATCH(text) is None:
-        raise Invalid(f"is not a UUID (8-4-4-4-12 hex digits): {text!r}")
+        raise Invalid(_m.not_uuid_text(text=repr(text)))
     return uuid.UUID(text)
 
 
@@ -558,7 +559,7 @@ _BASE64_MATCH = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0
 def base64_from_text(text: str) -> bytes:
     """RFC 4648 section 4, padded; other characters, missing padding or whitespace are errors (not skipped)."""
     if _BASE64_MATCH(text) is None:
-        raise Invalid("is not base64 (RFC 4648 section 4: standard alphabet, padded, no whitespace)")
+        raise Invalid(_m.NOT_BASE64)
     return base64.b64decode(text)
 
 
@@ -601,21 +602,20 @@ _TIMESTAMP_MATCH = re.compile(
 _FROMISOFORMAT = datetime.datetime.fromisoformat
 _UTC = datetime.UTC
 _DATETIME = datetime.datetime
-_TIMESTAMP_RULE = "is not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, optional .fraction, then Z or +hh:mm)"
 
 
 def timestamp_from_text(text: str) -> datetime.datetime:
     """An aware datetime.  ``t``/``z`` may be lower case; ``-00:00`` reads as UTC; fraction digits beyond the
     sixth are truncated.  A leap second (``:60``), a date that does not exist and year 0000 are errors."""
     if _TIMESTAMP_MATCH(text) is None:
-        raise Invalid(f"{_TIMESTAMP_RULE}: {text!r}")
+        raise Invalid(_m.not_rfc3339(text=repr(text)))
     try:
         return _FROMISOFORMAT(text)
     except ValueError:
         try:
             return _FROMISOFORMAT(text.upper())
         except ValueError as exc:
-            raise Invalid(f"is not a valid date-time ({exc}): {text!r}") from None
+            raise Invalid(_m.invalid_date_time(why=exc, text=repr(text))) from None
 
 
 def timestamp_from_json(value: Any) -> datetime.datetime:

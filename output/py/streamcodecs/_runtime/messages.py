@@ -267,3 +267,67 @@ STRUCT_NOT_FLOAT: Final = "required argument is not a float"
 
 STRUCT_FLOAT_TOO_LARGE: Final = "float too large to pack with f format"
 """A float32 beyond its range. (Python's struct module's words)"""
+
+
+def not_json_kind(*, kind: object, got: object) -> str:
+    """A JSON event member of another JSON type."""
+    return f"must be a JSON {kind}, not {got}"
+
+
+def not_absolute_uri(*, text: object) -> str:
+    """A URI attribute that is not one (text: its repr)."""
+    return f"is not an absolute URI (RFC 3986: a scheme, then an optional fragment): {text}"
+
+
+def not_uri_reference(*, text: object) -> str:
+    """A URI-reference attribute that is not one (text: its repr)."""
+    return f"is not a URI-reference (RFC 3986 section 4.1): {text}"
+
+
+def not_media_type(*, text: object) -> str:
+    """A media type attribute that is not one (text: its repr)."""
+    return f"is not a media type (type/subtype, then ;name=value parameters): {text}"
+
+
+def not_boolean_text(*, text: object) -> str:
+    """A boolean's header text that is not one (text: its repr)."""
+    return f"is not a boolean (true or false, lower case): {text}"
+
+
+def not_canonical_integer(*, text: object) -> str:
+    """An integer's header text that is not one (text: its repr)."""
+    return f"is not an integer in canonical form (-?digits, no leading zeros or +): {text}"
+
+
+def integer_out_of_range(*, value: object, bits: object, low: object, high: object) -> str:
+    """An integer beyond its type's range."""
+    return f"{value} is out of range for a {bits}-bit integer ({low}..{high})"
+
+
+def not_finite_number(*, value: object) -> str:
+    """A float that is NaN or infinite."""
+    return f"{value} is not a finite number in range"
+
+
+def not_number_text(*, text: object) -> str:
+    """A float's header text that is no JSON number (its repr)."""
+    return f"is not a number: {text}"
+
+
+def not_uuid_text(*, text: object) -> str:
+    """A UUID's text that is not one (text: its repr)."""
+    return f"is not a UUID (8-4-4-4-12 hex digits): {text}"
+
+
+NOT_BASE64: Final = "is not base64 (RFC 4648 section 4: standard alphabet, padded, no whitespace)"
+"""A base64 text that is not the standard padded form."""
+
+
+def not_rfc3339(*, text: object) -> str:
+    """A timestamp's text that is not RFC 3339 (text: its repr)."""
+    return f"is not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, optional .fraction, then Z or +hh:mm): {text}"
+
+
+def invalid_date_time(*, why: object, text: object) -> str:
+    """An RFC 3339 text naming no instant (why: Python datetime's words; text: its repr)."""
+    return f"is not a valid date-time ({why}): {text}"

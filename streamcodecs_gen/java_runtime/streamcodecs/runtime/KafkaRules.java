@@ -248,7 +248,7 @@ public abstract class KafkaRules {
 
     static String jsonText(Json value) throws Invalid {
         if (value.kind != STRING) {
-            throw new Invalid("must be a JSON string, not " + kindWords(value.kind));
+            throw new Invalid(Messages.notJsonKind("string", kindWords(value.kind)));
         }
         return value.text;
     }
@@ -267,9 +267,7 @@ public abstract class KafkaRules {
             return text;
         }
         if (!simpleUri.matcher(text).matches() && !uri.matcher(text).matches()) {
-            throw new Invalid(
-                "is not an absolute URI (RFC 3986: a scheme, then an optional fragment): " + PythonText.repr(text)
-            );
+            throw new Invalid(Messages.notAbsoluteUri(PythonText.repr(text)));
         }
         return remember(validUri, text);
     }
@@ -293,7 +291,7 @@ public abstract class KafkaRules {
             return text;
         }
         if (!simpleReference.matcher(text).matches() && !uriReference.matcher(text).matches()) {
-            throw new Invalid("is not a URI-reference (RFC 3986 section 4.1): " + PythonText.repr(text));
+            throw new Invalid(Messages.notUriReference(PythonText.repr(text)));
         }
         return remember(validReference, text);
     }
@@ -303,7 +301,7 @@ public abstract class KafkaRules {
             return text;
         }
         if (!mediaType.matcher(text).matches()) {
-            throw new Invalid("is not a media type (type/subtype, then ;name=value parameters): " + PythonText.repr(text));
+            throw new Invalid(Messages.notMediaType(PythonText.repr(text)));
         }
         return remember(validMediaType, text);
     }
@@ -379,13 +377,10 @@ public abstract class KafkaRules {
 
     // --- RFC 3339 timestamps --------------------------------------------------------------------------------------
 
-    private static final String TIMESTAMP_RULE =
-        "is not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, optional .fraction, then Z or +hh:mm)";
-
     /** A date-time with its offset; {@code t}/{@code z} in either case; digits beyond microseconds dropped. */
     OffsetDateTime parseTimestamp(String text) throws Invalid {
         if (!timestamp.matcher(text).matches()) {
-            throw new Invalid(TIMESTAMP_RULE + ": " + PythonText.repr(text));
+            throw new Invalid(Messages.notRfc3339(PythonText.repr(text)));
         }
         int year = digits(text, 0, 4);
         int month = digits(text, 5, 7);
@@ -415,7 +410,7 @@ public abstract class KafkaRules {
             }
         }
         if (year == 0) {
-            throw new Invalid("is not a valid date-time (year 0 is out of range): " + PythonText.repr(text));
+            throw new Invalid(Messages.invalidDateTime("year 0 is out of range", PythonText.repr(text)));
         }
         try {
             return OffsetDateTime.of(
@@ -423,7 +418,7 @@ public abstract class KafkaRules {
                 offset
             ).minusMinutes(beyond);
         } catch (DateTimeException e) {
-            throw new Invalid("is not a valid date-time (day is out of range for month): " + PythonText.repr(text));
+            throw new Invalid(Messages.invalidDateTime("day is out of range for month", PythonText.repr(text)));
         }
     }
 
@@ -477,12 +472,12 @@ public abstract class KafkaRules {
         if (text.equals("false")) {
             return Boolean.FALSE;
         }
-        throw new Invalid("is not a boolean (true or false, lower case): " + PythonText.repr(text));
+        throw new Invalid(Messages.notBooleanText(PythonText.repr(text)));
     }
 
     Boolean jsonBool(Json value) throws Invalid {
         if (value.kind != TRUE && value.kind != FALSE) {
-            throw new Invalid("must be a JSON boolean, not " + kindWords(value.kind));
+            throw new Invalid(Messages.notJsonKind("boolean", kindWords(value.kind)));
         }
         return value.kind == TRUE;
     }
@@ -495,9 +490,7 @@ public abstract class KafkaRules {
             canonical = text.charAt(i) >= '0' && text.charAt(i) <= '9';
         }
         if (!canonical) {
-            throw new Invalid(
-                "is not an integer in canonical form (-?digits, no leading zeros or +): " + PythonText.repr(text)
-            );
+            throw new Invalid(Messages.notCanonicalInteger(PythonText.repr(text)));
         }
         return inRange(new java.math.BigInteger(text), bits);
     }
@@ -505,16 +498,14 @@ public abstract class KafkaRules {
     private static long inRange(java.math.BigInteger value, int bits) throws Invalid {
         if (value.bitLength() > bits - 1) {
             long high = (1L << (bits - 1)) - 1;
-            throw new Invalid(
-                value + " is out of range for a " + bits + "-bit integer (" + (-high - 1) + ".." + high + ")"
-            );
+            throw new Invalid(Messages.integerOutOfRange(value, bits, -high - 1, high));
         }
         return value.longValue();
     }
 
     static long jsonInteger(Json value, int bits) throws Invalid {
         if (value.kind != INTEGER) {
-            throw new Invalid("must be a JSON integer, not " + kindWords(value.kind));
+            throw new Invalid(Messages.notJsonKind("integer", kindWords(value.kind)));
         }
         return inRange(new java.math.BigInteger(value.text), bits);
     }
@@ -526,21 +517,21 @@ public abstract class KafkaRules {
 
     static double finite(double value, double largest) throws Invalid {
         if (!Double.isFinite(value) || Math.abs(value) > largest) {
-            throw new Invalid(PythonText.pythonFloat(value) + " is not a finite number in range");
+            throw new Invalid(Messages.notFiniteNumber(PythonText.pythonFloat(value)));
         }
         return value;
     }
 
     double numberText(String text, double largest) throws Invalid {
         if (!number.matcher(text).matches()) {
-            throw new Invalid("is not a number: " + PythonText.repr(text));
+            throw new Invalid(Messages.notNumberText(PythonText.repr(text)));
         }
         return finite(Double.parseDouble(text), largest);
     }
 
     static double jsonNumber(Json value, double largest) throws Invalid {
         if (value.kind != INTEGER && value.kind != FLOAT) {
-            throw new Invalid("must be a JSON number, not " + kindWords(value.kind));
+            throw new Invalid(Messages.notJsonKind("number", kindWords(value.kind)));
         }
         return finite(Double.parseDouble(value.text), largest);
     }
@@ -549,7 +540,7 @@ public abstract class KafkaRules {
 
     UUID parseUuid(String text) throws Invalid {
         if (!uuid.matcher(text).matches()) {
-            throw new Invalid("is not a UUID (8-4-4-4-12 hex digits): " + PythonText.repr(text));
+            throw new Invalid(Messages.notUuidText(PythonText.repr(text)));
         }
         return new UUID(
             Long.parseUnsignedLong(text.substring(0, 8) + text.substring(9, 13) + text.substring(14, 18), 16),
@@ -588,7 +579,7 @@ public abstract class KafkaRules {
     /** RFC 4648 section 4, padded; other characters, missing padding or whitespace are errors. */
     byte[] parseBase64(String text) throws Invalid {
         if (!base64.matcher(text).matches()) {
-            throw new Invalid("is not base64 (RFC 4648 section 4: standard alphabet, padded, no whitespace)");
+            throw new Invalid(Messages.NOT_BASE64);
         }
         return Base64.getDecoder().decode(text);
     }
@@ -625,7 +616,7 @@ public abstract class KafkaRules {
     private static Integer int32(String text) throws Invalid {
         java.math.BigInteger number = new java.math.BigInteger(text);
         if (number.bitLength() > 31) {
-            throw new Invalid(number + " is out of range for a 32-bit integer (-2147483648..2147483647)");
+            throw new Invalid(Messages.integerOutOfRange(number, 32, Integer.MIN_VALUE, Integer.MAX_VALUE));
         }
         return number.intValue();
     }

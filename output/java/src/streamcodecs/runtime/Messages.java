@@ -256,6 +256,69 @@ public final class Messages {
     /** A float32 beyond its range. (Python's struct module's words) */
     public static final String STRUCT_FLOAT_TOO_LARGE = "float too large to pack with f format";
 
+    /** A JSON event member of another JSON type. */
+    public static String notJsonKind(Object kind, Object got) {
+        return "must be a JSON " + kind + ", not " + got;
+    }
+
+    /** A URI attribute that is not one (text: its repr). */
+    public static String notAbsoluteUri(Object text) {
+        return "is not an absolute URI (RFC 3986: a scheme, then an optional fragment): " + text;
+    }
+
+    /** A URI-reference attribute that is not one (text: its repr). */
+    public static String notUriReference(Object text) {
+        return "is not a URI-reference (RFC 3986 section 4.1): " + text;
+    }
+
+    /** A media type attribute that is not one (text: its repr). */
+    public static String notMediaType(Object text) {
+        return "is not a media type (type/subtype, then ;name=value parameters): " + text;
+    }
+
+    /** A boolean's header text that is not one (text: its repr). */
+    public static String notBooleanText(Object text) {
+        return "is not a boolean (true or false, lower case): " + text;
+    }
+
+    /** An integer's header text that is not one (text: its repr). */
+    public static String notCanonicalInteger(Object text) {
+        return "is not an integer in canonical form (-?digits, no leading zeros or +): " + text;
+    }
+
+    /** An integer beyond its type's range. */
+    public static String integerOutOfRange(Object value, Object bits, Object low, Object high) {
+        return String.valueOf(value) + " is out of range for a " + bits + "-bit integer (" + low + ".." + high + ")";
+    }
+
+    /** A float that is NaN or infinite. */
+    public static String notFiniteNumber(Object value) {
+        return String.valueOf(value) + " is not a finite number in range";
+    }
+
+    /** A float's header text that is no JSON number (its repr). */
+    public static String notNumberText(Object text) {
+        return "is not a number: " + text;
+    }
+
+    /** A UUID's text that is not one (text: its repr). */
+    public static String notUuidText(Object text) {
+        return "is not a UUID (8-4-4-4-12 hex digits): " + text;
+    }
+
+    /** A base64 text that is not the standard padded form. */
+    public static final String NOT_BASE64 = "is not base64 (RFC 4648 section 4: standard alphabet, padded, no whitespace)";
+
+    /** A timestamp's text that is not RFC 3339 (text: its repr). */
+    public static String notRfc3339(Object text) {
+        return "is not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, optional .fraction, then Z or +hh:mm): " + text;
+    }
+
+    /** An RFC 3339 text naming no instant (why: Python datetime's words; text: its repr). */
+    public static String invalidDateTime(Object why, Object text) {
+        return "is not a valid date-time (" + why + "): " + text;
+    }
+
     private Messages() {
     }
 }
