@@ -556,6 +556,13 @@ def _leaves(value: Any, data_type: DataType, path: tuple[Any, ...] = ()) -> Iter
             yield from _leaves(item, data_type.elementType, (*path, i))
 
 
+def _holder(row: Any, path: tuple[Any, ...]) -> Any:
+    """The list that holds the value at ``path`` (a non-empty path of indexes) in a plain row."""
+    for step in path[:-1]:
+        row = row[step]
+    return row
+
+
 def row_mutation(rng: random.Random, row: Any, data_type: DataType, message_names: list[str] | None) -> Any:
     """A row (plain form) with one value replaced: null or an odd value of its type, or its message renamed."""
     row = json.loads(json.dumps(row))  # a copy
@@ -571,9 +578,7 @@ def row_mutation(rng: random.Random, row: Any, data_type: DataType, message_name
     path, leaf_type = rng.choice(paths[1:] or paths)
     if not path:
         return _odd(rng, row, leaf_type)
-    holder = row
-    for step in path[:-1]:
-        holder = holder[step]
+    holder = _holder(row, path)
     holder[path[-1]] = _odd(rng, holder[path[-1]], leaf_type)
     return row
 
@@ -590,16 +595,11 @@ def row_sweep(rng: random.Random, rows: list[Any], data_type: DataType) -> list[
         for path, leaf_type in _leaves(row, data_type):
             if len(path) < 2 or row[path[0]] is None:
                 continue  # (the message's own column only: the others are null and not read)
-            holder = row
-            for step in path[:-1]:
-                holder = holder[step]
-            odd = next((v for v in (_odd(rng, holder[path[-1]], leaf_type) for _ in range(20)) if v is not None), None)
+            leaf = _holder(row, path)[path[-1]]
+            odd = next((v for v in (_odd(rng, leaf, leaf_type) for _ in range(20)) if v is not None), None)
             for value in [None] if odd is None else [None, odd]:  # (a struct has no odd value of its own)
                 copy = json.loads(json.dumps(row))
-                target = copy
-                for step in path[:-1]:
-                    target = target[step]
-                target[path[-1]] = value
+                _holder(copy, path)[path[-1]] = value
                 swept.append(copy)
     return swept
 
