@@ -5,7 +5,9 @@ generated code.
 """
 
 from .catalog import messages_at_source
+from .patterns import patterns_at_source
 
 # The hand-written Python runtime also runs at its source (its own tests, the generator's analysis import it there):
-# the module the generator renders beside it (``_runtime/messages``) is put there first.
+# the modules the generator renders beside it (``_runtime/messages``, ``_runtime/kafkapatterns``) are put there first.
 messages_at_source()
+patterns_at_source()

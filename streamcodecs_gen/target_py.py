@@ -68,10 +68,14 @@ FAMILIES: dict[str, PythonFamily] = {
     ),
 }
 """This target's part of each wire family (``families/``), by the family's name."""
-RUNTIME_TEMPLATES = {"py/runtime/wiretypes.py.j2": "wiretypes.py", "py/runtime/messages.py.j2": "messages.py"}
+RUNTIME_TEMPLATES = {
+    "py/runtime/wiretypes.py.j2": "wiretypes.py",
+    "py/runtime/messages.py.j2": "messages.py",
+    "py/runtime/kafkapatterns.py.j2": "kafkapatterns.py",
+}
 """Runtime modules rendered (not copied), once per run, from the facts both runtimes share (``analysis/runtime.py``:
-the type records' rows and the message catalog, ``catalog.py``), beside the hand-written ``_runtime`` modules; no
-hand-written module has the same name."""
+the type records' rows, the message catalog of ``catalog.py`` and the Kafka family's text patterns of
+``patterns.py``), beside the hand-written ``_runtime`` modules; no hand-written module has the same name."""
 
 
 def needs(protocols: list[Protocol], options: Options) -> frozenset[str]:

@@ -145,9 +145,10 @@ def test_the_check_finds_a_cycle_and_an_import_in_a_function(tmp_path: Path) -> 
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # below everything: the definitions' loading and problems, names, versions, the wire-type registry, the message
-    # catalog and the rendering helpers (Options, Renderer, the Jinja filters); the packages' own __init__ files
-    ("", "families", "load", "problems", "origin", "naming", "versions", "types", "catalog", "filters", "render")
-    + ("environment",),
+    # catalog, the Kafka family's text patterns and the rendering helpers (Options, Renderer, the Jinja filters); the
+    # packages' own __init__ files
+    ("", "families", "load", "problems", "origin", "naming", "versions", "types", "catalog", "patterns")
+    + ("filters", "render", "environment"),
     ("families.framing",),  # the typed framing
     ("model", "resolve", "layout"),  # the model
     ("families.*",),  # the family objects: flags and check hooks
@@ -198,3 +199,40 @@ def test_no_family_object_names_a_later_stage() -> None:
         if _layer(target) in later
     )
     assert named == []
+
+
+def _copied_imports(package: Path = PACKAGE) -> list[tuple[str, int, str]]:
+    """Every import, in a generator module, of the code the generator copies into its output (its runtime)."""
+    found = []
+    for module, path in _modules(package).items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = (
+                    _package_of(module, path)[: len(_package_of(module, path)) - node.level + 1] if node.level else []
+                )
+                names = [".".join([*base, *([node.module] if node.module else [])])]
+                names += [f"{names[0]}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            found += [(module, node.lineno, n) for n in names if any(part in COPIED for part in n.split("."))]
+    return found
+
+
+def test_the_generator_does_not_import_the_runtime_it_copies() -> None:
+    """The facts both runtimes share are written on the generator's side and rendered into the runtimes (the Kafka
+    patterns in ``patterns.py``, the texts in ``catalog.py``), never read back from a runtime the generator ships."""
+    assert _copied_imports() == []
+
+
+def test_the_check_finds_an_import_of_the_runtime(tmp_path: Path) -> None:
+    package = tmp_path / "streamcodecs_gen"
+    (package / "analysis").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "analysis" / "__init__.py").write_text("")
+    (package / "analysis" / "kafka.py").write_text("def f():\n    from ..py_package._runtime import kafkawire\n")
+    assert _copied_imports(package) == [
+        ("streamcodecs_gen.analysis.kafka", 2, "streamcodecs_gen.py_package._runtime"),
+        ("streamcodecs_gen.analysis.kafka", 2, "streamcodecs_gen.py_package._runtime.kafkawire"),
+    ]

@@ -7,7 +7,6 @@ record header carries each attribute. :func:`kafka_event` derives that once from
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from itertools import takewhile
 from typing import Any
@@ -16,6 +15,7 @@ from ..families.framing import KafkaFraming
 from ..filters import javastr as java_string
 from ..model import Field, MapRef, Message, Protocol, WireRef
 from ..naming import java_camel, java_safe
+from ..patterns import java_patterns
 from ..types import JAVA_PRIMITIVES, JSON_BYTES, WireType
 from .exports import exports
 from .spark import kind_column, pyspark, schema_name
@@ -338,8 +338,8 @@ class JavaKafka:
     extensions_at: int  # how many declared attributes precede the extensions in field order
     extensions: str  # the Java name of the map of undeclared attributes
     content_type_at: int  # index of the content-type attribute in ``attributes``
-    patterns: dict[str, list[str]]  # KafkaWire constructor arguments: the Python runtime's patterns, as Java
-    # string literals of at most 96 characters each (to be joined with +)
+    patterns: dict[str, list[str]]  # KafkaWire constructor arguments: the Kafka family's text patterns
+    # (``patterns.py``, which the Python runtime is rendered from too), as Java string literals to be joined with +
     name_pattern: str  # attribute names (Java literal)
     name_rule: str  # the rule on names, as problems say it
     json_implied: bool  # an absent content type means JSON data
@@ -364,12 +364,10 @@ class JavaKafka:
         return len(self.attributes) + 1
 
 
-def _java_pattern(match: Any) -> list[str]:
-    """A Python runtime pattern (compiled, or its ``fullmatch``) as a Java regular expression: string literals
-    whose concatenation is the pattern (in pieces, so that no source line is long)."""
-    pattern: str = (match if isinstance(match, re.Pattern) else match.__self__).pattern
-    pattern = re.sub(r"\\U([0-9A-Fa-f]{8})", lambda m: "\\x{" + format(int(m.group(1), 16), "X") + "}", pattern)
-    pieces = [pattern[i : i + 80] for i in range(0, len(pattern), 80)] or [""]
+def _java_pieces(regex: str) -> list[str]:
+    """A Java regular expression as string literals whose concatenation is it (in pieces, so that no source line is
+    long)."""
+    pieces = [regex[i : i + 80] for i in range(0, len(regex), 80)] or [""]
     return [java_string(piece) for piece in pieces]
 
 
@@ -399,7 +397,7 @@ def java_gap(event: KafkaEvent) -> str | None:
 
 
 def java_kafka(protocol: Protocol) -> JavaKafka | None:
-    """The Java view of a Kafka-family protocol, with the wire types' patterns taken from the Python runtime; None
+    """The Java view of a Kafka-family protocol, with the wire types' text patterns (``patterns.py``); None
     when the Java target does not carry it (:func:`java_gap` says why)."""
     event = kafka_event(protocol)
     if java_gap(event) is not None:
@@ -416,7 +414,7 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
         extensions_at=extensions_at,
         extensions=java_safe(java_camel(event.extra.py)),
         content_type_at=next((i for i, a in enumerate(attributes) if a.content_type), -1),
-        patterns=_java_patterns(),
+        patterns={name: _java_pieces(regex) for name, regex in java_patterns().items()},
         name_pattern=java_string(framing.attribute_names.pattern),
         name_rule=f"must match {framing.attribute_names.pattern}"
         + (f" and not be one of {', '.join(reserved)}" if reserved else "")
@@ -454,25 +452,6 @@ def _java_attributes(event: KafkaEvent, extensions_at: int) -> list[JavaAttribut
             )
         )
     return attributes
-
-
-def _java_patterns() -> dict[str, list[str]]:
-    """The Python runtime's text patterns as Java regex literals, by the names the Java runtime gives them."""
-    from ..py_package._runtime import kafkapatterns as kp
-
-    return {
-        "forbidden": _java_pattern(kp.FORBIDDEN),
-        "simpleUri": _java_pattern(kp.SIMPLE_URI),
-        "uri": _java_pattern(kp.URI_MATCH),
-        "simpleReference": _java_pattern(kp.SIMPLE_REFERENCE),
-        "uriReference": _java_pattern(kp.URI_REFERENCE_MATCH),
-        "mediaType": _java_pattern(kp.MEDIA_TYPE_MATCH),
-        "parameter": _java_pattern(kp.PARAMETER),
-        "timestamp": _java_pattern(kp.TIMESTAMP_MATCH),
-        "base64": _java_pattern(kp.BASE64_MATCH),
-        "number": _java_pattern(kp.JSON_NUMBER),
-        "uuid": _java_pattern(kp.UUID_MATCH),
-    }
 
 
 def _json_implied(framing: KafkaFraming) -> bool:

@@ -17,10 +17,11 @@ from typing import Annotated, Any
 import msgspec
 
 from ..catalog import catalog_context
+from ..patterns import PATTERNS
 from ..types import WIRE_TYPES, WireType
 
 SOURCE_RUNTIME = "streamcodecs_gen.py_package._runtime"
-"""The hand-written Python runtime as a package at its source (the generator reads its text patterns there)."""
+"""The hand-written Python runtime as a package at its source."""
 
 
 @dataclass(frozen=True)
@@ -91,11 +92,13 @@ def java_json_types() -> list[JavaJsonType]:
 
 
 def runtime_context() -> dict[str, Any]:
-    """The names every runtime template reads: the type records' rows and the message catalog's."""
+    """The names every runtime template reads: the type records' rows, the message catalog's and the Kafka family's
+    text patterns."""
     return {
         "aliases": python_aliases(),
         "integer_ranges": integer_ranges(),
         "java_json_types": java_json_types(),
+        "patterns": PATTERNS,
         **catalog_context(),
     }
 
