@@ -36,6 +36,7 @@ class Message:
     template: str
     doc: str
     source: str = ""  # the library whose words these are, when the Python path takes them from it
+    column: bool = False  # its fields are Spark columns: said as the pieces to concat (a text is a literal)
 
     @property
     def fields(self) -> list[str]:
@@ -58,6 +59,11 @@ class Message:
         doc = self.doc + (f" ({self.source}'s words)" if self.source else "")
         if not self.fields:
             return f'{self.python_name}: Final = {_py_str(self.template)}\n"""{doc}"""'
+        if self.column:
+            assert len(self.pieces) > 1, f"{self.name}: a column message has a field and a text at least"
+            params = ", ".join(f"{field}: object" for field in self.fields)
+            pieces = ", ".join(_py_str(piece) if literal else piece for literal, piece in self.pieces)
+            return f'def {self.name}(*, {params}) -> tuple[object, ...]:\n    """{doc}"""\n    return ({pieces})'
         params = ", ".join(f"{field}: object" for field in self.fields)
         return f'def {self.name}(*, {params}) -> str:\n    """{doc}"""\n    return f{_py_str(self.template)}'
 
@@ -67,6 +73,9 @@ class Message:
         if not self.fields:
             return f"public static final String {self.java_name} = {_java_str(self.template)};"
         params = ", ".join(f"Object {field}" for field in self.fields)
+        if self.column:
+            pieces = ", ".join(_java_str(piece) if literal else piece for literal, piece in self.pieces)
+            return f"public static Object[] {self.java_name}({params}) {{\n    return new Object[] {{{pieces}}};\n}}"
         parts: list[str] = []
         for literal, field, _, _ in string.Formatter().parse(self.template):
             if literal:
@@ -74,6 +83,17 @@ class Message:
             if field is not None:
                 parts.append(f"String.valueOf({field})" if not parts else field)
         return f"public static String {self.java_name}({params}) {{\n    return {' + '.join(parts)};\n}}"
+
+    @property
+    def pieces(self) -> list[tuple[bool, str]]:
+        """The template in order: (True, a literal text) and (False, a field's name)."""
+        found: list[tuple[bool, str]] = []
+        for literal, field, _, _ in string.Formatter().parse(self.template):
+            if literal:
+                found.append((True, literal))
+            if field is not None:
+                found.append((False, field))
+        return found
 
     def format(self, **values: Any) -> str:
         return self.template.format(**values)
@@ -123,6 +143,12 @@ CATALOG: tuple[Message, ...] = (
         _MSGSPEC,
     ),
     Message("json_truncated", "Input data was truncated", "A JSON text cut short.", _MSGSPEC),
+    Message(
+        "json_trailing",
+        "trailing characters",
+        "A JSON text with more after its value (msgspec says the byte offset after it).",
+        _MSGSPEC,
+    ),
     Message(
         "json_syntax", "JSON is malformed: {why}", "A JSON text with a syntax error (why: the parser's).", _MSGSPEC
     ),
@@ -185,6 +211,25 @@ CATALOG: tuple[Message, ...] = (
     Message("unknown_message", "unknown message {name}", "An encode row names no message of the protocol."),
     Message("null_for_message", "null for message {name}", "An encode row whose message's column is null."),
     Message("not_a_uuid", "not a UUID: {value}", "A Spark UUID string that is not one (shown as a Python repr)."),
+    # Spark's error columns (spark/__init__.py, spark/_kafka.py; SqlFunctions): pieces of a concat, the fields columns.
+    Message(
+        "failfast_problem",
+        "{protocol}: {problem} (input starts {excerpt})",
+        "A row refused FAILFAST: the decode problem and the input's first 120 characters as a JSON array.",
+        column=True,
+    ),
+    Message(
+        "cannot_encode",
+        "{protocol}: cannot encode: {problem}",
+        "A row that cannot be encoded, FAILFAST.",
+        column=True,
+    ),
+    Message(
+        "cannot_encode_event",
+        "{protocol}: cannot encode the event: {problem}",
+        "An event that cannot be written to a Kafka record (the error column, or FAILFAST).",
+        column=True,
+    ),
     # Binary fields (binary.py, BinaryWire).
     Message("needs_bytes", "needs {need} bytes but only {left} remain", "A fixed run past the frame's end."),
     Message("string_past_frame", "string of {size} bytes runs past the frame", "A string longer than its frame."),
@@ -287,6 +332,81 @@ CATALOG: tuple[Message, ...] = (
         "invalid_date_time",
         "is not a valid date-time ({why}): {text}",
         "An RFC 3339 text naming no instant (why: Python datetime's words; text: its repr).",
+    ),
+    Message(
+        "forbidden_character",
+        "holds the character U+{code} (control characters, surrogates and noncharacters are not allowed)",
+        "A text holding a character no string may hold (code: at least 4 upper-case hex digits).",
+    ),
+    Message(
+        "undeclared_json_kind",
+        "is {kind}; the value of an undeclared attribute is a boolean, an integer or a string",
+        "An undeclared attribute's JSON member of another JSON kind (kind: 'a number', 'null', ...).",
+    ),
+    Message(
+        "undeclared_value_type",
+        "has type {type}; expected bool, int, str, bytes or datetime",
+        "An undeclared attribute's value of another type (type: its class's name).",
+    ),
+    # The Kafka family's JSON (kafkajson.py; KafkaJson): the JSON family's malformed and too_deep, and this.
+    Message("json_not_utf8", "JSON text is not UTF-8 ({why})", "JSON text with an invalid byte (why: the reason)."),
+    # The Kafka family's records and event format (kafkarecords.py, the Kafka template; KafkaEvents).
+    Message(
+        "header_goes_in",
+        "header {name} is not allowed: attribute {attribute} goes in the {header} header",
+        "A prefixed header naming an attribute that has its own header (all three: reprs).",
+    ),
+    Message(
+        "header_not_attribute_name",
+        "header {name}: {attribute} is not a valid attribute name ({rule})",
+        "A prefixed header whose attribute name breaks the naming rule (name, attribute: reprs).",
+    ),
+    Message(
+        "member_not_attribute_name",
+        "member {name} is not a valid attribute name ({rule})",
+        "A JSON event member whose name breaks the naming rule (name: its repr).",
+    ),
+    Message("header_null", "header {name} has a null value", "An attribute's header with a null value (its repr)."),
+    Message(
+        "header_not_utf8",
+        "header {name} is not UTF-8 text ({why})",
+        "An attribute's header that is not UTF-8 (name: its repr; why: the reason and byte, as Python says them).",
+    ),
+    Message(
+        "not_event_format",
+        "structured content type {content_type} is not a supported event format (supported: {supported})",
+        "A structured-mode record of another media type (content_type: its repr).",
+    ),
+    Message(
+        "charset_not_supported",
+        "structured content type {content_type}: charset {charset} is not supported",
+        "A structured-mode record in a charset the event format is not read in (both: reprs).",
+    ),
+    Message(
+        "structured_needs_value",
+        "a structured-mode record needs a value; it is null",
+        "A structured-mode record without a value.",
+    ),
+    Message(
+        "member_not_json_string",
+        "member {member} under the non-JSON content type {content_type} must be a JSON string, not {kind}",
+        "An event's data member of another JSON kind under a non-JSON content type (content_type: its repr).",
+    ),
+    Message(
+        "text_not_in_charset",
+        "str {payload} can be written as {charsets}, not charset {charset}: give bytes",
+        "Text data under a content type whose charset the codec does not write (charset: its repr).",
+    ),
+    Message(
+        "not_json_content",
+        "{kind} {payload} cannot be written under the non-JSON content type {content_type}: give bytes or str",
+        "Data that is neither bytes nor text under a non-JSON content type (content_type: its repr).",
+    ),
+    Message(
+        "not_one_json_value",
+        "bytes under the JSON content type {content_type} are not one JSON value: {why}{where}; give their JSON "
+        "value, or a content type that does not declare JSON",
+        "Bytes data under a JSON content type that are not JSON (where: ' (byte N)' or nothing).",
     ),
 )
 """Every entry, in the order the generated modules list them."""

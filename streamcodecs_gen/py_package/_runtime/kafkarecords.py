@@ -115,13 +115,12 @@ def header_reading(
                     attribute = key[prefix_length:]
                     if key in own_header:
                         raise decode_error(
-                            f"header {name!r} is not allowed: attribute {attribute!r} goes in the "
-                            f"{own_header[key]!r} header",
+                            _m.header_goes_in(name=repr(name), attribute=repr(attribute), header=repr(own_header[key])),
                             field=attribute,
                         )
                     if name_match(attribute) is None or attribute in not_extensions:
                         raise decode_error(
-                            f"header {name!r}: {attribute!r} is not a valid attribute name ({name_rule})",
+                            _m.header_not_attribute_name(name=repr(name), attribute=repr(attribute), rule=name_rule),
                             field=attribute,
                         )
                     if not undeclared:
@@ -130,12 +129,12 @@ def header_reading(
                 else:
                     continue
             if raw is None:
-                raise decode_error(f"header {name!r} has a null value", field=attribute)
+                raise decode_error(_m.header_null(name=repr(name)), field=attribute)
             try:
                 target[attribute] = raw.decode(charset)
             except UnicodeDecodeError as exc:
                 raise decode_error(
-                    f"header {name!r} is not UTF-8 text ({exc.reason} at byte {exc.start})", field=attribute
+                    _m.header_not_utf8(name=repr(name), why=f"{exc.reason} at byte {exc.start}"), field=attribute
                 ) from None
         return found, others
 
@@ -173,7 +172,7 @@ def payload_writing(*, payload: str, text_charsets: tuple[str, ...], encode_erro
         chosen = text_charsets[0] if named is None else ascii_lower(named)
         if chosen not in text_charsets:
             raise encode_error(
-                f"str {payload} can be written as {', '.join(text_charsets)}, not charset {chosen!r}: give bytes",
+                _m.text_not_in_charset(payload=payload, charsets=", ".join(text_charsets), charset=repr(chosen)),
                 field=payload,
             )
         try:
@@ -197,9 +196,7 @@ def payload_writing(*, payload: str, text_charsets: tuple[str, ...], encode_erro
     def non_json(data: Any, content_type: str | None) -> EncodeError:
         """The problem of a payload that is neither bytes nor str under a non-JSON content type."""
         return encode_error(
-            f"{kind(data)} {payload} cannot be written under the non-JSON content type {content_type!r}: "
-            "give bytes or str",
-            field=payload,
+            _m.not_json_content(kind=kind(data), payload=payload, content_type=repr(content_type)), field=payload
         )
 
     def raw_json_data(data: bytes | bytearray | memoryview, content_type: str) -> msgspec.Raw:
@@ -210,9 +207,7 @@ def payload_writing(*, payload: str, text_charsets: tuple[str, ...], encode_erro
         except Invalid as exc:
             where = "" if exc.offset is None else f" (byte {exc.offset})"
             raise encode_error(
-                f"bytes under the JSON content type {content_type!r} are not one JSON value: {exc}{where}; "
-                "give their JSON value, or a content type that does not declare JSON",
-                field=payload,
+                _m.not_one_json_value(content_type=repr(content_type), why=exc, where=where), field=payload
             ) from None
 
     return PayloadWriting(text_value, json_data, non_json, raw_json_data)
@@ -400,20 +395,19 @@ class Records(Generic[E]):
                 essence = _essence(content_type)
                 if essence != structured_media_type:
                     raise decode_error(
-                        f"structured content type {content_type!r} is not a supported event format "
-                        f"(supported: {structured_media_type})",
+                        _m.not_event_format(content_type=repr(content_type), supported=structured_media_type),
                         field=content_type_attribute,
                     )
                 named = _parameter(content_type, "charset")
                 if named is not None and ascii_lower(named) not in structured_charsets:
                     raise decode_error(
-                        f"structured content type {content_type!r}: charset {named!r} is not supported",
+                        _m.charset_not_supported(content_type=repr(content_type), charset=repr(named)),
                         field=content_type_attribute,
                     )
                 if len(structured_ok) < 256:
                     structured_ok.add(content_type)
             if value is None:
-                raise decode_error("a structured-mode record needs a value; it is null")
+                raise decode_error(_m.STRUCTURED_NEEDS_VALUE)
             return from_json(value)
 
         def structured(content_type: str | None) -> bool:

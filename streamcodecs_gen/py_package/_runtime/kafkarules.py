@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
+from . import messages as _m
 from .kafkapatterns import FORBIDDEN as _FORBIDDEN
 from .kafkapatterns import PARAMETER as _PARAMETER
 
@@ -82,10 +83,7 @@ def check_text(text: str) -> str:
         return text
     found = _FORBIDDEN.search(text)
     if found is not None:
-        raise Invalid(
-            f"holds the character U+{ord(found.group()):04X} (control characters, surrogates and "
-            "noncharacters are not allowed)"
-        )
+        raise Invalid(_m.forbidden_character(code=f"{ord(found.group()):04X}"))
     return text
 
 

@@ -97,6 +97,12 @@ def bind(value: Column, body: Callable[[Column], Column]) -> Column:
     return F.transform(F.array(value), body).getItem(0)
 
 
+def said(pieces: tuple[object, ...]) -> Column:
+    """A catalog message whose fields are columns (``_m.cannot_encode(protocol=..., problem=column)``), as one string
+    column: its texts as literals, its columns as they are."""
+    return F.concat(*(piece if isinstance(piece, Column) else F.lit(piece) for piece in pieces))
+
+
 def finish(row: Column, mode: str, protocol: str, source: Column) -> Column:
     """The decoded row; in FAILFAST mode a row with an error fails the query, naming the problem and the input."""
     if mode == "PERMISSIVE":
@@ -105,7 +111,7 @@ def finish(row: Column, mode: str, protocol: str, source: Column) -> Column:
     def checked(both: Column) -> Column:
         decoded = both["row"]
         excerpt = F.to_json(F.array(F.substring(both["source"].cast("string"), 1, 120)))
-        problem = F.concat(F.lit(f"{protocol}: "), decoded["error"], F.lit(" (input starts "), excerpt, F.lit(")"))
+        problem = said(_m.failfast_problem(protocol=protocol, problem=decoded["error"], excerpt=excerpt))
         return F.when(decoded["error"].isNull(), decoded).otherwise(F.raise_error(problem))
 
     return bind(F.struct(row.alias("row"), source.alias("source")), checked)
@@ -118,7 +124,7 @@ def encoded(data: Column, error: Column, on_error: str, protocol: str) -> Column
     def shaped(both: Column) -> Column:
         problem = both["error"]
         if on_error == "FAILFAST":
-            failure = F.concat(F.lit(f"{protocol}: cannot encode: "), problem)
+            failure = said(_m.cannot_encode(protocol=protocol, problem=problem))
             problem = F.when(problem.isNull(), problem).otherwise(F.raise_error(failure))
         return F.struct(F.when(both["error"].isNull(), both["data"]).alias("data"), problem.alias("error"))
 

@@ -34,7 +34,19 @@ from pyspark.sql.types import (
 from .._runtime import kafkawire as _kw
 from .._runtime import messages as _m
 from .._runtime.jsonwire import roomy
-from . import ENCODED, _arrow, _functions, _gc, _jvm, check_direction, check_mode, encoded, finish, raise_unless_null
+from . import (
+    ENCODED,
+    _arrow,
+    _functions,
+    _gc,
+    _jvm,
+    check_direction,
+    check_mode,
+    encoded,
+    finish,
+    raise_unless_null,
+    said,
+)
 
 __all__ = ["CONTENT_MODES", "HEADERS", "KAFKA_SOURCE_SCHEMA", "KafkaFunctions", "Media", "SparkEvent"]
 
@@ -494,7 +506,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
         routes = [_quoted(c) for c in routing]
         staged = df.select(key.alias(_STAGE.format("key")), written.alias(_STAGE.format("written")), *routes)
         w = F.col(_STAGE.format("written"))
-        error = F.concat(F.lit(f"{self.protocol}: cannot encode the event: "), w["error"])
+        error = said(_m.cannot_encode_event(protocol=self.protocol, problem=w["error"]))
         if on_error == "FAILFAST":
             error = raise_unless_null(error)
         return staged.select(

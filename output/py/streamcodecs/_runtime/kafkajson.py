@@ -12,6 +12,7 @@ from typing import Any, Final
 
 import msgspec
 
+from . import messages as _m
 from .jsonwire import MAX_DEPTH, nesting, roomy
 from .kafkarules import Invalid
 
@@ -80,13 +81,13 @@ def json_decode(data: bytes | bytearray | memoryview | str) -> Any:
     return value
 
 
-TOO_DEEP: Final = "malformed JSON: nested too deeply"
+TOO_DEEP: Final = _m.TOO_DEEP
 
 
 def _malformed(exc: msgspec.DecodeError) -> Invalid:
     text = str(exc).removeprefix("JSON is malformed: ")
     found = _BYTE.search(text)
-    return Invalid(f"malformed JSON: {_BYTE.sub('', text)}", int(found.group(1)) if found else None)
+    return Invalid(_m.malformed(syntax="JSON", why=_BYTE.sub("", text)), int(found.group(1)) if found else None)
 
 
 def _text_nesting(data: bytes | bytearray | memoryview | str) -> int:
@@ -100,7 +101,7 @@ def _json_decode_again(data: bytes | bytearray | memoryview | str) -> Any:
         try:
             bytes(data).decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise Invalid(f"JSON text is not UTF-8 ({exc.reason})", exc.start) from None
+            raise Invalid(_m.json_not_utf8(why=exc.reason), exc.start) from None
     try:
         return _JSON_DECODE(data)
     except msgspec.DecodeError as exc:

@@ -513,7 +513,7 @@ def attribute_value_from_json(value: Any) -> bool | int | str:
         return value  # type: ignore[no-any-return]
     if kind is int:
         return int32_from_json(value)
-    raise Invalid(f"is {json_kind(value)}; the value of an undeclared attribute is a boolean, an integer or a string")
+    raise Invalid(_m.undeclared_json_kind(kind=json_kind(value)))
 
 
 def attribute_value_to_text(value: Any) -> str:
@@ -527,7 +527,7 @@ def attribute_value_to_text(value: Any) -> str:
         return base64_to_text(value)
     if isinstance(value, datetime.datetime):
         return timestamp_to_text(value)
-    raise Invalid(f"has type {type(value).__name__}; expected bool, int, str, bytes or datetime")
+    raise Invalid(_m.undeclared_value_type(type=type(value).__name__))
 
 
 def attribute_value_to_json(value: Any) -> bool | int | str:

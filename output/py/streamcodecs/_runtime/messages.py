@@ -81,6 +81,10 @@ JSON_TRUNCATED: Final = "Input data was truncated"
 """A JSON text cut short. (msgspec's words)"""
 
 
+JSON_TRAILING: Final = "trailing characters"
+"""A JSON text with more after its value (msgspec says the byte offset after it). (msgspec's words)"""
+
+
 def json_syntax(*, why: object) -> str:
     """A JSON text with a syntax error (why: the parser's). (msgspec's words)"""
     return f"JSON is malformed: {why}"
@@ -168,6 +172,21 @@ def null_for_message(*, name: object) -> str:
 def not_a_uuid(*, value: object) -> str:
     """A Spark UUID string that is not one (shown as a Python repr)."""
     return f"not a UUID: {value}"
+
+
+def failfast_problem(*, protocol: object, problem: object, excerpt: object) -> tuple[object, ...]:
+    """A row refused FAILFAST: the decode problem and the input's first 120 characters as a JSON array."""
+    return (protocol, ": ", problem, " (input starts ", excerpt, ")")
+
+
+def cannot_encode(*, protocol: object, problem: object) -> tuple[object, ...]:
+    """A row that cannot be encoded, FAILFAST."""
+    return (protocol, ": cannot encode: ", problem)
+
+
+def cannot_encode_event(*, protocol: object, problem: object) -> tuple[object, ...]:
+    """An event that cannot be written to a Kafka record (the error column, or FAILFAST)."""
+    return (protocol, ": cannot encode the event: ", problem)
 
 
 def needs_bytes(*, need: object, left: object) -> str:
@@ -331,3 +350,82 @@ def not_rfc3339(*, text: object) -> str:
 def invalid_date_time(*, why: object, text: object) -> str:
     """An RFC 3339 text naming no instant (why: Python datetime's words; text: its repr)."""
     return f"is not a valid date-time ({why}): {text}"
+
+
+def forbidden_character(*, code: object) -> str:
+    """A text holding a character no string may hold (code: at least 4 upper-case hex digits)."""
+    return f"holds the character U+{code} (control characters, surrogates and noncharacters are not allowed)"
+
+
+def undeclared_json_kind(*, kind: object) -> str:
+    """An undeclared attribute's JSON member of another JSON kind (kind: 'a number', 'null', ...)."""
+    return f"is {kind}; the value of an undeclared attribute is a boolean, an integer or a string"
+
+
+def undeclared_value_type(*, type: object) -> str:
+    """An undeclared attribute's value of another type (type: its class's name)."""
+    return f"has type {type}; expected bool, int, str, bytes or datetime"
+
+
+def json_not_utf8(*, why: object) -> str:
+    """JSON text with an invalid byte (why: the reason)."""
+    return f"JSON text is not UTF-8 ({why})"
+
+
+def header_goes_in(*, name: object, attribute: object, header: object) -> str:
+    """A prefixed header naming an attribute that has its own header (all three: reprs)."""
+    return f"header {name} is not allowed: attribute {attribute} goes in the {header} header"
+
+
+def header_not_attribute_name(*, name: object, attribute: object, rule: object) -> str:
+    """A prefixed header whose attribute name breaks the naming rule (name, attribute: reprs)."""
+    return f"header {name}: {attribute} is not a valid attribute name ({rule})"
+
+
+def member_not_attribute_name(*, name: object, rule: object) -> str:
+    """A JSON event member whose name breaks the naming rule (name: its repr)."""
+    return f"member {name} is not a valid attribute name ({rule})"
+
+
+def header_null(*, name: object) -> str:
+    """An attribute's header with a null value (its repr)."""
+    return f"header {name} has a null value"
+
+
+def header_not_utf8(*, name: object, why: object) -> str:
+    """An attribute's header that is not UTF-8 (name: its repr; why: the reason and byte, as Python says them)."""
+    return f"header {name} is not UTF-8 text ({why})"
+
+
+def not_event_format(*, content_type: object, supported: object) -> str:
+    """A structured-mode record of another media type (content_type: its repr)."""
+    return f"structured content type {content_type} is not a supported event format (supported: {supported})"
+
+
+def charset_not_supported(*, content_type: object, charset: object) -> str:
+    """A structured-mode record in a charset the event format is not read in (both: reprs)."""
+    return f"structured content type {content_type}: charset {charset} is not supported"
+
+
+STRUCTURED_NEEDS_VALUE: Final = "a structured-mode record needs a value; it is null"
+"""A structured-mode record without a value."""
+
+
+def member_not_json_string(*, member: object, content_type: object, kind: object) -> str:
+    """An event's data member of another JSON kind under a non-JSON content type (content_type: its repr)."""
+    return f"member {member} under the non-JSON content type {content_type} must be a JSON string, not {kind}"
+
+
+def text_not_in_charset(*, payload: object, charsets: object, charset: object) -> str:
+    """Text data under a content type whose charset the codec does not write (charset: its repr)."""
+    return f"str {payload} can be written as {charsets}, not charset {charset}: give bytes"
+
+
+def not_json_content(*, kind: object, payload: object, content_type: object) -> str:
+    """Data that is neither bytes nor text under a non-JSON content type (content_type: its repr)."""
+    return f"{kind} {payload} cannot be written under the non-JSON content type {content_type}: give bytes or str"
+
+
+def not_one_json_value(*, content_type: object, why: object, where: object) -> str:
+    """Bytes data under a JSON content type that are not JSON (where: ' (byte N)' or nothing)."""
+    return f"bytes under the JSON content type {content_type} are not one JSON value: {why}{where}; give their JSON value, or a content type that does not declare JSON"

@@ -66,6 +66,7 @@ import msgspec
 from .._runtime import errors as _errors
 from .._runtime import kafkarecords as _kr
 from .._runtime import kafkawire as _kw
+from .._runtime import messages as _m
 from .._runtime.kafkarecords import BINARY_TYPES as _BINARY_TYPES
 from .._runtime.kafkarecords import KafkaRecord
 from .._runtime.kafkarecords import kind as _kind
@@ -683,8 +684,11 @@ def _from_json_object(document: Any) -> CloudEvent:
         and not (_JSON_IMPLIED if v_datacontenttype is None else _is_json(v_datacontenttype))
     ):
         raise DecodeError(
-            f"member data under the non-JSON content type {v_datacontenttype!r} must be a JSON "
-            f"string, not {_kw.json_kind(data)}",
+            _m.member_not_json_string(
+                member="data",
+                content_type=repr(v_datacontenttype),
+                kind=_kw.json_kind(data),
+            ),
             field="data",
         )
     others: dict[str, Any] = {}
@@ -692,7 +696,7 @@ def _from_json_object(document: Any) -> CloudEvent:
         if value is None:
             continue  # a null attribute is an absent one
         if _NAME_MATCH(name) is None or name in _NOT_EXTENSIONS:
-            raise DecodeError(f"member {name!r} is not a valid attribute name ({_NAME_RULE})", field=name)
+            raise DecodeError(_m.member_not_attribute_name(name=repr(name), rule=_NAME_RULE), field=name)
         try:
             others[name] = attribute_value_from_json(value)
         except _Invalid as exc:

@@ -59,7 +59,7 @@ public final class KafkaJson {
         try (JsonParser p = JSON.createParser(text, from, text.length - from)) {
             JsonToken token = p.nextToken();
             if (token == null) {
-                throw new Invalid("malformed JSON: input data was truncated", text.length);
+                throw new Invalid(malformedJson("input data was truncated"), text.length);
             }
             CompactJson out = new CompactJson(false, 64);
             normal(p, token, out);
@@ -72,7 +72,7 @@ public final class KafkaJson {
         } catch (JsonProcessingException e) {
             throw malformed(e);
         } catch (IOException e) {
-            throw new Invalid("malformed JSON: " + e.getMessage());
+            throw new Invalid(malformedJson(e.getMessage()));
         }
     }
 
@@ -86,7 +86,7 @@ public final class KafkaJson {
     }
 
     private static Invalid truncated(JsonParser p) {
-        return new Invalid("malformed JSON: input data was truncated", p.currentLocation().getByteOffset());
+        return new Invalid(malformedJson("input data was truncated"), p.currentLocation().getByteOffset());
     }
 
     private static void normal(JsonParser p, JsonToken token, CompactJson out)
@@ -134,7 +134,7 @@ public final class KafkaJson {
             case VALUE_NUMBER_FLOAT: {
                 double value = Double.parseDouble(p.getText());
                 if (Double.isInfinite(value)) {
-                    throw new Invalid("malformed JSON: number out of range", p.currentTokenLocation().getByteOffset());
+                    throw new Invalid(malformedJson("number out of range"), p.currentTokenLocation().getByteOffset());
                 }
                 out.number(PythonText.msgspecFloat(value));
                 return;
@@ -149,7 +149,7 @@ public final class KafkaJson {
                 out.literal("null");
                 return;
             default:
-                throw new Invalid("malformed JSON: unexpected " + token, p.currentTokenLocation().getByteOffset());
+                throw new Invalid(malformedJson("unexpected " + token), p.currentTokenLocation().getByteOffset());
         }
     }
 
@@ -187,7 +187,7 @@ public final class KafkaJson {
         }
         PythonText.Utf8Error bad = PythonText.utf8Error(text, i, n);
         if (bad != null) {
-            throw new Invalid("JSON text is not UTF-8 (" + bad.reason() + ")", bad.at());
+            throw new Invalid(Messages.jsonNotUtf8(bad.reason()), bad.at());
         }
     }
 
@@ -211,7 +211,7 @@ public final class KafkaJson {
         try (JsonParser p = JSON.createParser(text)) {
             JsonToken token = p.nextToken();
             if (token == null) {
-                throw new Invalid("malformed JSON: input data was truncated", text.length);
+                throw new Invalid(malformedJson("input data was truncated"), text.length);
             }
             if (token != JsonToken.START_OBJECT) {
                 int kind = value(p, token, -1).kind;
@@ -231,7 +231,7 @@ public final class KafkaJson {
         } catch (JsonProcessingException e) {
             throw malformed(e);
         } catch (IOException e) {
-            throw new Invalid("malformed JSON: " + e.getMessage());
+            throw new Invalid(malformedJson(e.getMessage()));
         }
     }
 
@@ -242,16 +242,21 @@ public final class KafkaJson {
         try (JsonParser p = JSON.createParser(text)) {
             JsonToken token = p.nextToken();
             if (token == null) {
-                throw new Invalid("malformed JSON: input data was truncated", text.length);
+                throw new Invalid(malformedJson("input data was truncated"), text.length);
             }
             value(p, token, 0);
             end(p);
         } catch (JsonProcessingException e) {
             throw malformed(e);
         } catch (IOException e) {
-            throw new Invalid("malformed JSON: " + e.getMessage());
+            throw new Invalid(malformedJson(e.getMessage()));
         }
         return compact(text, 0);
+    }
+
+    /** A JSON text's syntax error, in the catalog's words around the parser's ({@link Messages#malformed}). */
+    private static String malformedJson(String why) {
+        return Messages.malformed("JSON", why);
     }
 
     private static Invalid malformed(JsonProcessingException e) {
@@ -264,12 +269,12 @@ public final class KafkaJson {
             message = message.substring(0, newline);
         }
         long offset = e.getLocation() == null ? -1 : e.getLocation().getByteOffset();
-        return new Invalid("malformed JSON: " + message, offset);
+        return new Invalid(malformedJson(message), offset);
     }
 
     private static void end(JsonParser p) throws IOException, Invalid {
         if (p.nextToken() != null) {
-            throw new Invalid("malformed JSON: trailing characters", p.currentTokenLocation().getByteOffset());
+            throw new Invalid(malformedJson(Messages.JSON_TRAILING), p.currentTokenLocation().getByteOffset());
         }
     }
 
@@ -299,7 +304,7 @@ public final class KafkaJson {
                     JsonToken t = p.nextToken();
                     if (t == null) {
                         long at = p.currentLocation().getByteOffset();
-                        throw new Invalid("malformed JSON: input data was truncated", at);
+                        throw new Invalid(malformedJson("input data was truncated"), at);
                     }
                     switch (t) {
                         case START_OBJECT:
@@ -335,7 +340,7 @@ public final class KafkaJson {
             exponent = chars[i] == 'e' || chars[i] == 'E';
         }
         if ((exponent || length > 300) && Double.isInfinite(p.getDoubleValue())) {
-            throw new Invalid("malformed JSON: number out of range", p.currentTokenLocation().getByteOffset());
+            throw new Invalid(malformedJson("number out of range"), p.currentTokenLocation().getByteOffset());
         }
     }
 
@@ -349,7 +354,7 @@ public final class KafkaJson {
                     continue;
                 }
                 throw new Invalid(
-                    "malformed JSON: a string holds an unpaired surrogate", p.currentTokenLocation().getByteOffset()
+                    malformedJson("a string holds an unpaired surrogate"), p.currentTokenLocation().getByteOffset()
                 );
             }
         }

@@ -234,30 +234,24 @@ public final class KafkaEvents extends KafkaProblems {
             if (attribute != null) {
                 String instead = binary.ownHeaders().get(attribute);
                 if (instead != null) {
-                    throw decodeError(
-                        "header " + repr(name) + " is not allowed: attribute " + repr(attribute) + " goes in the "
-                            + repr(instead) + " header",
-                        attribute
-                    );
+                    throw decodeError(Messages.headerGoesIn(repr(name), repr(attribute), repr(instead)), attribute);
                 }
                 if (!validName(attribute)) {
                     throw decodeError(
-                        "header " + repr(name) + ": " + repr(attribute) + " is not a valid attribute name ("
-                            + names.rule() + ")",
-                        attribute
+                        Messages.headerNotAttributeName(repr(name), repr(attribute), names.rule()), attribute
                     );
                 }
             }
             String field = attribute != null ? attribute : attributes[at];
             byte[] raw = headers.value(i);
             if (raw == null) {
-                throw decodeError("header " + repr(name) + " has a null value", field);
+                throw decodeError(Messages.headerNull(repr(name)), field);
             }
             String text;
             try {
                 text = KafkaJson.utf8(raw);
             } catch (KafkaWire.Invalid e) {
-                throw decodeError("header " + repr(name) + " is not UTF-8 text (" + e.getMessage() + ")", field);
+                throw decodeError(Messages.headerNotUtf8(repr(name), e.getMessage()), field);
             }
             if (attribute == null) {
                 found[at] = text;
@@ -297,17 +291,13 @@ public final class KafkaEvents extends KafkaProblems {
         if (!structuredOk.contains(contentType)) {
             if (!KafkaWire.essence(contentType).equals(structured.mediaType())) {
                 throw decodeError(
-                    "structured content type " + repr(contentType) + " is not a supported event format (supported: "
-                        + structured.mediaType() + ")",
-                    attributes[contentTypeAt]
+                    Messages.notEventFormat(repr(contentType), structured.mediaType()), attributes[contentTypeAt]
                 );
             }
             String charset = wire.parameter(contentType, "charset");
             if (charset != null && !structured.charsets().contains(KafkaWire.asciiLower(charset))) {
                 throw decodeError(
-                    "structured content type " + repr(contentType) + ": charset " + repr(charset)
-                        + " is not supported",
-                    attributes[contentTypeAt]
+                    Messages.charsetNotSupported(repr(contentType), repr(charset)), attributes[contentTypeAt]
                 );
             }
             if (structuredOk.size() < 256) {
@@ -315,7 +305,7 @@ public final class KafkaEvents extends KafkaProblems {
             }
         }
         if (value == null) {
-            throw decodeError("a structured-mode record needs a value; it is null", null);
+            throw decodeError(Messages.STRUCTURED_NEEDS_VALUE, null);
         }
     }
 
@@ -361,9 +351,7 @@ public final class KafkaEvents extends KafkaProblems {
             return Data.TEXT;
         }
         throw decodeError(
-            "member " + json.data() + " under the non-JSON content type " + repr(contentType)
-                + " must be a JSON string, not " + KafkaWire.kindWords(data.kind),
-            json.data()
+            Messages.memberNotJsonString(json.data(), repr(contentType), KafkaWire.kindWords(data.kind)), json.data()
         );
     }
 
@@ -396,8 +384,7 @@ public final class KafkaEvents extends KafkaProblems {
                 continue;
             }
             if (!validName(name)) {
-                throw decodeError("member " + repr(name) + " is not a valid attribute name (" + names.rule() + ")",
-                    name);
+                throw decodeError(Messages.memberNotAttributeName(repr(name), names.rule()), name);
             }
             try {
                 undeclared.put(name, wire.attributeValueFromJson(member.getValue()));
@@ -494,10 +481,7 @@ public final class KafkaEvents extends KafkaProblems {
     }
 
     private EncodeException nonJson(String contentType) {
-        return encodeError(
-            "JSON data cannot be written under the non-JSON content type " + repr(contentType) + ": give bytes or str",
-            json.data()
-        );
+        return encodeError(Messages.notJsonContent("JSON", json.data(), repr(contentType)), json.data());
     }
 
     /** Text data under a non-JSON content type: in its charset parameter (default the first text charset). */
@@ -507,9 +491,7 @@ public final class KafkaEvents extends KafkaProblems {
         charset = charset == null ? charsets.get(0) : KafkaWire.asciiLower(charset);
         if (!charsets.contains(charset)) {
             throw encodeError(
-                "str data can be written as " + String.join(", ", charsets) + ", not charset " + repr(charset)
-                    + ": give bytes",
-                json.data()
+                Messages.textNotInCharset(json.data(), String.join(", ", charsets), repr(charset)), json.data()
             );
         }
         if (charset.equals("us-ascii")) {
@@ -579,11 +561,7 @@ public final class KafkaEvents extends KafkaProblems {
             return KafkaJson.oneJsonValue(data);
         } catch (KafkaWire.Invalid e) {
             String where = e.offset() < 0 ? "" : " (byte " + e.offset() + ")";
-            throw encodeError(
-                "bytes under the JSON content type " + repr(contentType) + " are not one JSON value: " + e.getMessage()
-                    + where + "; give their JSON value, or a content type that does not declare JSON",
-                json.data()
-            );
+            throw encodeError(Messages.notOneJsonValue(repr(contentType), e.getMessage(), where), json.data());
         }
     }
 }

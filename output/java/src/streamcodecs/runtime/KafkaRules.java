@@ -234,10 +234,7 @@ public abstract class KafkaRules {
         Matcher found = forbidden.matcher(text);
         if (found.find()) {
             int code = text.codePointAt(found.start());
-            throw new Invalid(
-                "holds the character U+" + hex(code, 4) + " (control characters, surrogates and noncharacters are "
-                    + "not allowed)"
-            );
+            throw new Invalid(Messages.forbiddenCharacter(hex(code, 4)));
         }
         return text;
     }
@@ -607,10 +604,7 @@ public abstract class KafkaRules {
             case INTEGER:
                 return int32(value.text);
             default:
-                throw new Invalid(
-                    "is " + kindWords(value.kind) + "; the value of an undeclared attribute is a boolean, an integer "
-                        + "or a string"
-                );
+                throw new Invalid(Messages.undeclaredJsonKind(kindWords(value.kind)));
         }
     }
 
@@ -634,8 +628,7 @@ public abstract class KafkaRules {
             return value.toString();
         }
         throw new Invalid(
-            "has type " + (value == null ? "NoneType" : value.getClass().getSimpleName())
-                + "; expected bool, int, str, bytes or datetime"
+            Messages.undeclaredValueType(value == null ? "NoneType" : value.getClass().getSimpleName())
         );
     }
 }

@@ -75,6 +75,9 @@ public final class Messages {
     /** A JSON text cut short. (msgspec's words) */
     public static final String JSON_TRUNCATED = "Input data was truncated";
 
+    /** A JSON text with more after its value (msgspec says the byte offset after it). (msgspec's words) */
+    public static final String JSON_TRAILING = "trailing characters";
+
     /** A JSON text with a syntax error (why: the parser's). (msgspec's words) */
     public static String jsonSyntax(Object why) {
         return "JSON is malformed: " + why;
@@ -161,6 +164,21 @@ public final class Messages {
     /** A Spark UUID string that is not one (shown as a Python repr). */
     public static String notAUuid(Object value) {
         return "not a UUID: " + value;
+    }
+
+    /** A row refused FAILFAST: the decode problem and the input's first 120 characters as a JSON array. */
+    public static Object[] failfastProblem(Object protocol, Object problem, Object excerpt) {
+        return new Object[] {protocol, ": ", problem, " (input starts ", excerpt, ")"};
+    }
+
+    /** A row that cannot be encoded, FAILFAST. */
+    public static Object[] cannotEncode(Object protocol, Object problem) {
+        return new Object[] {protocol, ": cannot encode: ", problem};
+    }
+
+    /** An event that cannot be written to a Kafka record (the error column, or FAILFAST). */
+    public static Object[] cannotEncodeEvent(Object protocol, Object problem) {
+        return new Object[] {protocol, ": cannot encode the event: ", problem};
     }
 
     /** A fixed run past the frame's end. */
@@ -317,6 +335,84 @@ public final class Messages {
     /** An RFC 3339 text naming no instant (why: Python datetime's words; text: its repr). */
     public static String invalidDateTime(Object why, Object text) {
         return "is not a valid date-time (" + why + "): " + text;
+    }
+
+    /** A text holding a character no string may hold (code: at least 4 upper-case hex digits). */
+    public static String forbiddenCharacter(Object code) {
+        return "holds the character U+" + code + " (control characters, surrogates and noncharacters are not allowed)";
+    }
+
+    /** An undeclared attribute's JSON member of another JSON kind (kind: 'a number', 'null', ...). */
+    public static String undeclaredJsonKind(Object kind) {
+        return "is " + kind + "; the value of an undeclared attribute is a boolean, an integer or a string";
+    }
+
+    /** An undeclared attribute's value of another type (type: its class's name). */
+    public static String undeclaredValueType(Object type) {
+        return "has type " + type + "; expected bool, int, str, bytes or datetime";
+    }
+
+    /** JSON text with an invalid byte (why: the reason). */
+    public static String jsonNotUtf8(Object why) {
+        return "JSON text is not UTF-8 (" + why + ")";
+    }
+
+    /** A prefixed header naming an attribute that has its own header (all three: reprs). */
+    public static String headerGoesIn(Object name, Object attribute, Object header) {
+        return "header " + name + " is not allowed: attribute " + attribute + " goes in the " + header + " header";
+    }
+
+    /** A prefixed header whose attribute name breaks the naming rule (name, attribute: reprs). */
+    public static String headerNotAttributeName(Object name, Object attribute, Object rule) {
+        return "header " + name + ": " + attribute + " is not a valid attribute name (" + rule + ")";
+    }
+
+    /** A JSON event member whose name breaks the naming rule (name: its repr). */
+    public static String memberNotAttributeName(Object name, Object rule) {
+        return "member " + name + " is not a valid attribute name (" + rule + ")";
+    }
+
+    /** An attribute's header with a null value (its repr). */
+    public static String headerNull(Object name) {
+        return "header " + name + " has a null value";
+    }
+
+    /** An attribute's header that is not UTF-8 (name: its repr; why: the reason and byte, as Python says them). */
+    public static String headerNotUtf8(Object name, Object why) {
+        return "header " + name + " is not UTF-8 text (" + why + ")";
+    }
+
+    /** A structured-mode record of another media type (content_type: its repr). */
+    public static String notEventFormat(Object content_type, Object supported) {
+        return "structured content type " + content_type + " is not a supported event format (supported: " + supported + ")";
+    }
+
+    /** A structured-mode record in a charset the event format is not read in (both: reprs). */
+    public static String charsetNotSupported(Object content_type, Object charset) {
+        return "structured content type " + content_type + ": charset " + charset + " is not supported";
+    }
+
+    /** A structured-mode record without a value. */
+    public static final String STRUCTURED_NEEDS_VALUE = "a structured-mode record needs a value; it is null";
+
+    /** An event's data member of another JSON kind under a non-JSON content type (content_type: its repr). */
+    public static String memberNotJsonString(Object member, Object content_type, Object kind) {
+        return "member " + member + " under the non-JSON content type " + content_type + " must be a JSON string, not " + kind;
+    }
+
+    /** Text data under a content type whose charset the codec does not write (charset: its repr). */
+    public static String textNotInCharset(Object payload, Object charsets, Object charset) {
+        return "str " + payload + " can be written as " + charsets + ", not charset " + charset + ": give bytes";
+    }
+
+    /** Data that is neither bytes nor text under a non-JSON content type (content_type: its repr). */
+    public static String notJsonContent(Object kind, Object payload, Object content_type) {
+        return String.valueOf(kind) + " " + payload + " cannot be written under the non-JSON content type " + content_type + ": give bytes or str";
+    }
+
+    /** Bytes data under a JSON content type that are not JSON (where: ' (byte N)' or nothing). */
+    public static String notOneJsonValue(Object content_type, Object why, Object where) {
+        return "bytes under the JSON content type " + content_type + " are not one JSON value: " + why + where + "; give their JSON value, or a content type that does not declare JSON";
     }
 
     private Messages() {

@@ -99,6 +99,16 @@ public final class SqlFunctions {
         return transform(array(value), body::apply).getItem(0);
     }
 
+    /** A catalog message whose fields are columns, as one string column: its texts as literals, its columns as they
+     * are. */
+    static Column said(Object[] pieces) {
+        Column[] columns = new Column[pieces.length];
+        for (int i = 0; i < pieces.length; i++) {
+            columns[i] = pieces[i] instanceof Column ? (Column) pieces[i] : lit(pieces[i]);
+        }
+        return concat(columns);
+    }
+
     /** The decoded row; in FAILFAST mode a row with an error fails the query, naming the problem and the input. */
     public static Column finish(Column row, String mode, String protocol, Column source) {
         if (PERMISSIVE.equals(mode)) {
@@ -107,8 +117,7 @@ public final class SqlFunctions {
         return bind(struct(row.alias("row"), source.alias("source")), both -> {
             Column decoded = both.getField("row");
             Column excerpt = to_json(array(substring(both.getField("source").cast("string"), 1, 120)));
-            Column problem = concat(lit(protocol + ": "), decoded.getField("error"), lit(" (input starts "), excerpt,
-                lit(")"));
+            Column problem = said(Messages.failfastProblem(protocol, decoded.getField("error"), excerpt));
             return when(decoded.getField("error").isNull(), decoded).otherwise(raise_error(problem));
         });
     }
@@ -118,7 +127,7 @@ public final class SqlFunctions {
         return bind(struct(data.alias("data"), error.alias("error")), both -> {
             Column problem = both.getField("error");
             if (FAILFAST.equals(onError)) {
-                Column failure = concat(lit(protocol + ": cannot encode: "), problem);
+                Column failure = said(Messages.cannotEncode(protocol, problem));
                 problem = when(problem.isNull(), problem).otherwise(raise_error(failure));
             }
             return struct(when(both.getField("error").isNull(), both.getField("data")).alias("data"),
@@ -239,7 +248,7 @@ public final class SqlFunctions {
         Udf udf = "binary".equals(mode) ? binary : structured;
         Column written = udf.apply(forJava(event, e), extras[0], extras[1], extras[2]);
         return bind(written, w -> {
-            Column error = concat(lit(event.protocol() + ": cannot encode the event: "), w.getField("error"));
+            Column error = said(Messages.cannotEncodeEvent(event.protocol(), w.getField("error")));
             if (FAILFAST.equals(onError)) {
                 error = raiseUnlessNull(error);
             }
