@@ -18,7 +18,7 @@ from ..model import Field, MapRef, Message, Protocol, WireRef
 from ..naming import java_camel, java_safe
 from ..types import JAVA_PRIMITIVES, JSON_BYTES, WireType
 from .exports import exports
-from .runtime import java_kafka_types, kafka_java_type, wiretypes_at_source
+from .runtime import java_kafka_types, kafka_java_type
 from .spark import kind_column, pyspark, schema_name
 
 MODULE_NAMES = (
@@ -451,21 +451,20 @@ def _java_attributes(event: KafkaEvent, extensions_at: int) -> list[JavaAttribut
 
 def _java_patterns() -> dict[str, list[str]]:
     """The Python runtime's text patterns as Java regex literals, by the names the Java runtime gives them."""
-    wiretypes_at_source()  # (kafkawire's integer ranges)
-    from ..py_package._runtime import kafkawire as kw
+    from ..py_package._runtime import kafkapatterns as kp
 
     return {
-        "forbidden": _java_pattern(kw._FORBIDDEN),
-        "simpleUri": _java_pattern(kw._SIMPLE_URI),
-        "uri": _java_pattern(kw._URI_MATCH),
-        "simpleReference": _java_pattern(kw._SIMPLE_REFERENCE),
-        "uriReference": _java_pattern(kw._URI_REFERENCE_MATCH),
-        "mediaType": _java_pattern(kw._MEDIA_TYPE_MATCH),
-        "parameter": _java_pattern(kw._PARAMETER),
-        "timestamp": _java_pattern(kw._TIMESTAMP_MATCH),
-        "base64": _java_pattern(kw._BASE64_MATCH),
-        "number": _java_pattern(kw._JSON_NUMBER),
-        "uuid": _java_pattern(kw._UUID_MATCH),
+        "forbidden": _java_pattern(kp.FORBIDDEN),
+        "simpleUri": _java_pattern(kp.SIMPLE_URI),
+        "uri": _java_pattern(kp.URI_MATCH),
+        "simpleReference": _java_pattern(kp.SIMPLE_REFERENCE),
+        "uriReference": _java_pattern(kp.URI_REFERENCE_MATCH),
+        "mediaType": _java_pattern(kp.MEDIA_TYPE_MATCH),
+        "parameter": _java_pattern(kp.PARAMETER),
+        "timestamp": _java_pattern(kp.TIMESTAMP_MATCH),
+        "base64": _java_pattern(kp.BASE64_MATCH),
+        "number": _java_pattern(kp.JSON_NUMBER),
+        "uuid": _java_pattern(kp.UUID_MATCH),
     }
 
 
