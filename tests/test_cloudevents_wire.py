@@ -15,6 +15,8 @@ import uuid
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from streamcodecs._runtime import kafkapatterns as kp
+from streamcodecs._runtime import kafkarules as kr
 from streamcodecs._runtime import kafkawire as kw
 
 URI_ALPHABET = "abcAZ09-._~:/?#[]@!$&'()*+,;=%" + "fF" + ' \\<>"{}|^`é'
@@ -102,12 +104,12 @@ def test_not_uri_references(text: str) -> None:
 @given(st.text(alphabet=URI_ALPHABET, max_size=24))
 def test_uri_shortcuts_agree_with_the_grammar(text: str) -> None:
     # Whatever the simple patterns accept, the RFC 3986 grammar accepts too (the shortcut never widens the rule).
-    if kw._SIMPLE_URI(text):
-        assert kw._URI_MATCH(text)
-    if kw._SIMPLE_REFERENCE(text):
-        assert kw._URI_REFERENCE_MATCH(text)
-    assert accepts(kw.uri_reference_from_text, text) == bool(kw._URI_REFERENCE_MATCH(text))
-    assert accepts(kw.uri_from_text, text) == bool(kw._URI_MATCH(text))
+    if kp.SIMPLE_URI(text):
+        assert kp.URI_MATCH(text)
+    if kp.SIMPLE_REFERENCE(text):
+        assert kp.URI_REFERENCE_MATCH(text)
+    assert accepts(kw.uri_reference_from_text, text) == bool(kp.URI_REFERENCE_MATCH(text))
+    assert accepts(kw.uri_from_text, text) == bool(kp.URI_MATCH(text))
 
 
 def test_remembered_values_are_bounded_and_only_valid() -> None:
@@ -116,12 +118,12 @@ def test_remembered_values_are_bounded_and_only_valid() -> None:
     assert "a b" not in kw.VALID_URI_REFERENCE
     kw.uri_reference_from_text("/ok")
     assert "/ok" in kw.VALID_URI_REFERENCE
-    for i in range(kw._REMEMBER + 10):
+    for i in range(kr._REMEMBER + 10):
         kw.uri_reference_from_text(f"/p/{i}")
-    assert len(kw.VALID_URI_REFERENCE) == kw._REMEMBER
-    kw.uri_reference_from_text("/x" * kw._REMEMBER_LENGTH)
+    assert len(kw.VALID_URI_REFERENCE) == kr._REMEMBER
+    kw.uri_reference_from_text("/x" * kr._REMEMBER_LENGTH)
     kw.VALID_URI_REFERENCE.clear()
-    kw.uri_reference_from_text("/y" * kw._REMEMBER_LENGTH)
+    kw.uri_reference_from_text("/y" * kr._REMEMBER_LENGTH)
     assert not kw.VALID_URI_REFERENCE  # too long to keep
     with pytest.raises(kw.Invalid, match="must be a str"):
         kw.uri_reference_to_text(["/ok"])

@@ -40,7 +40,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
-from .kafkawire import MISSING as _MISSING  # the kafka runtime is part of every package
+from .kafkarules import MISSING as _MISSING  # the kafka runtime is part of every package
 from .traffic import (
     SAMPLE_LIMIT,
     Decoder,

@@ -22,9 +22,10 @@ import msgspec
 from . import messages as _m
 from .errors import DecodeError, EncodeError
 from .jsonwire import LineReader
-from .kafkawire import JSON_ENCODE, Invalid, ascii_lower, finite, json_decode, json_raw
-from .kafkawire import media_type_essence as _essence
-from .kafkawire import media_type_parameter as _parameter
+from .kafkajson import JSON_ENCODE, finite, json_decode, json_raw
+from .kafkarules import Invalid, ascii_lower
+from .kafkarules import media_type_essence as _essence
+from .kafkarules import media_type_parameter as _parameter
 
 __all__ = ["BINARY_TYPES", "KafkaRecord", "Reader", "Records", "ToKafka", "header_pairs", "kind"]
 

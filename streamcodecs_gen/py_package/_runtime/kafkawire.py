@@ -3,7 +3,9 @@
 The generated modules take every protocol detail (header names, prefixes, media types, naming rules) from their
 definition; this module holds what is the same for all of them: the validators and canonical string encodings of
 the wire types (RFC 3986 URI and URI-reference, RFC 3339 timestamps, RFC 2045 media types, canonical integers,
-booleans and base64), media-type helpers, and JSON encoding that refuses what JSON cannot carry.
+booleans and base64).  Their grammars are in ``kafkapatterns``, the rules they share (:class:`Invalid`, text
+checks, media-type helpers) in ``kafkarules`` and the family's JSON in ``kafkajson``; this module re-exports what
+the generated code reads from those through it (``_kw``).
 
 Each wire type ``T`` has four functions: ``T_from_text`` (a header value), ``T_from_json`` (a decoded JSON value),
 ``T_to_text`` and ``T_to_json``.  They raise :class:`Invalid`, whose message is the rule that was broken; the
@@ -15,18 +17,39 @@ from __future__ import annotations
 
 import base64
 import datetime
-import functools
 import math
-import re
-import sys
 import uuid
-from collections.abc import Callable, Iterable
-from typing import Any, Final
-
-import msgspec
+from collections.abc import Callable
+from typing import Any
 
 from . import messages as _m
-from .jsonwire import MAX_DEPTH, nesting, roomy
+from .kafkajson import JSON_ENCODE, finite, json_decode, json_encode, json_raw
+from .kafkapatterns import BASE64_MATCH as _BASE64_MATCH
+from .kafkapatterns import CANONICAL_INT as _CANONICAL_INT
+from .kafkapatterns import JSON_NUMBER as _JSON_NUMBER
+from .kafkapatterns import MEDIA_TYPE_MATCH as _MEDIA_TYPE_MATCH
+from .kafkapatterns import SIMPLE_REFERENCE as _SIMPLE_REFERENCE
+from .kafkapatterns import SIMPLE_URI as _SIMPLE_URI
+from .kafkapatterns import TIMESTAMP_MATCH as _TIMESTAMP_MATCH
+from .kafkapatterns import URI_MATCH as _URI_MATCH
+from .kafkapatterns import URI_REFERENCE_MATCH as _URI_REFERENCE_MATCH
+from .kafkapatterns import UUID_MATCH as _UUID_MATCH
+from .kafkarules import (
+    MISSING,
+    VALID_MEDIA_TYPE,
+    VALID_URI,
+    VALID_URI_REFERENCE,
+    Invalid,
+    JsonMediaTypes,
+    MissingType,
+    ascii_lower,
+    check_text,
+    json_kind,
+    media_type_essence,
+    media_type_parameter,
+    remember,
+    shown,
+)
 from .wiretypes import INTEGER_RANGES
 
 __all__ = [
@@ -116,95 +139,13 @@ __all__ = [
 ]
 
 
-class Invalid(ValueError):
-    """A value breaks a rule of its wire type; the message says which (``is not an RFC 3339 date-time``).
-
-    ``offset`` is the byte offset of the problem in JSON text, when known.
-    """
-
-    def __init__(self, message: str, offset: int | None = None) -> None:
-        super().__init__(message)
-        self.offset = offset
-
-
-class MissingType:
-    """The type of :data:`MISSING`."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-    def __bool__(self) -> bool:
-        return False
-
-    def __reduce__(self) -> str:
-        return "MISSING"
-
-    def __copy__(self) -> MissingType:
-        return self
-
-    def __deepcopy__(self, memo: Any) -> MissingType:
-        return self
-
-
-MISSING: Final = MissingType()
-"""Marks a field that is both optional and nullable as absent, which is not the same as null (``None``)."""
-
-
 # --- text -------------------------------------------------------------------------------------------------------
-
-_PLANE_ENDS = "".join(rf"\U{plane:04X}FFFE\U{plane:04X}FFFF" for plane in range(1, 17))
-_FORBIDDEN = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff" + _PLANE_ENDS + "]")
-"""Control characters (C0, DEL, C1), surrogates and the 66 Unicode noncharacters: no string may hold them."""
-
-_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
-
-
-def ascii_lower(text: str) -> str:
-    """Lower-case A-Z only (``str.lower`` would also turn the Kelvin sign into ``k``)."""
-    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
-
-
-def check_text(text: str) -> str:
-    if text.isprintable():  # printable excludes control (Cc), surrogate (Cs) and unassigned (Cn) code points
-        return text
-    found = _FORBIDDEN.search(text)
-    if found is not None:
-        raise Invalid(
-            f"holds the character U+{ord(found.group()):04X} (control characters, surrogates and "
-            "noncharacters are not allowed)"
-        )
-    return text
 
 
 def _text(value: Any) -> str:
     if not isinstance(value, str):
         raise Invalid(f"must be a str, not {type(value).__name__}")
     return value
-
-
-def shown(value: Any) -> str:
-    """A value in a problem: Python's ``repr`` of a scalar, ``[...]`` or ``{...}`` for an array or object (as the
-    Java codec shows it, not all of it)."""
-    if isinstance(value, list):
-        return "[...]"
-    if isinstance(value, dict):
-        return "{...}"
-    return repr(value)
-
-
-def json_kind(value: Any) -> str:
-    """How JSON calls the type of a decoded value (``a string``, ``null``)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return "an array" if isinstance(value, list) else "an object"
 
 
 def _json_text(value: Any) -> str:
@@ -232,74 +173,7 @@ def string_to_text(value: Any) -> str:
 string_to_json = string_to_text
 
 
-# --- validated values ------------------------------------------------------------------------------------------
-# Sources, schemas and media types repeat from event to event, and their grammars are long: a value that passed is
-# remembered (up to _REMEMBER values of up to _REMEMBER_LENGTH characters each), so the next check is a set lookup.
-# Only valid values are kept; the sets stop growing when full.
-
-_REMEMBER = 4096
-_REMEMBER_LENGTH = 512
-VALID_URI: set[str] = set()
-VALID_URI_REFERENCE: set[str] = set()
-VALID_MEDIA_TYPE: set[str] = set()
-
-
-def remember(valid: set[str], text: str) -> str:
-    """``text`` (valid), kept in ``valid`` for the next check to be a set lookup, while the set has room."""
-    if len(valid) < _REMEMBER and len(text) <= _REMEMBER_LENGTH and type(text) is str:
-        valid.add(text)
-    return text
-
-
-# --- RFC 3986 URI and URI-reference (Appendix A; IPv4address is covered by reg-name) ------------------------------
-
-_HEX = r"[0-9A-Fa-f]"
-_PCT = rf"%{_HEX}{_HEX}"
-_UNRESERVED = r"A-Za-z0-9\-._~"
-_SUB_DELIMS = r"!$&'()*+,;="
-_PCHAR = rf"(?:[{_UNRESERVED}{_SUB_DELIMS}:@]|{_PCT})"
-_SCHEME = r"[A-Za-z][A-Za-z0-9+\-.]*"
-_USERINFO = rf"(?:[{_UNRESERVED}{_SUB_DELIMS}:]|{_PCT})*"
-_DEC_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
-_IPV4 = rf"{_DEC_OCTET}\.{_DEC_OCTET}\.{_DEC_OCTET}\.{_DEC_OCTET}"
-_H16 = rf"{_HEX}{{1,4}}"
-_LS32 = rf"(?:{_H16}:{_H16}|{_IPV4})"
-_IPV6 = (
-    "(?:"
-    rf"(?:{_H16}:){{6}}{_LS32}"
-    rf"|::(?:{_H16}:){{5}}{_LS32}"
-    rf"|(?:{_H16})?::(?:{_H16}:){{4}}{_LS32}"
-    rf"|(?:(?:{_H16}:){{0,1}}{_H16})?::(?:{_H16}:){{3}}{_LS32}"
-    rf"|(?:(?:{_H16}:){{0,2}}{_H16})?::(?:{_H16}:){{2}}{_LS32}"
-    rf"|(?:(?:{_H16}:){{0,3}}{_H16})?::{_H16}:{_LS32}"
-    rf"|(?:(?:{_H16}:){{0,4}}{_H16})?::{_LS32}"
-    rf"|(?:(?:{_H16}:){{0,5}}{_H16})?::{_H16}"
-    rf"|(?:(?:{_H16}:){{0,6}}{_H16})?::"
-    ")"
-)
-_IP_LITERAL = rf"\[(?:{_IPV6}|v{_HEX}+\.[{_UNRESERVED}{_SUB_DELIMS}:]+)\]"
-_HOST = rf"(?:{_IP_LITERAL}|(?:[{_UNRESERVED}{_SUB_DELIMS}]|{_PCT})*)"
-_AUTHORITY = rf"(?:{_USERINFO}@)?{_HOST}(?::[0-9]*)?"
-_PATH_ABEMPTY = rf"(?:/{_PCHAR}*)*"
-_PATH_ABSOLUTE = rf"/(?:{_PCHAR}+(?:/{_PCHAR}*)*)?"
-_PATH_NOSCHEME = rf"(?:[{_UNRESERVED}{_SUB_DELIMS}@]|{_PCT})+(?:/{_PCHAR}*)*"
-_PATH_ROOTLESS = rf"{_PCHAR}+(?:/{_PCHAR}*)*"
-_QUERY_OR_FRAGMENT = rf"(?:{_PCHAR}|[/?])*"
-_ABSOLUTE_URI = (
-    rf"{_SCHEME}:(?://{_AUTHORITY}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|{_PATH_ROOTLESS}|)(?:\?{_QUERY_OR_FRAGMENT})?"
-)
-_URI = rf"{_ABSOLUTE_URI}(?:#{_QUERY_OR_FRAGMENT})?"
-_RELATIVE_REF = (
-    rf"(?://{_AUTHORITY}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|{_PATH_NOSCHEME}|)"
-    rf"(?:\?{_QUERY_OR_FRAGMENT})?(?:#{_QUERY_OR_FRAGMENT})?"
-)
-_URI_MATCH = re.compile(_URI).fullmatch
-_URI_REFERENCE_MATCH = re.compile(rf"(?:{_URI}|{_RELATIVE_REF})").fullmatch
-# Most references are plain paths or http(s) URLs; these simpler patterns accept only valid ones, so the full
-# grammar runs only for the rest.
-_SIMPLE_URI_TEXT = r"[A-Za-z][A-Za-z0-9+\-.]*://[A-Za-z0-9\-._~]*(?::[0-9]*)?(?:/[A-Za-z0-9\-._~]*)*"
-_SIMPLE_URI = re.compile(_SIMPLE_URI_TEXT).fullmatch
-_SIMPLE_REFERENCE = re.compile(rf"{_SIMPLE_URI_TEXT}|[A-Za-z0-9\-._~/]*").fullmatch
+# --- RFC 3986 URI and URI-reference ------------------------------------------------------------------------------
 
 
 def uri_from_text(text: str) -> str:
@@ -348,12 +222,7 @@ def uri_reference_to_text(value: Any) -> str:
 uri_reference_to_json = uri_reference_to_text
 
 
-# --- media types (RFC 2045 section 5.1 tokens, RFC 7231 section 3.1.1.1 whitespace and quoted strings) -------------
-
-_TOKEN = r"[!#$%&'*+\-.0-9A-Z^_`a-z{|}~]+"
-_QUOTED = r'"(?:[\t !#-\[\]-~\x80-\xff]|\\[\t -~\x80-\xff])*"'
-_MEDIA_TYPE_MATCH = re.compile(rf"{_TOKEN}/{_TOKEN}(?:[ \t]*;[ \t]*{_TOKEN}=(?:{_TOKEN}|{_QUOTED}))*").fullmatch
-_PARAMETER = re.compile(rf"[ \t]*;[ \t]*({_TOKEN})=({_TOKEN}|{_QUOTED})")
+# --- media types ---------------------------------------------------------------------------------------------------
 
 
 def media_type_from_text(text: str) -> str:
@@ -377,48 +246,6 @@ def media_type_to_text(value: Any) -> str:
 
 
 media_type_to_json = media_type_to_text
-
-
-def media_type_essence(media_type: str) -> str:
-    """``type/subtype`` without parameters or surrounding whitespace, ASCII lower case."""
-    return ascii_lower(media_type.partition(";")[0].strip(" \t"))
-
-
-def media_type_parameter(media_type: str, name: str) -> str | None:
-    """The value of parameter ``name`` (matched ASCII case-insensitively, quotes removed), or None."""
-    _, _, rest = media_type.partition(";")
-    for found in _PARAMETER.finditer(";" + rest if rest else ""):
-        if ascii_lower(found.group(1)) == name:
-            value = found.group(2)
-            if value.startswith('"'):
-                value = re.sub(r"\\(.)", r"\1", value[1:-1])
-            return value
-    return None
-
-
-class JsonMediaTypes:
-    """Tells whether a media type declares JSON content: its subtype is one of ``subtypes`` or ends in one of
-    ``suffixes`` (after at least one character), compared ASCII case-insensitively, whatever the top-level type.
-    Call it with the media type; answers are remembered (media types repeat)."""
-
-    def __init__(self, subtypes: Iterable[str], suffixes: Iterable[str]) -> None:
-        self.subtypes = frozenset(subtypes)
-        self.suffixes = tuple(suffixes)
-        self._call = functools.lru_cache(maxsize=1024)(self._decide)
-
-    def __call__(self, media_type: str) -> bool:
-        return self._call(media_type)
-
-    @property
-    def cached(self) -> Callable[[str], bool]:
-        """The remembering function itself (one call less than calling this object)."""
-        return self._call
-
-    def _decide(self, media_type: str) -> bool:
-        subtype = media_type_essence(media_type).partition("/")[2]
-        return subtype in self.subtypes or any(
-            subtype.endswith(suffix) and len(subtype) > len(suffix) for suffix in self.suffixes
-        )
 
 
 # --- booleans and integers (canonical strings) -------------------------------------------------------------------
@@ -450,8 +277,6 @@ def bool_to_json(value: Any) -> bool:
     bool_to_text(value)
     return value  # type: ignore[no-any-return]
 
-
-_CANONICAL_INT = re.compile(r"-?(?:0|[1-9][0-9]*)").fullmatch
 
 IntCodec = tuple[Callable[[str], int], Callable[[Any], int], Callable[[Any], str], Callable[[Any], int]]
 
@@ -495,7 +320,6 @@ int64_from_text, int64_from_json, int64_to_text, int64_to_json = _int_codec("int
 
 # --- floats (JSON number syntax in headers) ----------------------------------------------------------------------
 
-_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?").fullmatch
 FloatCodec = tuple[Callable[[str], float], Callable[[Any], float], Callable[[Any], str], Callable[[Any], float]]
 
 
@@ -532,8 +356,6 @@ float64_from_text, float64_from_json, float64_to_text, float64_to_json = _float_
 
 # --- UUID, base64, any JSON value ---------------------------------------------------------------------------------
 
-_UUID_MATCH = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}").fullmatch
-
 
 def uuid_from_text(text: str) -> uuid.UUID:
     if _UUID_MATCH(text) is None:
@@ -552,8 +374,6 @@ def uuid_to_text(value: Any) -> str:
 
 
 uuid_to_json = uuid_to_text
-
-_BASE64_MATCH = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?").fullmatch
 
 
 def base64_from_text(text: str) -> bytes:
@@ -595,10 +415,6 @@ def any_to_json(value: Any) -> Any:
 
 # --- RFC 3339 timestamps -------------------------------------------------------------------------------------------
 
-_TIMESTAMP_MATCH = re.compile(
-    r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
-    r"(?:\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
-).fullmatch
 _FROMISOFORMAT = datetime.datetime.fromisoformat
 _UTC = datetime.UTC
 _DATETIME = datetime.datetime
@@ -719,102 +535,3 @@ def attribute_value_to_json(value: Any) -> bool | int | str:
     if isinstance(value, int):
         return int32_to_json(value)
     return attribute_value_to_text(value)
-
-
-# --- JSON ----------------------------------------------------------------------------------------------------------
-
-JSON_ENCODE = msgspec.json.Encoder().encode
-"""msgspec's encoder; check :func:`finite` when its output holds ``null`` (NaN and infinity are written so)."""
-_JSON_DECODE = msgspec.json.Decoder().decode
-_BYTE = re.compile(r"\s*\(byte (\d+)\)")
-
-
-def finite(value: Any) -> bool:
-    """Whether a JSON-bound value holds no NaN or infinity (anywhere inside)."""
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, dict):
-        return all(finite(v) for v in value.values())
-    if isinstance(value, list | tuple | set | frozenset):
-        return all(finite(v) for v in value)
-    return True
-
-
-def json_encode(document: Any, payload: Any) -> bytes:
-    """Compact UTF-8 JSON of ``document``; ``payload`` is the part that may hold floats.
-
-    msgspec writes NaN and infinity as ``null``; JSON cannot carry them, so that is refused instead (the check
-    runs only when the output holds a ``null``).  Other Python types msgspec knows (tuple, UUID, datetime, bytes,
-    enum, dataclass ...) are written its way.
-    """
-    try:
-        data = JSON_ENCODE(document)
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise Invalid(f"cannot be written as JSON: {exc}") from None
-    if data.rfind(b"null") >= 0 and not finite(payload):  # rfind is cheaper than `in` on bytes
-        raise Invalid("holds NaN or infinity, which JSON cannot carry")
-    return data
-
-
-def json_raw(data: bytes | bytearray | memoryview) -> msgspec.Raw:
-    """JSON text held as bytes, to be written in place as a JSON value (not as a string, not re-encoded).
-
-    The text must be one JSON value as :func:`json_decode` reads it (UTF-8, nothing after it), else
-    :class:`Invalid` with the byte offset.  Whitespace between tokens is removed, so the value fits on one line;
-    everything else is kept as written: member order, repeated member names, number spelling, escapes.
-    """
-    json_decode(data)
-    try:
-        return msgspec.Raw(msgspec.json.format(bytes(data), indent=-1))
-    except RecursionError:  # nested deeper than this stack allows, within the limit json_decode checked
-        return msgspec.Raw(roomy(lambda: msgspec.json.format(bytes(data), indent=-1)))
-
-
-def json_decode(data: bytes | bytearray | memoryview | str) -> Any:
-    """The JSON value of UTF-8 JSON text; :class:`Invalid` (with the byte offset) for anything else.
-
-    The family's strict text, as the Java codec reads it: text that is not UTF-8 is refused at its first invalid
-    byte, whatever else is wrong with it (RFC 8259 8.1), and arrays and objects nest at most
-    :data:`~.jsonwire.MAX_DEPTH` deep, whatever the interpreter's stack (a repeated member name keeps its last
-    value, in the first one's place: a Python dict, as the CloudEvents SDKs' parsers read an object)."""
-    try:
-        value = _JSON_DECODE(data)
-    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-        return _json_decode_again(data)
-    if sys.getrecursionlimit() > MAX_DEPTH and _text_nesting(data) > MAX_DEPTH:
-        raise Invalid(TOO_DEEP)  # msgspec read deeper than the limit: the interpreter's limit was raised
-    return value
-
-
-TOO_DEEP: Final = "malformed JSON: nested too deeply"
-
-
-def _malformed(exc: msgspec.DecodeError) -> Invalid:
-    text = str(exc).removeprefix("JSON is malformed: ")
-    found = _BYTE.search(text)
-    return Invalid(f"malformed JSON: {_BYTE.sub('', text)}", int(found.group(1)) if found else None)
-
-
-def _text_nesting(data: bytes | bytearray | memoryview | str) -> int:
-    return nesting(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data))
-
-
-def _json_decode_again(data: bytes | bytearray | memoryview | str) -> Any:
-    """:func:`json_decode` of a text msgspec refused: the reason, in the family's order (invalid UTF-8 first), or
-    the value when msgspec only ran out of stack on a text within the nesting limit."""
-    if not isinstance(data, str):
-        try:
-            bytes(data).decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise Invalid(f"JSON text is not UTF-8 ({exc.reason})", exc.start) from None
-    try:
-        return _JSON_DECODE(data)
-    except msgspec.DecodeError as exc:
-        raise _malformed(exc) from None
-    except RecursionError:
-        if _text_nesting(data) > MAX_DEPTH:
-            raise Invalid(TOO_DEEP) from None
-    try:
-        return roomy(lambda: _JSON_DECODE(data))
-    except msgspec.DecodeError as exc:  # a syntax error beyond the depth msgspec reached first
-        raise _malformed(exc) from None

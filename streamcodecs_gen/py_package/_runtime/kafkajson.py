@@ -1,0 +1,113 @@
+"""The Kafka family's JSON: compact UTF-8 text that refuses what JSON cannot carry (NaN, infinity), raw JSON values
+written in place, and the family's strict reading (UTF-8 first, a nesting limit whatever the stack).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from typing import Any, Final
+
+import msgspec
+
+from .jsonwire import MAX_DEPTH, nesting, roomy
+from .kafkarules import Invalid
+
+__all__ = ["JSON_ENCODE", "TOO_DEEP", "finite", "json_decode", "json_encode", "json_raw"]
+
+JSON_ENCODE = msgspec.json.Encoder().encode
+"""msgspec's encoder; check :func:`finite` when its output holds ``null`` (NaN and infinity are written so)."""
+_JSON_DECODE = msgspec.json.Decoder().decode
+_BYTE = re.compile(r"\s*\(byte (\d+)\)")
+
+
+def finite(value: Any) -> bool:
+    """Whether a JSON-bound value holds no NaN or infinity (anywhere inside)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(finite(v) for v in value.values())
+    if isinstance(value, list | tuple | set | frozenset):
+        return all(finite(v) for v in value)
+    return True
+
+
+def json_encode(document: Any, payload: Any) -> bytes:
+    """Compact UTF-8 JSON of ``document``; ``payload`` is the part that may hold floats.
+
+    msgspec writes NaN and infinity as ``null``; JSON cannot carry them, so that is refused instead (the check
+    runs only when the output holds a ``null``).  Other Python types msgspec knows (tuple, UUID, datetime, bytes,
+    enum, dataclass ...) are written its way.
+    """
+    try:
+        data = JSON_ENCODE(document)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise Invalid(f"cannot be written as JSON: {exc}") from None
+    if data.rfind(b"null") >= 0 and not finite(payload):  # rfind is cheaper than `in` on bytes
+        raise Invalid("holds NaN or infinity, which JSON cannot carry")
+    return data
+
+
+def json_raw(data: bytes | bytearray | memoryview) -> msgspec.Raw:
+    """JSON text held as bytes, to be written in place as a JSON value (not as a string, not re-encoded).
+
+    The text must be one JSON value as :func:`json_decode` reads it (UTF-8, nothing after it), else
+    :class:`Invalid` with the byte offset.  Whitespace between tokens is removed, so the value fits on one line;
+    everything else is kept as written: member order, repeated member names, number spelling, escapes.
+    """
+    json_decode(data)
+    try:
+        return msgspec.Raw(msgspec.json.format(bytes(data), indent=-1))
+    except RecursionError:  # nested deeper than this stack allows, within the limit json_decode checked
+        return msgspec.Raw(roomy(lambda: msgspec.json.format(bytes(data), indent=-1)))
+
+
+def json_decode(data: bytes | bytearray | memoryview | str) -> Any:
+    """The JSON value of UTF-8 JSON text; :class:`Invalid` (with the byte offset) for anything else.
+
+    The family's strict text, as the Java codec reads it: text that is not UTF-8 is refused at its first invalid
+    byte, whatever else is wrong with it (RFC 8259 8.1), and arrays and objects nest at most
+    :data:`~.jsonwire.MAX_DEPTH` deep, whatever the interpreter's stack (a repeated member name keeps its last
+    value, in the first one's place: a Python dict, as the CloudEvents SDKs' parsers read an object)."""
+    try:
+        value = _JSON_DECODE(data)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return _json_decode_again(data)
+    if sys.getrecursionlimit() > MAX_DEPTH and _text_nesting(data) > MAX_DEPTH:
+        raise Invalid(TOO_DEEP)  # msgspec read deeper than the limit: the interpreter's limit was raised
+    return value
+
+
+TOO_DEEP: Final = "malformed JSON: nested too deeply"
+
+
+def _malformed(exc: msgspec.DecodeError) -> Invalid:
+    text = str(exc).removeprefix("JSON is malformed: ")
+    found = _BYTE.search(text)
+    return Invalid(f"malformed JSON: {_BYTE.sub('', text)}", int(found.group(1)) if found else None)
+
+
+def _text_nesting(data: bytes | bytearray | memoryview | str) -> int:
+    return nesting(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data))
+
+
+def _json_decode_again(data: bytes | bytearray | memoryview | str) -> Any:
+    """:func:`json_decode` of a text msgspec refused: the reason, in the family's order (invalid UTF-8 first), or
+    the value when msgspec only ran out of stack on a text within the nesting limit."""
+    if not isinstance(data, str):
+        try:
+            bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise Invalid(f"JSON text is not UTF-8 ({exc.reason})", exc.start) from None
+    try:
+        return _JSON_DECODE(data)
+    except msgspec.DecodeError as exc:
+        raise _malformed(exc) from None
+    except RecursionError:
+        if _text_nesting(data) > MAX_DEPTH:
+            raise Invalid(TOO_DEEP) from None
+    try:
+        return roomy(lambda: _JSON_DECODE(data))
+    except msgspec.DecodeError as exc:  # a syntax error beyond the depth msgspec reached first
+        raise _malformed(exc) from None
