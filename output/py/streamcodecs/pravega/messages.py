@@ -6362,6 +6362,17 @@ _WRITERS: dict[type, _frames.WriteFn] = {  # top-level messages of variable size
     MergeSegmentsBatch: _write_merge_segments_batch,
     SegmentsBatchMerged: _write_segments_batch_merged,
 }
+_FRAMES: dict[type, _frames.FrameFn] = {  # top-level messages written whole: fixed size, or fixed, then a payload
+    Hello: _frame_hello,
+    StorageFlushed: _frame_storage_flushed,
+    PartialEvent: _frame_partial_event,
+    AppendBlock: _frame_append_block,
+    DataAppended: _frame_data_appended,
+    ConditionalCheckFailed: _frame_conditional_check_failed,
+    SegmentAttribute: _frame_segment_attribute,
+    SegmentAttributeUpdated: _frame_segment_attribute_updated,
+    KeepAlive: _frame_keep_alive,
+}
 _CODEC: _frames.Codec[Message] = _frames.Codec(
     protocol="pravega",
     header=_HEADER,
@@ -6438,28 +6449,10 @@ _CODEC: _frames.Codec[Message] = _frames.Codec(
         91: _read_segments_batch_merged,
         100: _read_keep_alive,
     },
-    frames={  # top-level messages written whole at once: fixed size, or a fixed run and then a payload
-        Hello: _frame_hello,
-        StorageFlushed: _frame_storage_flushed,
-        PartialEvent: _frame_partial_event,
-        AppendBlock: _frame_append_block,
-        DataAppended: _frame_data_appended,
-        ConditionalCheckFailed: _frame_conditional_check_failed,
-        SegmentAttribute: _frame_segment_attribute,
-        SegmentAttributeUpdated: _frame_segment_attribute_updated,
-        KeepAlive: _frame_keep_alive,
-    },
-    inline_frames={  # the same, and the inline-only ones, as they are written inside other data
-        Hello: _frame_hello,
-        StorageFlushed: _frame_storage_flushed,
-        PartialEvent: _frame_partial_event,
+    frames=_FRAMES,
+    inline_frames={  # the same and the inline-only ones, as they are written inside other data
+        **_FRAMES,
         Event: _frame_event,
-        AppendBlock: _frame_append_block,
-        DataAppended: _frame_data_appended,
-        ConditionalCheckFailed: _frame_conditional_check_failed,
-        SegmentAttribute: _frame_segment_attribute,
-        SegmentAttributeUpdated: _frame_segment_attribute_updated,
-        KeepAlive: _frame_keep_alive,
     },
     writers=_WRITERS,
     inline_writers={  # every message, as it is written inside other data: the top-level writers, those written
