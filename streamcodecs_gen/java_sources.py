@@ -90,7 +90,11 @@ FAMILIES: dict[str, JavaFamily] = {
 }
 """The Java part of each wire family (``families/``), by the family's name; a family without one has no Java. Each
 protocol's ``Sql`` source registers its Spark SQL functions (``analysis/sql.py``: the ``sql`` of its context)."""
-RUNTIME_TEMPLATES = ("java/runtime/JsonWire.java.j2", "java/runtime/Messages.java.j2")
+RUNTIME_TEMPLATES = (
+    "java/runtime/JsonWire.java.j2",
+    "java/runtime/KafkaWire.java.j2",
+    "java/runtime/Messages.java.j2",
+)
 """Runtime sources rendered (not copied), once per run, from the facts both runtimes share (``analysis/runtime.py``:
 the type records' rows and the message catalog, ``catalog.py``; ``java/runtime/Name.java.j2`` renders
 ``<namespace>/runtime/Name.java``), beside the hand-written ones of ``java_runtime/``; no hand-written source has the

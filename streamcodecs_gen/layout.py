@@ -71,6 +71,10 @@ class Layout:
     # Top-level messages whose every field has a fixed size: the Struct of the whole frame (header included) and its
     # payload length, so that encode packs the frame at once (no list of parts, no join).
     frames: dict[str, tuple[str, int]] = field(default_factory=dict)
+    # Messages whose fields are a fixed-size run (or none) and then a payload to the frame's end: the Struct of the
+    # header and the run, and the run's length, so that a frame whose payload is bytes is one pack and one
+    # concatenation (any other case is left to the message's writer).
+    tails: dict[str, tuple[str, int]] = field(default_factory=dict)
 
     def constant(self, fmt: str) -> str:
         if fmt not in self.structs:
@@ -166,6 +170,7 @@ def binary_layout(protocol: Protocol) -> Layout:
     framing = protocol.framing_as(BinaryFraming)
     order = ">" if framing.byte_order == "big" else "<"
     layout = Layout()
+    header = order + "".join(WIRE_TYPES[t].struct or "" for t in (framing.code_type, framing.length_type))
     for owner in [*protocol.structs, *protocol.messages]:
         layout.steps[owner.name] = _steps(owner, layout, order)
         layout.write_steps[owner.name] = _steps(owner, layout, order, write=True)
@@ -173,9 +178,11 @@ def binary_layout(protocol: Protocol) -> Layout:
             layout.views.add(owner.name)
         steps = layout.write_steps[owner.name]
         if isinstance(owner, Message) and not owner.inline_only and _all_fixed(steps):
-            header = order + "".join(WIRE_TYPES[t].struct or "" for t in (framing.code_type, framing.length_type))
             fmt = header + "".join((step.fmt or "")[1:] for step in steps)
             layout.frames[owner.name] = (layout.constant(fmt), struct.calcsize(fmt) - struct.calcsize(header))
+        elif isinstance(owner, Message) and steps and _all_fixed(steps[:-1]) and _trailing(steps[-1]):
+            fmt = header + "".join((step.fmt or "")[1:] for step in steps[:-1])
+            layout.tails[owner.name] = (layout.constant(fmt), struct.calcsize(fmt) - struct.calcsize(header))
     layout.holds_views = set(layout.views)
     changed = True
     while changed:  # structs holding structs that hold payloads
@@ -191,3 +198,15 @@ def binary_layout(protocol: Protocol) -> Layout:
 
 def _all_fixed(steps: list[Step]) -> bool:
     return all(step.fixed and not step.guard_nonempty for step in steps)
+
+
+def _trailing(step: Step) -> bool:
+    """A step writing one payload of bytes that runs to the frame's end, with nothing deciding whether it is there."""
+    f = step.field
+    return (
+        len(step.fields) == 1
+        and isinstance(f.type, WireRef)
+        and f.type.wire.trailing
+        and f.type.wire.view  # a payload of bytes (not a padding count)
+        and not (f.has_const or f.presence or f.when_nonempty)
+    )

@@ -11,9 +11,11 @@ if it is variable-sized, and its encoding in the reference encoders (``vectors/<
 from __future__ import annotations
 
 import datetime
+import math
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from struct import calcsize, pack, unpack
 from typing import Any
 
 BINARY, JSON, KAFKA = "binary", "json", "kafka"
@@ -143,6 +145,15 @@ class WireType:
     # Java, kafka family: a value is held as its JSON text (a String, compact, as msgspec writes the value), which is
     # also how the family's Spark schema holds it
     java_json_text: bool = False
+    # Java, kafka family: KafkaRules' rule reading the type's text ``{}`` (a header's value, or a JSON string member
+    # of the event format) into its value; the rule reading a member ``value`` (a ``Json``) when the type is not a
+    # JSON string; and ``value``'s canonical text when it is not the reading rule again (a text type writes what it
+    # checks). KafkaWire's generated <stem>FromText/FromJson/ToText/ToJson call them (``analysis/runtime.py``).
+    # None for an integer and a float (their rules take the record's range or largest value); for any other type,
+    # no Java rule: the Java target carries no attribute of it
+    java_kafka_read: str | None = None
+    java_kafka_json: str | None = None
+    java_kafka_text: str | None = None
     # JSON family, encode: the runtime's checker of a value (jsonchecks.check_<check>), the class almost every value
     # has (tested exactly, so that such a value needs nothing more), and what else makes such a value ({v}) need it
     check: str | None = None
@@ -161,6 +172,15 @@ class WireType:
         if not self.signed:
             return 0, (1 << self.bits) - 1
         return -(1 << (self.bits - 1)), (1 << (self.bits - 1)) - 1
+
+    @property
+    def largest(self) -> float:
+        """The largest finite magnitude of a float type (from its struct code: the bits of infinity, less one)."""
+        assert self.struct and self.py == "float"
+        code = ">" + self.struct
+        infinity = int.from_bytes(pack(code, math.inf), "big")
+        value: float = unpack(code, (infinity - 1).to_bytes(calcsize(code), "big"))[0]
+        return value
 
     @property
     def struct_converts(self) -> bool:
@@ -203,8 +223,6 @@ class WireType:
 
     @property
     def size(self) -> int | None:
-        from struct import calcsize
-
         return calcsize(">" + self.struct) if self.struct else None
 
     @property
@@ -269,6 +287,9 @@ WIRE_TYPES: dict[str, WireType] = {
             values=_bool_value,
             constant=True,
             java="Boolean",
+            java_kafka_read="parseBool({})",
+            java_kafka_json="jsonBool(value)",
+            java_kafka_text='value ? "true" : "false"',
             java_helper="Bool",
             check="bool",
             check_class="bool",
@@ -400,6 +421,8 @@ WIRE_TYPES: dict[str, WireType] = {
             to_arrow="str({v})",
             from_arrow="_arrow.uuid_of({v}, {path})",
             java="UUID",
+            java_kafka_read="parseUuid({})",
+            java_kafka_text="value.toString()",
             java_helper="Uuid",
             java_spark_from="JsonSpark.uuid(o)",
             check="uuid",
@@ -417,6 +440,7 @@ WIRE_TYPES: dict[str, WireType] = {
             values=_text_value,
             sized=True,
             java="String",
+            java_kafka_read="checkText({})",
             java_helper="Str",
             check="str",
             check_class="str",
@@ -492,6 +516,8 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: bytes([i % 256, 0, 255, 10]) + b"\xfe\xff",
             values=_empty_bytes_value,
             java="byte[]",
+            java_kafka_read="parseBase64({})",
+            java_kafka_text="base64Text(value)",
             java_helper="Base64",
             check="bytes",
             check_class="bytes",
@@ -507,6 +533,8 @@ WIRE_TYPES: dict[str, WireType] = {
             json_meta="tz=True",
             imports=("datetime",),
             java="OffsetDateTime",
+            java_kafka_read="parseTimestamp({})",
+            java_kafka_text="timestampText(value)",
             java_helper="Timestamp",
             java_spark_from="JsonSpark.timestamp(o)",
             check="timestamp",
@@ -527,6 +555,9 @@ WIRE_TYPES: dict[str, WireType] = {
             to_arrow="_arrow.json_text({v})",
             from_arrow="_arrow.json_value({v})",
             java="VariantVal",
+            java_kafka_read="parseAny({})",
+            java_kafka_json="jsonAny(value)",
+            java_kafka_text="value",  # (held as its JSON text)
             java_helper="Any",
             java_json_read="JsonRead.any(p)",
             java_json_write="JsonWrite.any(w, v)",
@@ -542,6 +573,7 @@ WIRE_TYPES: dict[str, WireType] = {
             "string",
             lambda i: f"https://example.com/schemas/{i}.json#/definitions/v{i}",
             java="String",
+            java_kafka_read="checkUri({})",
             kafka_fast="type({v}) is str and {v} in _kw.VALID_URI",  # (remembered as valid before)
         ),
         WireType(
@@ -552,6 +584,7 @@ WIRE_TYPES: dict[str, WireType] = {
             "string",
             lambda i: (f"/sensors/{i}", f"urn:uuid:{uuid.UUID(int=i + 1)}", f"{i}-555-123-4567")[i % 3],
             java="String",
+            java_kafka_read="checkUriReference({})",
             kafka_fast="type({v}) is str and {v} in _kw.VALID_URI_REFERENCE",
         ),
         WireType(
@@ -562,6 +595,7 @@ WIRE_TYPES: dict[str, WireType] = {
             "string",
             lambda i: ("application/json", "text/plain; charset=utf-8", "application/vnd.example+json")[i % 3],
             java="String",
+            java_kafka_read="checkMediaType({})",
             kafka_fast="type({v}) is str and {v} in _kw.VALID_MEDIA_TYPE",
         ),
         WireType(

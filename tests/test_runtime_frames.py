@@ -56,14 +56,23 @@ def write_blob(value: Blob, parts: binary.Parts) -> None:
     parts.append(bytes(value.data))
 
 
+def frame_blob(value: Blob) -> bytes | None:  # written whole when its payload is bytes, else left to write_blob
+    return HEADER.pack(2, len(value.data)) + value.data if type(value.data) is bytes else None
+
+
+def frame_number(value: Number) -> bytes:
+    return HEADER.pack(1, 4) + INT.pack(value.value)
+
+
 CODEC: frames.Codec[Any] = frames.Codec(
     protocol="toy",
     header=HEADER,
     max_frame=64,
     directions=("up", "down"),
     readers={1: read_number, 2: read_blob},
-    frames={Number: lambda m: HEADER.pack(1, 4) + INT.pack(m.value)},
-    writers={Blob: write_blob},
+    frames={Number: frame_number, Blob: frame_blob},
+    inline_frames={Number: frame_number, Blob: frame_blob},
+    writers={},
     inline_writers={Blob: write_blob, Inner: lambda m, parts: None, Number: lambda m, p: p.append(INT.pack(m.value))},
     holds_views=frozenset({Blob}),
     inline_only={3: "Inner"},
@@ -126,9 +135,15 @@ def test_encode_errors() -> None:
     with pytest.raises(ToyEncodeError, match="not a toy message: str"):
         CODEC.encode("x")
     with pytest.raises(ToyEncodeError, match=r"frame of 108 bytes exceeds MAX_FRAME \(64\)"):
-        CODEC.encode(Blob(bytes(100)))
+        CODEC.encode(Blob(bytes(100)))  # written whole first, then refused by the writer
+    assert CODEC.encode_inline(Blob(bytes(100))) == HEADER.pack(2, 100) + bytes(100)  # inside other data: no limit
     with pytest.raises(ValueError, match="unknown direction 'sideways'"):
         CODEC.decode(b"", direction="sideways")
+
+
+def test_a_frame_written_whole_leaves_other_payloads_to_the_writer() -> None:
+    for data in (b"ab", bytearray(b"ab"), memoryview(b"ab")):
+        assert CODEC.encode(Blob(data)) == CODEC.encode_inline(Blob(data)) == HEADER.pack(2, 2) + b"ab", type(data)
 
 
 def test_reader_assembles_cut_frames_and_goes_on_after_a_bad_payload() -> None:

@@ -18,6 +18,7 @@ from ..naming import java_camel, java_safe
 from ..patterns import java_patterns
 from ..types import JAVA_PRIMITIVES, JSON_BYTES, WireType
 from .exports import exports
+from .runtime import java_kafka_types, kafka_java_type
 from .spark import kind_column, pyspark, schema_name
 
 MODULE_NAMES = (
@@ -246,18 +247,10 @@ def spark_context(protocol: Protocol) -> dict[str, Any]:
 
 # --- the Java target ------------------------------------------------------------------------------------------
 
-_CARRIED = frozenset(
-    {"String", "OffsetDateTime", "Boolean", "Byte", "Short", "Integer", "Long", "Float", "Double", "UUID", "byte[]"}
-)
-"""The Java types of the attributes the Java target carries (text, JSON text, a time, booleans, integers, floats,
-UUIDs and bytes: the runtime's KafkaWire has their rules, ``<wire>FromText``/``FromJson``/``ToText``/``ToJson``).
-A protocol with an attribute of another type (``_java_type``) has no Java target: its Spark functions take the
-Python path."""
-
-
-def _java_type(wire: WireType) -> str | None:
-    """The Java type of a decoded attribute: ``WireType.java``, or ``String`` for one held as its JSON text."""
-    return "String" if wire.java_json_text else wire.java
+_CARRIED = frozenset(t.name for t in java_kafka_types())
+"""The wire types of the attributes the Java target carries: those the runtime's generated KafkaWire has methods for
+(``<wire>FromText``/``FromJson``/``ToText``/``ToJson``, from the type records: ``analysis/runtime.py``). A protocol
+with an attribute of another type has no Java target: its Spark functions take the Python path."""
 
 
 _JAVA_TEXT = {"String"}
@@ -386,7 +379,7 @@ def java_gap(event: KafkaEvent) -> str | None:
         return "it declares no content-type attribute"
     for f in event.attributes:
         wire = attribute_wire(f)
-        if _java_type(wire) not in _CARRIED:
+        if wire.name not in _CARRIED:
             return f"its attribute {f.name!r} is of a type the Java codec does not carry ({f.type.text})"
         if f.has_const and (wire.java not in _JAVA_TEXT or wire.java_json_text):
             return f"its attribute {f.name!r} has a constant value but is not text"
@@ -439,7 +432,7 @@ def _java_attributes(event: KafkaEvent, extensions_at: int) -> list[JavaAttribut
                 field=f,
                 name=f.name,
                 java=java_safe(java_camel(f.py)),
-                type=str(_java_type(wire)),
+                type=str(kafka_java_type(wire)),
                 wire=java_camel(wire.name),
                 header=event.header(f),
                 required=KafkaEvent.required(f),

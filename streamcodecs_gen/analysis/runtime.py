@@ -2,8 +2,9 @@
 
 The type records (``types.py``) say each fact once: an integer's range follows from its bits and sign, a JSON
 alias's msgspec constraint from that range, the Java JSON family's per-type methods from the record's Java type and
-cores. This module turns the records into the rows the Python ``_runtime/wiretypes.py`` and the Java
-``runtime/JsonWire.java`` are rendered from, once per run (not per protocol): a new wire type is its record.
+cores, and the Kafka family's from the record's rules or range. This module turns the records into the rows the
+Python ``_runtime/wiretypes.py`` and the Java ``runtime/JsonWire.java`` and ``runtime/KafkaWire.java`` are rendered
+from, once per run (not per protocol): a new wire type is its record.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from typing import Annotated, Any
 import msgspec
 
 from ..catalog import catalog_context
+from ..naming import java_camel
 from ..patterns import PATTERNS
-from ..types import WIRE_TYPES, WireType
+from ..types import JAVA_PRIMITIVES, KAFKA, WIRE_TYPES, WireType
 
 SOURCE_RUNTIME = "streamcodecs_gen.py_package._runtime"
 """The hand-written Python runtime as a package at its source."""
@@ -43,6 +45,69 @@ class JavaJsonType:
     read: str  # the core reading the parser ``p``'s current value (``{nullable}``: true or false)
     write: str  # the core writing ``v`` to ``w``
     spark_from: str | None  # the core converting Spark's external value ``o``
+
+
+@dataclass(frozen=True)
+class JavaKafkaType:
+    """One wire type's methods of the generated ``KafkaWire``: <stem>FromText (a header's text ``text``),
+    <stem>FromJson (a member ``value`` of the JSON event format), <stem>ToText (the value ``value``'s canonical text)
+    and, where the event format writes the value as a bare JSON value (a boolean, a number, JSON text),
+    <stem>ToJson. Each is one call to the type's rule in ``KafkaRules``."""
+
+    name: str  # the wire type
+    stem: str  # ``uriReference``
+    java: str  # the (boxed) Java type of a value
+    from_text: str
+    from_json: str
+    to_text: str
+    to_json: str | None
+
+
+def kafka_java_type(wire: WireType) -> str | None:
+    """The Java type the kafka family holds a value of the type as: the record's, or ``String`` for one held as its
+    JSON text (None: no Java type)."""
+    return "String" if wire.java_json_text else wire.java
+
+
+def _java_long(value: int) -> str:
+    assert -(1 << 63) <= value < 1 << 63, f"{value}: a Java integer type's range must fit a long"
+    return f"{value}L"
+
+
+def _java_kafka(wire: WireType) -> JavaKafkaType | None:
+    java = kafka_java_type(wire)
+    if KAFKA not in wire.families or java is None:
+        return None
+    primitive = JAVA_PRIMITIVES.get(java, java)
+    if wire.bits:
+        low, high = (_java_long(end) for end in wire.range)
+        cast = "" if primitive == "long" else f"({primitive}) "
+        read = f"{cast}integer({{}}, {low}, {high})"
+        from_json = f"{cast}jsonInteger(value, {low}, {high})"
+        to_text = f"integerText(value, {low}, {high})"
+        to_json: str | None = to_text
+    elif wire.py == "float":
+        largest = repr(wire.largest)
+        cast = "" if primitive == "double" else f"({primitive}) "
+        # (a float32 is written as the double of its shortest decimal, which is what Python holds)
+        shown = "PythonText.float32Decimal(value)" if primitive == "float" else "value"
+        read = f"{cast}numberText({{}}, {largest})"
+        from_json = f"{cast}jsonNumber(value, {largest})"
+        to_text = f"PythonText.pythonFloat(finite({shown}, {largest}))"
+        to_json = f"PythonText.msgspecFloat(finite({shown}, {largest}))"
+    elif wire.java_kafka_read:
+        read = wire.java_kafka_read
+        from_json = wire.java_kafka_json or read.format("jsonText(value)")
+        to_text = wire.java_kafka_text or read.format("value")
+        to_json = to_text if java in JAVA_PRIMITIVES or wire.java_json_text else None
+    else:
+        return None
+    return JavaKafkaType(wire.name, java_camel(wire.name), java, read.format("text"), from_json, to_text, to_json)
+
+
+def java_kafka_types() -> list[JavaKafkaType]:
+    """The kafka family's Java per-type methods, one row per type the Java target carries, in the registry's order."""
+    return [row for row in map(_java_kafka, WIRE_TYPES.values()) if row is not None]
 
 
 def python_aliases() -> list[PythonAlias]:
@@ -98,6 +163,7 @@ def runtime_context() -> dict[str, Any]:
         "aliases": python_aliases(),
         "integer_ranges": integer_ranges(),
         "java_json_types": java_json_types(),
+        "java_kafka_types": java_kafka_types(),
         "patterns": PATTERNS,
         **catalog_context(),
     }

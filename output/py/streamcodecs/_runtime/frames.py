@@ -27,6 +27,8 @@ M_co = TypeVar("M_co", covariant=True)
 
 ReadFn = Callable[[Buffer, int, int], tuple[Any, int]]
 WriteFn = Callable[[Any, Parts], None]
+FrameFn = Callable[[Any], bytes | None]
+"""A message's whole frame written at once, or None for a case its writer decides (a payload that is not bytes)."""
 
 
 class Decode(Protocol[M_co]):
@@ -47,7 +49,8 @@ class Codec(Generic[M]):
         max_frame: int,
         directions: tuple[str, ...],
         readers: Mapping[int, ReadFn],
-        frames: Mapping[type, Callable[[Any], bytes]],
+        frames: Mapping[type, FrameFn],
+        inline_frames: Mapping[type, FrameFn],
         writers: Mapping[type, WriteFn],
         inline_writers: Mapping[type, WriteFn],
         holds_views: frozenset[type],
@@ -138,11 +141,14 @@ class Codec(Generic[M]):
             writer = writers.get(type(message))
             if writer is None:
                 frame = frames.get(type(message))
-                if frame is not None:
-                    return frame(message)
-                if type(message) in inline_writers:
-                    raise encode_error(f"{type(message).__name__} is never sent as a top-level frame")
-                raise encode_error(f"not a {protocol} message: {type(message).__name__}")
+                if frame is None:
+                    if type(message) in inline_writers:
+                        raise encode_error(f"{type(message).__name__} is never sent as a top-level frame")
+                    raise encode_error(f"not a {protocol} message: {type(message).__name__}")
+                data = frame(message)
+                if data is not None and len(data) <= max_frame:
+                    return data
+                writer = inline_writers[type(message)]  # the writer decides: it writes the frame or refuses it
             parts: Parts = [b""]  # the header's place
             writer(message, parts)
             length = sum(map(len, parts))
@@ -153,6 +159,11 @@ class Codec(Generic[M]):
 
         def encode_inline(message: M) -> bytes:
             """Encode any message, including those that are never top-level frames (they live inside other data)."""
+            frame = inline_frames.get(type(message))
+            if frame is not None:
+                data = frame(message)
+                if data is not None:
+                    return data
             writer = inline_writers.get(type(message))
             if writer is None:
                 raise encode_error(f"not a {protocol} message: {type(message).__name__}")

@@ -3092,6 +3092,7 @@ _STRUCT_INT8 = struct.Struct(">b")
 _STRUCT_INT32 = struct.Struct(">i")
 _STRUCT_INT32_INT8 = struct.Struct(">ib")
 _STRUCT_INT32X2 = struct.Struct(">ii")
+_STRUCT_INT32X2_UUID = struct.Struct(">ii16s")
 _STRUCT_INT32X2_UUID_INT64X2 = struct.Struct(">ii16sqq")
 _STRUCT_INT32X2_UUID_INT64X4 = struct.Struct(">ii16sqqqq")
 _STRUCT_INT32X4 = struct.Struct(">iiii")
@@ -3642,6 +3643,18 @@ def _write_partial_event(value: PartialEvent, parts: _rt.Parts) -> None:
         raise EncodeError(str(exc), field=where) from None
 
 
+def _frame_partial_event(value: PartialEvent) -> bytes | None:
+    """The whole frame in one pack and one concatenation when the payload is bytes; None leaves every other case
+    (another buffer, a field the pack refuses) to ``_write_partial_event``, which writes it or names the field."""
+    tail = value.data
+    if type(tail) is bytes:
+        try:
+            return _STRUCT_INT32X2.pack(-2, len(tail)) + tail
+        except _PACK_ERRORS:
+            pass
+    return None
+
+
 def _read_padding(buf: _rt.Buffer, pos: int, end: int) -> tuple[Padding, int]:
     length, pos = _rt.read_padding(buf, pos, end, "Padding.length", DecodeError)
     _made = _new(Padding)  # every field is set below (faster than the keyword __init__)
@@ -3682,6 +3695,18 @@ def _write_event(value: Event, parts: _rt.Parts) -> None:
         )
     except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
+
+
+def _frame_event(value: Event) -> bytes | None:
+    """The whole frame in one pack and one concatenation when the payload is bytes; None leaves every other case
+    (another buffer, a field the pack refuses) to ``_write_event``, which writes it or names the field."""
+    tail = value.data
+    if type(tail) is bytes:
+        try:
+            return _STRUCT_INT32X2.pack(0, len(tail)) + tail
+        except _PACK_ERRORS:
+            pass
+    return None
 
 
 def _read_setup_append(buf: _rt.Buffer, pos: int, end: int) -> tuple[SetupAppend, int]:
@@ -3819,6 +3844,29 @@ def _write_append_block(value: AppendBlock, parts: _rt.Parts) -> None:
         )
     except _PACK_ERRORS as exc:
         raise EncodeError(str(exc), field=where) from None
+
+
+def _frame_append_block(value: AppendBlock) -> bytes | None:
+    """The whole frame in one pack and one concatenation when the payload is bytes; None leaves every other case
+    (another buffer, a field the pack refuses) to ``_write_append_block``, which writes it or names the field."""
+    tail = value.data
+    if type(tail) is bytes:
+        try:
+            return (
+                _STRUCT_INT32X2_UUID.pack(
+                    3,
+                    16 + len(tail),
+                    (
+                        value.writer_id.int
+                        if type(value.writer_id) is _UUID
+                        else _rt.uuid_int(value.writer_id, "expected uuid.UUID, got {type}")
+                    ).to_bytes(16, "big"),
+                )
+                + tail
+            )
+        except _PACK_ERRORS:
+            pass
+    return None
 
 
 def _read_append_block_end(buf: _rt.Buffer, pos: int, end: int) -> tuple[AppendBlockEnd, int]:
@@ -6256,11 +6304,9 @@ _WRITERS: dict[type, _frames.WriteFn] = {  # top-level messages of variable size
     StorageChunksListed: _write_storage_chunks_listed,
     ListStorageChunks: _write_list_storage_chunks,
     FlushToStorage: _write_flush_to_storage,
-    PartialEvent: _write_partial_event,
     Padding: _write_padding,
     SetupAppend: _write_setup_append,
     AppendSetup: _write_append_setup,
-    AppendBlock: _write_append_block,
     AppendBlockEnd: _write_append_block_end,
     ConditionalAppend: _write_conditional_append,
     ReadSegment: _write_read_segment,
@@ -6315,6 +6361,17 @@ _WRITERS: dict[type, _frames.WriteFn] = {  # top-level messages of variable size
     ConditionalBlockEnd: _write_conditional_block_end,
     MergeSegmentsBatch: _write_merge_segments_batch,
     SegmentsBatchMerged: _write_segments_batch_merged,
+}
+_FRAMES: dict[type, _frames.FrameFn] = {  # top-level messages written whole: fixed size, or fixed, then a payload
+    Hello: _frame_hello,
+    StorageFlushed: _frame_storage_flushed,
+    PartialEvent: _frame_partial_event,
+    AppendBlock: _frame_append_block,
+    DataAppended: _frame_data_appended,
+    ConditionalCheckFailed: _frame_conditional_check_failed,
+    SegmentAttribute: _frame_segment_attribute,
+    SegmentAttributeUpdated: _frame_segment_attribute_updated,
+    KeepAlive: _frame_keep_alive,
 }
 _CODEC: _frames.Codec[Message] = _frames.Codec(
     protocol="pravega",
@@ -6392,22 +6449,20 @@ _CODEC: _frames.Codec[Message] = _frames.Codec(
         91: _read_segments_batch_merged,
         100: _read_keep_alive,
     },
-    frames={  # messages of fixed size: their whole frame, packed at once
-        Hello: _frame_hello,
-        StorageFlushed: _frame_storage_flushed,
-        DataAppended: _frame_data_appended,
-        ConditionalCheckFailed: _frame_conditional_check_failed,
-        SegmentAttribute: _frame_segment_attribute,
-        SegmentAttributeUpdated: _frame_segment_attribute_updated,
-        KeepAlive: _frame_keep_alive,
+    frames=_FRAMES,
+    inline_frames={  # the same and the inline-only ones, as they are written inside other data
+        **_FRAMES,
+        Event: _frame_event,
     },
     writers=_WRITERS,
-    inline_writers={  # every message, as it is written inside other data: the top-level writers, the fixed-size
-        # and the inline-only ones
+    inline_writers={  # every message, as it is written inside other data: the top-level writers, those written
+        # whole and the inline-only ones
         **_WRITERS,
         Hello: _write_hello,
         StorageFlushed: _write_storage_flushed,
+        PartialEvent: _write_partial_event,
         Event: _write_event,
+        AppendBlock: _write_append_block,
         DataAppended: _write_data_appended,
         ConditionalCheckFailed: _write_conditional_check_failed,
         SegmentAttribute: _write_segment_attribute,

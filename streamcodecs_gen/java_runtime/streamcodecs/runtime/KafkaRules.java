@@ -479,7 +479,9 @@ public abstract class KafkaRules {
         return value.kind == TRUE;
     }
 
-    static long integer(String text, int bits) throws Invalid {
+    /** An integer's canonical text ({@code -?digits}, no leading zero), in the range {@code low..high} of its type
+     * (the type record's). */
+    public static long integer(String text, long low, long high) throws Invalid {
         int n = text.length();
         int start = n > 0 && text.charAt(0) == '-' ? 1 : 0;
         boolean canonical = n > start && (text.charAt(start) != '0' || n == start + 1);
@@ -489,28 +491,40 @@ public abstract class KafkaRules {
         if (!canonical) {
             throw new Invalid(Messages.notCanonicalInteger(PythonText.repr(text)));
         }
-        return inRange(new java.math.BigInteger(text), bits);
+        return inRange(new java.math.BigInteger(text), low, high);
     }
 
-    private static long inRange(java.math.BigInteger value, int bits) throws Invalid {
-        if (value.bitLength() > bits - 1) {
-            long high = (1L << (bits - 1)) - 1;
-            throw new Invalid(Messages.integerOutOfRange(value, bits, -high - 1, high));
+    /** A JSON integer of the event format, in the range {@code low..high}. */
+    public static long jsonInteger(Json value, long low, long high) throws Invalid {
+        if (value.kind != INTEGER) {
+            throw new Invalid(Messages.notJsonKind("integer", kindWords(value.kind)));
+        }
+        return inRange(new java.math.BigInteger(value.text), low, high);
+    }
+
+    /** The integer's canonical text, when it is in the range {@code low..high} (a Java type may hold more). */
+    public static String integerText(long value, long low, long high) throws Invalid {
+        if (value < low || value > high) {
+            throw new Invalid(outOfRange(java.math.BigInteger.valueOf(value), low, high));
+        }
+        return Long.toString(value);
+    }
+
+    private static long inRange(java.math.BigInteger value, long low, long high) throws Invalid {
+        if (value.bitLength() > 63 || value.longValue() < low || value.longValue() > high) {
+            throw new Invalid(outOfRange(value, low, high));
         }
         return value.longValue();
     }
 
-    static long jsonInteger(Json value, int bits) throws Invalid {
-        if (value.kind != INTEGER) {
-            throw new Invalid(Messages.notJsonKind("integer", kindWords(value.kind)));
-        }
-        return inRange(new java.math.BigInteger(value.text), bits);
+    /** The refusal of an integer beyond {@code low..high}, naming the type's bits as Python's does (those of
+     * {@code high - low}). */
+    private static String outOfRange(java.math.BigInteger value, long low, long high) {
+        int bits = java.math.BigInteger.valueOf(high).subtract(java.math.BigInteger.valueOf(low)).bitLength();
+        return Messages.integerOutOfRange(value, bits, low, high);
     }
 
     // --- floats (JSON number syntax in headers, written as Python's repr) ------------------------------------------
-
-    /** The largest finite float32, as the Python runtime bounds a float32 attribute. */
-    static final double FLOAT32_MAX = 3.4028234663852886e38;
 
     static double finite(double value, double largest) throws Invalid {
         if (!Double.isFinite(value) || Math.abs(value) > largest) {
