@@ -65,7 +65,7 @@ class Message:
             pieces = ", ".join(_py_str(piece) if literal else piece for literal, piece in self.pieces)
             return f'def {self.name}(*, {params}) -> tuple[object, ...]:\n    """{doc}"""\n    return ({pieces})'
         params = ", ".join(f"{field}: object" for field in self.fields)
-        return f'def {self.name}(*, {params}) -> str:\n    """{doc}"""\n    return f{_py_str(self.template)}'
+        return f'def {self.name}(*, {params}) -> str:\n    """{doc}"""\n    return {_py_fstring(self.template)}'
 
     @property
     def java(self) -> str:
@@ -101,6 +101,23 @@ class Message:
 
 def _py_str(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _py_fstring(template: str, width: int = 96) -> str:
+    """An f-string of ``template``; a long one as pieces in parentheses, split between words (ruff splits no string,
+    and the rendered module is held to its line length)."""
+    if len(template) <= width:
+        return "f" + _py_str(template)
+    chunks: list[str] = []
+    chunk = ""
+    for token in re.findall(r"\{[^{}]*\}|[^{ ]+ *| +", template):
+        if chunk and len(chunk) + len(token) > width:
+            chunks.append(chunk)
+            chunk = ""
+        chunk += token
+    chunks.append(chunk)
+    pieces = "\n        ".join(("f" if "{" in c else "") + _py_str(c) for c in chunks)
+    return f"(\n        {pieces}\n    )"
 
 
 def _java_str(text: str) -> str:

@@ -428,4 +428,7 @@ def not_json_content(*, kind: object, payload: object, content_type: object) -> 
 
 def not_one_json_value(*, content_type: object, why: object, where: object) -> str:
     """Bytes data under a JSON content type that are not JSON (where: ' (byte N)' or nothing)."""
-    return f"bytes under the JSON content type {content_type} are not one JSON value: {why}{where}; give their JSON value, or a content type that does not declare JSON"
+    return (
+        f"bytes under the JSON content type {content_type} are not one JSON value: {why}{where}; give "
+        "their JSON value, or a content type that does not declare JSON"
+    )
