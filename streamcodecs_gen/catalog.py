@@ -215,6 +215,29 @@ CATALOG: tuple[Message, ...] = (
         "A whole-frame decode whose header promises more than it was given.",
     ),
     Message("bytes_follow", "{count} bytes follow the frame", "A whole-frame decode given more than one frame."),
+    Message("unknown_type_code", "unknown type code {code}", "A type code that no message of the protocol has."),
+    Message(
+        "never_top_level",
+        "{name} (type {code}) is never a top-level frame",
+        "A top-level frame of a message that only lives inside other data.",
+    ),
+    Message(
+        "never_sent_top_level",
+        "{name} is never sent as a top-level frame",
+        "encode given a message that only lives inside other data (encode_inline writes it).",
+    ),
+    Message(
+        "frame_too_long",
+        "frame of {size} bytes exceeds MAX_FRAME ({limit})",
+        "encode of a frame longer than the protocol's largest.",
+    ),
+    Message("size_not_fit", "size {size} does not fit the bytes left", "A size prefix that is negative or too large."),
+    Message(
+        "size_beyond_left",
+        "size {size} exceeds the {left} bytes left",
+        "A size prefix larger than what is left of the frame.",
+    ),
+    Message("not_enum_value", "{value} is not a {kind} value", "A binary enum's wire value that no member has."),
     Message(
         "ends_inside_frame",
         "the data ends inside a frame ({left} of {need} bytes)",
@@ -228,6 +251,40 @@ CATALOG: tuple[Message, ...] = (
     Message("unknown_message", "unknown message {name}", "An encode row names no message of the protocol."),
     Message("null_for_message", "null for message {name}", "An encode row whose message's column is null."),
     Message("not_a_uuid", "not a UUID: {value}", "A Spark UUID string that is not one (shown as a Python repr)."),
+    # The Kafka family's attributes and event format (KafkaProblems, KafkaEvents, KafkaJson; the Kafka templates).
+    Message(
+        "attribute_missing",
+        "required attribute {name} is missing",
+        "A required attribute absent (name: a Python repr).",
+    ),
+    Message(
+        "attribute_not_const",
+        "attribute {name} must be {expected}, not {found}",
+        "An attribute with a constant value holding another (all three shown as Python reprs).",
+    ),
+    Message(
+        "attribute_problem",
+        "attribute {name} {problem}",
+        "An attribute's value that breaks its rule (name: a Python repr; problem: the rule's words).",
+    ),
+    Message("not_empty", "must not be empty", "A text attribute that must have a character at least."),
+    Message("fewer_characters", "must have at least {count} characters", "A text attribute shorter than its minimum."),
+    Message(
+        "members_exclusive",
+        "members {first} and {second} are mutually exclusive; both are present",
+        "An event in the JSON format with both data members (shown as Python reprs).",
+    ),
+    Message(
+        "undeclared_name",
+        "{name} is not a valid name for an undeclared attribute ({rule})",
+        "encode given an extension whose name the naming rule refuses (name: a Python repr).",
+    ),
+    Message(
+        "event_not_object",
+        "an event in the JSON format is a JSON object, not {kind}",
+        "A structured-mode value that is JSON but not an object (kind: Python's name of its type).",
+    ),
+    Message("no_event_row", "no event (the row is null)", "A to_kafka row whose event is null (its error column)."),
     # Spark's error columns (spark/__init__.py, spark/_kafka.py; SqlFunctions): pieces of a concat, the fields columns.
     Message(
         "failfast_problem",
@@ -431,6 +488,12 @@ CATALOG: tuple[Message, ...] = (
 BY_NAME = {message.name: message for message in CATALOG}
 assert len(BY_NAME) == len(CATALOG), "a catalog name is used twice"
 assert all(re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)*", m.name) for m in CATALOG), "catalog names are snake case"
+
+
+def said(entry: str, /, **fields: object) -> str:
+    """Entry ``entry`` filled in with ``fields`` at generation time, for the texts a template knows whole (its
+    ``said(...)``, a Jinja global): the generated code of both targets then holds the same words."""
+    return BY_NAME[entry].format(**fields)
 
 
 def catalog_context() -> dict[str, Any]:

@@ -21,6 +21,7 @@ from typing import Any
 import jinja2
 
 from . import filters
+from .catalog import said
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
 PY_PACKAGE_DIR = Path(__file__).resolve().parent / "py_package"
@@ -63,6 +64,7 @@ def environment() -> jinja2.Environment:
         extensions=["jinja2.ext.do"],
     )
     filters.register(env)
+    env.globals["said"] = said  # a catalog text known whole at generation time, the same in every target
     return env
 
 

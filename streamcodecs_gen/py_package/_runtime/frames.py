@@ -71,9 +71,9 @@ class Codec(Generic[M]):
             reader = readers.get(code)
             if reader is None:
                 if code in inline_only:
-                    problem = f"{inline_only[code]} (type {code}) is never a top-level frame"
+                    problem = _m.never_top_level(name=inline_only[code], code=code)
                     raise decode_error(problem, offset=pos - header_size)
-                raise decode_error(f"unknown type code {code}", offset=pos - header_size)
+                raise decode_error(_m.unknown_type_code(code=code), offset=pos - header_size)
             if direction is not None and code not in codes_by_direction[direction]:
                 raise decode_error(_m.not_in_direction(code=code, direction=repr(direction)), offset=pos - header_size)
             message, _ = reader(buf, pos, end)  # unknown trailing bytes (a newer peer's fields) are skipped
@@ -142,7 +142,7 @@ class Codec(Generic[M]):
                 frame = frames.get(type(message))
                 if frame is None:
                     if type(message) in inline_writers:
-                        raise encode_error(f"{type(message).__name__} is never sent as a top-level frame")
+                        raise encode_error(_m.never_sent_top_level(name=type(message).__name__))
                     raise encode_error(f"not a {protocol} message: {type(message).__name__}")
                 data = frame(message)
                 if data is not None and len(data) <= max_frame:
@@ -152,7 +152,7 @@ class Codec(Generic[M]):
             writer(message, parts)
             length = sum(map(len, parts))
             if length + header_size > max_frame:
-                raise encode_error(f"frame of {length + header_size} bytes exceeds MAX_FRAME ({max_frame})")
+                raise encode_error(_m.frame_too_long(size=length + header_size, limit=max_frame))
             parts[0] = pack(message.CODE, length)  # type: ignore[attr-defined]
             return b"".join(parts)
 

@@ -69,7 +69,7 @@ _TO_KAFKA_ROW = StructType(
 )
 """What the UDFs of ``to_kafka`` return: the record's value and headers, or the problem."""
 _STAGE = "__streamcodecs_{}"
-_NO_EVENT = "no event (the row is null)"
+_NO_EVENT = _m.NO_EVENT_ROW
 _TEXT_TYPE = "text"
 """The top-level media type of text (RFC 2046): such data is text, as is JSON."""
 _MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw]).decode

@@ -149,6 +149,41 @@ def bytes_follow(*, count: object) -> str:
     return f"{count} bytes follow the frame"
 
 
+def unknown_type_code(*, code: object) -> str:
+    """A type code that no message of the protocol has."""
+    return f"unknown type code {code}"
+
+
+def never_top_level(*, name: object, code: object) -> str:
+    """A top-level frame of a message that only lives inside other data."""
+    return f"{name} (type {code}) is never a top-level frame"
+
+
+def never_sent_top_level(*, name: object) -> str:
+    """encode given a message that only lives inside other data (encode_inline writes it)."""
+    return f"{name} is never sent as a top-level frame"
+
+
+def frame_too_long(*, size: object, limit: object) -> str:
+    """encode of a frame longer than the protocol's largest."""
+    return f"frame of {size} bytes exceeds MAX_FRAME ({limit})"
+
+
+def size_not_fit(*, size: object) -> str:
+    """A size prefix that is negative or too large."""
+    return f"size {size} does not fit the bytes left"
+
+
+def size_beyond_left(*, size: object, left: object) -> str:
+    """A size prefix larger than what is left of the frame."""
+    return f"size {size} exceeds the {left} bytes left"
+
+
+def not_enum_value(*, value: object, kind: object) -> str:
+    """A binary enum's wire value that no member has."""
+    return f"{value} is not a {kind} value"
+
+
 def ends_inside_frame(*, left: object, need: object) -> str:
     """A stream of frames cut inside its last frame."""
     return f"the data ends inside a frame ({left} of {need} bytes)"
@@ -172,6 +207,49 @@ def null_for_message(*, name: object) -> str:
 def not_a_uuid(*, value: object) -> str:
     """A Spark UUID string that is not one (shown as a Python repr)."""
     return f"not a UUID: {value}"
+
+
+def attribute_missing(*, name: object) -> str:
+    """A required attribute absent (name: a Python repr)."""
+    return f"required attribute {name} is missing"
+
+
+def attribute_not_const(*, name: object, expected: object, found: object) -> str:
+    """An attribute with a constant value holding another (all three shown as Python reprs)."""
+    return f"attribute {name} must be {expected}, not {found}"
+
+
+def attribute_problem(*, name: object, problem: object) -> str:
+    """An attribute's value that breaks its rule (name: a Python repr; problem: the rule's words)."""
+    return f"attribute {name} {problem}"
+
+
+NOT_EMPTY: Final = "must not be empty"
+"""A text attribute that must have a character at least."""
+
+
+def fewer_characters(*, count: object) -> str:
+    """A text attribute shorter than its minimum."""
+    return f"must have at least {count} characters"
+
+
+def members_exclusive(*, first: object, second: object) -> str:
+    """An event in the JSON format with both data members (shown as Python reprs)."""
+    return f"members {first} and {second} are mutually exclusive; both are present"
+
+
+def undeclared_name(*, name: object, rule: object) -> str:
+    """encode given an extension whose name the naming rule refuses (name: a Python repr)."""
+    return f"{name} is not a valid name for an undeclared attribute ({rule})"
+
+
+def event_not_object(*, kind: object) -> str:
+    """A structured-mode value that is JSON but not an object (kind: Python's name of its type)."""
+    return f"an event in the JSON format is a JSON object, not {kind}"
+
+
+NO_EVENT_ROW: Final = "no event (the row is null)"
+"""A to_kafka row whose event is null (its error column)."""
 
 
 def failfast_problem(*, protocol: object, problem: object, excerpt: object) -> tuple[object, ...]:

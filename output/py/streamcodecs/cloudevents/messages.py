@@ -277,7 +277,7 @@ _JSON_ENCODE = _kw.JSON_ENCODE
 def _check_name(name: Any) -> None:
     """An undeclared attribute's name: valid (then remembered), else the EncodeError saying why."""
     if not isinstance(name, str) or _NAME_MATCH(name) is None or name in _NOT_EXTENSIONS:
-        raise EncodeError(f"{name!r} is not a valid name for an undeclared attribute ({_NAME_RULE})", field=str(name))
+        raise EncodeError(_m.undeclared_name(name=repr(name), rule=_NAME_RULE), field=str(name))
     _kw.remember(_VALID_NAMES, name)
 
 
@@ -398,7 +398,7 @@ def _from_binary(found: dict[str, str], others: dict[str, str], record_value: An
         try:
             undeclared[name] = attribute_value_from_text(text)
         except _Invalid as exc:
-            raise DecodeError(f"attribute {name!r} {exc}", field=name) from None
+            raise DecodeError(_m.attribute_problem(name=repr(name), problem=exc), field=name) from None
     data: Any
     if record_value is None:
         data = MISSING
@@ -552,7 +552,7 @@ def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes
         try:
             text = attribute_value_to_text(value)
         except _Invalid as exc:
-            raise EncodeError(f"attribute {name!r} {exc}", field=name) from None
+            raise EncodeError(_m.attribute_problem(name=repr(name), problem=exc), field=name) from None
         headers.append((_PREFIX + name, text.encode()))
     written_type = event.datacontenttype  # a media type by now: its head is ASCII, so str.lower is ASCII's
     if type(written_type) is str and written_type not in _BINARY_CONTENT_TYPES:
@@ -581,7 +581,7 @@ def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes
 
 def _from_json_object(document: Any) -> CloudEvent:
     if type(document) is not dict:
-        raise DecodeError(f"an event in the JSON format is a JSON object, not {_kind(document)}")
+        raise DecodeError(_m.event_not_object(kind=_kind(document)))
     pop = document.pop
     value = pop("specversion", None)
     if value is None:
@@ -700,7 +700,7 @@ def _from_json_object(document: Any) -> CloudEvent:
         try:
             others[name] = attribute_value_from_json(value)
         except _Invalid as exc:
-            raise DecodeError(f"attribute {name!r} {exc}", field=name) from None
+            raise DecodeError(_m.attribute_problem(name=repr(name), problem=exc), field=name) from None
     return CloudEvent(
         specversion=v_specversion,
         id=v_id,
@@ -836,7 +836,7 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
         try:
             document[name] = attribute_value_to_json(value)
         except _Invalid as exc:
-            raise EncodeError(f"attribute {name!r} {exc}", field=name) from None
+            raise EncodeError(_m.attribute_problem(name=repr(name), problem=exc), field=name) from None
     data = event.data
     if data is MISSING:
         return document

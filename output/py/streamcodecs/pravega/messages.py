@@ -46,6 +46,7 @@ from uuid import UUID as _UUID
 from .._runtime import binary as _rt
 from .._runtime import errors as _errors
 from .._runtime import frames as _frames
+from .._runtime import messages as _m
 
 __all__ = [
     "DIRECTIONS",
@@ -3315,7 +3316,7 @@ def _read_table_key(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKey, int]
     pos += 4
     data, pos = _rt.read_bytes_int32(buf, pos, end, "TableKey.data", DecodeError)
     if data and left < size:
-        raise DecodeError(f"size {size} exceeds the {left} bytes left", offset=pos, field="TableKey size")
+        raise DecodeError(_m.size_beyond_left(size=size, left=left), offset=pos, field="TableKey size")
     if data:
         if end - pos < 8:
             raise _rt.short(8, pos, end, "TableKey.key_version", DecodeError)
@@ -3359,7 +3360,7 @@ def _read_table_value(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableValue, 
     pos += 4
     data, pos = _rt.read_bytes_int32(buf, pos, end, "TableValue.data", DecodeError)
     if data and left < size:
-        raise DecodeError(f"size {size} exceeds the {left} bytes left", offset=pos, field="TableValue size")
+        raise DecodeError(_m.size_beyond_left(size=size, left=left), offset=pos, field="TableValue size")
     _made = _new(TableValue)  # every field is set below (faster than the keyword __init__)
     _made.data = data
     return _made, pos

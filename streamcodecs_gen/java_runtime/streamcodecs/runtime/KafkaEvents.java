@@ -276,7 +276,7 @@ public final class KafkaEvents extends KafkaProblems {
                 try {
                     undeclared.put(entry.getKey(), wire.attributeValueFromText(entry.getValue()));
                 } catch (KafkaWire.Invalid e) {
-                    throw decodeError("attribute " + repr(entry.getKey()) + " " + e.getMessage(), entry.getKey());
+                    throw decodeError(Messages.attributeProblem(repr(entry.getKey()), e.getMessage()), entry.getKey());
                 }
             }
         }
@@ -332,11 +332,8 @@ public final class KafkaEvents extends KafkaProblems {
     public Data dataKind(KafkaWire.Json data, KafkaWire.Json encoded, String contentType) throws DecodeException {
         if (encoded != null && !encoded.isNull()) {
             if (data != null) {
-                throw decodeError(
-                    "members " + repr(json.data()) + " and " + repr(json.dataBase64())
-                        + " are mutually exclusive; both are present",
-                    json.dataBase64()
-                );
+                String both = Messages.membersExclusive(repr(json.data()), repr(json.dataBase64()));
+                throw decodeError(both, json.dataBase64());
             }
             return Data.BYTES;
         }
@@ -388,7 +385,7 @@ public final class KafkaEvents extends KafkaProblems {
             try {
                 undeclared.put(name, wire.attributeValueFromJson(member.getValue()));
             } catch (KafkaWire.Invalid e) {
-                throw decodeError("attribute " + repr(name) + " " + e.getMessage(), name);
+                throw decodeError(Messages.attributeProblem(repr(name), e.getMessage()), name);
             }
         }
         return undeclared;
@@ -420,9 +417,7 @@ public final class KafkaEvents extends KafkaProblems {
     private String extensionName(Object name) throws EncodeException {
         if (!(name instanceof String) || !validName((String) name)) {
             String text = String.valueOf(name);
-            throw encodeError(
-                repr(text) + " is not a valid name for an undeclared attribute (" + names.rule() + ")", text
-            );
+            throw encodeError(Messages.undeclaredName(repr(text), names.rule()), text);
         }
         return (String) name;
     }
@@ -438,7 +433,7 @@ public final class KafkaEvents extends KafkaProblems {
             try {
                 values.add(wire.attributeValueToText(entry.getValue()).getBytes(StandardCharsets.UTF_8));
             } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute " + repr(name) + " " + e.getMessage(), name);
+                throw encodeError(Messages.attributeProblem(repr(name), e.getMessage()), name);
             }
             names.add(binary.prefix() + name);
         }
@@ -524,7 +519,7 @@ public final class KafkaEvents extends KafkaProblems {
                     out.string(wire.attributeValueToText(value));
                 }
             } catch (KafkaWire.Invalid e) {
-                throw encodeError("attribute " + repr(name) + " " + e.getMessage(), name);
+                throw encodeError(Messages.attributeProblem(repr(name), e.getMessage()), name);
             }
         }
     }

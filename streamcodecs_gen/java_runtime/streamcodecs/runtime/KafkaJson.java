@@ -216,7 +216,7 @@ public final class KafkaJson {
             if (token != JsonToken.START_OBJECT) {
                 int kind = value(p, token, -1).kind;
                 end(p);
-                throw new Invalid("an event in the JSON format is a JSON object, not " + KafkaRules.pythonType(kind));
+                throw new Invalid(Messages.eventNotObject(KafkaRules.pythonType(kind)));
             }
             Map<String, Json> found = new LinkedHashMap<>();
             for (token = p.nextToken(); token == JsonToken.FIELD_NAME; token = p.nextToken()) {

@@ -412,7 +412,7 @@ public final class Codec {
                 }
                 return readKeepAlive(in);
             default:
-                throw fail("unknown type code " + code, start);
+                throw fail(streamcodecs.runtime.Messages.unknownTypeCode(code), start);
         }
     }
 
@@ -654,8 +654,10 @@ public final class Codec {
                 throw new IllegalStateException(message.wireName());
         }
         if (out.size() > MAX_FRAME) {
-            throw new EncodeException(PROTOCOL, "frame of " + out.size() + " bytes exceeds MAX_FRAME (" + MAX_FRAME
-                + ")", null);
+            throw new EncodeException(
+                PROTOCOL,
+                streamcodecs.runtime.Messages.frameTooLong(out.size(), MAX_FRAME),
+                null);
         }
         return finish(out);
     }
@@ -1169,7 +1171,7 @@ public final class Codec {
         long size = in.int32();
         data = in.bytes("TableKey.data", false);
         if (data.length > 0 && left < size) {
-            throw in.fail("size " + size + " exceeds the " + left + " bytes left", in.pos, "TableKey size");
+            throw in.fail(streamcodecs.runtime.Messages.sizeBeyondLeft(size, left), in.pos, "TableKey size");
         }
         if (data.length > 0) {
             in.need(8, "TableKey.key_version");
@@ -1201,7 +1203,7 @@ public final class Codec {
         long size = in.int32();
         data = in.bytes("TableValue.data", false);
         if (data.length > 0 && left < size) {
-            throw in.fail("size " + size + " exceeds the " + left + " bytes left", in.pos, "TableValue size");
+            throw in.fail(streamcodecs.runtime.Messages.sizeBeyondLeft(size, left), in.pos, "TableValue size");
         }
         return new TableValue(data);
     }

@@ -75,7 +75,7 @@ public abstract class KafkaProblems {
     }
 
     private static String missingReason(String attribute) {
-        return "required attribute '" + attribute + "' is missing";
+        return Messages.attributeMissing(repr(attribute));
     }
 
     /** An attribute with a constant value has another; {@code found} is its {@code repr}. */
@@ -89,17 +89,17 @@ public abstract class KafkaProblems {
     }
 
     private static String notConstantReason(String attribute, String constant) {
-        return "attribute '" + attribute + "' must be '" + constant + "', not ";
+        return Messages.attributeNotConst(repr(attribute), repr(constant), "");
     }
 
     /** An attribute's value breaks its wire type's rule (decoding). */
     public DecodeException invalid(String attribute, KafkaWire.Invalid e) {
-        return decodeError("attribute '" + attribute + "' " + e.getMessage(), attribute);
+        return decodeError(Messages.attributeProblem(repr(attribute), e.getMessage()), attribute);
     }
 
     /** An attribute's value breaks its wire type's rule (encoding). */
     public EncodeException invalidOnEncode(String attribute, KafkaWire.Invalid e) {
-        return encodeError("attribute '" + attribute + "' " + e.getMessage(), attribute);
+        return encodeError(Messages.attributeProblem(repr(attribute), e.getMessage()), attribute);
     }
 
     /** The reason a text attribute of at least {@code minLength} characters is shorter, or null when it is not. */
@@ -107,8 +107,9 @@ public abstract class KafkaProblems {
         if (text.length() >= minLength) {
             return null;
         }
-        return "attribute '" + attribute + "' "
-            + (minLength == 1 ? "must not be empty" : "must have at least " + minLength + " characters");
+        return Messages.attributeProblem(
+            repr(attribute), minLength == 1 ? Messages.NOT_EMPTY : Messages.fewerCharacters(minLength)
+        );
     }
 
     /** Checks the length of a text attribute's value (a header's text, or a JSON value when it is a string). */

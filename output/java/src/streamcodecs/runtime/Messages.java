@@ -141,6 +141,41 @@ public final class Messages {
         return String.valueOf(count) + " bytes follow the frame";
     }
 
+    /** A type code that no message of the protocol has. */
+    public static String unknownTypeCode(Object code) {
+        return "unknown type code " + code;
+    }
+
+    /** A top-level frame of a message that only lives inside other data. */
+    public static String neverTopLevel(Object name, Object code) {
+        return String.valueOf(name) + " (type " + code + ") is never a top-level frame";
+    }
+
+    /** encode given a message that only lives inside other data (encode_inline writes it). */
+    public static String neverSentTopLevel(Object name) {
+        return String.valueOf(name) + " is never sent as a top-level frame";
+    }
+
+    /** encode of a frame longer than the protocol's largest. */
+    public static String frameTooLong(Object size, Object limit) {
+        return "frame of " + size + " bytes exceeds MAX_FRAME (" + limit + ")";
+    }
+
+    /** A size prefix that is negative or too large. */
+    public static String sizeNotFit(Object size) {
+        return "size " + size + " does not fit the bytes left";
+    }
+
+    /** A size prefix larger than what is left of the frame. */
+    public static String sizeBeyondLeft(Object size, Object left) {
+        return "size " + size + " exceeds the " + left + " bytes left";
+    }
+
+    /** A binary enum's wire value that no member has. */
+    public static String notEnumValue(Object value, Object kind) {
+        return String.valueOf(value) + " is not a " + kind + " value";
+    }
+
     /** A stream of frames cut inside its last frame. */
     public static String endsInsideFrame(Object left, Object need) {
         return "the data ends inside a frame (" + left + " of " + need + " bytes)";
@@ -165,6 +200,47 @@ public final class Messages {
     public static String notAUuid(Object value) {
         return "not a UUID: " + value;
     }
+
+    /** A required attribute absent (name: a Python repr). */
+    public static String attributeMissing(Object name) {
+        return "required attribute " + name + " is missing";
+    }
+
+    /** An attribute with a constant value holding another (all three shown as Python reprs). */
+    public static String attributeNotConst(Object name, Object expected, Object found) {
+        return "attribute " + name + " must be " + expected + ", not " + found;
+    }
+
+    /** An attribute's value that breaks its rule (name: a Python repr; problem: the rule's words). */
+    public static String attributeProblem(Object name, Object problem) {
+        return "attribute " + name + " " + problem;
+    }
+
+    /** A text attribute that must have a character at least. */
+    public static final String NOT_EMPTY = "must not be empty";
+
+    /** A text attribute shorter than its minimum. */
+    public static String fewerCharacters(Object count) {
+        return "must have at least " + count + " characters";
+    }
+
+    /** An event in the JSON format with both data members (shown as Python reprs). */
+    public static String membersExclusive(Object first, Object second) {
+        return "members " + first + " and " + second + " are mutually exclusive; both are present";
+    }
+
+    /** encode given an extension whose name the naming rule refuses (name: a Python repr). */
+    public static String undeclaredName(Object name, Object rule) {
+        return String.valueOf(name) + " is not a valid name for an undeclared attribute (" + rule + ")";
+    }
+
+    /** A structured-mode value that is JSON but not an object (kind: Python's name of its type). */
+    public static String eventNotObject(Object kind) {
+        return "an event in the JSON format is a JSON object, not " + kind;
+    }
+
+    /** A to_kafka row whose event is null (its error column). */
+    public static final String NO_EVENT_ROW = "no event (the row is null)";
 
     /** A row refused FAILFAST: the decode problem and the input's first 120 characters as a JSON array. */
     public static Object[] failfastProblem(Object protocol, Object problem, Object excerpt) {
