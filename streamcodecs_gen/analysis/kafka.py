@@ -18,7 +18,7 @@ from ..naming import java_camel, java_safe
 from ..patterns import java_patterns
 from ..types import JAVA_PRIMITIVES, JSON_BYTES, WireType
 from .exports import exports
-from .runtime import java_kafka_types, kafka_java_type
+from .runtime import java_kafka_types, kafka_java_type, python_kafka_codec
 from .spark import kind_column, pyspark, schema_name
 
 MODULE_NAMES = (
@@ -67,6 +67,14 @@ class KafkaEvent:
         """The wire types whose converters the Python codec imports: those used, plus the one JSON carries bytes as
         (the structured format's binary payload)."""
         return self.wire_names if JSON_BYTES in self.wire_names else [*self.wire_names, JSON_BYTES]
+
+    @property
+    def made_codecs(self) -> dict[str, str]:
+        """The wire types (of ``codec_wire_names``) whose converters the Python codec binds itself, by the runtime
+        call that makes them: an integer's or a float's, from its record's range (``int_codec(-128, 127)``). The
+        codec imports the others' from the runtime."""
+        made = {w.name: python_kafka_codec(w) for w in self.wire_types}
+        return {name: call for name, call in made.items() if call is not None}
 
     def header(self, f: Field) -> str:
         """The record header of attribute ``f`` in binary mode."""

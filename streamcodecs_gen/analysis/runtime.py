@@ -110,6 +110,17 @@ def java_kafka_types() -> list[JavaKafkaType]:
     return [row for row in map(_java_kafka, WIRE_TYPES.values()) if row is not None]
 
 
+def python_kafka_codec(wire: WireType) -> str | None:
+    """The Python runtime's call (``kafkawire``) that makes a kafka-family integer's or float's four conversions
+    from its record (``int_codec(-128, 127)``); None: the runtime has the type's by name (``<wire>_from_text``...)."""
+    if wire.bits:
+        low, high = wire.range
+        return f"int_codec({low}, {high})"
+    if wire.py == "float":
+        return f"float_codec({wire.largest!r})"
+    return None
+
+
 def python_aliases() -> list[PythonAlias]:
     """Every JSON alias of the registry, in its order."""
     aliases = []

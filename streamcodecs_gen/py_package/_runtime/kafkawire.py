@@ -8,9 +8,11 @@ checks, media-type helpers) in ``kafkarules`` and the family's JSON in ``kafkajs
 the generated code reads from those through it (``_kw``).
 
 Each wire type ``T`` has four functions: ``T_from_text`` (a header value), ``T_from_json`` (a decoded JSON value),
-``T_to_text`` and ``T_to_json``.  They raise :class:`Invalid`, whose message is the rule that was broken; the
-generated codecs re-raise it as their ``DecodeError``/``EncodeError`` naming the attribute.  Every pattern is
-applied with ``fullmatch`` (a ``$`` anchor would let a trailing newline through).
+``T_to_text`` and ``T_to_json``; those of an integer or a float type are made by :func:`int_codec` and
+:func:`float_codec` from its record's range, and the generated codec binds them under those names. They raise
+:class:`Invalid`, whose message is the rule that was broken; the generated codecs re-raise it as their
+``DecodeError``/``EncodeError`` naming the attribute. Every pattern is applied with ``fullmatch`` (a ``$`` anchor
+would let a trailing newline through).
 """
 
 from __future__ import annotations
@@ -79,30 +81,8 @@ __all__ = [
     "bool_to_json",
     "bool_to_text",
     "check_text",
-    "float32_from_json",
-    "float32_from_text",
-    "float32_to_json",
-    "float32_to_text",
-    "float64_from_json",
-    "float64_from_text",
-    "float64_to_json",
-    "float64_to_text",
-    "int8_from_json",
-    "int8_from_text",
-    "int8_to_json",
-    "int8_to_text",
-    "int16_from_json",
-    "int16_from_text",
-    "int16_to_json",
-    "int16_to_text",
-    "int32_from_json",
-    "int32_from_text",
-    "int32_to_json",
-    "int32_to_text",
-    "int64_from_json",
-    "int64_from_text",
-    "int64_to_json",
-    "int64_to_text",
+    "float_codec",
+    "int_codec",
     "json_decode",
     "json_encode",
     "json_kind",
@@ -281,9 +261,9 @@ def bool_to_json(value: Any) -> bool:
 IntCodec = tuple[Callable[[str], int], Callable[[Any], int], Callable[[Any], str], Callable[[Any], int]]
 
 
-def _int_codec(name: str) -> IntCodec:
-    """The four conversions of the integer wire type ``name``, whose range the type records give (``wiretypes``)."""
-    low, high = INTEGER_RANGES[name]
+def int_codec(low: int, high: int) -> IntCodec:
+    """The four conversions (from_text, from_json, to_text, to_json) of an integer wire type of the range
+    ``low..high``: the generated codec binds each integer type's from its record's range."""
     bits = (high - low).bit_length()
 
     def in_range(value: int) -> int:
@@ -312,10 +292,8 @@ def _int_codec(name: str) -> IntCodec:
     return from_text, from_json, to_text, to_json
 
 
-int8_from_text, int8_from_json, int8_to_text, int8_to_json = _int_codec("int8")
-int16_from_text, int16_from_json, int16_to_text, int16_to_json = _int_codec("int16")
-int32_from_text, int32_from_json, int32_to_text, int32_to_json = _int_codec("int32")
-int64_from_text, int64_from_json, int64_to_text, int64_to_json = _int_codec("int64")
+# An undeclared attribute's integer is an int32 (below).
+_, _int32_from_json, _int32_to_text, _int32_to_json = int_codec(*INTEGER_RANGES["int32"])
 
 
 # --- floats (JSON number syntax in headers) ----------------------------------------------------------------------
@@ -323,7 +301,10 @@ int64_from_text, int64_from_json, int64_to_text, int64_to_json = _int_codec("int
 FloatCodec = tuple[Callable[[str], float], Callable[[Any], float], Callable[[Any], str], Callable[[Any], float]]
 
 
-def _float_codec(largest: float) -> FloatCodec:
+def float_codec(largest: float) -> FloatCodec:
+    """The four conversions of a float wire type whose finite values go up to ``largest`` in magnitude: the
+    generated codec binds each float type's from its record."""
+
     def in_range(value: float) -> float:
         if not math.isfinite(value) or abs(value) > largest:
             raise Invalid(_m.not_finite_number(value=repr(value)))
@@ -348,10 +329,6 @@ def _float_codec(largest: float) -> FloatCodec:
         return repr(to_json(value))
 
     return from_text, from_json, to_text, to_json
-
-
-float32_from_text, float32_from_json, float32_to_text, float32_to_json = _float_codec(3.4028234663852886e38)
-float64_from_text, float64_from_json, float64_to_text, float64_to_json = _float_codec(math.inf)
 
 
 # --- UUID, base64, any JSON value ---------------------------------------------------------------------------------
@@ -511,7 +488,7 @@ def attribute_value_from_json(value: Any) -> bool | int | str:
     if kind is bool:
         return value  # type: ignore[no-any-return]
     if kind is int:
-        return int32_from_json(value)
+        return _int32_from_json(value)
     raise Invalid(_m.undeclared_json_kind(kind=json_kind(value)))
 
 
@@ -521,7 +498,7 @@ def attribute_value_to_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return int32_to_text(value)
+        return _int32_to_text(value)
     if isinstance(value, bytes | bytearray | memoryview):
         return base64_to_text(value)
     if isinstance(value, datetime.datetime):
@@ -533,5 +510,5 @@ def attribute_value_to_json(value: Any) -> bool | int | str:
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
-        return int32_to_json(value)
+        return _int32_to_json(value)
     return attribute_value_to_text(value)
