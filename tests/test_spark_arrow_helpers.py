@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import gc
+import warnings
 from typing import Any
 
 import pyarrow as pa
@@ -62,6 +63,17 @@ def test_values_of_converts_times_and_maps_and_nothing_else() -> None:
     assert arrow.values_of(pa.array([moment], pa.timestamp("us", tz="Europe/Paris"))) == [moment]
     assert arrow.values_of(pa.array([[("k", "v")]], MAP)) == [[("k", "v")]]
     assert arrow.values_of(pa.array([b"x", None])) == [b"x", None]
+
+
+def test_a_map_that_repeats_a_key_keeps_its_place_and_its_last_value() -> None:
+    """As the JVM path's LinkedHashMap and Spark's LAST_WIN policy: no exception for the batch, no warning."""
+    maps = pa.array([[("x", "1"), ("y", "2"), ("x", "3")], [("z", "4")], None], MAP)
+    rows = pa.StructArray.from_arrays([maps], names=["conf"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert arrow._dicts(rows) == [{"conf": {"x": "3", "y": "2"}}, {"conf": {"z": "4"}}, {"conf": None}]
+        assert list(arrow._dicts(rows)[0]["conf"]) == ["x", "y"]
+    assert arrow._dicts(pa.array([[("k", "v")]], MAP)) == [{"k": "v"}]
 
 
 def test_float32_values_read_as_their_shortest_decimal() -> None:

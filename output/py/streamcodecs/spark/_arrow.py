@@ -19,6 +19,7 @@ import math
 import operator
 import struct
 import uuid
+import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -448,6 +449,18 @@ def _encode_one(
     return encode(message)
 
 
+def _dicts(column: pa.Array) -> list[Any]:
+    """A column's values with every map as a dict, as the codec holds it. A map that repeats a key (Spark makes none
+    under its default ``mapKeyDedupPolicy``, but an Arrow batch or a data source can hold one) keeps the key where it
+    first stands, with its last value: Spark's ``LAST_WIN`` policy, and what the JVM path's ``LinkedHashMap`` keeps."""
+    try:
+        return column.to_pylist(maps_as_pydicts="strict")  # type: ignore[no-any-return]
+    except ValueError:  # a repeated key: pyarrow's lossy conversion keeps the last value, and warns of each
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return column.to_pylist(maps_as_pydicts="lossy")  # type: ignore[no-any-return]
+
+
 def encode_batch(
     rows: pa.Array,
     kinds: dict[str, Kind],
@@ -471,7 +484,7 @@ def encode_batch(
             values: list[Any] = [None] * len(where)
         else:
             column = pc.struct_field(rows, kind.column).take(pa.array(where, pa.int32()))
-            values = column.to_pylist(maps_as_pydicts="strict")  # a map as a dict, as the codec holds it
+            values = _dicts(column)
         for i, value in zip(where, values, strict=True):
             try:
                 out[i] = _encode_one(kind, name, value, rows.type, encode, error)
