@@ -164,9 +164,9 @@ PATTERNS: tuple[TextPattern, ...] = (
     ),
     TextPattern(
         "CANONICAL_INT",
-        None,
+        "canonicalInteger",
         r"-?(?:0|[1-9][0-9]*)",
-        "An integer in canonical form: -?digits, no leading zeros or + (the Java codec checks it by hand).",
+        "An integer in canonical form: -?digits, no leading zeros or +.",
     ),
 )
 """Every pattern, in the order the Python module lists them and ``KafkaWire``'s constructor takes them."""

@@ -39,19 +39,11 @@ def test_the_java_codec_is_given_the_same_patterns() -> None:
     pieces = re.findall(r'"((?:[^"\\]|\\.)*)"', call)
     joined = "".join(bytes(p, "ascii").decode("unicode_escape") for p in pieces)
     assert joined == "".join(java_patterns().values())
-    assert list(java_patterns()) == [
-        "forbidden",
-        "simpleUri",
-        "uri",
-        "simpleReference",
-        "uriReference",
-        "mediaType",
-        "parameter",
-        "timestamp",
-        "base64",
-        "number",
-        "uuid",
-    ]
+    # ... and the hand-written KafkaRules, which compiles them, takes them by these names in this order
+    rules = (REPO / "streamcodecs_gen/java_runtime/streamcodecs/runtime/KafkaRules.java").read_text(encoding="utf-8")
+    constructor = rules[rules.index("protected KafkaRules(") : rules.index(")", rules.index("protected KafkaRules("))]
+    assert re.findall(r"String (\w+)", constructor) == list(java_patterns())
+    assert "canonicalInteger" in java_patterns()  # (the canonical-integer rule too: no hand loop in Java)
 
 
 def test_java_reads_a_supplementary_escape_in_its_own_syntax() -> None:

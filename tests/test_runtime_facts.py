@@ -140,9 +140,15 @@ def test_kafka_rules_refuse_outside_the_records_range(spark: typing.Any) -> None
     from py4j.protocol import Py4JJavaError
     from streamcodecs._runtime import messages
 
-    rules = spark._jvm.streamcodecs.runtime.KafkaRules
+    from streamcodecs_gen.patterns import java_patterns
+
+    rules = spark._jvm.streamcodecs.runtime.KafkaWire(*java_patterns().values())
     low64, high64 = WIRE_TYPES["int64"].range
     assert rules.integer("65535", 0, 65535) == 65535
+    for text in ("+1", "01", "-01", "1.0", " 1", ""):  # not canonical: the generated pattern, not a hand loop, decides
+        with pytest.raises(Py4JJavaError) as refused:
+            rules.integer(text, 0, 65535)
+        assert refused.value.java_exception.getMessage() == messages.not_canonical_integer(text=repr(text))
     assert rules.integerText(40000, 0, 65535) == "40000"
     assert rules.integer(str(low64), low64, high64) == low64
     for call, value, low, high in (

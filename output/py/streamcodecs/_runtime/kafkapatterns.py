@@ -166,4 +166,4 @@ UUID_MATCH = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-
 """A UUID: 8-4-4-4-12 hex digits, either case."""
 
 CANONICAL_INT = re.compile(r"-?(?:0|[1-9][0-9]*)").fullmatch
-"""An integer in canonical form: -?digits, no leading zeros or + (the Java codec checks it by hand)."""
+"""An integer in canonical form: -?digits, no leading zeros or +."""

@@ -182,13 +182,15 @@ public abstract class KafkaRules {
 
     private final Pattern uuid;
 
+    private final Pattern canonicalInteger;
+
     private final Set<String> validUri = ConcurrentHashMap.newKeySet();
 
     private final Set<String> validReference = ConcurrentHashMap.newKeySet();
 
     private final Set<String> validMediaType = ConcurrentHashMap.newKeySet();
 
-    /** The rules, from the Python runtime's patterns (each applied to whole texts, as {@code fullmatch}). */
+    /** The rules, from the generator's patterns (each applied to whole texts, as {@code fullmatch}). */
     protected KafkaRules(
         String forbidden,
         String simpleUri,
@@ -200,7 +202,8 @@ public abstract class KafkaRules {
         String timestamp,
         String base64,
         String number,
-        String uuid
+        String uuid,
+        String canonicalInteger
     ) {
         this.forbidden = Pattern.compile(forbidden);
         this.simpleUri = Pattern.compile(simpleUri);
@@ -213,6 +216,7 @@ public abstract class KafkaRules {
         this.base64 = Pattern.compile(base64);
         this.number = Pattern.compile(number);
         this.uuid = Pattern.compile(uuid);
+        this.canonicalInteger = Pattern.compile(canonicalInteger);
     }
 
     // --- text ---------------------------------------------------------------------------------------------------
@@ -481,14 +485,8 @@ public abstract class KafkaRules {
 
     /** An integer's canonical text ({@code -?digits}, no leading zero), in the range {@code low..high} of its type
      * (the type record's). */
-    public static long integer(String text, long low, long high) throws Invalid {
-        int n = text.length();
-        int start = n > 0 && text.charAt(0) == '-' ? 1 : 0;
-        boolean canonical = n > start && (text.charAt(start) != '0' || n == start + 1);
-        for (int i = start; i < n && canonical; i++) {
-            canonical = text.charAt(i) >= '0' && text.charAt(i) <= '9';
-        }
-        if (!canonical) {
+    public long integer(String text, long low, long high) throws Invalid {
+        if (!canonicalInteger.matcher(text).matches()) {
             throw new Invalid(Messages.notCanonicalInteger(PythonText.repr(text)));
         }
         return inRange(new java.math.BigInteger(text), low, high);

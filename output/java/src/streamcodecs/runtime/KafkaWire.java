@@ -11,10 +11,10 @@ import java.util.UUID;
  * {@code <stem>FromJson} (a member of the JSON event format) and, where the event format writes the value as a bare
  * JSON value, {@code <stem>ToJson} (its JSON text). Each is one call to its type's rule; the rules live in
  * {@link KafkaRules}, an integer's range and a float's largest value in its record. One instance per protocol, built
- * from the Python runtime's patterns.
+ * from the generator's patterns (those the Python runtime's {@code kafkapatterns} holds too).
  */
 public final class KafkaWire extends KafkaRules {
-    /** The rules, from the Python runtime's patterns (each applied to whole texts, as {@code fullmatch}). */
+    /** The rules, from the generator's patterns (each applied to whole texts, as {@code fullmatch}). */
     public KafkaWire(
         String forbidden,
         String simpleUri,
@@ -26,11 +26,22 @@ public final class KafkaWire extends KafkaRules {
         String timestamp,
         String base64,
         String number,
-        String uuid
+        String uuid,
+        String canonicalInteger
     ) {
         super(
-            forbidden, simpleUri, uri, simpleReference, uriReference, mediaType, parameter, timestamp, base64, number,
-            uuid
+            forbidden,
+            simpleUri,
+            uri,
+            simpleReference,
+            uriReference,
+            mediaType,
+            parameter,
+            timestamp,
+            base64,
+            number,
+            uuid,
+            canonicalInteger
         );
     }
 
