@@ -178,11 +178,9 @@ def binary_layout(protocol: Protocol) -> Layout:
             layout.views.add(owner.name)
         steps = layout.write_steps[owner.name]
         if isinstance(owner, Message) and not owner.inline_only and _all_fixed(steps):
-            fmt = header + "".join((step.fmt or "")[1:] for step in steps)
-            layout.frames[owner.name] = (layout.constant(fmt), struct.calcsize(fmt) - struct.calcsize(header))
+            layout.frames[owner.name] = _packed_at_once(layout, header, steps)
         elif isinstance(owner, Message) and steps and _all_fixed(steps[:-1]) and _trailing(steps[-1]):
-            fmt = header + "".join((step.fmt or "")[1:] for step in steps[:-1])
-            layout.tails[owner.name] = (layout.constant(fmt), struct.calcsize(fmt) - struct.calcsize(header))
+            layout.tails[owner.name] = _packed_at_once(layout, header, steps[:-1])
     layout.holds_views = set(layout.views)
     changed = True
     while changed:  # structs holding structs that hold payloads
@@ -194,6 +192,12 @@ def binary_layout(protocol: Protocol) -> Layout:
                 layout.holds_views.add(owner.name)
                 changed = True
     return layout
+
+
+def _packed_at_once(layout: Layout, header: str, steps: list[Step]) -> tuple[str, int]:
+    """The Struct constant of the frame header and the fixed runs ``steps``, and the runs' length in bytes."""
+    fmt = header + "".join((step.fmt or "")[1:] for step in steps)
+    return layout.constant(fmt), struct.calcsize(fmt) - struct.calcsize(header)
 
 
 def _all_fixed(steps: list[Step]) -> bool:
