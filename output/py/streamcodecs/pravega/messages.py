@@ -6582,7 +6582,24 @@ _CODEC: _frames.Codec[Message] = _frames.Codec(
 """The frames of this protocol, from its tables: ``decode``, ``encode`` and ``Reader`` are its."""
 decode = _CODEC.decode
 encode = _CODEC.encode
-encode_inline = _CODEC.encode_inline
+_encode_inline = _CODEC.encode_inline
+
+
+def encode_inline(message: Message) -> bytes:
+    """Encode any message, including those that are never top-level frames (they live inside other data)."""
+    # The inline-only messages written whole, what data inside other frames is made of, are written here without
+    # the tables' dispatch (Event); the codec's encode_inline does the rest.
+    if type(message) is Event:
+        value = message
+        tail = value.data
+        if type(tail) is bytes:
+            try:
+                return _STRUCT_INT32X2.pack(0, len(tail)) + tail
+            except _PACK_ERRORS:
+                pass
+    return _encode_inline(message)
+
+
 owned = _rt.owned
 """The message with every payload copied into ``bytes``: it no longer references the buffer it was decoded from."""
 
