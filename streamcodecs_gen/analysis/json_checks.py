@@ -350,7 +350,7 @@ def check_function(protocol: Protocol, owner: Struct) -> CheckFunction:
         body.add("if len(data) >= _MAX_NESTING:")
         body.add("    _jc.check_written(value, data, False)  # nesting: what only the written bytes show")
     if framing.escape_hex == "upper":
-        body.add('if b"\\\\" in data and b"\\\\u00" in data:  # the peer writes upper-case hex escapes')
+        body.add('if _BACKSLASH in data and data.find(b"\\\\u00") >= 0:  # the peer writes upper-case hex escapes')
         body.add("    data = _jc.upper_hex_escapes(data)")
     body.add("return data + _TERMINATOR")
     return CheckFunction(check_name(owner), owner.name, "bytes", body.lines)
