@@ -6,12 +6,18 @@ field set), decoded first. The floor is msgspec's ``Encoder().encode`` of the me
 array-shaped message) with the framing's terminator added (``\n``, or ``\nend\n`` for Storm) and no check at all;
 for MessagePack, the encode alone. Before timing, each case checks that both write the very same bytes (a message
 whose JSON needs the peer's upper-case hex escapes is measured all the same: ours does that extra work).
+
+A third case bounds what any Python ``encode`` of this shape can reach: the same call as ours (``encode(m,
+serializer=s)``), which looks the message's writer up by class and calls it, and a writer that does the bare encode
+and nothing else (no check at all). Its ratio to the bare encode is the price of one Python function that
+dispatches; for a message msgspec writes in under 0.2 µs it is above the issue's 1.3x on its own.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -20,6 +26,7 @@ from run import Case
 HERE = Path(__file__).resolve().parent
 VECTORS = HERE.parent / "output" / "py" / "vectors"
 BARE = "msgspec bare encode"
+DISPATCH = "dispatch + bare encode"
 PROTOCOLS = ("kcl", "storm")
 
 
@@ -74,5 +81,18 @@ def cases() -> list[Case]:
                 result += [
                     Case(group, "streamcodecs", ours, target=(BARE, 1 / 1.3)),
                     Case(group, BARE, floor),
+                    Case(group, DISPATCH, _dispatching(message, floor, serializer), target=(BARE, 1 / 1.3)),
                 ]
     return result
+
+
+def _dispatching(message: object, write: Callable[[], bytes], serializer: str) -> Callable[[], bytes]:
+    """A call shaped like ours, with nothing in it but the dispatch: ``encode(m, serializer=s)`` looks the writer up
+    by the message's class and the serializer's flag up by name, and the writer only encodes."""
+    writers = {type(message): lambda message, packed: write()}
+    packed = {serializer: serializer != "json"}
+
+    def encode(message: object, *, serializer: str = "json") -> bytes:
+        return writers[type(message)](message, packed[serializer])
+
+    return lambda: encode(message, serializer=serializer)
