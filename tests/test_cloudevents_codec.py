@@ -230,6 +230,37 @@ def test_binary_value_that_cannot_be_written(content_type, data, message) -> Non
     assert error.field == "data" and message in str(error)
 
 
+@pytest.mark.parametrize(
+    ("content_type", "data", "message"),
+    [
+        ("text/plain", {"a": 1}, "cannot be written under the non-JSON content type"),
+        ("text/plain", [1], "cannot be written under the non-JSON content type"),
+        ("application/json", {"a": math.nan}, "NaN or infinity"),
+        ("application/json", [math.inf, None], "NaN or infinity"),
+        (None, {"a": [-math.inf]}, "NaN or infinity"),
+        ("application/json", {"a": object()}, "cannot be written as JSON"),
+    ],
+)
+def test_structured_data_that_cannot_be_written(content_type, data, message) -> None:
+    """The common call's shortcut (JSON data written with the document) refuses what the full path refuses, in its
+    words."""
+    error = encode_error(ce.to_kafka, event(datacontenttype=content_type, data=data), "structured")
+    assert error.field == "data" and message in str(error)
+
+
+@pytest.mark.parametrize("mode", ["binary", "structured"])
+def test_the_common_call_and_the_others_write_the_same(mode: str) -> None:
+    """to_kafka's common call (no key mapper, no extra headers, a bytes key or none) writes what the runtime's
+    general call writes; a JSON null in the data is data, not a NaN."""
+    e = event(datacontenttype="application/json", data={"a": None, "b": [1.5, None]}, subject="s", time=T0)
+    plain = ce.to_kafka(e, mode)
+    assert ce.to_kafka(e, mode, key=b"k") == ce.KafkaRecord(b"k", plain.value, plain.headers)
+    assert ce.to_kafka(e, mode, key="k") == ce.KafkaRecord(b"k", plain.value, plain.headers)
+    assert ce.to_kafka(e, mode, headers=[]) == plain
+    assert ce.to_kafka(e, mode, key_mapper=lambda ev: None) == plain
+    assert plain.value is not None and b'"b":[1.5,null]' in plain.value
+
+
 def test_header_names_are_matched_ascii_case_insensitively() -> None:
     record = ce.KafkaRecord(
         None,

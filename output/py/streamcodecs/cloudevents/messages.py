@@ -58,7 +58,7 @@ from __future__ import annotations
 import datetime
 import enum
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Final, TypeAlias
 
 import msgspec
@@ -67,6 +67,7 @@ from .._runtime import errors as _errors
 from .._runtime import kafkarecords as _kr
 from .._runtime import kafkawire as _kw
 from .._runtime import messages as _m
+from .._runtime.kafkajson import finite as _finite
 from .._runtime.kafkarecords import BINARY_TYPES as _BINARY_TYPES
 from .._runtime.kafkarecords import KafkaRecord
 from .._runtime.kafkarecords import kind as _kind
@@ -427,8 +428,9 @@ _BINARY_MODE_REFUSAL = (
     "binary content mode cannot carry a datacontenttype that starts with 'application/cloudevents': the record would "
     "be read as structured content mode (write it in structured mode)"
 )
-_BINARY_CONTENT_TYPES: set[str] = set()
-"""Content types binary mode has written: ones that do not start with the structured prefix (at most 256)."""
+_BINARY_CONTENT_TYPES: dict[str, bool] = {}
+"""Content types binary mode has written (ones that do not start with the structured prefix, at most 256): whether
+each declares JSON."""
 
 
 def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes | None]:
@@ -555,12 +557,22 @@ def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes
             raise EncodeError(_m.attribute_problem(name=repr(name), problem=exc), field=name) from None
         headers.append((_PREFIX + name, text.encode()))
     written_type = event.datacontenttype  # a media type by now: its head is ASCII, so str.lower is ASCII's
-    if type(written_type) is str and written_type not in _BINARY_CONTENT_TYPES:
+    json_type = _BINARY_CONTENT_TYPES.get(written_type) if type(written_type) is str else None
+    if json_type is None and type(written_type) is str:
         if written_type[:23].lower() == "application/cloudevents":
             raise EncodeError(_BINARY_MODE_REFUSAL, field="datacontenttype")
+        json_type = _is_json(written_type)
         if len(_BINARY_CONTENT_TYPES) < 256:  # content types repeat from event to event
-            _BINARY_CONTENT_TYPES.add(written_type)
+            _BINARY_CONTENT_TYPES[written_type] = json_type
     data = event.data
+    if json_type and (type(data) is dict or type(data) is list):  # JSON data under a JSON type, as written mostly
+        try:
+            value = _JSON_ENCODE(data)
+        except (TypeError, ValueError, OverflowError):
+            return headers, _json_data(data)  # (which words the problem)
+        if value.rfind(b"null") >= 0 and not _finite(data):  # msgspec writes NaN and infinity as null
+            return headers, _json_data(data)
+        return headers, value
     if data is MISSING:
         return headers, None
     if isinstance(data, _BINARY_TYPES):
@@ -838,9 +850,14 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
         except _Invalid as exc:
             raise EncodeError(_m.attribute_problem(name=repr(name), problem=exc), field=name) from None
     data = event.data
+    content_type = event.datacontenttype
+    if type(data) is dict or type(data) is list:  # a JSON value, as written mostly
+        if not (_JSON_IMPLIED if content_type is None else _is_json(content_type)):
+            raise _non_json(data, content_type)
+        document["data"] = data
+        return document
     if data is MISSING:
         return document
-    content_type = event.datacontenttype
     if isinstance(data, _BINARY_TYPES):
         # Bytes under a content type that declares JSON hold a JSON value: written as that value. Other bytes, and
         # bytes with no content type (nothing may be assumed about them), are binary data.
@@ -902,7 +919,36 @@ _RECORDS: _kr.Records[CloudEvent] = _kr.Records(
 )
 """The records and the JSON event format of this protocol, from the tables and the event functions above."""
 from_kafka = _RECORDS.from_kafka
-to_kafka = _RECORDS.to_kafka
+_records_to_kafka = _RECORDS.to_kafka
+_STRUCTURED_HEADER: Final = ("content-type", b"application/cloudevents+json; charset=UTF-8")
+
+
+def to_kafka(
+    event: CloudEvent,
+    mode: str = "binary",
+    key_mapper: str | Callable[[CloudEvent], bytes | str | None] | None = None,
+    *,
+    key: bytes | str | None = None,
+    headers: Iterable[tuple[str, bytes | None]] | Mapping[str, bytes | None] | None = None,
+) -> KafkaRecord:
+    # The common call (an event, a mode, perhaps a bytes key) calls the event functions without the runtime's
+    # layers between (each Python call costs about as much as one attribute's check); every other call, and a
+    # document msgspec refuses or whose data holds NaN, is the runtime's, which decides and words it.
+    if type(event) is CloudEvent and key_mapper is None and headers is None and (key is None or type(key) is bytes):
+        if mode == "binary":
+            record_headers, value = _to_binary(event)
+            return KafkaRecord(key, value, record_headers)
+        if mode == "structured":
+            try:
+                written = _JSON_ENCODE(_to_json_object(event))
+            except (TypeError, ValueError, OverflowError):
+                written = None
+            if written is not None and (written.rfind(b"null") < 0 or _finite(event.data)):
+                return KafkaRecord(key, written, [_STRUCTURED_HEADER])
+    return _records_to_kafka(event, mode, key_mapper, key=key, headers=headers)
+
+
+to_kafka.__doc__ = _records_to_kafka.__doc__
 content_mode = _RECORDS.content_mode
 from_json = _RECORDS.from_json
 to_json = _RECORDS.to_json
