@@ -276,6 +276,34 @@ def test_emit_refuses_values_that_are_not_a_list(tmp_path: Path) -> None:
         Bad().run(io.BytesIO(java_handshake(tmp_path) + java_tuple("1", "a")), io.BytesIO())
 
 
+@pytest.mark.parametrize("serializer", ["json", "msgpack"])
+@pytest.mark.parametrize(
+    ("values", "anchors"),
+    [([float("nan")], ["1"]), ([object()], ["1"]), ([2**70], ["1"]), (["a"], [7]), (["\ud800"], ["1"])],
+    ids=["nan", "an object", "an int too long", "an int anchor", "a lone surrogate"],
+)
+def test_an_emit_encode_refuses_raises_its_error_and_writes_nothing(
+    tmp_path: Path, serializer: str, values: list[Any], anchors: list[Any]
+) -> None:
+    # The channel calls the message's writer itself; what that refuses or cannot write, encode decides, word for word
+    # (what encode takes, such as NaN in MessagePack or a long integer in JSON, the emit writes as encode does)
+    message = storm.Emit(values=values, anchors=anchors, need_task_ids=False)
+    bolt = storm.Bolt(serializer=serializer)
+    out = io.BytesIO()
+    bolt._channel = storm.component._Channel(io.BytesIO(), out, bolt.max_message, serializer, bolt.max_queued)
+    try:
+        written = storm.encode(message, serializer=serializer)
+    except storm.EncodeError as exc:
+        with pytest.raises(storm.EncodeError) as raised:
+            bolt.emit(values, anchors=anchors)
+        assert str(raised.value) == str(exc)
+        assert out.getvalue() == b""
+    else:
+        assert values[0] != values[0] or values[0] == 2**70  # NaN (MessagePack), a long integer (JSON)
+        bolt.emit(values, anchors=anchors)
+        assert out.getvalue() == written
+
+
 # ------------------------------------------------------------------------------------------------------- spouts
 class Counter(storm.Spout):
     def __init__(self) -> None:
