@@ -495,6 +495,8 @@ class Records(Generic[E]):
         self.content_mode = content_mode
         self.from_json = from_json
         self.to_json = to_json
+        self.json_value = json_value
+        """``to_json`` without its type check: the event in the JSON event format."""
         self.decode = decode
         self.encode = encode
         # What the module's per-event functions call for the payload.

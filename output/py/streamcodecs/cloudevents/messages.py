@@ -67,7 +67,6 @@ from .._runtime import errors as _errors
 from .._runtime import kafkarecords as _kr
 from .._runtime import kafkawire as _kw
 from .._runtime import messages as _m
-from .._runtime.kafkajson import finite as _finite
 from .._runtime.kafkarecords import BINARY_TYPES as _BINARY_TYPES
 from .._runtime.kafkarecords import KafkaRecord
 from .._runtime.kafkarecords import kind as _kind
@@ -566,13 +565,7 @@ def _to_binary(event: CloudEvent) -> tuple[list[tuple[str, bytes | None]], bytes
             _BINARY_CONTENT_TYPES[written_type] = json_type
     data = event.data
     if json_type and (type(data) is dict or type(data) is list):  # JSON data under a JSON type, as written mostly
-        try:
-            value = _JSON_ENCODE(data)
-        except (TypeError, ValueError, OverflowError):
-            return headers, _json_data(data)  # (which words the problem)
-        if value.rfind(b"null") >= 0 and not _finite(data):  # msgspec writes NaN and infinity as null
-            return headers, _json_data(data)
-        return headers, value
+        return headers, _json_data(data)
     if data is MISSING:
         return headers, None
     if isinstance(data, _BINARY_TYPES):
@@ -851,21 +844,17 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
             raise EncodeError(_m.attribute_problem(name=repr(name), problem=exc), field=name) from None
     data = event.data
     content_type = event.datacontenttype
-    if type(data) is dict or type(data) is list:  # a JSON value, as written mostly
-        if not (_JSON_IMPLIED if content_type is None else _is_json(content_type)):
-            raise _non_json(data, content_type)
-        document["data"] = data
-        return document
-    if data is MISSING:
-        return document
-    if isinstance(data, _BINARY_TYPES):
-        # Bytes under a content type that declares JSON hold a JSON value: written as that value. Other bytes, and
-        # bytes with no content type (nothing may be assumed about them), are binary data.
-        if content_type is not None and _is_json(content_type):
-            document["data"] = _raw_json_data(data, content_type)
-        else:
-            document["data_base64"] = base64_to_json(data)
-        return document
+    if type(data) is not dict and type(data) is not list:  # (a JSON value, as written mostly, skips these)
+        if data is MISSING:
+            return document
+        if isinstance(data, _BINARY_TYPES):
+            # Bytes under a content type that declares JSON hold a JSON value: written as that value. Other bytes,
+            # and bytes with no content type (nothing may be assumed about them), are binary data.
+            if content_type is not None and _is_json(content_type):
+                document["data"] = _raw_json_data(data, content_type)
+            else:
+                document["data_base64"] = base64_to_json(data)
+            return document
     if not isinstance(data, str) and not (_JSON_IMPLIED if content_type is None else _is_json(content_type)):
         raise _non_json(data, content_type)
     document["data"] = data
@@ -920,6 +909,7 @@ _RECORDS: _kr.Records[CloudEvent] = _kr.Records(
 """The records and the JSON event format of this protocol, from the tables and the event functions above."""
 from_kafka = _RECORDS.from_kafka
 _records_to_kafka = _RECORDS.to_kafka
+_json_value = _RECORDS.json_value
 _STRUCTURED_HEADER: Final = ("content-type", b"application/cloudevents+json; charset=UTF-8")
 
 
@@ -932,19 +922,14 @@ def to_kafka(
     headers: Iterable[tuple[str, bytes | None]] | Mapping[str, bytes | None] | None = None,
 ) -> KafkaRecord:
     # The common call (an event, a mode, perhaps a bytes key) calls the event functions without the runtime's
-    # layers between (each Python call costs about as much as one attribute's check); every other call, and a
-    # document msgspec refuses or whose data holds NaN, is the runtime's, which decides and words it.
+    # layers between (each Python call costs about as much as one attribute's check); every other call is the
+    # runtime's, which decides and words it.
     if type(event) is CloudEvent and key_mapper is None and headers is None and (key is None or type(key) is bytes):
         if mode == "binary":
             record_headers, value = _to_binary(event)
             return KafkaRecord(key, value, record_headers)
         if mode == "structured":
-            try:
-                written = _JSON_ENCODE(_to_json_object(event))
-            except (TypeError, ValueError, OverflowError):
-                written = None
-            if written is not None and (written.rfind(b"null") < 0 or _finite(event.data)):
-                return KafkaRecord(key, written, [_STRUCTURED_HEADER])
+            return KafkaRecord(key, _json_value(event), [_STRUCTURED_HEADER])
     return _records_to_kafka(event, mode, key_mapper, key=key, headers=headers)
 
 
