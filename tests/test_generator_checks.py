@@ -5,6 +5,9 @@ Every case is a small definition with one thing wrong; removing the check that c
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -388,6 +391,58 @@ CASES = [
         "    - {name: cb, encoding: cbor, doc: a}",
     ),
     ("duplicate YAML key", BINARY, "    code: 2\n", "    code: 2\n    code: 3\n", "duplicate key", "code: 3"),
+    # Integers a target writes into code fit the type it writes them as (each crashed the render stage before).
+    ("enum value above int8", BINARY, "{name: BLUE, value: 1}", "{name: BLUE, value: 300}", "fit int8", "BLUE"),
+    ("enum value below int8", BINARY, "{name: BLUE, value: 1}", "{name: BLUE, value: -129}", "-128 to 127", "BLUE"),
+    (
+        "max_frame beyond int32",
+        BINARY,
+        "max_frame: 1024}",
+        "max_frame: 99999999999}",
+        "max_frame 99999999999 does not fit int32",
+        "max_frame: 99999999999",
+    ),
+    (
+        "max_message beyond int32",
+        JSON,
+        "framing: {delimiter: line, tag_key: action}",
+        "framing: {delimiter: line, tag_key: action, max_message: 2147483648}",
+        "max_message 2147483648 does not fit int32",
+        "max_message: 2147483648",
+    ),
+    (
+        "presence beyond int32",
+        BINARY,
+        "presence: {remaining: 1}",
+        "presence: {remaining: 4294967296}",
+        "Hello.trace: presence 4294967296 does not fit int32",
+        "remaining: 4294967296",
+    ),
+    (
+        "min_length beyond int32",
+        JSON,
+        "{name: shardId, type: string}",
+        "{name: shardId, type: string, min_length: 2147483648}",
+        "Start.shardId: min_length 2147483648 does not fit int32",
+        "min_length: 2147483648",
+    ),
+    (
+        "integer constant beyond int64",
+        BINARY,
+        "enums:\n",
+        "constants: [{name: BIG, value: 9223372036854775808}]\nenums:\n",
+        "constant BIG 9223372036854775808 does not fit int64",
+        "name: BIG",
+    ),
+    (
+        "shape match beyond its field's type",
+        JSON,
+        "    tag: status\n    directions: [up]\n    fields:\n      - {name: responseFor, type: string}\n",
+        "    shape: {json: object, keys: [responseFor], match: {n: 2147483648}}\n    directions: [up]\n"
+        "    fields:\n      - {name: responseFor, type: string}\n      - {name: n, type: int32}\n",
+        "the value 2147483648 matched on key 'n' does not fit int32",
+        "shape: {json: object",
+    ),
     ("YAML syntax", BINARY, "    code: 2\n", "    code: [2\n", "YAML error", "    code: [2"),
 ]
 
@@ -428,6 +483,51 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
     assert any("replies" in p for p in found)
 
 
+REPO = Path(__file__).resolve().parent.parent
+
+# (file, text, the broken text, what the problem says): integers each target writes into code, out of their range,
+# and one problem of another kind, all in the project's own definitions.
+OUT_OF_RANGE = [
+    ("pravega.yaml", "{name: EVENT_RATE, value: 2,", "{name: EVENT_RATE, value: 300,", "value 300 does not fit int8"),
+    ("pravega.yaml", "max_frame: 16777215", "max_frame: 99999999999", "max_frame 99999999999 does not fit int32"),
+    ("pravega.yaml", "presence: {remaining: 4}", "presence: {remaining: 2147483648}", "presence 2147483648"),
+    ("storm.yaml", "{name: ERROR, value: 4}", "{name: ERROR, value: -2147483649}", "-2147483649 does not fit int32"),
+    ("kcl.yaml", "max_message: 67108864", "max_message: 99999999999999", "max_message 99999999999999"),
+    ("cloudevents.yaml", "max_message: 16777216", "max_message: 4294967296", "max_message 4294967296"),
+    ("kcl.yaml", "type: list<Record>", "type: list<Recrd>", "did you mean 'Record'?"),
+]
+
+
+def test_out_of_range_integers_are_problems_of_the_definition_all_at_once(tmp_path: Path) -> None:
+    """Each crashed the render stage (struct.error, or javac called "a template bug"), exit 1; now each is a
+    problem with its file and line, reported with the others, exit 2, and nothing is written."""
+    defs = tmp_path / "defs"
+    shutil.copytree(REPO / "protocol-definitions", defs)
+    expected = []
+    for name, old, new, words in OUT_OF_RANGE:
+        path = defs / name
+        text = path.read_text(encoding="utf-8")
+        assert old in text, (name, old)
+        text = text.replace(old, new, 1)
+        path.write_text(text, encoding="utf-8")
+        expected.append((f"{name}:{line_of(text, new)}:", words))
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, str(REPO / "generator.py"), "-l", "java", "-p", str(defs), "-r", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr and "template bug" not in result.stderr
+    lines = result.stderr.splitlines()
+    for where, words in expected:
+        assert any(where in line and words in line and " — " in line for line in lines), (where, words, lines)
+    assert f"{len(expected)} problem(s)" in result.stderr, lines
+    assert not out.exists()
+
+
 def test_no_id_check_lifts_only_the_order_rule(tmp_path: Path) -> None:
     out_of_order = BINARY.replace("code: 2", "code: 0")
     assert problems_for(tmp_path, out_of_order, id_check=False) == []
@@ -458,6 +558,23 @@ def test_a_problem_in_one_file_does_not_hide_another(tmp_path: Path) -> None:
         load_protocols(defs, tmp_path)
     files = {p.file for p in info.value.problems}
     assert files == {"defs/a.yaml", "defs/b.yaml"}
+
+
+def test_a_shared_enums_members_are_checked_in_the_protocols_using_it(tmp_path: Path) -> None:
+    # Its values become case labels of the Java codec: a repeated or out-of-range value was javac's "template bug".
+    defs = tmp_path / "defs"
+    (defs / "custom").mkdir(parents=True)
+    (defs / "custom" / "Custom.yaml").write_text(
+        "customTypes: []\nenums:\n  - name: E\n    type: int8\n"
+        "    values: [{name: A, value: 300}, {name: B, value: 300}]\n",
+        encoding="utf-8",
+    )
+    (defs / "demo.yaml").write_text(BINARY.replace("{name: a, type: int32}", "{name: a, type: E}"), encoding="utf-8")
+    with pytest.raises(DefinitionError) as info:
+        load_protocols(defs, tmp_path)
+    found = [str(p) for p in info.value.problems]
+    assert any(p.startswith("defs/custom/Custom.yaml:5:") and "A's value 300 does not fit int8" in p for p in found)
+    assert any(p.startswith("defs/custom/Custom.yaml:5:") and "is repeated" in p for p in found), found
 
 
 def test_shared_custom_types_are_checked_and_named_by_their_own_file(tmp_path: Path) -> None:

@@ -160,7 +160,8 @@ class JavaBinary:
         if isinstance(value, bool):
             return "boolean", "true" if value else "false"
         if isinstance(value, int):
-            return ("int", str(value)) if -(2**31) <= value < 2**31 else ("long", f"{value}L")
+            low, high = WIRE_TYPES["int32"].range  # Java's int (a larger one is a long: checks/limits.py)
+            return ("int", str(value)) if low <= value <= high else ("long", f"{value}L")
         if isinstance(value, float):
             return "double", self._number("double", value)
         return "String", java_string(str(value))

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..families.base import Family
 from ..families.registry import family
-from ..model import Message, Protocol, Struct, TypeRef
+from ..model import Enum, Message, Protocol, Struct, TypeRef
 from ..origin import HasOrigin, Key, Origin
 from ..problems import Problem
 from ..resolve import TypeScope
@@ -55,6 +55,16 @@ class Context:
                     used.append(name)
                     todo += [f.type for f in self.scope.shared_structs[name].fields]
         return sorted(used)
+
+    def enums(self) -> Iterator[Enum]:
+        """Every enum whose members the protocol's code holds: the shared ones it names (through its own types, its
+        messages or the shared types it uses), then its own."""
+        owners = [*self.scope.own_structs, *self.protocol.messages]
+        owners += [self.scope.shared_structs[name] for name in self.used_shared_structs()]
+        used = {name for owner in owners for f in owner.fields for name in _names(f.type)}
+        for name in sorted(used & set(self.scope.shared_enums)):
+            yield self.scope.shared_enums[name]
+        yield from self.scope.own_enums
 
     def containers(self) -> Iterator[tuple[str, Struct | Message]]:
         """Every field owner: shared custom types, then ("type", t) and ("message", m) in file order."""

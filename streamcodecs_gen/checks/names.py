@@ -16,7 +16,7 @@ def check_names(ctx: Context) -> Iterator[Problem]:
     yield from _definition_names(ctx)
     for _kind, owner in ctx.containers():
         yield from _field_names(ctx, owner)
-    for enum in ctx.scope.own_enums:
+    for enum in ctx.enums():
         yield from _enum_members(ctx, enum)
     for const in ctx.protocol.constants:
         if why := identifier_problem(const.name):
@@ -116,6 +116,13 @@ def _enum_members(ctx: Context, enum: Enum) -> Iterator[Problem]:
                 "value",
                 f"enum {enum.name}: value {value.value!r} does not fit type {enum.wire}",
                 "use a string" if wants_str else "use an integer",
+            )
+        elif not wants_str and (why := enum.wire_type.value_problem(value.value)):
+            yield ctx.problem(
+                value,
+                "value",
+                f"enum {enum.name}: member {value.name}'s value {value.value!r} {why}",
+                "use a value from {} to {}".format(*enum.wire_type.range),
             )
     if enum.unknown is not None and enum.unknown != "keep" and enum.unknown not in members:
         yield ctx.problem(

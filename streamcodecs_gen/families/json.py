@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..problems import Problem, suggest
+from ..types import WIRE_TYPES
 from .base import CheckContext, Family, discriminator_keys
 from .framing import FramingVariant, JsonFraming
 
@@ -77,18 +78,28 @@ def _json_discriminators(ctx: CheckContext) -> Iterator[Problem]:
 
 
 def _shape_keys(ctx: CheckContext, message: Message) -> Iterator[Problem]:
-    """An object shape's keys and matched keys are fields of the message."""
-    field_names = {f.name for f in message.fields}
+    """An object shape's keys and matched keys are fields of the message, and a matched value is one of its field's
+    (the codecs compare it as the field's type: an integer out of the type's range has no Java literal)."""
+    fields = {f.name: f for f in message.fields}
     shape = message.shape
     if shape is None:
         return
     for key in [*shape.keys, *shape.match]:
-        if key not in field_names and shape.json == "object":
+        if key not in fields and shape.json == "object":
             yield ctx.problem(
                 message,
                 "shape",
                 f"shape of {message.name!r} names key {key!r} that is not a field",
-                suggest(key, field_names),
+                suggest(key, fields),
+            )
+    for key, value in shape.match.items():
+        wire = WIRE_TYPES.get(fields[key].type.text) if key in fields else None
+        if wire is not None and (why := wire.value_problem(value)):
+            yield ctx.problem(
+                message,
+                "shape",
+                f"shape of {message.name!r}: the value {value!r} matched on key {key!r} {why}",
+                f"match a value of type {wire.name}",
             )
 
 
