@@ -83,6 +83,10 @@ def _mutf8_refs(i: int) -> str:
     return f"seg-{i}/\x00é😀"
 
 
+_PRINTABLE_LATER = "type({v}) is str and ((text_later and {v}.isascii()) or {v}.isprintable())"
+"""A printable text type's kafka_json_fast: an ASCII value is left to the written JSON text's test."""
+
+
 @dataclass(frozen=True)
 class WireType:
     name: str
@@ -164,6 +168,11 @@ class WireType:
     kafka_fast: str | None = None
     kafka_text: str = "{v}.encode()"
     kafka_json: str = "{v}"
+    # kafka family, the JSON format's fast test when its caller tests the written JSON text afterwards (the generated
+    # _to_json_object's ``text_later``; kafkarecords' json_value): a printable text type's ASCII value then needs only
+    # str.isascii (constant time) instead of str.isprintable (a few ns a character), as JSON text without an escape
+    # or a DEL holds printable ASCII strings only; None: kafka_fast
+    kafka_json_fast: str | None = None
 
     @property
     def range(self) -> tuple[int, int]:
@@ -445,6 +454,7 @@ WIRE_TYPES: dict[str, WireType] = {
             check="str",
             check_class="str",
             kafka_fast="type({v}) is str and {v}.isprintable()",  # (no control character, surrogate...)
+            kafka_json_fast=_PRINTABLE_LATER,
         ),
         WireType(
             "mutf8",
@@ -614,6 +624,7 @@ WIRE_TYPES: dict[str, WireType] = {
             )[i % 5],
             imports=("datetime",),
             kafka_fast="type({v}) is str and {v}.isprintable()",
+            kafka_json_fast=_PRINTABLE_LATER,
         ),
         WireType(
             "payload",

@@ -185,6 +185,10 @@ def test_media_type_parts() -> None:
     ]:
         assert is_json(text) is expected, text
         assert is_json.cached(text) is expected
+    # Answers are remembered for the first 1024 media types met; later ones are decided each time, as rightly.
+    for i in range(1100):
+        assert is_json.cached(f"application/x{i}+json") is True and is_json(f"text/x{i}") is False
+    assert is_json.cached("application/x1099+json") is True and is_json.cached("text/x1099; a=b") is False
 
 
 def _made(name: str) -> SimpleNamespace:

@@ -548,3 +548,28 @@ def test_line_numbers_stay_right_around_messages_read_on_the_general_path() -> N
         reader.feed(b"")
     assert second.value.line == 15 and second.value.decoded == [storm.decode(JAVA_HEARTBEAT)]
     assert reader.feed(b"") == [] and reader.line == 16
+
+
+def test_free_form_values_are_written_in_their_documented_json_form() -> None:
+    """Emit.values' doc (storm.yaml): in JSON a value is written as msgspec writes it and read back in that form
+    (bytes as base64 text, as Jackson writes a byte[]; a tuple or set as an array; a datetime or UUID as its text);
+    MessagePack carries bytes and NaN as themselves."""
+    import datetime
+    import math
+    import uuid
+
+    when = datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC)
+    emit = storm.Emit(values=[b"x", (1, 2), {3}, when, uuid.UUID(int=5)])
+    line = storm.encode(emit)
+    assert storm.decode(line, direction="to_storm").values == [
+        "eA==",
+        [1, 2],
+        [3],
+        "2020-01-01T00:00:00Z",
+        "00000000-0000-0000-0000-000000000005",
+    ]
+    packed = storm.encode(storm.Emit(values=[b"x", math.nan]), serializer="msgpack")
+    values = storm.decode(packed, serializer="msgpack", direction="to_storm").values
+    assert values[0] == b"x" and math.isnan(values[1])
+    with pytest.raises(storm.EncodeError):
+        storm.encode(storm.Emit(values=[math.nan]))

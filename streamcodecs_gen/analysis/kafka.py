@@ -95,7 +95,7 @@ class KafkaEvent:
         w = attribute_wire(f)
         if not w.kafka_fast:
             return None
-        test = w.kafka_fast.format(v=v)
+        test = (w.kafka_json_fast if wire == "json" and w.kafka_json_fast else w.kafka_fast).format(v=v)
         if f.min_length:
             test += f" and {v}" if f.min_length == 1 else f" and len({v}) >= {f.min_length}"
         return test, (w.kafka_text if wire == "text" else w.kafka_json).format(v=v)

@@ -213,6 +213,23 @@ def payload_writing(*, payload: str, text_charsets: tuple[str, ...], encode_erro
     return PayloadWriting(text_value, json_data, non_json, raw_json_data)
 
 
+def only_after(text: bytes, key: bytes) -> bool:
+    """Whether no backslash and no DEL in ``text`` comes before ``key``, where ``text`` is the compact JSON of an
+    object whose last member is the one ``key`` names (``b'"data":'``) and whose other members have plain names
+    and scalar values (the event's attributes).
+
+    In such text ``key`` occurs only as a member's key: the quote after the name is not escaped (an escaped one
+    follows a backslash), so it ends a string, which the colon makes a key, and that key ends in the name. No member
+    before the last has such a key, so the first occurrence is the last member's key, and the text before it holds
+    every other member.
+    """
+    end = text.find(key)
+    if end < 0:
+        return False
+    head = text[:end]
+    return 92 not in head and 127 not in head
+
+
 class EventFormat(NamedTuple, Generic[E]):
     """The JSON event format of a protocol's event (structured content mode)."""
 
@@ -226,14 +243,16 @@ def event_format(
     event_type: type[E],
     payload: str,
     payload_attribute: str,
+    payload_member: str,
     from_json_object: Callable[[Any], E],
-    to_json_object: Callable[[E], dict[str, Any]],
+    to_json_object: Callable[[E, bool], dict[str, Any]],
     decode_error: type[DecodeError],
     encode_error: type[EncodeError],
 ) -> EventFormat[E]:
     """The JSON event format: one event from JSON text and back (``json_value`` skips the event's type check)."""
     payload_of = attrgetter(payload_attribute)
     event_name = event_type.__name__
+    member_key = f'"{payload_member}":'.encode()
 
     def from_json(data: bytes | bytearray | memoryview | str) -> E:
         """Decode one event in the JSON event format (UTF-8 JSON text)."""
@@ -249,11 +268,27 @@ def event_format(
         return from_json_object(document)
 
     def json_value(event: E) -> bytes:
-        document = to_json_object(event)
+        # First the fast accept: each text attribute that is ASCII goes into the object unchecked (str.isascii takes
+        # constant time, str.isprintable a few ns a character) and the written text is tested instead. JSON escapes
+        # every control character and writes DEL as it is, so text with no backslash (92) and no DEL (127) holds
+        # printable ASCII strings only, which each attribute's own test accepts: the object is the one the full
+        # path writes. When the payload's member is the last one, only the text before it needs the test (a quote
+        # in a payload string is escaped too). Anything else, and every error, goes to the full path, which
+        # decides and words it.
         try:
+            document = to_json_object(event, True)
             value = JSON_ENCODE(document)
-        except (TypeError, ValueError, OverflowError) as exc:
-            raise encode_error(f"{payload} cannot be written as JSON: {exc}", field=payload) from None
+            accepted = (92 not in value and 127 not in value) or (
+                next(reversed(document)) == payload_member and only_after(value, member_key)
+            )
+        except Exception:  # noqa: BLE001 (whatever the fast attempt meets, the full path decides as before)
+            accepted = False
+        if not accepted:
+            document = to_json_object(event, False)
+            try:
+                value = JSON_ENCODE(document)
+            except (TypeError, ValueError, OverflowError) as exc:
+                raise encode_error(f"{payload} cannot be written as JSON: {exc}", field=payload) from None
         if value.rfind(b"null") >= 0 and not finite(payload_of(event)):  # msgspec writes NaN as null
             raise encode_error(f"JSON {payload} holds NaN or infinity, which JSON cannot carry", field=payload)
         return value
@@ -327,7 +362,8 @@ class Records(Generic[E]):
     with ``structured_prefix``; its media type must be ``structured_media_type`` (charset one of
     ``structured_charsets``), and structured records are written with ``structured_content_type``.
     ``payload`` and ``content_type_attribute`` name the event's payload and content-type attributes
-    (``payload_attribute``: the payload's Python name); ``text_charsets`` are those a str payload under a non-JSON
+    (``payload_attribute``: the payload's Python name, ``payload_member``: its member in the JSON event format, which
+    the module's event object writes last); ``text_charsets`` are those a str payload under a non-JSON
     content type may be written in, the first being the default.
     """
 
@@ -355,12 +391,13 @@ class Records(Generic[E]):
         text_charsets: tuple[str, ...],
         payload: str,
         payload_attribute: str,
+        payload_member: str,
         content_type_attribute: str,
         key_mappers: Mapping[str, Callable[[E], bytes | None]],
         from_binary: Callable[[dict[str, str], dict[str, str], Any], E],
         to_binary: Callable[[E], tuple[Headers, bytes | None]],
         from_json_object: Callable[[Any], E],
-        to_json_object: Callable[[E], dict[str, Any]],
+        to_json_object: Callable[[E, bool], dict[str, Any]],
     ) -> None:
         head_length = len(structured_prefix)
         structured_ok: set[str] = set()  # structured content types that passed (they repeat from record to record)
@@ -382,6 +419,7 @@ class Records(Generic[E]):
             event_type=event_type,
             payload=payload,
             payload_attribute=payload_attribute,
+            payload_member=payload_member,
             from_json_object=from_json_object,
             to_json_object=to_json_object,
             decode_error=decode_error,

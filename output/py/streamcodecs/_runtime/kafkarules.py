@@ -6,7 +6,6 @@ helpers (essence, parameters, whether a media type declares JSON).
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable
 from typing import Any, Final
@@ -153,23 +152,39 @@ def media_type_parameter(media_type: str, name: str) -> str | None:
 class JsonMediaTypes:
     """Tells whether a media type declares JSON content: its subtype is one of ``subtypes`` or ends in one of
     ``suffixes`` (after at least one character), compared ASCII case-insensitively, whatever the top-level type.
-    Call it with the media type; answers are remembered (media types repeat)."""
+    Call it with the media type; answers are remembered (media types repeat: the first 1024 media types met)."""
 
     def __init__(self, subtypes: Iterable[str], suffixes: Iterable[str]) -> None:
         self.subtypes = frozenset(subtypes)
         self.suffixes = tuple(suffixes)
-        self._call = functools.lru_cache(maxsize=1024)(self._decide)
+        self._answers = _Answers(self._decide)
 
     def __call__(self, media_type: str) -> bool:
-        return self._call(media_type)
+        return self._answers[media_type]
 
     @property
     def cached(self) -> Callable[[str], bool]:
-        """The remembering function itself (one call less than calling this object)."""
-        return self._call
+        """The remembering function itself (one call less than calling this object): the answers' lookup, which
+        costs half an ``lru_cache`` call."""
+        return self._answers.__getitem__
 
     def _decide(self, media_type: str) -> bool:
         subtype = media_type_essence(media_type).partition("/")[2]
         return subtype in self.subtypes or any(
             subtype.endswith(suffix) and len(subtype) > len(suffix) for suffix in self.suffixes
         )
+
+
+class _Answers(dict[str, bool]):
+    """Answers of ``decide`` by its str argument: a missing one is decided, and kept while there are fewer than
+    1024."""
+
+    def __init__(self, decide: Callable[[str], bool]) -> None:
+        super().__init__()
+        self.decide = decide
+
+    def __missing__(self, key: str) -> bool:
+        answer = self.decide(key)
+        if len(self) < 1024 and type(key) is str:
+            self[key] = answer
+        return answer

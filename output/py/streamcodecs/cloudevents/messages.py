@@ -721,14 +721,16 @@ def _from_json_object(document: Any) -> CloudEvent:
     )
 
 
-def _to_json_object(event: CloudEvent) -> dict[str, Any]:
+def _to_json_object(event: CloudEvent, text_later: bool = False) -> dict[str, Any]:
+    """The event's JSON object. ``text_later``: the caller tests the written JSON text instead of each text attribute
+    that is ASCII (see the runtime's ``json_value``), and calls again without it when that test fails."""
     value: Any  # each attribute in turn, as the caller set it (an event is built unchecked), then its wire form
     if event.specversion != "1.0":
         raise EncodeError(
             "attribute 'specversion' must be '1.0', not " + _kw.shown(event.specversion), field="specversion"
         )
     value = event.id
-    if type(value) is str and value.isprintable() and value:
+    if type(value) is str and ((text_later and value.isascii()) or value.isprintable()) and value:
         v_id = value
     else:
         if value is None:
@@ -756,7 +758,7 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
         v_source = value
 
     value = event.type
-    if type(value) is str and value.isprintable() and value:
+    if type(value) is str and ((text_later and value.isascii()) or value.isprintable()) and value:
         v_type = value
     else:
         if value is None:
@@ -798,7 +800,7 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
         document["dataschema"] = value
 
     value = event.subject
-    if type(value) is str and value.isprintable() and value:
+    if type(value) is str and ((text_later and value.isascii()) or value.isprintable()) and value:
         document["subject"] = value
     elif value is not None:
         if value == "":
@@ -820,7 +822,7 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
         document["time"] = value
 
     value = event.partitionkey
-    if type(value) is str and value.isprintable() and value:
+    if type(value) is str and ((text_later and value.isascii()) or value.isprintable()) and value:
         document["partitionkey"] = value
     elif value is not None:
         if value == "":
@@ -835,7 +837,7 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
     for name, value in undeclared.items() if type(undeclared) is dict else _undeclared(undeclared, "extensions"):
         if name not in _VALID_NAMES:
             _check_name(name)
-        if type(value) is str and value.isprintable():
+        if type(value) is str and ((text_later and value.isascii()) or value.isprintable()):
             document[name] = value
             continue
         try:
@@ -855,7 +857,10 @@ def _to_json_object(event: CloudEvent) -> dict[str, Any]:
             else:
                 document["data_base64"] = base64_to_json(data)
             return document
-    if not isinstance(data, str) and not (_JSON_IMPLIED if content_type is None else _is_json(content_type)):
+        if isinstance(data, str):  # a JSON string under any content type
+            document["data"] = data
+            return document
+    if not (_JSON_IMPLIED if content_type is None else _is_json(content_type)):
         raise _non_json(data, content_type)
     document["data"] = data
     return document
@@ -899,6 +904,7 @@ _RECORDS: _kr.Records[CloudEvent] = _kr.Records(
     text_charsets=("utf-8", "us-ascii"),
     payload="data",
     payload_attribute="data",
+    payload_member="data",
     content_type_attribute="datacontenttype",
     key_mappers=_KEY_MAPPERS,
     from_binary=_from_binary,

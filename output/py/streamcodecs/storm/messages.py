@@ -406,7 +406,10 @@ class BoltTuple(msgspec.Struct, kw_only=True):
     task: Int32
     """Source task id."""
     values: list[Any] = msgspec.field(name="tuple")
-    """The tuple's values as JSON (Java values serialized by json-simple/json-smart; NaN may appear as `NaN`)."""
+    """The tuple's values as JSON (Java values serialized by json-simple/json-smart). Storm 2.6.0 and later
+    (json-smart) write a NaN as the bare token `NaN`, which is not JSON (RFC 8259): such a tuple is refused as
+    malformed JSON, as Jackson refuses it, and a component reports it to Storm and raises; json-simple (up to
+    2.5.x) writes null, as both write an infinity. pystorm, on Python's `json`, reads `NaN` as a float."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
@@ -629,7 +632,10 @@ class Emit(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command"
     """The keys this version writes (and a current peer accepts) in this message: its tag key and its fields."""
 
     values: list[Any] = msgspec.field(name="tuple")
-    """The values."""
+    """The values. In JSON, each is written as msgspec writes it and Storm reads that JSON form: a tuple or set as
+    an array, bytes as base64 text (as Jackson writes a `byte[]`; pystorm on simplejson writes them as UTF-8
+    text, on Python's `json` refuses them), a datetime or UUID as its text; NaN and infinity are refused.
+    MessagePack carries bytes as bytes and NaN as a float."""
     anchors: list[str] | None = msgspec.field(default=None)
     """Bolt only: ids of input tuples to anchor to (a single string is accepted). Anchoring to an id already acked
     or failed kills the worker."""
