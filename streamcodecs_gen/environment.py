@@ -9,9 +9,17 @@ from __future__ import annotations
 
 import sys
 
-REQUIREMENTS = {"yaml": "PyYAML", "jinja2": "Jinja2", "jsonschema": "jsonschema", "ruff": "ruff", "pyspark": "pyspark"}
+REQUIREMENTS = {
+    "yaml": "PyYAML",
+    "jinja2": "Jinja2",
+    "jsonschema": "jsonschema",
+    "msgspec": "msgspec",
+    "ruff": "ruff",
+    "pyspark": "pyspark",
+}
 """Import name -> distribution name (pinned in requirements.txt) of every third-party module the generator uses
-(pyspark for its jars: the classpath of the Java target's build)."""
+(msgspec for the analysis of the runtime's facts, ruff to format, pyspark for its jars: the classpath of the Java
+target's build)."""
 
 EXIT_ENVIRONMENT = 2
 

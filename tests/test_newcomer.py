@@ -311,6 +311,54 @@ def test_missing_ruff_is_not_called_a_template_bug(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+def test_missing_msgspec_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    # The analysis imports msgspec; a Python without it (e.g. a system python3 with PyYAML, Jinja2 and jsonschema
+    # only) got a traceback, exit 1.
+    out = tmp_path / "out"
+    hide_msgspec = (
+        "import runpy, sys\n"
+        "sys.modules['msgspec'] = None  # as if msgspec were not installed\n"
+        f"sys.argv = ['generator.py', '-q', '-r', {str(out)!r}]\n"
+        "runpy.run_path('generator.py', run_name='__main__')\n"
+    )
+    result = run(REPO, sys.executable, "-c", hide_msgspec)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().count("\n") == 0 and "needs msgspec (module 'msgspec')" in result.stderr
+    assert not out.exists()
+
+
+def test_every_third_party_module_the_generator_imports_is_a_named_requirement() -> None:
+    """A module missing from REQUIREMENTS gives a traceback where the README promises one line (as msgspec did)."""
+    import ast
+
+    from streamcodecs_gen.environment import REQUIREMENTS
+
+    # The package's runtime and its tests' support (py_package, py_tests) are copied into the output: they are not
+    # the generator's own code.
+    copied = {"py_package", "py_tests"}
+    sources = [p for p in (REPO / "streamcodecs_gen").rglob("*.py") if not copied & set(p.parts)]
+    imported: dict[str, str] = {}
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top not in sys.stdlib_module_names and top != "streamcodecs_gen":
+                    imported.setdefault(top, str(path.relative_to(REPO)))
+    assert {"yaml", "jinja2", "jsonschema", "msgspec"} <= set(imported), imported  # the scan sees them
+    missing = {top: where for top, where in imported.items() if top not in REQUIREMENTS}
+    assert not missing, f"imported by the generator but not in environment.REQUIREMENTS: {missing}"
+    requirements = (REPO / "requirements.txt").read_text(encoding="utf-8").lower()
+    for distribution in REQUIREMENTS.values():
+        assert f"{distribution.lower()}==" in requirements, distribution
+
+
 def test_a_real_lint_failure_is_still_a_template_bug() -> None:
     from pathlib import PurePosixPath
 
