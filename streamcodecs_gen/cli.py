@@ -9,13 +9,14 @@ import sys
 from pathlib import Path, PurePosixPath
 
 from .compat import compare
+from .frozen import frozen_changes
 from .jar import MissingJdk
 from .model import Protocol
 from .naming import identifier_problem
 from .pipeline import load_protocols
 from .problems import DefinitionError
 from .render import Options, OutputFile
-from .shared import Committed, build_shared
+from .shared import Committed, FrozenVectorsChanged, build_shared
 from .targets import TARGETS
 from .write import UnsafePathError, check_tree, read_manifest, write_tree
 
@@ -114,8 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     needs = {output for t in targets for output in t.needs(protocols, options)}
     try:  # the shared outputs, each built once, before any target
         shared = build_shared(protocols, options, needs, home)
-    except DefinitionError as exc:  # e.g. a definition change that breaks frozen vectors of a released version
-        return _refuse(exc, "; nothing was written.")
+    except FrozenVectorsChanged as exc:  # a definition change that breaks a released version: name the change
+        assert home is not None
+        changes = frozen_changes(exc, Path(args.protocol_definitions_path), home.root)
+        return _refuse(DefinitionError(changes), "; nothing was written.")
     except MissingJdk as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -126,10 +126,42 @@ def build_shared(
     return Shared(vectors, java, jar)
 
 
+@dataclass(frozen=True)
+class Broken:
+    """A released version whose frozen vectors the definition no longer gives: the first file that differs."""
+
+    protocol: Protocol
+    version: str
+    path: PurePosixPath
+
+
+class FrozenVectorsChanged(DefinitionError):
+    """The definitions no longer give released versions' vectors: one problem per version (at its line in
+    ``versions``), and ``broken`` for a caller that can name the changes that did it (``frozen.py``)."""
+
+    def __init__(self, broken: list[Broken]) -> None:
+        self.broken = broken
+        super().__init__(frozen_problem(b) for b in broken)
+
+
+FROZEN_HINT = (
+    "a released version's layout changed: add a new version instead (or, deliberately, delete that vectors directory "
+    "and say why in the commit)"
+)
+
+
+def frozen_problem(broken: Broken) -> Problem:
+    """A released version's vectors broken by a change not known: at the version's line in ``versions``."""
+    protocol = broken.protocol
+    line = protocol.origin.within("versions").line_of(protocol.versions.index(broken.version))
+    message = f"the frozen vectors of {protocol.name} {broken.version} ({broken.path}) no longer match the definition"
+    return Problem(protocol.source, line, message, FROZEN_HINT)
+
+
 def _vectors(protocols: list[Protocol], options: Options, committed: Committed | None) -> Vectors:
     """Every covered protocol's vectors; a released version's as committed, which the definition must still give."""
     files: list[OutputFile] = []
-    problems: list[Problem] = []
+    broken: dict[tuple[str, str], Broken] = {}
     frozen = committed if options.binary else None  # --no-binary leaves the committed vectors alone
     for protocol in protocols:
         if not manifest.supports(protocol):
@@ -139,17 +171,9 @@ def _vectors(protocols: list[Protocol], options: Options, committed: Committed |
                 on_disk = frozen.read(path) or b""
                 data = content if isinstance(content, bytes) else content.encode("utf-8")
                 if on_disk != data:
-                    problems.append(
-                        Problem(
-                            protocol.source,
-                            1,
-                            f"the frozen vectors of {protocol.name} {version} ({path}) no longer match the definition",
-                            "a released version's layout changed: add a new version instead (or, deliberately, "
-                            "delete that vectors directory and say why in the commit)",
-                        )
-                    )
+                    broken.setdefault((protocol.name, version), Broken(protocol, version, path))
                 content = on_disk
             files.append(OutputFile(protocol.name, path, content))
-    if problems:
-        raise DefinitionError(problems)
+    if broken:
+        raise FrozenVectorsChanged(list(broken.values()))
     return Vectors(files)

@@ -157,7 +157,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("java_sources", "jar", "shared"),  # the shared outputs, built once before the targets
     ("target_*",),  # the targets
     ("targets",),  # their registry
-    ("cli", "compat", "write"),  # the command line, the compatibility check, writing
+    ("cli", "compat", "frozen", "write"),  # the command line, the compatibility check (and of frozen vectors), writing
 )
 """The generator's layers, lowest first (docs/architecture.md, "Import layers"): a module imports only modules of
 its own layer or of a lower one. A new module takes its place here."""

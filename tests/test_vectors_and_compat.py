@@ -64,6 +64,11 @@ def test_released_vectors_are_frozen(generated: Path, tmp_path: Path) -> None:
     result = run("generator.py", "-p", str(defs), "-r", str(generated))
     assert result.returncode == 2
     assert "frozen vectors of fixture 1" in result.stderr and "fixture.yaml" in result.stderr
+    # Without git there is no released definition to compare with: each broken version is named once (not once per
+    # file), at its line in `versions`.
+    problems = [line for line in result.stderr.splitlines() if "frozen vectors" in line]
+    assert [p.split(":")[1] for p in problems] == ["7", "7", "7"], problems
+    assert [p.split("fixture ")[1].split(" ")[0] for p in problems] == ["1", "2", "3"], problems
     check = run("generator.py", "-p", str(defs), "-r", str(generated), "--check")
     assert check.returncode == 2
     # A new version is the way to change a layout: its vectors are written, the old ones stay.
@@ -210,6 +215,34 @@ def test_no_binary_keeps_existing_vectors_and_dropping_a_released_version_is_ref
     dropped = run("generator.py", "-p", str(defs), "-r", str(generated))
     assert dropped.returncode == 2 and "released" in dropped.stderr, dropped.stderr
     assert (generated / "vectors" / "fixture" / "1" / "manifest.json").is_file()
+
+
+def test_a_frozen_vector_break_names_the_change_as_compat_does(tmp_path: Path) -> None:
+    """In git, the definitions that wrote the released vectors are the baseline: the refusal names the field and its
+    line in --compat's words, once for every version it breaks (it was one line 1 per file per version)."""
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES, repo / "defs")
+    generated = run("generator.py", "-p", str(repo / "defs"), "-r", str(repo / "out"), "-q")
+    assert generated.returncode == 0, generated.stderr
+    git = ["git", "-C", str(repo), "-c", "user.email=t@example.com", "-c", "user.name=t"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "release"]):
+        subprocess.run([*git, *command], check=True, capture_output=True, timeout=60)
+    fixture = repo / "defs" / "fixture.yaml"
+    text = fixture.read_text().replace("{name: medium, type: int32}", "{name: medium, type: int64}")
+    fixture.write_text(text)
+    line = text[: text.index("{name: medium, type: int64}")].count("\n") + 1
+    for extra in ([], ["--check"]):
+        result = run("generator.py", "-p", str(repo / "defs"), "-r", str(repo / "out"), *extra)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.splitlines() == [
+            f"defs/fixture.yaml:{line}: Everything.medium: type changed from int32 to int64: the frozen vectors of "
+            "fixture 1, 2, 3 no longer match — add a new field instead",
+            "1 problem(s); nothing was written.",
+        ]
+    # The same change committed: the baseline is still the commit that wrote the vectors.
+    subprocess.run([*git, "commit", "-q", "-am", "change"], check=True, capture_output=True, timeout=60)
+    result = run("generator.py", "-p", str(repo / "defs"), "-r", str(repo / "out"))
+    assert result.returncode == 2 and "Everything.medium: type changed" in result.stderr, result.stderr
 
 
 def test_framing_variant_vectors_sit_beside_the_json_ones_and_are_frozen(tmp_path: Path) -> None:
