@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from .compat import compare
@@ -14,7 +16,7 @@ from .jar import MissingJdk
 from .model import Protocol
 from .naming import identifier_problem
 from .pipeline import load_protocols
-from .problems import DefinitionError
+from .problems import DefinitionError, Problem
 from .render import Options, OutputFile
 from .shared import Committed, FrozenVectorsChanged, build_shared
 from .targets import TARGETS
@@ -99,10 +101,12 @@ def main(argv: list[str] | None = None) -> int:
     except (_UsageError, UnsafePathError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    definitions = Path(args.protocol_definitions_path)
+    shown_from = _display_root(definitions)  # problems' files are relative to it
     try:
-        protocols = load_protocols_cli(Path(args.protocol_definitions_path), args)
+        protocols = load_protocols_cli(definitions, args)
     except DefinitionError as exc:
-        return _refuse(exc, "in the definitions; nothing was written.")
+        return _refuse(exc, "in the definitions; nothing was written.", shown_from)
     if args.compat:
         return compat_main(Path(args.compat), protocols, args)
     targets = [TARGETS[name] for name in (sorted(TARGETS) if args.lang == ALL else [args.lang])]
@@ -110,15 +114,15 @@ def main(argv: list[str] | None = None) -> int:
     committed = {root: Committed(root) for root in roots.values()}  # each output root as it is on disk, read once
     problems = [problem for t in targets for problem in t.problems(protocols)]
     if problems:
-        return _refuse(DefinitionError(problems), "; nothing was written.")
+        return _refuse(DefinitionError(problems), "; nothing was written.", shown_from)
     home = next((committed[roots[t.name]] for t in targets if t.keeps_shared), None)
     needs = {output for t in targets for output in t.needs(protocols, options)}
     try:  # the shared outputs, each built once, before any target
         shared = build_shared(protocols, options, needs, home)
     except FrozenVectorsChanged as exc:  # a definition change that breaks a released version: name the change
         assert home is not None
-        changes = frozen_changes(exc, Path(args.protocol_definitions_path), home.root)
-        return _refuse(DefinitionError(changes), "; nothing was written.")
+        changes = frozen_changes(exc, definitions, home.root)
+        return _refuse(DefinitionError(changes), "; nothing was written.", shown_from)
     except MissingJdk as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -208,7 +212,7 @@ def _write(
             for line in differences:
                 print(line)
             if differences:
-                print(f"{len(differences)} file(s) differ from the definitions; run ./dev generate", file=sys.stderr)
+                print(f"{len(differences)} file(s) differ from the definitions; {_regenerate(args)}", file=sys.stderr)
                 return 1
             if not args.quiet:
                 print(f"{len(protocols)} protocols, {messages} messages, {len(tree)} files: output is current.")
@@ -219,9 +223,11 @@ def _write(
         return 2
     if args.verbose:
         for path in report.written:
-            print(f"wrote    {path}")
+            print(f"wrote     {path}")
+        for path in report.unchanged:
+            print(f"unchanged {path}")
         for path in report.removed:
-            print(f"removed  {path}")
+            print(f"removed   {path}")
     if not args.quiet:
         print(
             f"{len(protocols)} protocols, {messages} messages: {len(report.written)} files written, "
@@ -230,10 +236,35 @@ def _write(
     return 0
 
 
-def _refuse(exc: DefinitionError, where: str) -> int:
-    """Print every problem, then how many and what happened; the exit status for invalid definitions."""
+def _regenerate(args: argparse.Namespace) -> str:
+    """How to write what ``--check`` found stale: ``./dev generate`` writes the project's own output only."""
+    defaults = parser().parse_args([])
+    own = ("protocol_definitions_path", "root_dir", "output_dir", "namespace", "binary_output_dir", "test_output_dir")
+    if all(getattr(args, key) == getattr(defaults, key) for key in own) and not args.no_binary:
+        return "run ./dev generate"
+    return "run the same command without --check"
+
+
+def shown(problem: Problem, *display_roots: Path) -> Problem:
+    """``problem`` with its file as the user can open it: relative to the working directory when it is below it,
+    else absolute. A problem's file is relative to the parent of its definitions' directory: the first of
+    ``display_roots`` that has it (the current definitions', then a baseline's)."""
+    found = [root / problem.file for root in display_roots if (root / problem.file).exists()]
+    if not problem.file or not found:
+        return problem
+    path = Path(os.path.abspath(found[0]))
+    try:
+        file = str(path.relative_to(Path.cwd()))
+    except ValueError:
+        file = str(path)
+    return replace(problem, file=file)
+
+
+def _refuse(exc: DefinitionError, where: str, *display_roots: Path) -> int:
+    """Print every problem (its file as :func:`shown` gives it), then how many and what happened; the exit status
+    for invalid definitions."""
     for problem in exc.problems:
-        print(problem, file=sys.stderr)
+        print(shown(problem, *display_roots), file=sys.stderr)
     print(f"{len(exc.problems)} problem(s) {where}".replace(" ;", ";"), file=sys.stderr)
     return 2
 
@@ -242,10 +273,10 @@ def compat_main(baseline_dir: Path, protocols: list[Protocol], args: argparse.Na
     try:
         baseline = load_protocols_cli(baseline_dir, args)
     except DefinitionError as exc:
-        return _refuse(exc, f"in the baseline {baseline_dir}.")
+        return _refuse(exc, f"in the baseline {baseline_dir}.", _display_root(baseline_dir))
     problems = compare(baseline, protocols)
     for problem in problems:
-        print(problem)
+        print(shown(problem, _display_root(Path(args.protocol_definitions_path)), _display_root(baseline_dir)))
     if problems:
         print(f"{len(problems)} breaking change(s) against {baseline_dir}", file=sys.stderr)
         return 1
@@ -254,5 +285,11 @@ def compat_main(baseline_dir: Path, protocols: list[Protocol], args: argparse.Na
     return 0
 
 
+def _display_root(definitions: Path) -> Path:
+    """What a definition's ``source`` is relative to: the definitions directory's parent (so that generated files
+    name ``protocol-definitions/kcl.yaml`` wherever the generator runs from)."""
+    return definitions.resolve().parent
+
+
 def load_protocols_cli(definitions: Path, args: argparse.Namespace) -> list[Protocol]:
-    return load_protocols(definitions, definitions.resolve().parent, id_check=not args.no_id_check, only=args.protocol)
+    return load_protocols(definitions, _display_root(definitions), id_check=not args.no_id_check, only=args.protocol)

@@ -52,11 +52,49 @@ def _hint(error: jsonschema.ValidationError) -> str:
         return f"quote it: YAML reads {error.instance!r} as a number"
     if error.validator == "pattern":
         return f"it must match {error.validator_value}"
-    return str(error.schema.get("description", ""))
+    if error.validator == "type":
+        return _type_hint(error)
+    bounds = {
+        "minimum": "use {} or more",
+        "minItems": "give at least {} item(s)",
+        "minLength": "write at least {} character(s)",
+        "const": "write {!r}",
+    }
+    if error.validator in bounds:
+        return bounds[str(error.validator)].format(error.validator_value)
+    return str(error.schema.get("description", "")) or "see docs/definition-format.md for what goes here"
+
+
+# JSON Schema's type names in the words of a YAML definition.
+_TYPE_WORDS = {
+    "object": "a mapping (key: value lines)",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+}
+
+
+def _type_hint(error: jsonschema.ValidationError) -> str:
+    """What to write where a value of another type was found."""
+    expected = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+    words = " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in expected)
+    if error.instance is None and not error.absolute_path:
+        return "write a definition (see docs/definition-format.md)"
+    hint = f"write {words}"
+    if isinstance(error.instance, bool) and "boolean" not in expected:
+        hint += " (YAML reads true/false, yes/no and on/off as booleans: quote it if it is text)"
+    elif error.instance is None:
+        hint += " (the value is missing: YAML reads an empty value as null)"
+    return hint
 
 
 def _message(error: jsonschema.ValidationError) -> str:
     where = "/" + "/".join(str(p) for p in error.absolute_path)
+    if error.validator == "type" and error.instance is None and not error.absolute_path:
+        return f"{where}: the file is empty"
     if error.validator == "enum":
         return f"{where}: {error.instance!r} is not allowed"
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):

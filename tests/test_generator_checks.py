@@ -391,6 +391,15 @@ CASES = [
         "    - {name: cb, encoding: cbor, doc: a}",
     ),
     ("duplicate YAML key", BINARY, "    code: 2\n", "    code: 2\n    code: 3\n", "duplicate key", "code: 3"),
+    (
+        "boolean where an integer or string goes",
+        BINARY,
+        "{name: BLUE, value: 1}",
+        "{name: BLUE, value: yes}",
+        "write an integer or a string (YAML reads true/false, yes/no and on/off as booleans",
+        "BLUE",
+    ),
+    ("below a minimum", BINARY, "presence: {remaining: 1}", "presence: {remaining: 0}", "1 or more", "remaining: 0"),
     # Integers a target writes into code fit the type it writes them as (each crashed the render stage before).
     ("enum value above int8", BINARY, "{name: BLUE, value: 1}", "{name: BLUE, value: 300}", "fit int8", "BLUE"),
     ("enum value below int8", BINARY, "{name: BLUE, value: 1}", "{name: BLUE, value: -129}", "-128 to 127", "BLUE"),
@@ -469,6 +478,12 @@ def test_each_problem_is_reported_with_its_line(
         assert problem.startswith("defs/demo.yaml:")
         if words not in ("YAML error", "duplicate key"):
             assert " — " in problem, f"no hint on what to do: {problem}"
+
+
+def test_an_empty_file_is_reported_as_empty_with_what_to_write(tmp_path: Path) -> None:
+    assert problems_for(tmp_path, "") == [
+        "defs/demo.yaml:1: /: the file is empty — write a definition (see docs/definition-format.md)"
+    ]
 
 
 def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:

@@ -258,6 +258,46 @@ def test_nothing_is_written_when_a_definition_is_broken(tmp_path: Path) -> None:
     assert not root.exists()
 
 
+def test_problems_name_files_as_given_or_relative_to_the_working_directory(tmp_path: Path) -> None:
+    # They were relative to the definitions' parent (`defs/bad.yaml` from anywhere), which opens from nowhere else.
+    defs = tmp_path / "work" / "defs"
+    defs.mkdir(parents=True)
+    (defs / "bad.yaml").write_text((FIXTURES / "fixture.yaml").read_text().replace("type: uuid}", "type: uuidd}"))
+    below = generate("-p", "defs", "-r", str(tmp_path / "out"), cwd=tmp_path / "work")
+    elsewhere = generate("-p", str(defs), "-r", str(tmp_path / "out"))
+    assert below.returncode == elsewhere.returncode == 2
+    assert below.stderr.startswith("defs/bad.yaml:"), below.stderr
+    assert elsewhere.stderr.startswith(f"{defs / 'bad.yaml'}:"), elsewhere.stderr
+    assert below.stderr.split(":", 1)[1] == elsewhere.stderr.split(":", 1)[1]  # the same problems otherwise
+
+
+def test_verbose_lists_every_file_with_what_happened_to_it(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    first = generate("-p", str(FIXTURES), "-r", str(root), "-v")
+    again = generate("-p", str(FIXTURES), "-r", str(root), "-v")
+    assert first.returncode == again.returncode == 0, first.stderr + again.stderr
+    written = [line.split()[1] for line in first.stdout.splitlines() if line.startswith("wrote ")]
+    unchanged = [line.split()[1] for line in again.stdout.splitlines() if line.startswith("unchanged ")]
+    assert written and sorted(written) == sorted(unchanged), (first.stdout, again.stdout)
+    assert not any(line.startswith("wrote ") for line in again.stdout.splitlines())
+
+
+def test_check_advises_the_command_that_writes_what_it_checked(tmp_path: Path) -> None:
+    from streamcodecs_gen.cli import _regenerate, parser
+
+    assert _regenerate(parser().parse_args([])) == "run ./dev generate"
+    assert _regenerate(parser().parse_args(["-l", "all", "--protocol", "kcl"])) == "run ./dev generate"
+    for own in (["-r", "x"], ["-p", "x"], ["-n", "other"], ["--no-binary"]):
+        assert _regenerate(parser().parse_args(own)) == "run the same command without --check", own
+    root = tmp_path / "out"
+    assert generate("-p", str(FIXTURES), "-r", str(root), "-q").returncode == 0
+    (root / "streamcodecs" / "fixture" / "messages.py").write_text("stale\n")
+    check = generate("-p", str(FIXTURES), "-r", str(root), "--check")
+    assert check.returncode == 1
+    assert "1 file(s) differ from the definitions; run the same command without --check" in check.stderr
+    assert "./dev generate" not in check.stderr  # it would write the project's output/, not this root
+
+
 def test_stale_files_go_foreign_files_stay_and_paths_stay_inside(tmp_path: Path) -> None:
     root = tmp_path / "out"
     assert generate("-p", str(FIXTURES), "-r", str(root), "-q").returncode == 0

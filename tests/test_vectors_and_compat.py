@@ -155,7 +155,7 @@ def test_a_breaking_change_to_a_custom_type_is_reported_in_the_custom_file(tmp_p
     struct_line = lines.index("  - name: Shared") + 1
     field_line = next(i for i, line in enumerate(lines, 1) if "{name: b, type: int32}" in line)
     enum_line = lines.index("  - name: Mood") + 1
-    result = run("generator.py", "-p", str(tmp_path / "defs"), "--compat", str(tmp_path / "baseline"))
+    result = run(str(REPO / "generator.py"), "-p", "defs", "--compat", "baseline", cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     reported = result.stdout.splitlines()
     assert f"defs/custom/Custom.yaml:{struct_line}: Shared: field 'a' was removed or renamed" in "\n".join(reported)
@@ -232,7 +232,7 @@ def test_a_frozen_vector_break_names_the_change_as_compat_does(tmp_path: Path) -
     fixture.write_text(text)
     line = text[: text.index("{name: medium, type: int64}")].count("\n") + 1
     for extra in ([], ["--check"]):
-        result = run("generator.py", "-p", str(repo / "defs"), "-r", str(repo / "out"), *extra)
+        result = run(str(REPO / "generator.py"), "-p", "defs", "-r", "out", *extra, cwd=repo)
         assert result.returncode == 2, result.stderr
         assert result.stderr.splitlines() == [
             f"defs/fixture.yaml:{line}: Everything.medium: type changed from int32 to int64: the frozen vectors of "
