@@ -24,9 +24,9 @@ from .shared import Broken, FrozenVectorsChanged, frozen_problem
 def frozen_changes(error: FrozenVectorsChanged, definitions: Path, output_root: Path) -> list[Problem]:
     """The problems to report for ``error``: the breaking changes that broke each protocol's frozen vectors."""
     by_protocol: dict[str, list[Broken]] = {}
-    for broken in error.broken:
-        by_protocol.setdefault(broken.protocol.name, []).append(broken)
-    manifests = [broken.path.parent / "manifest.json" for broken in error.broken]
+    for one in error.broken:
+        by_protocol.setdefault(one.protocol.name, []).append(one)
+    manifests = [one.path.parent / "manifest.json" for one in error.broken]
     baseline = _released_protocols(definitions, output_root, [m.as_posix() for m in manifests])
     problems: list[Problem] = []
     for name, broken in by_protocol.items():
