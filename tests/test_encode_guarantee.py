@@ -34,6 +34,7 @@ import os
 import reprlib
 import uuid
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import message_strategy
 from streamcodecs._runtime import jsonchecks
+from streamcodecs._runtime.jsonwire import roomy
+from test_storm_nesting import at, depth_of
 
 from streamcodecs_gen.model import Message, Protocol
 from streamcodecs_gen.pipeline import load_protocols
@@ -393,6 +396,57 @@ def test_valid_and_malformed_messages(protocol: Protocol, message: Message, seri
     places = list(mutations(original, hostile))
     if places:
         assert_guarantee(protocol, data.draw(st.sampled_from(places)), serializer)
+
+
+@pytest.mark.parametrize("protocol", JSON, ids=lambda p: p.name)
+def test_nesting_at_the_one_limit_in_every_place(protocol: Protocol) -> None:
+    """Each place of one vector of each message, in each framing, given a value nested so that the message is just
+    within, at and just beyond the one limit (MAX_NESTING, whatever the stack): encode writes exactly what decode
+    reads, at the top of the stack and 600 frames down (where msgspec alone stops near 400 levels), and refuses the
+    rest (when nesting is what is wrong) in decode's words for the framing. The oracle (the unchecked bytes
+    decoded) runs with room on the stack."""
+    codec = _codec(protocol)
+    limit = jsonchecks.MAX_NESTING
+
+    def read_back_as(back: Any, message: Any, serializer: str) -> bool:
+        return same(back, written_form(protocol, message, serializer))
+
+    deep = {"json": "malformed JSON: nested too deeply", "msgpack": "malformed MessagePack: nested too deeply"}
+    seen: set[tuple[str, str]] = set()
+    counts = {"at the limit": 0, "beyond": 0}
+    for serializer, direction, data in _vectors(protocol):
+        message = codec.decode(data, direction=direction, serializer=serializer)
+        if (type(message).__name__, serializer) in seen:
+            continue
+        seen.add((type(message).__name__, serializer))
+        for levels in range(limit - 4, limit + 2):
+            for mutated in mutations(message, _nested(levels)):
+                expected, unchecked_data, why = roomy(partial(round_trips, protocol, codec, mutated, serializer))
+                written_levels = 0
+                if unchecked_data is not None:
+                    reader = msgspec.msgpack if serializer != "json" else msgspec.json
+                    body = unchecked_data if serializer != "json" else unchecked_data.split(b"\n")[0]
+                    written_levels = depth_of(roomy(partial(reader.decode, body)))  # type: ignore[attr-defined]
+                for depth in (0, 600):
+                    try:
+                        written = at(depth, partial(codec.encode, mutated, serializer=serializer))
+                    except codec.EncodeError as exc:
+                        assert not expected, f"refused ({exc}) at stack {depth} although {why}: {_repr(mutated)}"
+                        if exc.reason == deep[serializer]:  # (another refusal may come first)
+                            assert written_levels > limit, (exc, written_levels)
+                            counts["beyond"] += depth == 0
+                        continue
+                    assert expected, f"written at stack {depth} although {why}: {_repr(mutated)}"
+                    assert written == unchecked_data and written_levels <= limit
+                    for direction_ in mutated.DIRECTIONS:
+                        back = at(depth, partial(codec.decode, written, direction=direction_, serializer=serializer))
+                        assert roomy(partial(read_back_as, back, mutated, serializer))
+                counts["at the limit"] += written_levels == limit and expected
+    from streamcodecs_gen.model import WireRef
+
+    owners = [*protocol.messages, *protocol.structs]
+    if any(isinstance(f.type, WireRef) and f.type.wire.check == "any" for m in owners for f in m.fields):
+        assert counts["at the limit"] > 5 and counts["beyond"] > 5, counts  # (only free-form values nest that deep)
 
 
 def test_the_checks_are_generated_from_the_definitions_not_listed_by_hand() -> None:
