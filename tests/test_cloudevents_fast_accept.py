@@ -39,13 +39,14 @@ def event(**changes: Any) -> ce.CloudEvent:
     return ce.CloudEvent(**values)
 
 
-def spied() -> tuple[Any, list[bool]]:
-    """The module's JSON event format, its object writer recording each call's ``text_later``."""
+def spied(writer: Any = module._to_json_object) -> tuple[Any, list[bool]]:
+    """The module's JSON event format with ``writer`` as its object writer (the module's unless given), recording
+    each call's ``text_later``."""
     calls: list[bool] = []
 
     def to_json_object(e: ce.CloudEvent, text_later: bool = False) -> dict[str, Any]:
         calls.append(text_later)
-        return module._to_json_object(e, text_later)
+        return writer(e, text_later)
 
     fmt = kr.event_format(
         event_type=ce.CloudEvent,
@@ -176,24 +177,13 @@ def test_the_fast_path_only_skips_isprintable_for_ascii_text() -> None:
 def test_the_text_before_the_payload_counts_only_when_the_payload_is_last() -> None:
     """The runtime's test of the text before the payload's member assumes the member is the object's last; when it
     is not, attributes follow it in the text, and the full path decides."""
-    calls: list[bool] = []
 
-    def to_json_object(e: ce.CloudEvent, text_later: bool = False) -> dict[str, Any]:
-        calls.append(text_later)
+    def writer(e: ce.CloudEvent, text_later: bool) -> dict[str, Any]:
         if text_later:
             return {"data": {"q": 1}, "id": "ab\x7f"}  # DEL after the payload: only the full path would see it
         raise ce.EncodeError("the full path's refusal", field="id")
 
-    fmt = kr.event_format(
-        event_type=ce.CloudEvent,
-        payload="data",
-        payload_attribute="data",
-        payload_member="data",
-        from_json_object=module._from_json_object,
-        to_json_object=to_json_object,
-        decode_error=ce.DecodeError,
-        encode_error=ce.EncodeError,
-    )
+    fmt, calls = spied(writer)
     with pytest.raises(ce.EncodeError, match="the full path's refusal"):
         fmt.json_value(event())
     assert calls == [True, False]

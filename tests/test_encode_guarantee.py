@@ -24,6 +24,7 @@ The suite runs a sample (``ENCODE_EXAMPLES``, default 30 per message and framing
 from __future__ import annotations
 
 import copy as copy_
+import dataclasses
 import datetime
 import decimal
 import enum
@@ -33,7 +34,8 @@ import math
 import os
 import reprlib
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +45,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import message_strategy
 from streamcodecs._runtime import jsonchecks
+from streamcodecs._runtime import messages as _m
+from streamcodecs._runtime.jsonwire import roomy
+from test_storm_nesting import at, depth_of
 
-from streamcodecs_gen.model import Message, Protocol
+from streamcodecs_gen.model import EnumRef, Field, ListRef, Message, Protocol, Struct, StructRef, WireRef
 from streamcodecs_gen.pipeline import load_protocols
 
 REPO = Path(__file__).resolve().parent.parent
@@ -154,9 +159,14 @@ def _copy_slots(message: Any) -> Any:
     return copy
 
 
+def _is_struct(value: Any) -> bool:
+    """A message or struct: a msgspec Struct (the JSON and Kafka families) or a dataclass (the binary family)."""
+    return isinstance(value, msgspec.Struct) or (dataclasses.is_dataclass(value) and not isinstance(value, type))
+
+
 def mutations(message: Any, hostile: Any) -> Iterator[Any]:
     """``message`` with ``hostile`` in each place: each field, an item of each list, a value of each map, each field
-    of a struct it holds (one level down), and appended to each list."""
+    of a struct it holds (one level down, in a list's first item too), and appended to each list."""
     for name in _fields(message):
         yield _replaced(message, name, hostile)
         value = getattr(message, name)
@@ -164,12 +174,12 @@ def mutations(message: Any, hostile: Any) -> Iterator[Any]:
             yield _replaced(message, name, [*value, hostile])
             if value:
                 yield _replaced(message, name, [hostile, *value[1:]])
-                if isinstance(value[0], msgspec.Struct):
+                if _is_struct(value[0]):
                     yield from (_replaced(message, name, [m, *value[1:]]) for m in mutations(value[0], hostile))
         elif isinstance(value, dict) and value:
             first = next(iter(value))
             yield _replaced(message, name, {**value, first: hostile})
-        elif isinstance(value, msgspec.Struct):
+        elif _is_struct(value):
             for inner in _fields(value):
                 yield _replaced(message, name, _replaced(value, inner, hostile))
 
@@ -395,6 +405,57 @@ def test_valid_and_malformed_messages(protocol: Protocol, message: Message, seri
         assert_guarantee(protocol, data.draw(st.sampled_from(places)), serializer)
 
 
+@pytest.mark.parametrize("protocol", JSON, ids=lambda p: p.name)
+def test_nesting_at_the_one_limit_in_every_place(protocol: Protocol) -> None:
+    """Each place of one vector of each message, in each framing, given a value nested so that the message is just
+    within, at and just beyond the one limit (MAX_NESTING, whatever the stack): encode writes exactly what decode
+    reads, at the top of the stack and 600 frames down (where msgspec alone stops near 400 levels), and refuses the
+    rest (when nesting is what is wrong) in decode's words for the framing. The oracle (the unchecked bytes
+    decoded) runs with room on the stack."""
+    codec = _codec(protocol)
+    limit = jsonchecks.MAX_NESTING
+
+    def read_back_as(back: Any, message: Any, serializer: str) -> bool:
+        return same(back, written_form(protocol, message, serializer))
+
+    deep = {"json": "malformed JSON: nested too deeply", "msgpack": "malformed MessagePack: nested too deeply"}
+    seen: set[tuple[str, str]] = set()
+    counts = {"at the limit": 0, "beyond": 0}
+    for serializer, direction, data in _vectors(protocol):
+        message = codec.decode(data, direction=direction, serializer=serializer)
+        if (type(message).__name__, serializer) in seen:
+            continue
+        seen.add((type(message).__name__, serializer))
+        for levels in range(limit - 4, limit + 2):
+            for mutated in mutations(message, _nested(levels)):
+                expected, unchecked_data, why = roomy(partial(round_trips, protocol, codec, mutated, serializer))
+                written_levels = 0
+                if unchecked_data is not None:
+                    reader = msgspec.msgpack if serializer != "json" else msgspec.json
+                    body = unchecked_data if serializer != "json" else unchecked_data.split(b"\n")[0]
+                    written_levels = depth_of(roomy(partial(reader.decode, body)))  # type: ignore[attr-defined]
+                for depth in (0, 600):
+                    try:
+                        written = at(depth, partial(codec.encode, mutated, serializer=serializer))
+                    except codec.EncodeError as exc:
+                        assert not expected, f"refused ({exc}) at stack {depth} although {why}: {_repr(mutated)}"
+                        if exc.reason == deep[serializer]:  # (another refusal may come first)
+                            assert written_levels > limit, (exc, written_levels)
+                            counts["beyond"] += depth == 0
+                        continue
+                    assert expected, f"written at stack {depth} although {why}: {_repr(mutated)}"
+                    assert written == unchecked_data and written_levels <= limit
+                    for direction_ in mutated.DIRECTIONS:
+                        back = at(depth, partial(codec.decode, written, direction=direction_, serializer=serializer))
+                        assert roomy(partial(read_back_as, back, mutated, serializer))
+                counts["at the limit"] += written_levels == limit and expected
+    from streamcodecs_gen.model import WireRef
+
+    owners = [*protocol.messages, *protocol.structs]
+    if any(isinstance(f.type, WireRef) and f.type.wire.check == "any" for m in owners for f in m.fields):
+        assert counts["at the limit"] > 5 and counts["beyond"] > 5, counts  # (only free-form values nest that deep)
+
+
 def test_the_checks_are_generated_from_the_definitions_not_listed_by_hand() -> None:
     """Each message has a check function in its module, and encode refuses through it (a wrong type named by the
     wire path, in decode's words)."""
@@ -504,6 +565,108 @@ def test_a_binary_refusal_names_the_field_at_fault(protocol: Protocol) -> None:
                     assert exc.field in {f"{name}.{f.py}", "list item", *held}, (name, f.py, hostile, str(exc))
                     named += 1
     assert named > 500, named
+
+
+def _binary_places(protocol: Protocol, message: Any) -> Iterator[tuple[str, Field, Callable[[Any], Any]]]:
+    """Every field of ``message`` and of each struct it holds (a list's first item too), from the definition:
+    (its owner's name, the field's model, a function giving ``message`` with a value in that field)."""
+    model = {s.name: s for s in [*protocol.messages, *protocol.structs]}
+    for f in model[type(message).__name__].fields:
+        yield type(message).__name__, f, lambda v, f=f: _replaced(message, f.py, v)
+        value = getattr(message, f.py)
+        if value == [] and isinstance(f.type, ListRef) and isinstance(f.type.item, StructRef):
+            value = [_struct_example(protocol, f.type.item.struct)]  # (a vector's empty list: one made up)
+        held = value[0] if isinstance(value, list) and value else value
+        if _is_struct(held) and type(held).__name__ in model:
+            for inner in model[type(held).__name__].fields:
+
+                def put(v: Any, f: Field = f, inner: Field = inner, held: Any = held, value: Any = value) -> Any:
+                    changed = _replaced(held, inner.py, v)
+                    return _replaced(message, f.py, [changed, *value[1:]] if isinstance(value, list) else changed)
+
+                yield type(held).__name__, inner, put
+
+
+def _struct_example(protocol: Protocol, struct: Struct) -> Any:
+    """A struct of the definition with each field's reference value (``types.py``), its first enum member, an empty
+    list or a struct made alike."""
+    codec = _codec(protocol)
+    values: dict[str, Any] = {}
+    for f in struct.fields:
+        match f.type:
+            case _ if f.has_const:
+                values[f.py] = f.const
+            case WireRef(wire=wire):
+                values[f.py] = wire.reference(0)
+            case EnumRef(enum=enum):
+                values[f.py] = next(iter(getattr(codec, enum.name)))
+            case ListRef():
+                values[f.py] = []
+            case StructRef(struct=held):
+                values[f.py] = _struct_example(protocol, held)
+    return getattr(codec, struct.name)(**values)
+
+
+def _integer_range(f: Field) -> tuple[int, int] | None:
+    """The range of an integer field's wire type (a list's items'; an open enum's), or None: not an integer field."""
+    ref = f.type.item if isinstance(f.type, ListRef) else f.type
+    if isinstance(ref, WireRef) and ref.wire.bits and ref.wire.struct:
+        return ref.wire.range
+    if isinstance(ref, EnumRef) and ref.enum.is_open and ref.enum.wire_type.bits:
+        return ref.enum.wire_type.range
+    return None
+
+
+def _encode_binary(protocol: Protocol, message: Any) -> bytes:
+    codec = _codec(protocol)
+    inline = type(message).__name__ in {m.name for m in protocol.messages if m.inline_only}
+    return codec.encode_inline(message) if inline else codec.encode(message)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("protocol", BINARY, ids=lambda p: p.name)
+def test_binary_ranges_and_constants_refused_in_the_families_words(protocol: Protocol) -> None:
+    """Every integer field of every message and of every struct it holds (from the definition, on each message's
+    vectors): one past either end of its wire type's range is refused naming the field in the words the JSON
+    families and the Java codec give a number out of range (the catalog's ``int_at_most``/``int_at_least``, not
+    ``struct``'s); True is written as 1 and reads back equal (the binary family's rule: a value is refused when it
+    would not read back equal, and True == 1; the JSON families refuse it because JSON would write ``true``).
+    Every constant: another value of its type is refused naming the field in the words the JSON families give a
+    constant (``jsonchecks.check_const``'s), where the frame would carry the constant and decode would give it back
+    instead of the value; the constant itself is written."""
+    codec = _codec(protocol)
+    ranged: set[str] = set()
+    constants: set[str] = set()
+    seen: set[str] = set()
+    for message in _binary_vectors(protocol):
+        if type(message).__name__ in seen:
+            continue
+        seen.add(type(message).__name__)
+        for owner, f, put in _binary_places(protocol, message):
+            where = f"{owner}.{f.py}"
+            listed = isinstance(f.type, ListRef)
+            bounds = _integer_range(f)
+            if bounds is not None and not f.has_const:
+                low, high = bounds
+                for value, reason in ((high + 1, _m.int_at_most(high=high)), (low - 1, _m.int_at_least(low=low))):
+                    with pytest.raises(codec.EncodeError) as refused:
+                        _encode_binary(protocol, put([value] if listed else value))
+                    assert (refused.value.field, refused.value.reason) == (where, reason), where
+                assert assert_binary(protocol, put([True] if listed else True)), where
+                ranged.add(where)
+            if f.has_const:
+                other = (not f.const) if isinstance(f.const, bool) else f.const + 1
+                with pytest.raises(jsonchecks.Refusal) as words:
+                    jsonchecks.check_const(other, None, f.const)
+                with pytest.raises(codec.EncodeError) as refused:
+                    _encode_binary(protocol, put(other))
+                assert (refused.value.field, refused.value.reason) == (where, words.value.reason), where
+                assert assert_binary(protocol, put(f.const)), where
+                constants.add(where)
+    model = [*protocol.messages, *protocol.structs]
+    every_integer = {f"{s.name}.{f.py}" for s in model for f in s.fields if _integer_range(f) and not f.has_const}
+    every_constant = {f"{s.name}.{f.py}" for s in model for f in s.fields if f.has_const}
+    assert ranged == every_integer, ranged ^ every_integer  # (each met in a vector, or held by one)
+    assert constants == every_constant, constants ^ every_constant
 
 
 @pytest.mark.parametrize(

@@ -102,13 +102,6 @@ def _struct_error(code: str, value: object) -> str:
 
 def test_struct_words_are_structs() -> None:
     by = catalog.BY_NAME
-    assert _struct_error("i", 2**31) == by["struct_range"].format(code="i", low=-(2**31), high=2**31 - 1)
-    assert _struct_error("h", -(2**15) - 1) == by["struct_range"].format(code="h", low=-(2**15), high=2**15 - 1)
-    assert _struct_error("b", 128) == by["struct_byte_range"].template
-    assert _struct_error("B", 256) == by["struct_unsigned_range"].format(code="ubyte", high=255)
-    assert _struct_error("H", 2**16) == by["struct_unsigned_range"].format(code="'H'", high=2**16 - 1)
-    assert _struct_error("I", 2**32) == by["struct_unsigned_range"].format(code="'I'", high=2**32 - 1)
-    assert _struct_error("H", -1) == _struct_error("I", -1) == by["struct_out_of_range"].template
     assert _struct_error("i", "1") == by["struct_not_int"].template
     assert _struct_error("f", "1.0") == by["struct_not_float"].template
     assert _struct_error("f", 1e300) == by["struct_float_too_large"].template

@@ -288,6 +288,39 @@ def test_encode_refuses_what_the_codec_refuses(spark: Any, path: str) -> None:
     assert (bytes(fine["data"]), fine["error"]) == (SETUP, None)
 
 
+def _refusal(message: Any) -> str:
+    with pytest.raises(pv.EncodeError) as refused:
+        pv.encode(message)
+    return f"`{refused.value.field}`: {refused.value.reason}"
+
+
+def test_encode_refuses_a_constant_and_a_range_in_the_codecs_words(spark: Any, path: str) -> None:
+    """A constant holding another value (the frame would carry the constant) and an integer outside its wire type
+    (a bigint column where an int32 belongs) are refused as the codec refuses them, in the JSON families' words."""
+    event = pv.InlineEvent(type_code=0, data=b"x")
+    append = pv.ConditionalAppend(writer_id=WRITER, event_number=1, expected_offset=2, event=event, request_id=3)
+    hello = pv.Hello(high_version=5, low_version=4)
+    cases = [  # the message, the column changed, the value given, the message as the codec is given it
+        (
+            append,
+            "conditional_append.event.type_code",
+            1,
+            dataclasses.replace(append, event=pv.InlineEvent(type_code=1, data=b"x")),
+        ),
+        (hello, "hello.high_version", 2**31, dataclasses.replace(hello, high_version=2**31)),
+        (hello, "hello.low_version", -(2**31) - 1, dataclasses.replace(hello, low_version=-(2**31) - 1)),
+    ]
+    for message, field, value, changed in cases:
+        error = _refusal(changed)
+        row = spark.createDataFrame([(pv.encode(message),)], "data binary").select(spv.decode("data").alias("d"))
+        ((got,),) = row.select(spv.encode(F.col("d").withField(field, F.lit(value)))).collect()
+        assert (got["data"], got["error"]) == (None, error), field
+    assert "Invalid enum value 1" in _refusal(
+        dataclasses.replace(append, event=dataclasses.replace(event, type_code=1))
+    )
+    assert "Expected `int` <= 2147483647" in _refusal(dataclasses.replace(hello, high_version=2**31))
+
+
 def test_unknown_direction_and_mode_are_refused() -> None:
     with pytest.raises(ValueError, match="direction"):
         spv.decode("data", direction="sideways")

@@ -219,11 +219,53 @@ class PythonBinary:
     def checked_unwritten(self, f: Field, var: str) -> str:
         """A pack, thrown away, of a value the frame does not carry (a constant, or a field an empty owner leaves
         out): a null or a wrong value there is refused, naming the field, as when it is written and as the Java
-        codec refuses it (one rule on both paths; nothing is made of a null but the definition's default)."""
+        codec refuses it (one rule on both paths; nothing is made of a null but the definition's default).  A
+        constant holding another value of its type is refused too (the frame would carry the constant, and decode
+        give it back instead of the value), in the words the JSON families give a constant."""
         code = f.type.struct_code
         if not code or isinstance(f.type, StructRef):
             return ""
-        return f"{self.struct_of(code)}.pack({self.packed(f.type, f'{var}.{f.py}')})  # checked, not written"
+        value = f"{var}.{f.py}"
+        pack = f"{self.struct_of(code)}.pack({self.packed(f.type, value)})  # checked, not written"
+        if not f.has_const:
+            return pack
+        return f"{pack}\nif {value} != {f.const_literal}:\n    raise _rt.not_const({value})"
+
+    def const_guard(self, owner: Struct, var: str) -> str:
+        """The test that ``var``'s constant fields hold exactly their constants (``and`` before each), for a path that
+        writes the constants without the writer's checks: any other value takes the writer, which refuses it."""
+        return "".join(
+            f" and type({var}.{f.py}) is {type(f.const).__name__} and {var}.{f.py} == {f.const_literal}"
+            for f in owner.fields
+            if f.has_const and not isinstance(f.type, StructRef)
+        )
+
+    @property
+    def int_fields(self) -> dict[str, str]:
+        """Every integer field (a list of integers too) by path, with the constant of its wire type's range
+        (:attr:`int_ranges`), which an encode refusal says in the project's words instead of ``struct``'s
+        (``_rt.pack_refusal``).  A closed enum's field is not here: what it refuses is not a member, in its own
+        words."""
+        fields: dict[str, str] = {}
+        for owner in [*self.protocol.structs, *self.protocol.messages]:
+            for f in owner.fields:
+                ref = f.type.item if isinstance(f.type, ListRef) else f.type
+                match ref:
+                    case WireRef(wire=wire) if wire.bits and wire.struct:
+                        fields[self.path(owner, f)] = self._range_name(wire.name)
+                    case EnumRef(enum=enum) if enum.is_open and enum.wire_type.bits:
+                        fields[self.path(owner, f)] = self._range_name(enum.wire_type.name)
+        return fields
+
+    @property
+    def int_ranges(self) -> dict[str, tuple[int, int]]:
+        """The range constants :attr:`int_fields` names: the smallest and largest value of each integer wire type."""
+        wires = {self._range_name(name): WIRE_TYPES[name] for name in WIRE_TYPES}
+        return {name: wires[name].range for name in sorted(set(self.int_fields.values()))}
+
+    @staticmethod
+    def _range_name(wire_name: str) -> str:
+        return "_" + wire_name.upper() + "_RANGE"
 
     def _writer(self, ref: TypeRef) -> str:
         assert isinstance(ref, WireRef), ref.text

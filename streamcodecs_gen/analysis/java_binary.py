@@ -151,6 +151,14 @@ class JavaBinary:
             return self.const(f)
         return f"value.{self.name(f)}()"
 
+    def const_shown(self, f: Field) -> str:
+        """A constant field's value as Python's ``repr`` shows it, for the refusal of another value (the Python codec's
+        ``_rt.not_const``); empty for a field without a constant, or whose struct checks its own."""
+        if not f.has_const or isinstance(f.type, StructRef):
+            return ""
+        value = f"value.{self.name(f)}()"
+        return f'({value} ? "True" : "False")' if isinstance(f.const, bool) else value
+
     def const_repr(self, f: Field) -> str:
         """The constant as Python's ``repr`` shows it in the error text."""
         return repr(f.const)

@@ -20,7 +20,8 @@ import msgspec
 
 from . import messages as _m
 from .errors import EncodeError
-from .jsonwire import MAX_DEPTH, TOO_DEEP, roomy
+from .jsonpacked import NOT_OPENERS
+from .jsonwire import MAX_DEPTH, PACKED_TOO_DEEP, TOO_DEEP, roomy
 
 __all__ = [
     "ENCODE_FAILURES",
@@ -276,22 +277,18 @@ def check_keys(values: dict[Any, Any], key: str | None) -> None:
             raise expected("str", name, None, False).in_map().at(key)
 
 
-_OPENERS = bytes(range(0x80, 0xA0)) + b"\xdc\xdd\xde\xdf"  # fixmap, fixarray, array 16/32, map 16/32
-_NOT_OPENERS = bytes(b for b in range(256) if b not in _OPENERS)
-
-
 def check_written(message: Any, data: bytes, packed: bool) -> None:
     """What only the written bytes of a message holding free-form values show: nesting deeper than decode reads.
     A cheap test of the bytes first (fewer brackets, or bytes that may open a map or an array, than the limit), the
     message walked only when it does not settle it."""
     if packed:
-        # Each level opens a map or an array, whose first byte is one of _OPENERS (other values' bytes may be too)
-        deep = len(data) >= MAX_NESTING and len(data.translate(None, _NOT_OPENERS)) >= MAX_NESTING
+        # Each level opens a map or an array, whose first byte NOT_OPENERS leaves out (other values' bytes may too)
+        deep = len(data) >= MAX_NESTING and len(data.translate(None, NOT_OPENERS)) >= MAX_NESTING
     else:
         deep = len(data) >= MAX_NESTING and data.count(b"[") + data.count(b"{") >= MAX_NESTING
     if deep:
         if _walk(message, _no_problem, 0) is not None:
-            raise Refusal(TOO_DEEP)
+            raise Refusal(PACKED_TOO_DEEP if packed else TOO_DEEP)
 
 
 FINITE_LEAVES = frozenset({str, int, bool, _NONE})
@@ -412,7 +409,7 @@ def deeper_write(writer: Callable[[Any, bool], bytes], message: Any, packed: boo
     except Refusal as refusal:
         raise refused(error, message, refusal) from None
     except RecursionError:
-        raise error(TOO_DEEP, field=type(message).__name__) from None
+        raise error(PACKED_TOO_DEEP if packed else TOO_DEEP, field=type(message).__name__) from None
     except ENCODE_FAILURES as exc:
         failure = exc
     raise refused(error, message, roomy(lambda: explain(message, failure, packed))) from None
@@ -434,4 +431,6 @@ def explain(message: Any, failure: Exception, packed: bool) -> Refusal:
         return None
 
     found = _walk(message, unwritable, 0)
+    if found is not None and packed and found.reason == TOO_DEEP:
+        found.reason = PACKED_TOO_DEEP  # (the walk's words are JSON's)
     return found if found is not None else Refusal(str(failure))

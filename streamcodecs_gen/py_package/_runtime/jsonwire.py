@@ -37,6 +37,7 @@ __all__ = [
     "DECODE_FAILURES",
     "MAX_DEPTH",
     "TOO_DEEP",
+    "PACKED_TOO_DEEP",
     "check_text",
     "deeper",
     "malformed_first",
@@ -62,6 +63,8 @@ _AT = re.compile(r" - at `\$(?P<path>[^`]*)`$")
 _BYTE = re.compile(r"\(byte (?P<offset>\d+)\)")
 _MISSING = re.compile(r"missing required field `(?P<name>[^`]*)`")
 _PACKED_MALFORMED = re.compile(r"^MessagePack data is malformed: ")
+PACKED_TOO_DEEP = malformed(syntax="MessagePack", why=NESTED_TOO_DEEPLY)
+"""MessagePack nested deeper than :data:`MAX_DEPTH`: :data:`TOO_DEEP`'s words, naming the format it refuses."""
 DECODE_FAILURES = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
 """What msgspec raises for input it cannot decode: its own errors, and for invalid UTF-8 in a string or deep
 nesting, these two built-in ones."""

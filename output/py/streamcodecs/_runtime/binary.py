@@ -37,6 +37,8 @@ __all__ = [
     "owned",
     "mutf8_decode",
     "mutf8_encode",
+    "not_const",
+    "pack_refusal",
     "extend_bytes_int32",
     "read_bytes_int32",
     "read_list",
@@ -305,6 +307,34 @@ def refused(refusal: str, value: Any) -> TypeError:
     definition's words (the generator gives the same text to the Java codec): ``{type}`` is the name of the value's
     type, ``{value}`` its repr."""
     return TypeError(refusal.format(type=type(value).__name__, value=repr(value)))
+
+
+def not_const(value: Any) -> TypeError:
+    """The TypeError of a constant field holding another value of its type (the writer turns it into its EncodeError
+    naming the field): the frame carries the constant, so decode would not give the value back.  The words are those
+    the JSON families give a constant (msgspec's for its one-value enum), as the Java codec says them."""
+    return TypeError(_m.invalid_enum(value=repr(value)))
+
+
+def pack_refusal(exc: Exception, owner: Any, where: str, ranges: dict[str, tuple[int, int]]) -> str:
+    """Why the field ``where`` (``Owner.attribute``) of ``owner`` could not be written, as its EncodeError says it:
+    an integer outside its wire type's range in the project's words (the catalog's ``int_at_most`` and
+    ``int_at_least``, as the JSON families and the Java codec say it) instead of ``struct``'s (``'i' format requires
+    ...``, ``int too large to convert``); any other refusal as it was raised.  ``ranges`` holds the integer fields by
+    path with their range (for a list, its items': the first item that is not an int in range is the one the pack
+    refused).  Only the failing path calls this: writing stays one ``struct`` call per run, unchecked."""
+    found = ranges.get(where)
+    if found is not None and isinstance(exc, struct.error | OverflowError):
+        low, high = found
+        held = getattr(owner, where.rpartition(".")[2], None)
+        for item in held if isinstance(held, list) else (held,):
+            if not isinstance(item, int):
+                break  # (struct's own words for a value that is not an integer)
+            if item > high:
+                return _m.int_at_most(high=high)
+            if item < low:
+                return _m.int_at_least(low=low)
+    return str(exc)
 
 
 def uuid_int(value: Any, refusal: str) -> int:

@@ -9,17 +9,19 @@ C passes over the bytes instead (see its docstring). The per-value decoding and 
 from __future__ import annotations
 
 import re
+import sys
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import msgspec
 
 from .errors import DecodeError
-from .jsonwire import _BYTE, _PACKED_MALFORMED, DECODE_FAILURES
-from .messages import NESTED_TOO_DEEPLY, too_long
+from .jsonwire import _BYTE, _PACKED_MALFORMED, DECODE_FAILURES, MAX_DEPTH, PACKED_TOO_DEEP, roomy
+from .messages import too_long
 
-__all__ = ["PackedFrames", "PackedRun"]
+__all__ = ["NOT_OPENERS", "PackedFrames", "PackedRun", "packed_end", "too_deep"]
 
 _RAW_VALUES = msgspec.msgpack.Decoder(list[msgspec.Raw])
 _SKIP_VALUES = msgspec.msgpack.Decoder(msgspec.Raw)  # checks a value's structure, builds nothing
@@ -56,6 +58,108 @@ def _value_heads() -> list[tuple[int, int, int, int]]:
 
 
 _VALUE_HEADS = _value_heads()
+_OPENERS = bytes(range(0x80, 0xA0)) + b"\xdc\xdd\xde\xdf"  # fixmap, fixarray, array 16/32, map 16/32
+NOT_OPENERS = bytes(b for b in range(256) if b not in _OPENERS)
+"""Every byte but those that open a map or an array (``bytes.translate(None, NOT_OPENERS)`` keeps the openers): each
+level of nesting adds one, so bytes with fewer cannot nest that deep (other values' bytes may be openers too)."""
+
+
+# ---------------------------------------------------------------- nesting, whatever the stack
+# msgspec reads MessagePack as deep as the interpreter's recursion limit less the stack in use allows (below 1000
+# with Python's default limit), so, as with JSON text (jsonwire), a value deeper than that fails first and then its
+# nesting decides: refused as PACKED_TOO_DEEP when deeper than MAX_DEPTH, else read again with room on the stack;
+# and where the recursion limit was raised above MAX_DEPTH (msgspec would read deeper), a value that could be
+# deeper is measured before it is read.
+
+
+def packed_end(data: Any, at: int = 0, size: int = -1) -> tuple[int, int]:
+    """Where the MessagePack value at ``data[at:size]`` ends, and how deep its maps and arrays nest (the value's
+    own one counting; a scalar: 0), found by following its heads in Python, with no recursion. The end is
+    ``size + 1`` when the value is cut short, ``-1 - offset`` at a byte that is not MessagePack (the depth then the
+    deepest seen so far)."""
+    size = len(data) if size < 0 else size
+    state, end, deepest = _follow_heads(data, at, size, [])
+    return (end if state > 0 else size + 1 if state == 0 else -1 - end), deepest
+
+
+def _follow_heads(data: Any, at: int, size: int, open_: list[int]) -> tuple[int, int, int]:
+    """Follow MessagePack heads over ``data[at:size]``, inside the containers ``open_`` holds the items still to
+    come of (updated in place), until the value they and ``data[at]`` are part of is complete. Returns 1, its end
+    and how deep the containers opened here nested; else 0 (cut short: following goes on from there) or -1 (a byte
+    that is not MessagePack, there), with the deepest so far."""
+    heads = _VALUE_HEADS
+    openers = _OPENERS
+    deepest = 0
+    while at < size:
+        head = data[at]
+        fixed, width, extra, items = heads[head]
+        if items == -1:
+            return -1, at, deepest
+        if width:
+            if size - at < fixed + width:
+                break
+            length = int.from_bytes(data[at + fixed : at + fixed + width], "big")
+            if items < 0:  # array 16/32, map 16/32
+                items = -(items + 1) * length
+                step = fixed + width
+            else:
+                step = fixed + width + extra + length
+        else:
+            step = fixed
+        if items:  # a container: its items follow
+            at += step
+            open_.append(items)
+            deepest = max(deepest, len(open_))
+            continue
+        if size - at < step:
+            break
+        at += step
+        if head in openers:  # an empty map or array
+            deepest = max(deepest, len(open_) + 1)
+        while open_:  # the item is done: so is every container it completes
+            open_[-1] -= 1
+            if open_[-1]:
+                break
+            open_.pop()
+        if not open_:
+            return 1, at, deepest
+    return 0, at, deepest
+
+
+def too_deep(data: Any) -> bool:
+    """Whether a MessagePack value (or several back to back) nests deeper than :data:`MAX_DEPTH`: two C tests that
+    settle almost every value, then its heads followed (:func:`packed_end`)."""
+    if len(data) <= MAX_DEPTH or len(bytes(data).translate(None, NOT_OPENERS)) <= MAX_DEPTH:
+        return False
+    at = 0
+    view = memoryview(data)
+    while at < len(view):
+        at, depth = packed_end(view, at)
+        if depth > MAX_DEPTH:
+            return True
+        if at < 0:  # not MessagePack from there on: no deeper
+            break
+    return False
+
+
+def deeper_packed(data: Any, error: type[DecodeError], at: int | None, again: Callable[[], Any]) -> Any:
+    """After msgspec ran out of stack on a MessagePack value: refused as nested too deeply (at stream offset ``at``)
+    when it nests deeper than :data:`MAX_DEPTH`, else ``again()`` with room for that depth on the stack."""
+    if too_deep(data):
+        raise error(PACKED_TOO_DEEP, offset=at)
+    return roomy(again)
+
+
+def _values_of(data: Any) -> Iterator[msgspec.Raw]:
+    """The whole values of ``data`` (MessagePack back to back), cut where :func:`packed_end` finds their ends."""
+    view = memoryview(data)
+    at = 0
+    while at < len(view):
+        end, _ = packed_end(view, at)
+        if not at < end <= len(view):
+            raise AssertionError("values msgspec has found whole are not")  # pragma: no cover
+        yield msgspec.Raw(view[at:end].tobytes())
+        at = end
 
 
 class PackedRun(typing.NamedTuple):
@@ -95,7 +199,8 @@ class PackedFrames:
     no value costs a Python call of its own. Otherwise each value is decoded on its own (``fast``, then
     ``general``).
 
-    A well-formed value that is not a valid message raises its DecodeError and reading goes on after it. Bytes
+    A well-formed value that is not a valid message raises its DecodeError and reading goes on after it (one nested
+    deeper than :data:`MAX_DEPTH` too, however deep: where it ends is followed without recursion). Bytes
     that are not MessagePack, or a value longer than ``max_message``, leave no way to find where the next value
     starts: that error is raised, and so is every later call (the stream cannot be resynchronised). Memory: the
     buffer holds at most one incomplete value (up to ``max_message`` bytes) and the last ``feed``'s data.
@@ -232,14 +337,21 @@ class PackedFrames:
         """Turn the ``count`` whole values at ``buffer[pos:pos + used]`` (an array header before them) into items."""
         self._runs.append((len(self._items), self.offset))
         run = self._run
-        if run is not None and used <= self.max_message:  # none of them can be too long
+        # msgspec could read a value deeper than the limit (the interpreter's recursion limit was raised): each is
+        # measured before it is read, as decode does
+        unbounded = used > MAX_DEPTH and sys.getrecursionlimit() > MAX_DEPTH
+        if run is not None and used <= self.max_message and not unbounded:  # none of them can be too long
             with memoryview(buffer) as view, view[pos - _HEAD : pos + used] as values:
                 decoded = self._decode_run(run, values, buffer, pos, pos + used)
             if decoded is not None:
                 self._items.append(_Batch(decoded, used))
                 return
-        raws = _RAW_VALUES.decode(bytes(buffer[pos - _HEAD : pos + used]))  # Raw values hold their bytes
-        if used <= self.max_message:
+        array = bytes(buffer[pos - _HEAD : pos + used])
+        try:
+            raws = _RAW_VALUES.decode(array)  # Raw values hold their bytes
+        except RecursionError:  # a value nested deeper than the stack in use allows (decoding it decides)
+            raws = list(_values_of(memoryview(array)[_HEAD:]))
+        if used <= self.max_message and not unbounded:
             self._items += raws
             return
         start = self.offset
@@ -248,6 +360,8 @@ class PackedFrames:
             if length > self.max_message:
                 message = too_long(what="message", limit=self.max_message)
                 self._items.append((self.error(message, offset=start), length))
+            elif unbounded and too_deep(raw):
+                self._items.append((self.error(PACKED_TOO_DEEP, offset=start), length))
             else:
                 self._items.append(raw)
             start += length
@@ -279,40 +393,11 @@ class PackedFrames:
         open_ = self._open
         if open_ is None:  # (never seen: the value's structure and msgspec disagree)
             return True
-        heads = _VALUE_HEADS
-        at = self._scan_at
-        while at < size:
-            fixed, width, extra, items = heads[buffer[at]]
-            if items == -1:
-                return True  # not MessagePack: msgspec says so
-            if width:
-                if size - at < fixed + width:
-                    break
-                length = int.from_bytes(buffer[at + fixed : at + fixed + width], "big")
-                if items < 0:  # array 16/32, map 16/32
-                    items = -(items + 1) * length
-                    step = fixed + width
-                else:
-                    step = fixed + width + extra + length
-            else:
-                step = fixed
-            if items:  # a container: its items follow
-                at += step
-                open_.append(items)
-                continue
-            if size - at < step:
-                break
-            at += step
-            while open_:  # the item is done: so is every container it completes
-                open_[-1] -= 1
-                if open_[-1]:
-                    break
-                open_.pop()
-            if not open_:
-                self._scan_at = at
-                return True
+        state, at, _ = _follow_heads(buffer, self._scan_at, size, open_)
+        if state < 0:
+            return True  # not MessagePack: msgspec says so
         self._scan_at = at
-        return False
+        return state > 0
 
     def _check_limit(self) -> None:
         if len(self._buffer) - _HEAD > self.max_message and self._broken is None:
@@ -335,24 +420,43 @@ class PackedFrames:
         # A little low: a guess too high costs a pass and halves, one too low reads the rest next time round.
         guess = guess or max(1, (size - pos) // self._average * 7 // 8)
         with memoryview(buffer) as view, view[pos - _HEAD : size] as values:
-            try:
-                while True:
-                    buffer[pos - _HEAD : pos] = _ARRAY32 + guess.to_bytes(4, "big")
+            while True:
+                buffer[pos - _HEAD : pos] = _ARRAY32 + guess.to_bytes(4, "big")
+                try:
                     try:
                         _SKIP_VALUES.decode(values)  # (the Raw it returns is dropped at once, and its hold on values)
-                        return "", guess, size - pos
-                    except msgspec.DecodeError as exc:
-                        text = str(exc)
-                        match = _TRAILING.search(text)
-                        if match:  # ``guess`` values end where msgspec stopped: exactly them
-                            return "", guess, int(match.group("offset")) - _HEAD
-                        if guess > 1:  # fewer values are complete (or bad bytes follow some)
-                            guess //= 2
-                            continue
-                        if text == _TRUNCATED:
-                            return "", 0, 0
-                        bad = _BYTE.search(text)
-                        reason = _PACKED_MALFORMED.sub("", text[: bad.start()] if bad else text).strip()
-                        return reason, 0, max(0, int(bad.group("offset")) - _HEAD) if bad else 0
-            except RecursionError:
-                return NESTED_TOO_DEEPLY, 0, 0
+                    except RecursionError:  # nested deeper than the stack in use allows: again, with room
+                        roomy(partial(_SKIP_VALUES.decode, values))
+                    return "", guess, size - pos
+                except msgspec.DecodeError as exc:
+                    text = str(exc)
+                    match = _TRAILING.search(text)
+                    if match:  # ``guess`` values end where msgspec stopped: exactly them
+                        return "", guess, int(match.group("offset")) - _HEAD
+                    if guess > 1:  # fewer values are complete (or bad bytes follow some)
+                        guess //= 2
+                        continue
+                    if text == _TRUNCATED:
+                        return "", 0, 0
+                    bad = _BYTE.search(text)
+                    reason = _PACKED_MALFORMED.sub("", text[: bad.start()] if bad else text).strip()
+                    return reason, 0, max(0, int(bad.group("offset")) - _HEAD) if bad else 0
+                except RecursionError:  # deeper still (decoding it refuses it): where it ends is followed in Python
+                    if guess > 1:
+                        guess //= 2
+                        continue
+                    return self._deep_value(buffer, pos, size)
+
+    def _deep_value(self, buffer: bytearray, pos: int, size: int) -> tuple[str, int, int]:
+        """:meth:`_values` for the one value at ``pos``, too deep for msgspec to follow even with room."""
+        end, _ = packed_end(buffer, pos, size)
+        if end > size:
+            return "", 0, 0
+        if end >= 0:
+            return "", 1, end - pos
+        bad = -1 - end  # msgspec's words for the byte
+        try:
+            _SKIP_VALUES.decode(bytes(buffer[bad : bad + 1]))
+        except msgspec.DecodeError as exc:
+            return _PACKED_MALFORMED.sub("", _BYTE.sub("", str(exc))).strip(), 0, bad - pos
+        raise AssertionError("a byte packed_end refuses is not MessagePack")  # pragma: no cover

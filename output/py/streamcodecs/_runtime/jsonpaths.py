@@ -23,10 +23,12 @@ import msgspec
 
 from . import messages as _m
 from .errors import DecodeError
+from .jsonpacked import deeper_packed, too_deep
 from .jsonwire import (
     DECODE_FAILURES,
     EMPTY_MESSAGE,
     MAX_DEPTH,
+    PACKED_TOO_DEEP,
     Fast,
     check_text,
     decode_error,
@@ -116,17 +118,26 @@ def typed_text(
 
 
 def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: type[DecodeError]) -> PackedDecode:
-    """The typed path of a MessagePack value, as :func:`typed_text` (the first failure is the one named)."""
+    """The typed path of a MessagePack value, as :func:`typed_text` (the first failure is the one named; nesting
+    as :func:`general_packed`)."""
+    getrecursionlimit = sys.getrecursionlimit
 
     def decode_packed(direction: str | None, data: Any, at: int | None) -> Any:
+        if len(data) > MAX_DEPTH and getrecursionlimit() > MAX_DEPTH and too_deep(data):
+            raise error(PACKED_TOO_DEEP, offset=at)  # msgspec could read deeper than the limit
         first: Exception | None = None
-        for decoder in (decoders[direction],) if direction is not None else tuple(decoders.values()):
-            try:
-                return decoder.decode(data)
-            except DECODE_FAILURES as exc:
-                first = first or exc
-                if not isinstance(exc, msgspec.ValidationError):
-                    break
+        try:
+            for decoder in (decoders[direction],) if direction is not None else tuple(decoders.values()):
+                try:
+                    return decoder.decode(data)
+                except RecursionError:
+                    raise
+                except DECODE_FAILURES as exc:
+                    first = first or exc
+                    if not isinstance(exc, msgspec.ValidationError):
+                        break
+        except RecursionError:
+            return deeper_packed(data, error, at, partial(decode_packed, direction, data, at))
         assert first is not None
         raise decode_error(first, error, syntax="MessagePack", at=at) from None
 
@@ -270,22 +281,34 @@ def fast_text(
 def general_packed(
     fast: Mapping[str, Fast], recognise: Recognise, directions: tuple[str, ...], error: type[DecodeError]
 ) -> PackedDecode:
-    """One MessagePack value: the direction's fast path (``fast``), else parse, recognise and validate."""
+    """One MessagePack value: the direction's fast path (``fast``), else parse, recognise and validate.
+
+    Nesting is limited to :data:`MAX_DEPTH` whatever the stack, as for JSON text: a value msgspec runs out of stack
+    on is measured, then refused or read again with room (:func:`~.jsonpacked.deeper_packed`); with the
+    interpreter's recursion limit raised above it, a value that may be deeper is measured first."""
     parse = msgspec.msgpack.Decoder().decode
+    getrecursionlimit = sys.getrecursionlimit
 
     def decode_packed(direction: str | None, data: Any, at: int | None) -> Any:
+        if len(data) > MAX_DEPTH and getrecursionlimit() > MAX_DEPTH and too_deep(data):
+            raise error(PACKED_TOO_DEEP, offset=at)  # msgspec could read deeper than the limit
         out: list[Any] = []
-        if fast[direction or directions[0]]([data], 0, out, False)[0]:  # no direction: the first, as below
-            return out[0]
         try:
-            value = parse(data)
-        except DECODE_FAILURES as exc:
-            raise decode_error(exc, error, syntax="MessagePack", at=at) from None
-        if at is None:
-            return recognise(value, direction, None)
-        try:
-            return recognise(value, direction, None)
-        except error as exc:
-            raise error(exc.reason, offset=at, field=exc.field) from None
+            if fast[direction or directions[0]]([data], 0, out, False)[0]:  # no direction: the first, as below
+                return out[0]
+            try:
+                value = parse(data)
+            except RecursionError:
+                raise
+            except DECODE_FAILURES as exc:
+                raise decode_error(exc, error, syntax="MessagePack", at=at) from None
+            if at is None:
+                return recognise(value, direction, None)
+            try:
+                return recognise(value, direction, None)
+            except error as exc:
+                raise error(exc.reason, offset=at, field=exc.field) from None
+        except RecursionError:
+            return deeper_packed(data, error, at, partial(decode_packed, direction, data, at))
 
     return decode_packed

@@ -336,24 +336,6 @@ def padding_negative(*, value: object) -> str:
     return f"padding must be a non-negative int, got {value}"
 
 
-def struct_range(*, code: object, low: object, high: object) -> str:
-    """An int32/int16 outside its range. (Python's struct module's words)"""
-    return f"'{code}' format requires {low} <= number <= {high}"
-
-
-def struct_unsigned_range(*, code: object, high: object) -> str:
-    """An unsigned integer above its range (code: ubyte, 'H' or 'I'). (Python's struct module's words)"""
-    return f"{code} format requires 0 <= number <= {high}"
-
-
-STRUCT_OUT_OF_RANGE: Final = "argument out of range"
-"""A negative unsigned 'H' or 'I'. (Python's struct module's words)"""
-
-
-STRUCT_BYTE_RANGE: Final = "byte format requires -128 <= number <= 127"
-"""An int8 outside its range. (Python's struct module's words)"""
-
-
 STRUCT_NOT_INT: Final = "required argument is not an integer"
 """An integer field given a non-int. (Python's struct module's words)"""
 

@@ -3111,6 +3111,136 @@ _STRUCT_INT64X2 = struct.Struct(">qq")
 _STRUCT_INT64X3 = struct.Struct(">qqq")
 _STRUCT_INT64X3_INT32 = struct.Struct(">qqqi")
 _new = object.__new__
+_INT32_RANGE = (-2147483648, 2147483647)
+_INT64_RANGE = (-9223372036854775808, 9223372036854775807)
+_INT8_RANGE = (-128, 127)
+_INT_FIELDS: dict[str, tuple[int, int]] = {  # integer fields by path: their range, which a refusal says (pack_refusal)
+    "ChunkInfo.length_in_metadata": _INT64_RANGE,
+    "ChunkInfo.length_in_storage": _INT64_RANGE,
+    "ChunkInfo.start_offset": _INT64_RANGE,
+    "ConditionalAttributeUpdate.attribute_update_type": _INT8_RANGE,
+    "ConditionalAttributeUpdate.new_value": _INT64_RANGE,
+    "ConditionalAttributeUpdate.old_value": _INT64_RANGE,
+    "InlineEvent.type_code": _INT32_RANGE,
+    "MergedSegment.new_target_write_offset": _INT64_RANGE,
+    "TableKey.key_version": _INT64_RANGE,
+    "Hello.high_version": _INT32_RANGE,
+    "Hello.low_version": _INT32_RANGE,
+    "StorageChunksListed.request_id": _INT64_RANGE,
+    "ListStorageChunks.request_id": _INT64_RANGE,
+    "StorageFlushed.request_id": _INT64_RANGE,
+    "FlushToStorage.container_id": _INT32_RANGE,
+    "FlushToStorage.request_id": _INT64_RANGE,
+    "SetupAppend.request_id": _INT64_RANGE,
+    "AppendSetup.request_id": _INT64_RANGE,
+    "AppendSetup.last_event_number": _INT64_RANGE,
+    "AppendBlockEnd.size_of_whole_events": _INT32_RANGE,
+    "AppendBlockEnd.num_events": _INT32_RANGE,
+    "AppendBlockEnd.last_event_number": _INT64_RANGE,
+    "AppendBlockEnd.request_id": _INT64_RANGE,
+    "ConditionalAppend.event_number": _INT64_RANGE,
+    "ConditionalAppend.expected_offset": _INT64_RANGE,
+    "ConditionalAppend.request_id": _INT64_RANGE,
+    "DataAppended.event_number": _INT64_RANGE,
+    "DataAppended.previous_event_number": _INT64_RANGE,
+    "DataAppended.request_id": _INT64_RANGE,
+    "DataAppended.current_segment_write_offset": _INT64_RANGE,
+    "ConditionalCheckFailed.event_number": _INT64_RANGE,
+    "ConditionalCheckFailed.request_id": _INT64_RANGE,
+    "ReadSegment.offset": _INT64_RANGE,
+    "ReadSegment.suggested_length": _INT32_RANGE,
+    "ReadSegment.request_id": _INT64_RANGE,
+    "SegmentRead.offset": _INT64_RANGE,
+    "SegmentRead.request_id": _INT64_RANGE,
+    "GetStreamSegmentInfo.request_id": _INT64_RANGE,
+    "StreamSegmentInfo.request_id": _INT64_RANGE,
+    "StreamSegmentInfo.last_modified": _INT64_RANGE,
+    "StreamSegmentInfo.write_offset": _INT64_RANGE,
+    "StreamSegmentInfo.start_offset": _INT64_RANGE,
+    "CreateSegment.request_id": _INT64_RANGE,
+    "CreateSegment.target_rate": _INT32_RANGE,
+    "CreateSegment.scale_type": _INT8_RANGE,
+    "CreateSegment.rollover_size_bytes": _INT64_RANGE,
+    "SegmentCreated.request_id": _INT64_RANGE,
+    "SealSegment.request_id": _INT64_RANGE,
+    "SegmentSealed.request_id": _INT64_RANGE,
+    "DeleteSegment.request_id": _INT64_RANGE,
+    "SegmentDeleted.request_id": _INT64_RANGE,
+    "UpdateSegmentPolicy.request_id": _INT64_RANGE,
+    "UpdateSegmentPolicy.target_rate": _INT32_RANGE,
+    "UpdateSegmentPolicy.scale_type": _INT8_RANGE,
+    "SegmentPolicyUpdated.request_id": _INT64_RANGE,
+    "GetSegmentAttribute.request_id": _INT64_RANGE,
+    "SegmentAttribute.request_id": _INT64_RANGE,
+    "SegmentAttribute.value": _INT64_RANGE,
+    "UpdateSegmentAttribute.request_id": _INT64_RANGE,
+    "UpdateSegmentAttribute.new_value": _INT64_RANGE,
+    "UpdateSegmentAttribute.expected_value": _INT64_RANGE,
+    "SegmentAttributeUpdated.request_id": _INT64_RANGE,
+    "TruncateSegment.request_id": _INT64_RANGE,
+    "TruncateSegment.truncation_offset": _INT64_RANGE,
+    "SegmentTruncated.request_id": _INT64_RANGE,
+    "CreateTransientSegment.request_id": _INT64_RANGE,
+    "LocateOffset.request_id": _INT64_RANGE,
+    "LocateOffset.target_offset": _INT64_RANGE,
+    "OffsetLocated.request_id": _INT64_RANGE,
+    "OffsetLocated.offset": _INT64_RANGE,
+    "WrongHost.request_id": _INT64_RANGE,
+    "SegmentIsSealed.request_id": _INT64_RANGE,
+    "SegmentIsSealed.offset": _INT64_RANGE,
+    "SegmentAlreadyExists.request_id": _INT64_RANGE,
+    "NoSuchSegment.request_id": _INT64_RANGE,
+    "NoSuchSegment.offset": _INT64_RANGE,
+    "InvalidEventNumber.request_id": _INT64_RANGE,
+    "InvalidEventNumber.event_number": _INT64_RANGE,
+    "SegmentIsTruncated.request_id": _INT64_RANGE,
+    "SegmentIsTruncated.start_offset": _INT64_RANGE,
+    "SegmentIsTruncated.offset": _INT64_RANGE,
+    "OperationUnsupported.request_id": _INT64_RANGE,
+    "MergeSegments.request_id": _INT64_RANGE,
+    "SegmentsMerged.request_id": _INT64_RANGE,
+    "SegmentsMerged.new_target_write_offset": _INT64_RANGE,
+    "AuthTokenCheckFailed.request_id": _INT64_RANGE,
+    "ErrorMessage.request_id": _INT64_RANGE,
+    "GetTableSegmentInfo.request_id": _INT64_RANGE,
+    "TableSegmentInfo.request_id": _INT64_RANGE,
+    "TableSegmentInfo.start_offset": _INT64_RANGE,
+    "TableSegmentInfo.length": _INT64_RANGE,
+    "TableSegmentInfo.entry_count": _INT64_RANGE,
+    "TableSegmentInfo.key_length": _INT32_RANGE,
+    "CreateTableSegment.request_id": _INT64_RANGE,
+    "CreateTableSegment.key_length": _INT32_RANGE,
+    "CreateTableSegment.rollover_size_bytes": _INT64_RANGE,
+    "DeleteTableSegment.request_id": _INT64_RANGE,
+    "UpdateTableEntries.request_id": _INT64_RANGE,
+    "UpdateTableEntries.table_segment_offset": _INT64_RANGE,
+    "TableEntriesUpdated.request_id": _INT64_RANGE,
+    "TableEntriesUpdated.updated_versions": _INT64_RANGE,
+    "RemoveTableKeys.request_id": _INT64_RANGE,
+    "RemoveTableKeys.table_segment_offset": _INT64_RANGE,
+    "TableKeysRemoved.request_id": _INT64_RANGE,
+    "ReadTable.request_id": _INT64_RANGE,
+    "TableRead.request_id": _INT64_RANGE,
+    "TableSegmentNotEmpty.request_id": _INT64_RANGE,
+    "TableKeyDoesNotExist.request_id": _INT64_RANGE,
+    "TableKeyBadVersion.request_id": _INT64_RANGE,
+    "ReadTableKeys.request_id": _INT64_RANGE,
+    "ReadTableKeys.suggested_key_count": _INT32_RANGE,
+    "TableKeysRead.request_id": _INT64_RANGE,
+    "ReadTableEntries.request_id": _INT64_RANGE,
+    "ReadTableEntries.suggested_entry_count": _INT32_RANGE,
+    "TableEntriesRead.request_id": _INT64_RANGE,
+    "TableEntriesDeltaRead.request_id": _INT64_RANGE,
+    "TableEntriesDeltaRead.last_position": _INT64_RANGE,
+    "ReadTableEntriesDelta.request_id": _INT64_RANGE,
+    "ReadTableEntriesDelta.from_position": _INT64_RANGE,
+    "ReadTableEntriesDelta.suggested_entry_count": _INT32_RANGE,
+    "ConditionalBlockEnd.event_number": _INT64_RANGE,
+    "ConditionalBlockEnd.expected_offset": _INT64_RANGE,
+    "ConditionalBlockEnd.request_id": _INT64_RANGE,
+    "MergeSegmentsBatch.request_id": _INT64_RANGE,
+    "SegmentsBatchMerged.request_id": _INT64_RANGE,
+}
 _HEADER = struct.Struct(">ii")
 _HEADER_SIZE = _HEADER.size
 
@@ -3193,7 +3323,7 @@ def _write_chunk_info(value: ChunkInfo, parts: _rt.Parts) -> None:
             )
         )
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_conditional_attribute_update(buf: _rt.Buffer, pos: int, end: int) -> tuple[ConditionalAttributeUpdate, int]:
@@ -3250,7 +3380,7 @@ def _write_conditional_attribute_update(value: ConditionalAttributeUpdate, parts
             _STRUCT_INT64.pack(value.old_value)
             raise
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_inline_event(buf: _rt.Buffer, pos: int, end: int) -> tuple[InlineEvent, int]:
@@ -3276,11 +3406,13 @@ def _write_inline_event(value: InlineEvent, parts: _rt.Parts) -> None:
     try:
         where = "InlineEvent.type_code"
         _STRUCT_INT32.pack(value.type_code)  # checked, not written
+        if value.type_code != 0:
+            raise _rt.not_const(value.type_code)
         parts.append(_STRUCT_INT32.pack(0))
         where = "InlineEvent.data"
         _rt.extend_bytes_int32(parts, value.data, "InlineEvent.data", EncodeError)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_merged_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[MergedSegment, int]:
@@ -3305,7 +3437,7 @@ def _write_merged_segment(value: MergedSegment, parts: _rt.Parts) -> None:
         where = "MergedSegment.new_target_write_offset"
         parts.append(_STRUCT_INT64.pack(value.new_target_write_offset))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_table_key(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKey, int]:
@@ -3345,7 +3477,7 @@ def _write_table_key(value: TableKey, parts: _rt.Parts) -> None:
         else:
             _STRUCT_INT64.pack(value.key_version)  # checked, not written
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
     # The size counts conditional fields even when they are not written.
     size = sum(map(len, parts)) + (0 if value.data else 8)
     outer.append(_STRUCT_INT32.pack(size))
@@ -3376,7 +3508,7 @@ def _write_table_value(value: TableValue, parts: _rt.Parts) -> None:
         where = "TableValue.data"
         _rt.extend_bytes_int32(parts, value.data, "TableValue.data", EncodeError)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
     size = sum(map(len, parts))
     outer.append(_STRUCT_INT32.pack(size))
     outer.extend(parts)
@@ -3401,7 +3533,7 @@ def _write_table_entry(value: TableEntry, parts: _rt.Parts) -> None:
         where = "TableEntry.value"
         _write_table_value(value.value, parts)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_table_entries(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableEntries, int]:
@@ -3425,7 +3557,7 @@ def _write_table_entries(value: TableEntries, parts: _rt.Parts) -> None:
         for item in value.entries:
             _write_table_entry(item, parts)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_table_iterator_args(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableIteratorArgs, int]:
@@ -3469,7 +3601,7 @@ def _write_table_iterator_args(value: TableIteratorArgs, parts: _rt.Parts) -> No
         where = "TableIteratorArgs.to_key"
         _rt.extend_bytes_int32(parts, value.to_key, "TableIteratorArgs.to_key", EncodeError)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_hello(buf: _rt.Buffer, pos: int, end: int) -> tuple[Hello, int]:
@@ -3495,7 +3627,7 @@ def _write_hello(value: Hello, parts: _rt.Parts) -> None:
             _STRUCT_INT32.pack(value.low_version)
             raise
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _frame_hello(value: Hello) -> bytes:
@@ -3534,7 +3666,7 @@ def _write_storage_chunks_listed(value: StorageChunksListed, parts: _rt.Parts) -
         for item in value.chunks:
             _write_chunk_info(item, parts)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_list_storage_chunks(buf: _rt.Buffer, pos: int, end: int) -> tuple[ListStorageChunks, int]:
@@ -3561,7 +3693,7 @@ def _write_list_storage_chunks(value: ListStorageChunks, parts: _rt.Parts) -> No
         where = "ListStorageChunks.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_storage_flushed(buf: _rt.Buffer, pos: int, end: int) -> tuple[StorageFlushed, int]:
@@ -3580,7 +3712,7 @@ def _write_storage_flushed(value: StorageFlushed, parts: _rt.Parts) -> None:
         where = "StorageFlushed.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _frame_storage_flushed(value: StorageFlushed) -> bytes:
@@ -3623,7 +3755,7 @@ def _write_flush_to_storage(value: FlushToStorage, parts: _rt.Parts) -> None:
         where = "FlushToStorage.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_partial_event(buf: _rt.Buffer, pos: int, end: int) -> tuple[PartialEvent, int]:
@@ -3641,7 +3773,7 @@ def _write_partial_event(value: PartialEvent, parts: _rt.Parts) -> None:
             value.data if type(value.data) is bytes else _rt.payload_part(value.data, "PartialEvent.data", EncodeError)
         )
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _frame_partial_event(value: PartialEvent) -> bytes | None:
@@ -3677,7 +3809,7 @@ def _write_padding(value: Padding, parts: _rt.Parts) -> None:
             )
         )
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_event(buf: _rt.Buffer, pos: int, end: int) -> tuple[Event, int]:
@@ -3695,7 +3827,7 @@ def _write_event(value: Event, parts: _rt.Parts) -> None:
             value.data if type(value.data) is bytes else _rt.payload_part(value.data, "Event.data", EncodeError)
         )
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _frame_event(value: Event) -> bytes | None:
@@ -3757,7 +3889,7 @@ def _write_setup_append(value: SetupAppend, parts: _rt.Parts) -> None:
         where = "SetupAppend.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "SetupAppend.delegation_token", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_append_setup(buf: _rt.Buffer, pos: int, end: int) -> tuple[AppendSetup, int]:
@@ -3810,7 +3942,7 @@ def _write_append_setup(value: AppendSetup, parts: _rt.Parts) -> None:
             _STRUCT_INT64.pack(value.last_event_number)
             raise
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_append_block(buf: _rt.Buffer, pos: int, end: int) -> tuple[AppendBlock, int]:
@@ -3844,7 +3976,7 @@ def _write_append_block(value: AppendBlock, parts: _rt.Parts) -> None:
             value.data if type(value.data) is bytes else _rt.payload_part(value.data, "AppendBlock.data", EncodeError)
         )
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _frame_append_block(value: AppendBlock) -> bytes | None:
@@ -3935,7 +4067,7 @@ def _write_append_block_end(value: AppendBlockEnd, parts: _rt.Parts) -> None:
             _STRUCT_INT64.pack(value.request_id)
             raise
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_conditional_append(buf: _rt.Buffer, pos: int, end: int) -> tuple[ConditionalAppend, int]:
@@ -3993,7 +4125,7 @@ def _write_conditional_append(value: ConditionalAppend, parts: _rt.Parts) -> Non
         where = "ConditionalAppend.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_data_appended(buf: _rt.Buffer, pos: int, end: int) -> tuple[DataAppended, int]:
@@ -4069,7 +4201,7 @@ def _write_data_appended(value: DataAppended, parts: _rt.Parts) -> None:
             _STRUCT_INT64.pack(value.current_segment_write_offset)
             raise
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _frame_data_appended(value: DataAppended) -> bytes:
@@ -4141,7 +4273,7 @@ def _write_conditional_check_failed(value: ConditionalCheckFailed, parts: _rt.Pa
             _STRUCT_INT64.pack(value.request_id)
             raise
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _frame_conditional_check_failed(value: ConditionalCheckFailed) -> bytes:
@@ -4202,7 +4334,7 @@ def _write_read_segment(value: ReadSegment, parts: _rt.Parts) -> None:
         where = "ReadSegment.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_segment_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentRead, int]:
@@ -4265,7 +4397,7 @@ def _write_segment_read(value: SegmentRead, parts: _rt.Parts) -> None:
         where = "SegmentRead.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_get_stream_segment_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[GetStreamSegmentInfo, int]:
@@ -4292,7 +4424,7 @@ def _write_get_stream_segment_info(value: GetStreamSegmentInfo, parts: _rt.Parts
         where = "GetStreamSegmentInfo.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "GetStreamSegmentInfo.delegation_token", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_stream_segment_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[StreamSegmentInfo, int]:
@@ -4373,7 +4505,7 @@ def _write_stream_segment_info(value: StreamSegmentInfo, parts: _rt.Parts) -> No
             _STRUCT_INT64.pack(value.start_offset)
             raise
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_create_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[CreateSegment, int]:
@@ -4423,7 +4555,7 @@ def _write_create_segment(value: CreateSegment, parts: _rt.Parts) -> None:
         where = "CreateSegment.rollover_size_bytes"
         parts.append(_STRUCT_INT64.pack(value.rollover_size_bytes))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_segment_created(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentCreated, int]:
@@ -4446,7 +4578,7 @@ def _write_segment_created(value: SegmentCreated, parts: _rt.Parts) -> None:
         where = "SegmentCreated.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentCreated.segment", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_seal_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[SealSegment, int]:
@@ -4473,7 +4605,7 @@ def _write_seal_segment(value: SealSegment, parts: _rt.Parts) -> None:
         where = "SealSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "SealSegment.delegation_token", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_segment_sealed(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentSealed, int]:
@@ -4496,7 +4628,7 @@ def _write_segment_sealed(value: SegmentSealed, parts: _rt.Parts) -> None:
         where = "SegmentSealed.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentSealed.segment", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_delete_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[DeleteSegment, int]:
@@ -4523,7 +4655,7 @@ def _write_delete_segment(value: DeleteSegment, parts: _rt.Parts) -> None:
         where = "DeleteSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "DeleteSegment.delegation_token", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_segment_deleted(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentDeleted, int]:
@@ -4546,7 +4678,7 @@ def _write_segment_deleted(value: SegmentDeleted, parts: _rt.Parts) -> None:
         where = "SegmentDeleted.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentDeleted.segment", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_update_segment_policy(buf: _rt.Buffer, pos: int, end: int) -> tuple[UpdateSegmentPolicy, int]:
@@ -4588,7 +4720,7 @@ def _write_update_segment_policy(value: UpdateSegmentPolicy, parts: _rt.Parts) -
         where = "UpdateSegmentPolicy.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "UpdateSegmentPolicy.delegation_token", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_segment_policy_updated(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentPolicyUpdated, int]:
@@ -4611,7 +4743,7 @@ def _write_segment_policy_updated(value: SegmentPolicyUpdated, parts: _rt.Parts)
         where = "SegmentPolicyUpdated.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentPolicyUpdated.segment", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_get_segment_attribute(buf: _rt.Buffer, pos: int, end: int) -> tuple[GetSegmentAttribute, int]:
@@ -4654,7 +4786,7 @@ def _write_get_segment_attribute(value: GetSegmentAttribute, parts: _rt.Parts) -
         where = "GetSegmentAttribute.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "GetSegmentAttribute.delegation_token", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_segment_attribute(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentAttribute, int]:
@@ -4680,7 +4812,7 @@ def _write_segment_attribute(value: SegmentAttribute, parts: _rt.Parts) -> None:
             _STRUCT_INT64.pack(value.value)
             raise
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _frame_segment_attribute(value: SegmentAttribute) -> bytes:
@@ -4755,7 +4887,7 @@ def _write_update_segment_attribute(value: UpdateSegmentAttribute, parts: _rt.Pa
         where = "UpdateSegmentAttribute.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "UpdateSegmentAttribute.delegation_token", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_segment_attribute_updated(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentAttributeUpdated, int]:
@@ -4792,7 +4924,7 @@ def _write_segment_attribute_updated(value: SegmentAttributeUpdated, parts: _rt.
             )
             raise
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _frame_segment_attribute_updated(value: SegmentAttributeUpdated) -> bytes:
@@ -4842,7 +4974,7 @@ def _write_truncate_segment(value: TruncateSegment, parts: _rt.Parts) -> None:
         where = "TruncateSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "TruncateSegment.delegation_token", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_segment_truncated(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentTruncated, int]:
@@ -4865,7 +4997,7 @@ def _write_segment_truncated(value: SegmentTruncated, parts: _rt.Parts) -> None:
         where = "SegmentTruncated.segment"
         parts.append(_rt.write_mutf8(value.segment, "SegmentTruncated.segment", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_create_transient_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[CreateTransientSegment, int]:
@@ -4915,7 +5047,7 @@ def _write_create_transient_segment(value: CreateTransientSegment, parts: _rt.Pa
         where = "CreateTransientSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "CreateTransientSegment.delegation_token", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_locate_offset(buf: _rt.Buffer, pos: int, end: int) -> tuple[LocateOffset, int]:
@@ -4949,7 +5081,7 @@ def _write_locate_offset(value: LocateOffset, parts: _rt.Parts) -> None:
         where = "LocateOffset.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "LocateOffset.delegation_token", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_offset_located(buf: _rt.Buffer, pos: int, end: int) -> tuple[OffsetLocated, int]:
@@ -4979,7 +5111,7 @@ def _write_offset_located(value: OffsetLocated, parts: _rt.Parts) -> None:
         where = "OffsetLocated.offset"
         parts.append(_STRUCT_INT64.pack(value.offset))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_wrong_host(buf: _rt.Buffer, pos: int, end: int) -> tuple[WrongHost, int]:
@@ -5013,7 +5145,7 @@ def _write_wrong_host(value: WrongHost, parts: _rt.Parts) -> None:
         where = "WrongHost.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "WrongHost.server_stack_trace", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_segment_is_sealed(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentIsSealed, int]:
@@ -5051,7 +5183,7 @@ def _write_segment_is_sealed(value: SegmentIsSealed, parts: _rt.Parts) -> None:
         where = "SegmentIsSealed.offset"
         parts.append(_STRUCT_INT64.pack(value.offset))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_segment_already_exists(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentAlreadyExists, int]:
@@ -5081,7 +5213,7 @@ def _write_segment_already_exists(value: SegmentAlreadyExists, parts: _rt.Parts)
         where = "SegmentAlreadyExists.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "SegmentAlreadyExists.server_stack_trace", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_no_such_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[NoSuchSegment, int]:
@@ -5119,7 +5251,7 @@ def _write_no_such_segment(value: NoSuchSegment, parts: _rt.Parts) -> None:
         where = "NoSuchSegment.offset"
         parts.append(_STRUCT_INT64.pack(value.offset))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_invalid_event_number(buf: _rt.Buffer, pos: int, end: int) -> tuple[InvalidEventNumber, int]:
@@ -5176,7 +5308,7 @@ def _write_invalid_event_number(value: InvalidEventNumber, parts: _rt.Parts) -> 
         where = "InvalidEventNumber.event_number"
         parts.append(_STRUCT_INT64.pack(value.event_number))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_segment_is_truncated(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentIsTruncated, int]:
@@ -5221,7 +5353,7 @@ def _write_segment_is_truncated(value: SegmentIsTruncated, parts: _rt.Parts) -> 
         where = "SegmentIsTruncated.offset"
         parts.append(_STRUCT_INT64.pack(value.offset))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_operation_unsupported(buf: _rt.Buffer, pos: int, end: int) -> tuple[OperationUnsupported, int]:
@@ -5251,7 +5383,7 @@ def _write_operation_unsupported(value: OperationUnsupported, parts: _rt.Parts) 
         where = "OperationUnsupported.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "OperationUnsupported.server_stack_trace", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_merge_segments(buf: _rt.Buffer, pos: int, end: int) -> tuple[MergeSegments, int]:
@@ -5308,7 +5440,7 @@ def _write_merge_segments(value: MergeSegments, parts: _rt.Parts) -> None:
         for item in value.attribute_updates:
             _write_conditional_attribute_update(item, parts)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_segments_merged(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentsMerged, int]:
@@ -5345,7 +5477,7 @@ def _write_segments_merged(value: SegmentsMerged, parts: _rt.Parts) -> None:
         where = "SegmentsMerged.new_target_write_offset"
         parts.append(_STRUCT_INT64.pack(value.new_target_write_offset))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_auth_token_check_failed(buf: _rt.Buffer, pos: int, end: int) -> tuple[AuthTokenCheckFailed, int]:
@@ -5390,7 +5522,7 @@ def _write_auth_token_check_failed(value: AuthTokenCheckFailed, parts: _rt.Parts
             )
         )
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_error_message(buf: _rt.Buffer, pos: int, end: int) -> tuple[ErrorMessage, int]:
@@ -5433,7 +5565,7 @@ def _write_error_message(value: ErrorMessage, parts: _rt.Parts) -> None:
             )
         )
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_get_table_segment_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[GetTableSegmentInfo, int]:
@@ -5460,7 +5592,7 @@ def _write_get_table_segment_info(value: GetTableSegmentInfo, parts: _rt.Parts) 
         where = "GetTableSegmentInfo.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "GetTableSegmentInfo.delegation_token", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_table_segment_info(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableSegmentInfo, int]:
@@ -5505,7 +5637,7 @@ def _write_table_segment_info(value: TableSegmentInfo, parts: _rt.Parts) -> None
             _STRUCT_INT32.pack(value.key_length)
             raise
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_create_table_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[CreateTableSegment, int]:
@@ -5576,7 +5708,7 @@ def _write_create_table_segment(value: CreateTableSegment, parts: _rt.Parts) -> 
             _STRUCT_INT64.pack(value.rollover_size_bytes)
             raise
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_delete_table_segment(buf: _rt.Buffer, pos: int, end: int) -> tuple[DeleteTableSegment, int]:
@@ -5616,7 +5748,7 @@ def _write_delete_table_segment(value: DeleteTableSegment, parts: _rt.Parts) -> 
         where = "DeleteTableSegment.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "DeleteTableSegment.delegation_token", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_update_table_entries(buf: _rt.Buffer, pos: int, end: int) -> tuple[UpdateTableEntries, int]:
@@ -5657,7 +5789,7 @@ def _write_update_table_entries(value: UpdateTableEntries, parts: _rt.Parts) -> 
         where = "UpdateTableEntries.table_segment_offset"
         parts.append(_STRUCT_INT64.pack(value.table_segment_offset))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_table_entries_updated(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableEntriesUpdated, int]:
@@ -5692,7 +5824,7 @@ def _write_table_entries_updated(value: TableEntriesUpdated, parts: _rt.Parts) -
         for item in value.updated_versions:
             parts.append(_STRUCT_INT64.pack(item))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_remove_table_keys(buf: _rt.Buffer, pos: int, end: int) -> tuple[RemoveTableKeys, int]:
@@ -5735,7 +5867,7 @@ def _write_remove_table_keys(value: RemoveTableKeys, parts: _rt.Parts) -> None:
         where = "RemoveTableKeys.table_segment_offset"
         parts.append(_STRUCT_INT64.pack(value.table_segment_offset))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_table_keys_removed(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKeysRemoved, int]:
@@ -5758,7 +5890,7 @@ def _write_table_keys_removed(value: TableKeysRemoved, parts: _rt.Parts) -> None
         where = "TableKeysRemoved.segment"
         parts.append(_rt.write_mutf8(value.segment, "TableKeysRemoved.segment", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_read_table(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadTable, int]:
@@ -5791,7 +5923,7 @@ def _write_read_table(value: ReadTable, parts: _rt.Parts) -> None:
         for item in value.keys:
             _write_table_key(item, parts)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_table_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableRead, int]:
@@ -5818,7 +5950,7 @@ def _write_table_read(value: TableRead, parts: _rt.Parts) -> None:
         where = "TableRead.entries"
         _write_table_entries(value.entries, parts)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_table_segment_not_empty(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableSegmentNotEmpty, int]:
@@ -5845,7 +5977,7 @@ def _write_table_segment_not_empty(value: TableSegmentNotEmpty, parts: _rt.Parts
         where = "TableSegmentNotEmpty.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "TableSegmentNotEmpty.server_stack_trace", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_table_key_does_not_exist(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKeyDoesNotExist, int]:
@@ -5872,7 +6004,7 @@ def _write_table_key_does_not_exist(value: TableKeyDoesNotExist, parts: _rt.Part
         where = "TableKeyDoesNotExist.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "TableKeyDoesNotExist.server_stack_trace", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_table_key_bad_version(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKeyBadVersion, int]:
@@ -5899,7 +6031,7 @@ def _write_table_key_bad_version(value: TableKeyBadVersion, parts: _rt.Parts) ->
         where = "TableKeyBadVersion.server_stack_trace"
         parts.append(_rt.write_mutf8(value.server_stack_trace, "TableKeyBadVersion.server_stack_trace", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_read_table_keys(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadTableKeys, int]:
@@ -5937,7 +6069,7 @@ def _write_read_table_keys(value: ReadTableKeys, parts: _rt.Parts) -> None:
         where = "ReadTableKeys.args"
         _write_table_iterator_args(value.args, parts)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_table_keys_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableKeysRead, int]:
@@ -5970,7 +6102,7 @@ def _write_table_keys_read(value: TableKeysRead, parts: _rt.Parts) -> None:
         where = "TableKeysRead.continuation_token"
         _rt.extend_bytes_int32(parts, value.continuation_token, "TableKeysRead.continuation_token", EncodeError)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_read_table_entries(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadTableEntries, int]:
@@ -6008,7 +6140,7 @@ def _write_read_table_entries(value: ReadTableEntries, parts: _rt.Parts) -> None
         where = "ReadTableEntries.args"
         _write_table_iterator_args(value.args, parts)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_table_entries_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableEntriesRead, int]:
@@ -6039,7 +6171,7 @@ def _write_table_entries_read(value: TableEntriesRead, parts: _rt.Parts) -> None
         where = "TableEntriesRead.continuation_token"
         _rt.extend_bytes_int32(parts, value.continuation_token, "TableEntriesRead.continuation_token", EncodeError)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_table_entries_delta_read(buf: _rt.Buffer, pos: int, end: int) -> tuple[TableEntriesDeltaRead, int]:
@@ -6101,7 +6233,7 @@ def _write_table_entries_delta_read(value: TableEntriesDeltaRead, parts: _rt.Par
             _STRUCT_INT64.pack(value.last_position)
             raise
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_read_table_entries_delta(buf: _rt.Buffer, pos: int, end: int) -> tuple[ReadTableEntriesDelta, int]:
@@ -6142,7 +6274,7 @@ def _write_read_table_entries_delta(value: ReadTableEntriesDelta, parts: _rt.Par
             _STRUCT_INT32.pack(value.suggested_entry_count)
             raise
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_conditional_block_end(buf: _rt.Buffer, pos: int, end: int) -> tuple[ConditionalBlockEnd, int]:
@@ -6199,7 +6331,7 @@ def _write_conditional_block_end(value: ConditionalBlockEnd, parts: _rt.Parts) -
         where = "ConditionalBlockEnd.request_id"
         parts.append(_STRUCT_INT64.pack(value.request_id))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_merge_segments_batch(buf: _rt.Buffer, pos: int, end: int) -> tuple[MergeSegmentsBatch, int]:
@@ -6242,7 +6374,7 @@ def _write_merge_segments_batch(value: MergeSegmentsBatch, parts: _rt.Parts) -> 
         where = "MergeSegmentsBatch.delegation_token"
         parts.append(_rt.write_mutf8(value.delegation_token, "MergeSegmentsBatch.delegation_token", EncodeError))
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 def _read_segments_batch_merged(buf: _rt.Buffer, pos: int, end: int) -> tuple[SegmentsBatchMerged, int]:
@@ -6281,7 +6413,7 @@ def _write_segments_batch_merged(value: SegmentsBatchMerged, parts: _rt.Parts) -
         for item in value.merged_sources:
             _write_merged_segment(item, parts)
     except _PACK_ERRORS as exc:
-        raise EncodeError(str(exc), field=where) from None
+        raise EncodeError(_rt.pack_refusal(exc, value, where, _INT_FIELDS), field=where) from None
 
 
 _THE_KEEP_ALIVE = KeepAlive()  # no fields, so immutable: every decode hands out this one instance

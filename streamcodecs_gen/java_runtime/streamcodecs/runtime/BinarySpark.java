@@ -136,6 +136,11 @@ public final class BinarySpark {
         throw fail(Messages.STRUCT_NOT_INT, where);
     }
 
+    /** An integer outside its wire type's range, in the words the Python codec and the JSON families say it. */
+    public static String outOfRange(long value, long low, long high) {
+        return value > high ? Messages.intAtMost(high) : Messages.intAtLeast(low);
+    }
+
     public static long longOf(Object value, String where) throws EncodeException {
         return integer(value, where);
     }
@@ -143,7 +148,7 @@ public final class BinarySpark {
     public static int intOf(Object value, String where) throws EncodeException {
         long v = integer(value, where);
         if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
-            throw fail(Messages.structRange("i", Integer.MIN_VALUE, Integer.MAX_VALUE), where);
+            throw fail(outOfRange(v, Integer.MIN_VALUE, Integer.MAX_VALUE), where);
         }
         return (int) v;
     }
@@ -151,7 +156,7 @@ public final class BinarySpark {
     public static short shortOf(Object value, String where) throws EncodeException {
         long v = integer(value, where);
         if (v < Short.MIN_VALUE || v > Short.MAX_VALUE) {
-            throw fail(Messages.structRange("h", Short.MIN_VALUE, Short.MAX_VALUE), where);
+            throw fail(outOfRange(v, Short.MIN_VALUE, Short.MAX_VALUE), where);
         }
         return (short) v;
     }
@@ -159,7 +164,7 @@ public final class BinarySpark {
     public static byte byteOf(Object value, String where) throws EncodeException {
         long v = integer(value, where);
         if (v < Byte.MIN_VALUE || v > Byte.MAX_VALUE) {
-            throw fail(Messages.STRUCT_BYTE_RANGE, where);
+            throw fail(outOfRange(v, Byte.MIN_VALUE, Byte.MAX_VALUE), where);
         }
         return (byte) v;
     }

@@ -433,16 +433,15 @@ public final class BinaryWire {
 
         /**
          * A big-endian unsigned integer of 1, 2 or 4 bytes (an unsigned wire type's value, held in a wider Java
-         * type); a value out of its range is refused in the words of Python's {@code struct}, as the Python codec is.
+         * type); a value out of its range is refused in the words the Python codec says it.
          */
         public void unsigned(long value, int bytes, String field) throws EncodeException {
             long high = (1L << (8 * bytes)) - 1;
             if (value < 0) {
-                throw fail(Messages.STRUCT_OUT_OF_RANGE, field);
+                throw fail(Messages.intAtLeast(0), field);
             }
             if (value > high) {
-                String code = bytes == 1 ? "ubyte" : bytes == 2 ? "'H'" : "'I'";
-                throw fail(Messages.structUnsignedRange(code, high), field);
+                throw fail(Messages.intAtMost(high), field);
             }
             room(bytes);
             put(size, value, bytes);

@@ -1142,6 +1142,9 @@ public final class Codec {
         if (value == null) {
             throw out.fail("'NoneType' object has no attribute 'type_code'", "InlineEvent.type_code");
         }
+        if (value.typeCode() != 0) {  // (the frame would carry the constant, not this value)
+            throw out.fail(streamcodecs.runtime.Messages.invalidEnum(value.typeCode()), "InlineEvent.type_code");
+        }
         out.int32(0);
         out.bytes(value.data(), "InlineEvent.data");
     }

@@ -325,22 +325,6 @@ public final class Messages {
         return "padding must be a non-negative int, got " + value;
     }
 
-    /** An int32/int16 outside its range. (Python's struct module's words) */
-    public static String structRange(Object code, Object low, Object high) {
-        return "'" + code + "' format requires " + low + " <= number <= " + high;
-    }
-
-    /** An unsigned integer above its range (code: ubyte, 'H' or 'I'). (Python's struct module's words) */
-    public static String structUnsignedRange(Object code, Object high) {
-        return String.valueOf(code) + " format requires 0 <= number <= " + high;
-    }
-
-    /** A negative unsigned 'H' or 'I'. (Python's struct module's words) */
-    public static final String STRUCT_OUT_OF_RANGE = "argument out of range";
-
-    /** An int8 outside its range. (Python's struct module's words) */
-    public static final String STRUCT_BYTE_RANGE = "byte format requires -128 <= number <= 127";
-
     /** An integer field given a non-int. (Python's struct module's words) */
     public static final String STRUCT_NOT_INT = "required argument is not an integer";
 
