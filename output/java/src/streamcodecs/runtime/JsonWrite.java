@@ -55,10 +55,10 @@ public final class JsonWrite {
         if (!isNull(w, v, "int", nullable)) {
             long value = v.longValue();
             if (value > max) {
-                throw new JsonProblem("Expected `int` <= " + max);
+                throw new JsonProblem(Messages.intAtMost(max));
             }
             if (value < min) {
-                throw new JsonProblem("Expected `int` >= " + min);
+                throw new JsonProblem(Messages.intAtLeast(min));
             }
             w.number(Long.toString(value));
         }
