@@ -20,8 +20,8 @@ import msgspec
 
 from .errors import DecodeError
 from .messages import EMPTY_MESSAGE as EMPTY_MESSAGE
+from .messages import JSON_TRUNCATED, NESTED_TOO_DEEPLY, lone_surrogate, malformed, string_not_utf8, too_long
 from .messages import MAX_DEPTH as MAX_DEPTH
-from .messages import NESTED_TOO_DEEPLY, lone_surrogate, malformed, string_not_utf8, too_long
 from .messages import TOO_DEEP as TOO_DEEP
 from .wiretypes import Int8, Int16, Int32, Int64, Timestamp  # (rendered from the type records; re-exported)
 
@@ -221,13 +221,18 @@ def decode_error(
     message: str | None = None,
     syntax: str = "JSON",
     at: int | None = None,
+    size: int | None = None,
 ) -> DecodeError:
     """Translate a msgspec error into ``error`` with the field path and byte offset it names.
 
     ``syntax`` names the encoding in the reason (``JSON`` or ``MessagePack``); ``at`` is the stream offset of the
-    value, added to the offset msgspec names (and given alone when it names none).
+    value, added to the offset msgspec names (and given alone when it names none). ``size`` is the length of the
+    input decoded: an input cut short (msgspec names no offset) is refused at its end, where more was needed.
     """
     text = str(exc)
+    if size is not None and text == JSON_TRUNCATED:
+        exc = msgspec.DecodeError(f"{text} (byte {size})")
+        text = str(exc)
     field = None
     match = _AT.search(text)
     if match:

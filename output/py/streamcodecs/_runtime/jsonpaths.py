@@ -98,7 +98,7 @@ def typed_text(
                 except RecursionError:
                     raise
                 except DECODE_FAILURES as exc:
-                    raise decode_error(malformed_first(exc, text), error, line=line) from None
+                    raise decode_error(malformed_first(exc, text), error, line=line, size=len(text)) from None
             failures: dict[str, Exception] = {}
             for name, decoder in decoders.items():  # a tag used in several directions: the first that fits wins
                 try:
@@ -110,7 +110,7 @@ def typed_text(
                     if not isinstance(exc, msgspec.ValidationError):  # malformed input: no other decoder can do better
                         break
             failure = telling_failure(failures, text, tag_key, tag_directions)
-            raise decode_error(malformed_first(failure, text), error, line=line) from None
+            raise decode_error(malformed_first(failure, text), error, line=line, size=len(text)) from None
         except RecursionError:
             return deeper(text, error, line, partial(decode_text, direction, text, line))  # no closure: no cells
 
@@ -139,7 +139,7 @@ def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: ty
         except RecursionError:
             return deeper_packed(data, error, at, partial(decode_packed, direction, data, at))
         assert first is not None
-        raise decode_error(first, error, syntax="MessagePack", at=at) from None
+        raise decode_error(first, error, syntax="MessagePack", at=at, size=len(data)) from None
 
     return decode_packed
 
@@ -247,7 +247,7 @@ def general_text(recognise: Recognise, error: type[DecodeError]) -> TextDecode:
                     raise error(EMPTY_MESSAGE, line=line) from None
                 value = parse_huge(exc, text)
                 if value is None:
-                    raise decode_error(malformed_first(exc, text), error, line=line) from None
+                    raise decode_error(malformed_first(exc, text), error, line=line, size=len(text)) from None
                 return recognise(value, direction, line, huge=True)
             return recognise(value, direction, line)
         except RecursionError:
@@ -301,7 +301,7 @@ def general_packed(
             except RecursionError:
                 raise
             except DECODE_FAILURES as exc:
-                raise decode_error(exc, error, syntax="MessagePack", at=at) from None
+                raise decode_error(exc, error, syntax="MessagePack", at=at, size=len(data)) from None
             if at is None:
                 return recognise(value, direction, None)
             try:

@@ -84,8 +84,11 @@ def json_decode(data: bytes | bytearray | memoryview | str) -> Any:
 TOO_DEEP: Final = _m.TOO_DEEP
 
 
-def _malformed(exc: msgspec.DecodeError) -> Invalid:
+def _malformed(exc: msgspec.DecodeError, data: bytes | bytearray | memoryview | str) -> Invalid:
     text = str(exc).removeprefix("JSON is malformed: ")
+    if text == _m.JSON_TRUNCATED:  # cut short: refused at its end, where more input was needed
+        size = len(data.encode("utf-8", "surrogatepass")) if isinstance(data, str) else len(data)
+        return Invalid(_m.malformed(syntax="JSON", why=text), size)
     found = _BYTE.search(text)
     return Invalid(_m.malformed(syntax="JSON", why=_BYTE.sub("", text)), int(found.group(1)) if found else None)
 
@@ -105,11 +108,11 @@ def _json_decode_again(data: bytes | bytearray | memoryview | str) -> Any:
     try:
         return _JSON_DECODE(data)
     except msgspec.DecodeError as exc:
-        raise _malformed(exc) from None
+        raise _malformed(exc, data) from None
     except RecursionError:
         if _text_nesting(data) > MAX_DEPTH:
             raise Invalid(TOO_DEEP) from None
     try:
         return roomy(lambda: _JSON_DECODE(data))
     except msgspec.DecodeError as exc:  # a syntax error beyond the depth msgspec reached first
-        raise _malformed(exc) from None
+        raise _malformed(exc, data) from None

@@ -59,7 +59,7 @@ public final class KafkaJson {
         try (JsonParser p = JSON.createParser(text, from, text.length - from)) {
             JsonToken token = p.nextToken();
             if (token == null) {
-                throw new Invalid(malformedJson("input data was truncated"), text.length);
+                throw truncated(text);
             }
             CompactJson out = new CompactJson(false, 64);
             normal(p, token, out);
@@ -69,8 +69,10 @@ public final class KafkaJson {
             return new String(out.toBytes(), StandardCharsets.UTF_8);
         } catch (JsonProblem e) {
             throw new Invalid(e.reason()); // not reached: every string is checked for lone surrogates first
+        } catch (Invalid e) {
+            throw start < 0 ? orTruncated(e, text) : e;
         } catch (JsonProcessingException e) {
-            throw malformed(e);
+            throw malformed(e, text);
         } catch (IOException e) {
             throw new Invalid(malformedJson(e.getMessage()));
         }
@@ -85,8 +87,9 @@ public final class KafkaJson {
         }
     }
 
-    private static Invalid truncated(JsonParser p) {
-        return new Invalid(malformedJson("input data was truncated"), p.currentLocation().getByteOffset());
+    /** A text cut short: {@code Input data was truncated}, at its end (where more input was needed). */
+    private static Invalid truncated(byte[] text) {
+        return new Invalid(malformedJson(Messages.JSON_TRUNCATED), text.length);
     }
 
     private static void normal(JsonParser p, JsonToken token, CompactJson out)
@@ -96,7 +99,7 @@ public final class KafkaJson {
                 Map<String, byte[]> members = new LinkedHashMap<>();
                 for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
                     if (t == null) {
-                        throw truncated(p);
+                        throw new Invalid(malformedJson(Messages.JSON_TRUNCATED), p.currentLocation().getByteOffset());
                     }
                     String name = p.currentName();
                     noLoneSurrogate(name, p);
@@ -115,7 +118,7 @@ public final class KafkaJson {
                 out.beginArray();
                 for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
                     if (t == null) {
-                        throw truncated(p);
+                        throw new Invalid(malformedJson(Messages.JSON_TRUNCATED), p.currentLocation().getByteOffset());
                     }
                     normal(p, t, out);
                 }
@@ -211,7 +214,7 @@ public final class KafkaJson {
         try (JsonParser p = JSON.createParser(text)) {
             JsonToken token = p.nextToken();
             if (token == null) {
-                throw new Invalid(malformedJson("input data was truncated"), text.length);
+                throw truncated(text);
             }
             if (token != JsonToken.START_OBJECT) {
                 int kind = value(p, token, -1).kind;
@@ -228,8 +231,10 @@ public final class KafkaJson {
             }
             end(p);
             return found;
+        } catch (Invalid e) {
+            throw orTruncated(e, text);
         } catch (JsonProcessingException e) {
-            throw malformed(e);
+            throw malformed(e, text);
         } catch (IOException e) {
             throw new Invalid(malformedJson(e.getMessage()));
         }
@@ -242,12 +247,14 @@ public final class KafkaJson {
         try (JsonParser p = JSON.createParser(text)) {
             JsonToken token = p.nextToken();
             if (token == null) {
-                throw new Invalid(malformedJson("input data was truncated"), text.length);
+                throw truncated(text);
             }
             value(p, token, 0);
             end(p);
+        } catch (Invalid e) {
+            throw orTruncated(e, text);
         } catch (JsonProcessingException e) {
-            throw malformed(e);
+            throw malformed(e, text);
         } catch (IOException e) {
             throw new Invalid(malformedJson(e.getMessage()));
         }
@@ -259,9 +266,12 @@ public final class KafkaJson {
         return Messages.malformed("JSON", why);
     }
 
-    private static Invalid malformed(JsonProcessingException e) {
+    private static Invalid malformed(JsonProcessingException e, byte[] text) {
         if (JsonParsing.tooDeep(e)) {
             return new Invalid(JsonChecks.TOO_DEEP); // the Python codec's words, and no offset either
+        }
+        if (JsonParsing.truncated(text, 0, text.length)) {
+            return truncated(text); // msgspec's verdict and words, where Jackson words an early end its own way
         }
         String message = e.getOriginalMessage();
         int newline = message.indexOf('\n');
@@ -303,8 +313,7 @@ public final class KafkaJson {
                 while (depth > 0) {
                     JsonToken t = p.nextToken();
                     if (t == null) {
-                        long at = p.currentLocation().getByteOffset();
-                        throw new Invalid(malformedJson("input data was truncated"), at);
+                        throw new Invalid(malformedJson(Messages.JSON_TRUNCATED), p.currentLocation().getByteOffset());
                     }
                     switch (t) {
                         case START_OBJECT:
@@ -344,6 +353,19 @@ public final class KafkaJson {
         }
     }
 
+    private static final String UNPAIRED = malformedJson("a string holds an unpaired surrogate");
+
+    /**
+     * {@code found}, a problem of {@code text} met while reading it, or its truncation where msgspec's reading of
+     * the text ends before that problem: a string's high surrogate escape with fewer than the six bytes of a low
+     * one's after it is a text cut short there, not a lone surrogate ({@link JsonParsing#truncated}).
+     */
+    private static Invalid orTruncated(Invalid found, byte[] text) {
+        return UNPAIRED.equals(found.getMessage()) && JsonParsing.truncated(text, 0, text.length)
+                ? truncated(text)
+                : found;
+    }
+
     private static void noLoneSurrogate(String text, JsonParser p) throws Invalid {
         int n = text.length();
         for (int i = 0; i < n; i++) {
@@ -353,9 +375,7 @@ public final class KafkaJson {
                     i++;
                     continue;
                 }
-                throw new Invalid(
-                    malformedJson("a string holds an unpaired surrogate"), p.currentTokenLocation().getByteOffset()
-                );
+                throw new Invalid(UNPAIRED, p.currentTokenLocation().getByteOffset());
             }
         }
     }

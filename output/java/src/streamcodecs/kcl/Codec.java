@@ -197,7 +197,7 @@ public final class Codec {
             p.nextToken();
             return read(p, index);
         } catch (IOException e) {
-            throw JsonParsing.malformed(e, offset);
+            throw JsonParsing.malformed(e, data, offset, length);
         }
     }
 

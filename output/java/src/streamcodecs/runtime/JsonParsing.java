@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.node.TreeTraversingParser;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -42,14 +41,18 @@ public final class JsonParsing {
         return FACTORY.createParser(data, offset, length);
     }
 
-    /** The problem a parser's exception means: malformed JSON, at its byte offset. */
-    public static JsonProblem malformed(IOException e, int start) {
-        if (e instanceof JsonEOFException) {
-            return new JsonProblem(Messages.malformed("JSON", Messages.JSON_TRUNCATED), true, -1);
-        }
+    /**
+     * The problem a parser's exception on {@code data[from, from + length)} means: malformed JSON, at its byte
+     * offset; a text cut short ({@link #truncated}) is {@code Input data was truncated} at its end, where more
+     * input was needed.
+     */
+    public static JsonProblem malformed(IOException e, byte[] data, int from, int length) {
         if (e instanceof StreamConstraintsException) {
             String why = tooDeep(e) ? Messages.NESTED_TOO_DEEPLY : firstLine(e.getMessage());
             return new JsonProblem(Messages.malformed("JSON", why), true, -1);
+        }
+        if (truncated(data, from, length)) { // msgspec's verdict: Jackson ends some malformed texts with an EOF too
+            return truncation(length);
         }
         long offset = -1;
         String text = e.getMessage();
@@ -60,6 +63,216 @@ public final class JsonParsing {
             }
         }
         return new JsonProblem(Messages.malformed("JSON", Messages.jsonSyntax(firstLine(text))), true, offset);
+    }
+
+    /** A text of {@code length} bytes cut short: {@code Input data was truncated}, at its end. */
+    public static JsonProblem truncation(int length) {
+        return new JsonProblem(Messages.malformed("JSON", Messages.JSON_TRUNCATED), true, length);
+    }
+
+    /**
+     * Whether msgspec (the Python codec's parser) calls {@code data[offset, offset + length)} truncated rather than
+     * malformed: its input ends where its grammar needs more, before anything it refuses. Jackson words the same
+     * texts otherwise (an unexpected end of input, an unrecognised token), and a syntax error may be worded either
+     * way but a truncation must read the same in both codecs, so the decision is msgspec's, followed here: a
+     * literal ({@code true}, {@code false}, {@code null}) needs its length left, else the input is truncated
+     * whatever those bytes are; a number ends at the end of the input without being cut short, but a sign, a
+     * decimal point or an exponent must be followed by a digit (else the number is malformed); a string, an
+     * escape, an array or an object left open is truncated, as is an input of whitespace only. Called only on the
+     * error path, on a text of the family's strict form (UTF-8, nested at most {@link #MAX_DEPTH} deep).
+     */
+    public static boolean truncated(byte[] data, int offset, int length) {
+        int[] at = {offset};
+        int end = offset + length;
+        int found = value(data, at, end);
+        if (found != 0) {
+            return found < 0;
+        }
+        return false; // a whole value: whatever follows it is trailing characters, not a truncation
+    }
+
+    /** Reads one value at {@code at[0]} as msgspec does: 0 when whole, -1 when the input ends first, 1 when
+     * malformed. */
+    private static int value(byte[] data, int[] at, int end) {
+        int i = skipSpace(data, at[0], end);
+        if (i >= end) {
+            return -1;
+        }
+        byte c = data[i];
+        switch (c) {
+            case 't':
+            case 'n':
+            case 'f': {
+                String literal = c == 't' ? "true" : c == 'n' ? "null" : "false";
+                if (end - i < literal.length()) {
+                    return -1;
+                }
+                for (int k = 0; k < literal.length(); k++) {
+                    if (data[i + k] != literal.charAt(k)) {
+                        return 1;
+                    }
+                }
+                at[0] = i + literal.length();
+                return 0;
+            }
+            case '"':
+                return string(data, at, i, end);
+            case '[':
+            case '{':
+                return container(data, at, i, end, c == '{');
+            default:
+                if (c == '-' || (c >= '0' && c <= '9')) {
+                    return number(data, at, i, end);
+                }
+                return 1;
+        }
+    }
+
+    private static int container(byte[] data, int[] at, int start, int end, boolean object) {
+        byte close = (byte) (object ? '}' : ']');
+        int i = skipSpace(data, start + 1, end);
+        if (i >= end) {
+            return -1;
+        }
+        if (data[i] == close) {
+            at[0] = i + 1;
+            return 0;
+        }
+        while (true) {
+            if (object) {
+                if (data[i] != '"') {
+                    return 1;
+                }
+                int found = string(data, at, i, end);
+                if (found != 0) {
+                    return found;
+                }
+                i = skipSpace(data, at[0], end);
+                if (i >= end) {
+                    return -1;
+                }
+                if (data[i] != ':') {
+                    return 1;
+                }
+                i++;
+            }
+            at[0] = i;
+            int found = value(data, at, end);
+            if (found != 0) {
+                return found;
+            }
+            i = skipSpace(data, at[0], end);
+            if (i >= end) {
+                return -1;
+            }
+            if (data[i] == close) {
+                at[0] = i + 1;
+                return 0;
+            }
+            if (data[i] != ',') {
+                return 1;
+            }
+            i = skipSpace(data, i + 1, end);
+            if (i >= end) {
+                return -1;
+            }
+        }
+    }
+
+    private static int string(byte[] data, int[] at, int start, int end) {
+        for (int i = start + 1; i < end; i++) {
+            int c = data[i] & 0xFF;
+            if (c == '"') {
+                at[0] = i + 1;
+                return 0;
+            }
+            if (c < 0x20) {
+                return 1;
+            }
+            if (c == '\\') {
+                if (i + 1 >= end) {
+                    return -1;
+                }
+                byte e = data[++i];
+                if (e == 'u') {
+                    if (end - (i + 1) < 4) {
+                        return -1;
+                    }
+                    int unit = hex4(data, i + 1);
+                    i += 4;
+                    if (unit < 0 || (unit >= 0xDC00 && unit <= 0xDFFF)) {
+                        return 1;
+                    }
+                    if (unit >= 0xD800 && unit <= 0xDBFF) { // a high surrogate: msgspec wants its low one's escape
+                        if (end - (i + 1) < 6) {
+                            return -1;
+                        }
+                        int low = data[i + 1] == '\\' && data[i + 2] == 'u' ? hex4(data, i + 3) : -1;
+                        if (low < 0xDC00 || low > 0xDFFF) {
+                            return 1;
+                        }
+                        i += 6;
+                    }
+                } else if ("\"\\/bfnrt".indexOf(e) < 0) {
+                    return 1;
+                }
+            }
+        }
+        return -1;
+    }
+
+    private static int number(byte[] data, int[] at, int start, int end) {
+        int i = start;
+        if (data[i] == '-') {
+            i++;
+        }
+        if (i >= end || !digit(data[i])) {
+            return 1;
+        }
+        if (data[i] == '0') {
+            i++;
+            if (i < end && digit(data[i])) {
+                return 1;
+            }
+        } else {
+            while (i < end && digit(data[i])) {
+                i++;
+            }
+        }
+        if (i < end && data[i] == '.') {
+            i++;
+            if (i >= end || !digit(data[i])) {
+                return 1;
+            }
+            while (i < end && digit(data[i])) {
+                i++;
+            }
+        }
+        if (i < end && (data[i] == 'e' || data[i] == 'E')) {
+            i++;
+            if (i < end && (data[i] == '+' || data[i] == '-')) {
+                i++;
+            }
+            if (i >= end || !digit(data[i])) {
+                return 1;
+            }
+            while (i < end && digit(data[i])) {
+                i++;
+            }
+        }
+        at[0] = i;
+        return 0;
+    }
+
+    private static boolean digit(byte b) {
+        return b >= '0' && b <= '9';
+    }
+
+    private static int skipSpace(byte[] data, int i, int end) {
+        while (i < end && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r')) {
+            i++;
+        }
+        return i;
     }
 
     /**

@@ -133,12 +133,14 @@ public final class JsonScan {
      * typed path reads it: the tag, the first of a repeated tag key (the type id, as Jackson reads a polymorphic
      * type and msgspec a tagged union), and for each of {@code keys} its presence and scalar value.
      */
+    private static final String TRAILING = Messages.malformed("JSON", Messages.jsonSyntax(Messages.JSON_TRAILING));
+
     public static JsonScan scan(byte[] data, int offset, int length, String tagKey, String[] keys) throws JsonProblem {
         JsonScan scan = new JsonScan(keys.length);
         try (JsonParser p = JsonParsing.parser(data, offset, length)) {
             JsonToken t = p.nextToken();
             if (t == null) {
-                throw new JsonProblem("malformed JSON: Input data was truncated", true, -1);
+                throw JsonParsing.truncation(length);
             }
             scan.kind = JsonParsing.got(t);
             if (t == JsonToken.START_OBJECT) {
@@ -162,10 +164,10 @@ public final class JsonScan {
             }
             if (p.nextToken() != null) {
                 long at = p.currentTokenLocation().getByteOffset();
-                throw new JsonProblem("malformed JSON: JSON is malformed: trailing characters", true, at);
+                throw new JsonProblem(TRAILING, true, at);
             }
         } catch (IOException e) {
-            throw JsonParsing.malformed(e, offset);
+            throw JsonParsing.malformed(e, data, offset, length);
         }
         return scan;
     }
@@ -184,15 +186,15 @@ public final class JsonScan {
         try (JsonParser p = JsonParsing.parser(data, offset, length)) {
             JsonToken t = p.nextToken();
             if (t == null) {
-                throw new JsonProblem("malformed JSON: Input data was truncated", true, -1);
+                throw JsonParsing.truncation(length);
             }
             root = node(p);
             if (p.nextToken() != null) {
                 long at = p.currentTokenLocation().getByteOffset();
-                throw new JsonProblem("malformed JSON: JSON is malformed: trailing characters", true, at);
+                throw new JsonProblem(TRAILING, true, at);
             }
         } catch (IOException e) {
-            throw JsonParsing.malformed(e, offset);
+            throw JsonParsing.malformed(e, data, offset, length);
         }
         JsonScan scan = new JsonScan(keys.length);
         scan.tree = root;
