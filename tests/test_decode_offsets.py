@@ -73,3 +73,69 @@ def test_a_messagepack_value_cut_short_is_refused_at_its_end() -> None:
 def test_the_text_names_the_offset() -> None:
     with pytest.raises(kcl.DecodeError, match=r"^kcl: malformed JSON: Input data was truncated \(offset 3\)$"):
         kcl.decode(b'{"a')
+
+
+# ---------------------------------------------------------------- a refused value, a missing field, no message
+# msgspec names the field but no offset: the offset is the field's value (a missing field: the object lacking it; no
+# message: the value itself), found again in the text, as the Java codec finds it.
+REFUSED = [
+    (kcl, b'{"foo":1}', 0, "action"),
+    (kcl, b'  {"foo":1}', 2, "action"),
+    (kcl, b'{"action":"bogus"}', 10, "action"),
+    (kcl, b" [1]", 1, None),
+    (kcl, b'{"action":"processRecords","records":[ {"sequenceNumber":"1"}]}', 39, "records[0].data"),
+    (kcl, b'{"action":"processRecords","records":[{"data":"QQ","partitionKey":"p","sequenceNumber":"1"}]}', 46, None),
+    (kcl, b'{"action":"initialize","shardId":5,"shardId":"a"}', 33, "shardId"),  # the typed path: the first
+    (kcl, b'{"action":"shutdown","reason":"SOMETIMES"}', 30, "reason"),
+    (kcl, b'{"act\\u0069on":"initialize","shardId":5}', 38, "shardId"),
+    (storm, b'{"foo":1}\nend\n', 0, None),
+    (storm, b'\n {"foo":1}\nend\n', 2, None),
+    (storm, b'{"command":"emit"}\nend\n', 0, "tuple"),
+    (storm, b'{"command":"emit","tuple":[1],"anchors":[],"anchors":5}\nend\n', 53, "anchors[0]"),  # the last, as read
+    (storm, b'{"command":"emit","tuple":[1],"anchors":["a", 7]}\nend\n', 46, "anchors[1]"),
+    (storm, b'[1, "x"]\nend\n', 4, "taskIds[1]"),  # the array is the message's one field
+    (storm, b'{"conf":{},"pidDir":"/tmp","context":{}}\nend\n', 37, "context.task->component"),
+    (
+        storm,
+        b'{"pidDir":"/p","conf":{},"context":{"task->component":{},'
+        b'"stream->target->grouping":{"s":{"t":{"type":"RANDOM"}}}}}\nend\n',
+        84,  # a map's entries are not named: the map
+        "context.stream->target->grouping[...][...].type",
+    ),
+    (storm, b'{"command":"emit","tuple":[],"anchors":1e400}\nend\n', 39, "anchors[0]"),  # a lone scalar for a list
+]
+
+
+@pytest.mark.parametrize(("codec", "frame", "offset", "field"), REFUSED)
+def test_a_refused_value_is_named_where_it_is(codec: object, frame: bytes, offset: int, field: str | None) -> None:
+    with pytest.raises(codec.DecodeError) as caught:  # type: ignore[attr-defined]
+        codec.decode(frame)  # type: ignore[attr-defined]
+    assert caught.value.offset == offset, str(caught.value)
+    if field is not None:
+        assert caught.value.field == field
+    reader = codec.Reader()  # type: ignore[attr-defined]
+    with pytest.raises(codec.DecodeError) as caught:  # type: ignore[attr-defined]
+        reader.feed(frame if codec is storm else frame + b"\n")
+    assert caught.value.offset == offset  # in a Reader: the offset in the message's text
+
+
+PACKED = [
+    ({"command": "emit", "tuple": [1], "anchors": 5}, b"\x05", "anchors[0]"),
+    ([1, "x"], b"\xa1x", "taskIds[1]"),
+    ({"command": "emit"}, b"\x81", "tuple"),
+    ({"conf": {}, "pidDir": "/tmp", "context": {}}, b"\x80", "context.task->component"),
+    ({"foo": 1}, b"\x81", None),
+]
+
+
+@pytest.mark.parametrize(("value", "there", "field"), PACKED)
+def test_a_refused_messagepack_value_is_named_where_it_is(value: object, there: bytes, field: str | None) -> None:
+    data = msgspec.msgpack.encode(value)
+    with pytest.raises(storm.DecodeError) as caught:
+        storm.decode(data, serializer="msgpack")
+    assert data[caught.value.offset :].startswith(there)
+    assert caught.value.field == field
+    first = storm.encode(storm.Sync(), serializer="msgpack")
+    with pytest.raises(storm.DecodeError) as caught:
+        storm.Reader(serializer="msgpack").feed(first + data)
+    assert (first + data)[caught.value.offset :].startswith(there)  # in a Reader: the offset in the stream

@@ -22,8 +22,10 @@ import msgspec
 
 from . import messages as _m
 from .errors import DecodeError
-from .jsonpacked import deeper_packed, too_deep
+from .jsonpacked import deeper_packed, packed_end, too_deep
 from .jsonwire import (
+    _MISSING,
+    _PATH,
     DECODE_FAILURES,
     EMPTY_MESSAGE,
     MAX_DEPTH,
@@ -32,6 +34,7 @@ from .jsonwire import (
     check_text,
     decode_error,
     deeper,
+    located,
     malformed_first,
     telling_failure,
     unbounded,
@@ -97,7 +100,8 @@ def typed_text(
                 except RecursionError:
                     raise
                 except DECODE_FAILURES as exc:
-                    raise decode_error(malformed_first(exc, text), error, line=line, size=len(text)) from None
+                    failure = decode_error(malformed_first(exc, text), error, line=line, size=len(text))
+                    raise located(failure, text, error, last=False) from None
             failures: dict[str, Exception] = {}
             for name, decoder in decoders.items():  # a tag used in several directions: the first that fits wins
                 try:
@@ -108,8 +112,9 @@ def typed_text(
                     failures[name] = exc
                     if not isinstance(exc, msgspec.ValidationError):  # malformed input: no other decoder can do better
                         break
-            failure = telling_failure(failures, text, tag_key, tag_directions)
-            raise decode_error(malformed_first(failure, text), error, line=line, size=len(text)) from None
+            telling = telling_failure(failures, text, tag_key, tag_directions)
+            failure = decode_error(malformed_first(telling, text), error, line=line, size=len(text))
+            raise located(failure, text, error, last=False) from None
         except RecursionError:
             return deeper(text, error, line, partial(decode_text, direction, text, line))  # no closure: no cells
 
@@ -138,9 +143,76 @@ def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: ty
         except RecursionError:
             return deeper_packed(data, error, at, partial(decode_packed, direction, data, at))
         assert first is not None
-        raise decode_error(first, error, syntax="MessagePack", at=at, size=len(data)) from None
+        failure = decode_error(first, error, syntax="MessagePack", at=at, size=len(data))
+        raise packed_located(failure, data, at, error, last=False) from None
 
     return decode_packed
+
+
+def _packed_items(data: Any, pos: int) -> tuple[bool | None, int, int]:
+    """Of the MessagePack value at ``pos``: whether it is a map (True), an array (False) or neither (None), its
+    number of entries and where the first starts."""
+    head = data[pos]
+    if 0x80 <= head <= 0x9F:  # fixmap, fixarray
+        return head < 0x90, head & 0x0F, pos + 1
+    if head in (0xDC, 0xDE):  # array 16, map 16
+        return head == 0xDE, int.from_bytes(data[pos + 1 : pos + 3], "big"), pos + 3
+    if head in (0xDD, 0xDF):  # array 32, map 32
+        return head == 0xDF, int.from_bytes(data[pos + 1 : pos + 5], "big"), pos + 5
+    return None, 0, pos
+
+
+def packed_value_at(data: Any, field: str | None, *, missing: bool = False, last: bool = True) -> int:
+    """:func:`~.jsonwire.value_at` of a MessagePack value (a whole one, refused after it was read): the offset in
+    ``data`` of the value at ``field``, or with ``missing`` of the map that lacks its last key."""
+    pos = 0
+    steps = list(_PATH.finditer(field or ""))
+    if missing and steps:
+        steps.pop()
+    for step in steps:
+        key, index = step.group("key"), step.group("index")
+        if index == "...":
+            break
+        is_map, count, at = _packed_items(data, pos)
+        if key is not None and is_map is not True:  # an array stands for its message's one field
+            if is_map is False:
+                continue
+            break
+        if index is not None and is_map is not False:  # a lone scalar stands for its list of one
+            if is_map is None:
+                continue
+            break
+        found = None
+        for item in range(count):
+            if key is not None:
+                value = packed_end(data, at)[0]
+                try:
+                    name = msgspec.msgpack.decode(data[at:value])
+                except msgspec.DecodeError:
+                    name = None
+                if name == key:
+                    found = value
+                    if not last:
+                        break
+                at = value
+            elif item == int(index):
+                found = at
+                break
+            at = packed_end(data, at)[0]
+        if found is None:
+            break
+        pos = found
+    return pos
+
+
+def packed_located(exc: DecodeError, data: Any, at: int | None, error: type[DecodeError], *, last: bool = True) -> Any:
+    """``exc`` naming the offset of what it refuses in the MessagePack value ``data`` (at ``at`` in a stream) when it
+    names none, as :func:`~.jsonwire.located` does in JSON text (a value nested too deeply is refused whole)."""
+    if exc.offset is not None or exc.reason == PACKED_TOO_DEEP:
+        return exc
+    missing = _MISSING.match(exc.reason) is not None
+    offset = (at or 0) + packed_value_at(bytes(data), exc.field, missing=missing, last=last)  # (a Raw in a Reader)
+    return error(exc.reason, offset=offset, field=exc.field, line=exc.line)
 
 
 def recogniser(
@@ -247,8 +319,14 @@ def general_text(recognise: Recognise, error: type[DecodeError]) -> TextDecode:
                 value = parse_huge(exc, text)
                 if value is None:
                     raise decode_error(malformed_first(exc, text), error, line=line, size=len(text)) from None
-                return recognise(value, direction, line, huge=True)
-            return recognise(value, direction, line)
+                try:
+                    return recognise(value, direction, line, huge=True)
+                except error as refused:
+                    raise located(refused, text, error) from None
+            try:
+                return recognise(value, direction, line)
+            except error as refused:
+                raise located(refused, text, error) from None
         except RecursionError:
             return deeper(text, error, line, partial(decode_general, direction, text, line))
 
@@ -301,12 +379,10 @@ def general_packed(
                 raise
             except DECODE_FAILURES as exc:
                 raise decode_error(exc, error, syntax="MessagePack", at=at, size=len(data)) from None
-            if at is None:
-                return recognise(value, direction, None)
             try:
                 return recognise(value, direction, None)
             except error as exc:
-                raise error(exc.reason, offset=at, field=exc.field) from None
+                raise packed_located(exc, data, at, error) from None
         except RecursionError:
             return deeper_packed(data, error, at, partial(decode_packed, direction, data, at))
 

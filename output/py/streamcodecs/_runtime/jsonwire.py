@@ -46,6 +46,8 @@ __all__ = [
     "nesting",
     "as_bytes",
     "decode_error",
+    "located",
+    "value_at",
     "LineFrames",
     "LineReader",
     "Reader",
@@ -258,6 +260,108 @@ def decode_error(
     elif isinstance(exc, RecursionError):
         text = malformed(syntax=syntax, why=NESTED_TOO_DEEPLY)
     return error(message or text, offset=offset, field=field, line=line)
+
+
+# ---------------------------------------------------------------- where a refused value is
+# msgspec names a field path but no offset for a value it refuses (and none for a missing field or a value no
+# message matches); the offset is found again in the text, on the error path only, as the Java codec finds it
+# (JsonMessages.valueAt): the field's value, or for a missing field the object that lacks it, or for a value no
+# message matches the value itself. The text is JSON (a syntax error is reported before any of these).
+_PATH = re.compile(r"\.?(?P<key>[^.\[]+)|\[(?P<index>\d+|\.\.\.)\]")
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_SPACE = re.compile(rb"[ \t\r\n]*")
+_SCALAR_END = re.compile(rb"[,\]} \t\r\n]|$")
+
+
+def _value_end(text: bytes, pos: int) -> int:
+    """The end of the JSON value that starts at ``pos``."""
+    first = text[pos]
+    if first == 0x22:  # "
+        return _JSON_STRING.match(text, pos).end()  # type: ignore[union-attr]
+    if first not in b"[{":
+        return _SCALAR_END.search(text, pos).start()  # type: ignore[union-attr]
+    depth = 0
+    for token in _TOKEN.finditer(text, pos):
+        mark = token.group()[0]
+        if mark in b"[{":
+            depth += 1
+        elif mark in b"]}":
+            depth -= 1
+            if depth == 0:
+                return token.end()
+    return len(text)
+
+
+def _inside(text: bytes, pos: int, key: str | None, index: int, last: bool) -> int | None:
+    """The start of member ``key`` of the object at ``pos`` (its last when ``last``, else its first), or of item
+    ``index`` of the array there; None when it has none."""
+    close = 0x7D if key is not None else 0x5D  # } or ]
+    pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+    found = None
+    count = 0
+    while pos < len(text) and text[pos] != close:
+        if key is not None:
+            name = _JSON_STRING.match(text, pos)
+            assert name is not None
+            raw = name.group()
+            pos = _SPACE.match(text, _SPACE.match(text, name.end()).end() + 1).end()  # type: ignore[union-attr]
+            if (json.loads(raw) if 92 in raw else raw[1:-1].decode("utf-8")) == key:
+                found = pos
+                if not last:
+                    return found
+        elif count == index:
+            return pos
+        count += 1
+        pos = _SPACE.match(text, _value_end(text, pos)).end()  # type: ignore[union-attr]
+        if pos < len(text) and text[pos] == 0x2C:  # ,
+            pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+    return found
+
+
+def value_at(text: bytes, field: str | None, *, missing: bool = False, last: bool = True) -> int:
+    """The offset in JSON ``text`` of the value at ``field`` (a DecodeError's path: ``records[0].data``), or with
+    ``missing`` of the object that lacks its last key; the top-level value's without a field.
+
+    Of a repeated key, the value read (``last``: the last, as the general path's dict holds it; else the first, which
+    the typed path refuses first). A path the text does not hold all of ends where it stops: an entry of a map
+    (``[...]``) is not named, so the map; a key of an array is the message whose one field the array is, an index of
+    a scalar the lone scalar read as a list of one, so that value.
+    """
+    pos = _SPACE.match(text).end()  # type: ignore[union-attr]
+    steps = list(_PATH.finditer(field or ""))
+    if missing and steps:
+        steps.pop()
+    for step in steps:
+        if pos >= len(text):
+            break
+        kind = text[pos]
+        key, index = step.group("key"), step.group("index")
+        if index == "...":
+            break
+        if key is not None and kind != 0x7B:  # not an object: an array stands for its message's one field
+            if kind == 0x5B:
+                continue
+            break
+        if index is not None and kind != 0x5B:  # not an array: a lone scalar stands for its list of one
+            if kind == 0x7B:
+                break
+            continue
+        found = _inside(text, pos, key, int(index or 0), last)
+        if found is None:
+            break
+        pos = found
+    return pos
+
+
+def located(exc: DecodeError, text: bytes, error: type[DecodeError], *, last: bool = True) -> DecodeError:
+    """``exc`` naming the offset in ``text`` of what it refuses (:func:`value_at`) when it names none (a text nested
+    too deeply, or an empty message, is refused whole, at no offset)."""
+    if exc.offset is not None or exc.reason in (TOO_DEEP, EMPTY_MESSAGE):
+        return exc
+    missing = _MISSING.match(exc.reason) is not None
+    offset = value_at(text, exc.field, missing=missing, last=last)
+    return error(exc.reason, offset=offset, field=exc.field, line=exc.line)
 
 
 def as_bytes(frame: bytes | bytearray | memoryview | str, error: type[DecodeError] = DecodeError) -> bytes:

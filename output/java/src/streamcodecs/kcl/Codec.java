@@ -68,6 +68,11 @@ public final class Codec {
         return JsonMessages.failure(PROTOCOL, problem, line);
     }
 
+    /** A problem of the JSON text {@code data[offset, offset + length)}, naming where in it the refused value is. */
+    private static DecodeException failure(JsonProblem problem, long line, byte[] data, int offset, int length) {
+        return JsonMessages.failure(PROTOCOL, problem, line, data, offset, length, false);
+    }
+
     /** A common message read in one pass, or null: then the general path decides. */
     private static Messages.Message fast(byte[] data, int offset, int length, int direction) {
         boolean tagLater = false;
@@ -232,11 +237,11 @@ public final class Codec {
         try {
             scan = JsonScan.scan(data, offset, length, TAG_KEY, SHAPE_KEYS);
         } catch (JsonProblem e) {
-            throw failure(e, line);
+            throw failure(e, line, data, offset, length);
         }
         JsonProblem tagProblem = JsonMessages.tagProblem(scan, TAG_KEY);
         if (tagProblem != null) {
-            throw failure(tagProblem, line); // the same for every direction
+            throw failure(tagProblem, line, data, offset, length); // the same for every direction
         }
         String tag = (String) scan.tag;
         JsonProblem[] failures = new JsonProblem[DIRECTIONS.length];
@@ -253,7 +258,7 @@ public final class Codec {
                 }
             }
         }
-        throw failure(JsonMessages.telling(failures, tagOwner(tag)), line);
+        throw failure(JsonMessages.telling(failures, tagOwner(tag)), line, data, offset, length);
     }
 
     /** The one direction that has a message with tag {@code tag}, or -1 (none, or several). */

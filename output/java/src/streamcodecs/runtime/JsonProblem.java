@@ -14,6 +14,7 @@ public final class JsonProblem extends Exception {
     private final boolean malformed;
     private final long offset;
     private String path = "";
+    private boolean absent;
 
     public JsonProblem(String reason) {
         this(reason, false, -1);
@@ -62,7 +63,14 @@ public final class JsonProblem extends Exception {
         return this;
     }
 
+    /** Whether the problem is a missing field (whose path names the field; the object lacking it is where). */
+    public boolean absent() {
+        return absent;
+    }
+
     public static JsonProblem missing(String key) {
-        return new JsonProblem(Messages.missingField(key)).at(key);
+        JsonProblem problem = new JsonProblem(Messages.missingField(key)).at(key);
+        problem.absent = true;
+        return problem;
     }
 }

@@ -84,6 +84,11 @@ public final class Codec {
         return JsonMessages.failure(PROTOCOL, problem, line);
     }
 
+    /** A problem of the JSON text {@code data[offset, offset + length)}, naming where in it the refused value is. */
+    private static DecodeException failure(JsonProblem problem, long line, byte[] data, int offset, int length) {
+        return JsonMessages.failure(PROTOCOL, problem, line, data, offset, length, true);
+    }
+
     /** A common message read in one pass, or null: then the general path decides. */
     private static Messages.Message fast(byte[] data, int offset, int length, int direction) {
         boolean tagLater = false;
@@ -296,7 +301,7 @@ public final class Codec {
             }
             scan = JsonScan.read(data, offset, length, TAG_KEY, SHAPE_KEYS);
         } catch (JsonProblem e) {
-            throw failure(e, line);
+            throw failure(e, line, data, offset, length);
         }
         for (int d = 0; d < DIRECTIONS.length; d++) {
             int index = direction < 0 || d == direction ? classify(scan, d) : -1;
@@ -304,11 +309,12 @@ public final class Codec {
                 try {
                     return read(scan, index);
                 } catch (JsonProblem e) {
-                    throw failure(e, line);
+                    throw failure(e, line, data, offset, length);
                 }
             }
         }
-        throw failure(JsonMessages.noMessage(scan, TAG_KEY, direction >= 0 ? DIRECTIONS[direction] : null), line);
+        JsonProblem none = JsonMessages.noMessage(scan, TAG_KEY, direction >= 0 ? DIRECTIONS[direction] : null);
+        throw failure(none, line, data, offset, length);
     }
 
     /** The message a scanned value is in a direction (by its tag, else by its shape), or -1. */
