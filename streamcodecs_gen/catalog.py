@@ -23,6 +23,10 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+SHOWN_KEYS = 8
+"""How many of an object's keys a problem shows (no_message_has_keys): a message has few, a value no message
+matches may have any number."""
+
 MAX_DEPTH = 1000
 """How deep both runtimes let JSON nest its arrays and objects (Jackson's default, which the CloudEvents Java SDK
 reads with); deeper is refused as :data:`TOO_DEEP` whatever the interpreter's stack."""
@@ -146,6 +150,17 @@ CATALOG: tuple[Message, ...] = (
         "Storm's framing: an end line right after another.",
     ),
     Message("no_message_matches", "no message matches this {what}", "A JSON value no message of the direction is."),
+    Message(
+        "no_message_has_keys",
+        "no message has the keys {keys}",
+        "An object without a tag whose keys no message of the direction has (keys: shown_keys's).",
+    ),
+    Message(
+        "shown_keys",
+        "{first} and {more} more",
+        "An object's keys in a problem past the first SHOWN_KEYS: those (reprs, comma-separated) and how many more.",
+    ),
+    Message("no_message_empty_object", "no message is an empty object", "An empty object, which no message is."),
     # msgspec's words: the Python decoder takes them from msgspec's ValidationError; its encoder checks
     # (jsonchecks.py) and the Java codec say them from here.
     Message("expected_type", "Expected `{type}`, got `{kind}`", "A value of another JSON type.", _MSGSPEC),
@@ -485,7 +500,7 @@ def said(entry: str, /, **fields: object) -> str:
 
 def catalog_context() -> dict[str, Any]:
     """What ``templates/*/runtime/messages*.j2`` render: the entries and the constants."""
-    return {"messages": CATALOG, "max_depth": MAX_DEPTH}
+    return {"messages": CATALOG, "max_depth": MAX_DEPTH, "shown_keys": SHOWN_KEYS}
 
 
 def messages_at_source() -> ModuleType:
@@ -498,5 +513,6 @@ def messages_at_source() -> ModuleType:
         body = "from typing import Final\n\n" + "\n\n".join(message.python for message in CATALOG)
         exec(compile(body, "<catalog>", "exec"), module.__dict__)
         module.MAX_DEPTH = MAX_DEPTH  # type: ignore[attr-defined]
+        module.SHOWN_KEYS = SHOWN_KEYS  # type: ignore[attr-defined]
         sys.modules[name] = module
     return sys.modules[name]

@@ -50,6 +50,10 @@ WORDED: dict[str, list[bytes]] = {
         b'{"action":"status","responseFor":true}',
         b"[1]",
         b'"x"',
+        # where: the field's value (the first of a repeated key, as the typed path refuses it), a missing field's object
+        b'{"action":"initialize","shardId":5,"shardId":"a"}',
+        b'{"action":"processRecords","records":[ {"sequenceNumber":"1"}]}',
+        b'{"act\\u0069on":"initialize","shardId":5}',
     ],
     "storm": [
         b'{"command":"emit","tuple":[1],"anchors":5}\nend\n',
@@ -75,6 +79,15 @@ WORDED: dict[str, list[bytes]] = {
         b"[1,1e400]\nend\n",
         b"1e400\nend\n",
         b'{"pidDir":"/p","conf":{"a":1e400},"context":{"task->component":{},"q":1e400}}\nend\n',
+        # no message: its keys shown (the first eight, in order, a repeated one once) and where it starts
+        b"{}\nend\n",
+        b'  {"a":1,"b":2,"a":3}\nend\n',
+        b'{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":0}\nend\n',
+        b'{"\\u00e9\\ud83d\\ude00\'\\"x":1,"\\n":2}\nend\n',
+        # a refused value: where it is (the last of a repeated key, an array's item, a map's entry is the map)
+        b'{"command":"emit","tuple":[1],"anchors":[],"anchors":5}\nend\n',
+        b'[1, "x"]\nend\n',
+        b'{"pidDir":"/p","conf":{},"context":{"task->component":{},"stream->target->grouping":{"s":{"t":5}}}}\nend\n',
     ],
 }
 

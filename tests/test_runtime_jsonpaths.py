@@ -61,8 +61,10 @@ def test_recognised_by_tag_then_by_shape_in_each_direction() -> None:
 def test_what_matches_nothing_is_named() -> None:
     with pytest.raises(ToyError, match=r"no message matches this op: 'pong' in direction 'down'"):
         GENERAL("down", b'{"op": "pong"}', 3)
-    with pytest.raises(ToyError, match=r"no message matches this int$"):
-        GENERAL(None, b"5", None)
+    with pytest.raises(ToyError, match=r"no message matches this int \(offset 1\)$"):
+        GENERAL(None, b" 5", None)  # where the value starts
+    with pytest.raises(ToyError, match=r"no message has the keys 'x', 'y' in direction 'down' \(offset 0\)$"):
+        GENERAL("down", b'{"x": 1, "y": null}', None)
     with pytest.raises(ToyError) as raised:
         GENERAL("up", b"  ", 4)
     assert raised.value.line == 4

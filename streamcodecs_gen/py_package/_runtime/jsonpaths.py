@@ -281,12 +281,22 @@ def recogniser(
             if cls is not None:
                 return convert(value, cls, line, huge)
         if isinstance(value, dict) and tag_key in value:
-            what = f"{tag_key}: {_shown(value.get(tag_key))}"
+            problem = _m.no_message_matches(what=f"{tag_key}: {_shown(value.get(tag_key))}")
+        elif isinstance(value, dict):
+            problem = _m.no_message_has_keys(keys=shown_keys(value)) if value else _m.NO_MESSAGE_EMPTY_OBJECT
         else:
-            what = "float" if isinstance(value, msgspec.Raw) else type(value).__name__
-        raise error(_m.no_message_matches(what=what) + (f" in direction {direction!r}" if direction else ""), line=line)
+            problem = _m.no_message_matches(what="float" if isinstance(value, msgspec.Raw) else type(value).__name__)
+        raise error(problem + (f" in direction {direction!r}" if direction else ""), line=line)
 
     return recognise
+
+
+def shown_keys(value: dict[Any, Any]) -> str:
+    """An object's keys in a problem, as Python reprs in their order: the first :data:`~.messages.SHOWN_KEYS`, and
+    how many more."""
+    shown = ", ".join(repr(key) for key, _ in zip(value, range(_m.SHOWN_KEYS), strict=False))
+    more = len(value) - _m.SHOWN_KEYS
+    return _m.shown_keys(first=shown, more=more) if more > 0 else shown
 
 
 def _shown(value: Any) -> str:

@@ -9,6 +9,8 @@ from typing import Final
 
 MAX_DEPTH: Final = 1000
 """How deep JSON may nest its arrays and objects (deeper is refused as :data:`TOO_DEEP`)."""
+SHOWN_KEYS: Final = 8
+"""How many of an object's keys a problem shows (:func:`no_message_has_keys`; the rest are counted)."""
 
 
 TOO_DEEP: Final = "malformed JSON: nested too deeply"
@@ -46,6 +48,20 @@ EMPTY_MESSAGE: Final = "empty message: an end line with no JSON before it"
 def no_message_matches(*, what: object) -> str:
     """A JSON value no message of the direction is."""
     return f"no message matches this {what}"
+
+
+def no_message_has_keys(*, keys: object) -> str:
+    """An object without a tag whose keys no message of the direction has (keys: shown_keys's)."""
+    return f"no message has the keys {keys}"
+
+
+def shown_keys(*, first: object, more: object) -> str:
+    """An object's keys in a problem past the first SHOWN_KEYS: those (reprs, comma-separated) and how many more."""
+    return f"{first} and {more} more"
+
+
+NO_MESSAGE_EMPTY_OBJECT: Final = "no message is an empty object"
+"""An empty object, which no message is."""
 
 
 def expected_type(*, type: object, kind: object) -> str:

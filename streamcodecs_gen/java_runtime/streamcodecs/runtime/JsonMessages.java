@@ -63,7 +63,25 @@ public final class JsonMessages {
     /** The problem of a value that no message of the direction ({@code null}: of any) matches. */
     public static JsonProblem noMessage(JsonScan scan, String tagKey, String direction) {
         String where = direction != null ? " in direction '" + direction + "'" : "";
+        if (!scan.hasTag && scan.tree != null && scan.tree.isObject()) {
+            if (scan.tree.isEmpty()) {
+                return new JsonProblem(Messages.NO_MESSAGE_EMPTY_OBJECT + where);
+            }
+            return new JsonProblem(Messages.noMessageHasKeys(shownKeys(scan.tree)) + where);
+        }
         return new JsonProblem(Messages.noMessageMatches(scan.describe(tagKey)) + where);
+    }
+
+    /** An object's keys in a problem, as Python reprs in their order: the first {@link Messages#SHOWN_KEYS}, and
+     * how many more (as jsonpaths.shown_keys shows them). */
+    private static String shownKeys(com.fasterxml.jackson.databind.JsonNode object) {
+        StringBuilder shown = new StringBuilder();
+        java.util.Iterator<String> names = object.fieldNames();
+        for (int i = 0; i < Messages.SHOWN_KEYS && names.hasNext(); i++) {
+            shown.append(i > 0 ? ", " : "").append(PythonText.repr(names.next()));
+        }
+        int more = object.size() - Messages.SHOWN_KEYS;
+        return more > 0 ? Messages.shownKeys(shown, more) : shown.toString();
     }
 
     /** A decoding problem of the protocol; {@code line} (or -1) is named. */

@@ -9,6 +9,8 @@ package streamcodecs.runtime;
 public final class Messages {
     /** How deep JSON may nest its arrays and objects (deeper is refused as {@link #TOO_DEEP}). */
     public static final int MAX_DEPTH = 1000;
+    /** How many of an object's keys a problem shows ({@link #noMessageHasKeys}; the rest are counted). */
+    public static final int SHOWN_KEYS = 8;
 
     /** JSON nested deeper than MAX_DEPTH (no offset). */
     public static final String TOO_DEEP = "malformed JSON: nested too deeply";
@@ -43,6 +45,19 @@ public final class Messages {
     public static String noMessageMatches(Object what) {
         return "no message matches this " + what;
     }
+
+    /** An object without a tag whose keys no message of the direction has (keys: shown_keys's). */
+    public static String noMessageHasKeys(Object keys) {
+        return "no message has the keys " + keys;
+    }
+
+    /** An object's keys in a problem past the first SHOWN_KEYS: those (reprs, comma-separated) and how many more. */
+    public static String shownKeys(Object first, Object more) {
+        return String.valueOf(first) + " and " + more + " more";
+    }
+
+    /** An empty object, which no message is. */
+    public static final String NO_MESSAGE_EMPTY_OBJECT = "no message is an empty object";
 
     /** A value of another JSON type. (msgspec's words) */
     public static String expectedType(Object type, Object kind) {
