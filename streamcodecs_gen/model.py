@@ -505,7 +505,7 @@ class Message(Struct):
 @dataclass
 class Constant:
     name: str
-    value: Any
+    value: str | int | float | bool  # the schema refuses null: a constant names a value
     doc: str
     origin: Origin = NOWHERE
 

@@ -87,7 +87,7 @@ def _type_hint(error: jsonschema.ValidationError) -> str:
     if isinstance(error.instance, bool) and "boolean" not in expected:
         hint += " (YAML reads true/false, yes/no and on/off as booleans: quote it if it is text)"
     elif error.instance is None:
-        hint += " (the value is missing: YAML reads an empty value as null)"
+        hint += " (YAML reads null, ~ and an empty value as null)"
     return hint
 
 
@@ -95,6 +95,8 @@ def _message(error: jsonschema.ValidationError) -> str:
     where = "/" + "/".join(str(p) for p in error.absolute_path)
     if error.validator == "type" and error.instance is None and not error.absolute_path:
         return f"{where}: the file is empty"
+    if error.validator == "type" and error.instance is None:
+        return f"{where}: the value is null"
     if error.validator == "enum":
         return f"{where}: {error.instance!r} is not allowed"
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):

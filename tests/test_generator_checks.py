@@ -444,6 +444,15 @@ CASES = [
         "name: BIG",
     ),
     (
+        # Java's Messages declared it as the String "None"; a constant names a value, so null is the schema's problem.
+        "null constant",
+        BINARY,
+        "enums:\n",
+        "constants:\n  - {name: NOTHING, value: null}\nenums:\n",
+        "/constants/0/value: the value is null — write a string or a number",
+        "name: NOTHING",
+    ),
+    (
         "shape match beyond its field's type",
         JSON,
         "    tag: status\n    directions: [up]\n    fields:\n      - {name: responseFor, type: string}\n",

@@ -172,7 +172,9 @@ class JavaBinary:
             return ("int", str(value)) if low <= value <= high else ("long", f"{value}L")
         if isinstance(value, float):
             return "double", self._number("double", value)
-        return "String", java_string(str(value))
+        if isinstance(value, str):
+            return "String", java_string(value)
+        raise TypeError(f"constant value {value!r}: the schema takes a string, a number or true/false")
 
     def components(self, owner: Struct, indent: int) -> str:
         """A record's components, on one line or one per line when that would pass 120 characters."""
