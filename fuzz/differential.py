@@ -54,11 +54,14 @@ SHARES = {  # each entry point's share of a protocol's inputs
 KAFKA_SHARES = {"decode": 0.15, "encode": 0.2}
 CLASS_SHARE = 0.5
 """The share of a JSON decode entry's inputs aimed at the classes once found to disagree (the rest are random)."""
-_SYNTAX = re.compile(r"malformed JSON: (?!a string is not valid|Input data was truncated \(offset).*", re.S)
-"""A JSON syntax error, however worded (Jackson's and msgspec's words and offsets differ; too deep a nesting is
-one); the strict rules' own texts (invalid UTF-8, lone surrogates) are not syntax errors and must read the same,
-and neither is a text cut short: both codecs refuse it as truncated at its end (msgspec's verdict decides which
-texts are cut short), so its words and its offset are compared as any other refusal's."""
+_SYNTAX = re.compile(
+    r"malformed JSON: (?!a string is not valid|Input data was truncated \(offset|nested too deeply \(offset).*", re.S
+)
+"""A JSON syntax error, however worded (Jackson's and msgspec's words and offsets differ); the strict rules' own
+texts (invalid UTF-8, lone surrogates, nesting deeper than the limit, at the bracket that opens one level too many)
+are not syntax errors and must read the same, and neither is a text cut short: both codecs refuse it as truncated
+at its end (msgspec's verdict decides which texts are cut short), so its words and its offset are compared as any
+other refusal's."""
 
 
 class Java:

@@ -133,7 +133,11 @@ _MSGSPEC = "msgspec"
 
 CATALOG: tuple[Message, ...] = (
     # JSON nesting, all families.
-    Message("too_deep", "malformed JSON: nested too deeply", "JSON nested deeper than MAX_DEPTH (no offset)."),
+    Message(
+        "too_deep",
+        "malformed JSON: nested too deeply",
+        "JSON nested deeper than MAX_DEPTH (at the bracket that opens one level too many).",
+    ),
     # The JSON family's own words (jsonwire.py, jsonpacked.py, jsonpaths.py; JsonParsing, JsonReader, JsonMessages).
     Message("nested_too_deeply", "nested too deeply", "Why a text is malformed when it nests deeper than MAX_DEPTH."),
     Message("malformed", "malformed {syntax}: {why}", "A text that is not JSON (or MessagePack: syntax) and why."),

@@ -10,6 +10,9 @@ own event.
 from __future__ import annotations
 
 import json
+import random
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +22,10 @@ from test_cloudevents_conformance import CASES, record_of
 from test_spark_cloudevents import MALFORMED, _vector_record
 
 pytestmark = pytest.mark.spark
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fuzz"))
+
+import fuzz  # noqa: E402
 
 JSON_PARSER_REASONS = ("malformed JSON", "JSON text is not UTF-8")
 """Problems whose reason quotes the JSON parser (msgspec in Python, Jackson on the JVM): only the field is compared."""
@@ -75,6 +82,7 @@ def test_every_record_decodes_and_reencodes_as_the_python_codec(codec: Any, labe
         assert problem.field() == exc.field, (label, problem.reason(), str(exc))
         if not problem.reason().startswith(JSON_PARSER_REASONS):
             assert problem.reason() == exc.reason, label
+            assert problem.offset() == (-1 if exc.offset is None else exc.offset), (label, str(exc))
         assert str(problem.getMessage()).startswith("cloudevents: ")
         return
     assert problem is None, (label, problem and problem.getMessage())
@@ -93,6 +101,34 @@ def test_every_json_vector_decodes_and_reencodes_as_the_python_codec(codec: Any)
         event, problem = _java(lambda d=data: codec.decode(d))
         assert problem is None, (vector["variant"], problem and problem.getMessage())
         assert bytes(codec.encode(event)) == ce.encode(ce.decode(data)), vector["variant"]
+
+
+def test_fuzzed_events_are_refused_in_the_same_words_at_the_same_offset(codec: Any) -> None:
+    """The project fuzzer's mutations of the JSON vectors: refused by both codecs alike, naming the same offset and
+    field (a JSON syntax error only as one: Jackson and msgspec word it and place it their own ways; a text cut
+    short is no such error, both refuse it at its end)."""
+    seeds = [vector["data"] for vector in vectors("cloudevents")]
+    rng = random.Random(49)
+    compared = 0
+    for _ in range(1500):
+        data = fuzz.mutations(rng, rng.choice(seeds), "json")()
+        try:
+            ce.decode(data)
+            python = None
+        except ce.DecodeError as exc:
+            python = exc
+        _, problem = _java(lambda d=data: codec.decode(d))
+        if python is None:
+            assert problem is None, (data[:200], problem.getMessage())
+            continue
+        assert problem is not None, data[:200]
+        if python.reason.startswith(JSON_PARSER_REASONS) and "truncated" not in python.reason:
+            assert problem.reason().startswith(JSON_PARSER_REASONS), (data[:200], problem.getMessage())
+            continue
+        offset = -1 if python.offset is None else python.offset
+        assert (problem.reason(), problem.offset(), problem.field()) == (python.reason, offset, python.field), data
+        compared += 1
+    assert compared > 300
 
 
 def test_json_nested_deeper_than_the_one_limit_is_refused_alike_by_both_codecs(spark: Any, codec: Any) -> None:

@@ -139,3 +139,50 @@ def test_a_refused_messagepack_value_is_named_where_it_is(value: object, there: 
     with pytest.raises(storm.DecodeError) as caught:
         storm.Reader(serializer="msgpack").feed(first + data)
     assert (first + data)[caught.value.offset :].startswith(there)  # in a Reader: the offset in the stream
+
+
+# ---------------------------------------------------------------- a text refused whole
+def test_json_nested_too_deeply_is_refused_at_the_bracket_that_opens_one_level_too_many() -> None:
+    deep = b'{"command":"emit","tuple":["[[[",' + b"[" * 1000 + b"]" * 1000 + b"]}"
+    at = deep.index(b"[" * 1000) + 998  # levels 1 and 2 are the object and its tuple
+    for codec, frame in ((storm, deep + b"\nend\n"), (kcl, b" " + b"[" * 1001 + b"]" * 1001), (cloudevents, deep)):
+        with pytest.raises(codec.DecodeError) as caught:  # type: ignore[attr-defined]
+            codec.decode(frame)  # type: ignore[attr-defined]
+        assert caught.value.reason == "malformed JSON: nested too deeply"
+        assert caught.value.offset == (1001 if codec is kcl else at)
+
+
+def test_an_empty_message_is_refused_where_its_json_was_needed() -> None:
+    for frame, offset in ((b"end\n", 0), (b"\nend\n", 1), (b" \n \nend\n", 4)):
+        with pytest.raises(storm.DecodeError) as caught:
+            storm.decode(frame)
+        assert caught.value.offset == offset
+    reader = storm.Reader()
+    errors = []
+    for data in (b"end\n \n\nend\n", b""):
+        try:
+            reader.feed(data)
+        except storm.DecodeError as exc:
+            errors.append((exc.line, exc.offset))
+    assert errors == [(1, 0), (2, 2)]  # in a Reader: the offset in the message's text
+
+
+@pytest.mark.parametrize(
+    ("codec", "text"), [(kcl, b'"' + b"x" * 300 + b'"\n'), (storm, b"[" + b"1," * 150 + b"1]\nend\n")]
+)
+def test_a_message_too_long_is_refused_where_it_passes_the_limit(codec: object, text: bytes) -> None:
+    reader = codec.Reader(max_message=200)  # type: ignore[attr-defined]
+    with pytest.raises(codec.DecodeError) as caught:  # type: ignore[attr-defined]
+        reader.feed(text)
+    assert (caught.value.line, caught.value.offset) == (1, 200)
+
+
+def test_messagepack_nested_too_deeply_is_refused_at_its_start() -> None:
+    deep = b"\x82\xa7command\xa4emit\xa5tuple" + b"\x91" * 1000 + b"\x90"
+    with pytest.raises(storm.DecodeError) as caught:
+        storm.decode(deep, serializer="msgpack")
+    assert (caught.value.reason, caught.value.offset) == ("malformed MessagePack: nested too deeply", 0)
+    sync = storm.encode(storm.Sync(), serializer="msgpack")
+    with pytest.raises(storm.DecodeError) as caught:
+        storm.Reader(serializer="msgpack").feed(sync + deep)
+    assert caught.value.offset == len(sync)

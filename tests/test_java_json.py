@@ -235,6 +235,43 @@ def test_the_reader_cuts_a_stream_as_the_python_reader_does(spark: Any, protocol
     assert reader.line() == python.line
 
 
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_the_readers_name_each_bad_message_as_the_python_reader_does(spark: Any, protocol: str) -> None:
+    """Every kind of bad message in a stream, between good ones: both Readers refuse each in the same words, naming
+    the same line and offset in the message (a text cut short, a value no message is, nesting too deep, a missing
+    field, for Storm an empty message and a blank one, a message too long)."""
+    codec, java = _codecs(spark, protocol)
+    current = [v for v in vectors(protocol) if v["version"] == codec.VERSION]
+    direction = current[0]["direction"]
+    good = [v["data"] for v in current if v["direction"] == direction][0]
+    end = b"\nend\n" if protocol == "storm" else b"\n"
+    bad = [b'{"a":1', b' {"x":1}', b"[" * 1001 + b"]" * 1001, b'{"command":"emit"}', b'{"action":"initialize"}']
+    bad += [b"", b" \n ", b'"' + b"x" * 300 + b'"'] if protocol == "storm" else [b'"' + b"x" * 300 + b'"']
+    stream = good + b"".join(text + end + good for text in bad)
+    python = codec.Reader(direction=direction, max_message=200)
+    errors = []
+    for data in (stream, b""):
+        while True:
+            try:
+                python.feed(data)
+                break
+            except codec.DecodeError as exc:
+                errors.append(str(exc))
+                data = b""
+    reader = java.Reader(direction, 200)
+    for at in range(0, len(stream), 61):
+        reader.feed(bytearray(stream[at : at + 61]))
+    failures = []
+    while True:
+        try:
+            if reader.next() is None:
+                break
+        except Py4JJavaError as exc:
+            failures.append(str(exc.java_exception.getMessage()))
+    assert failures == errors
+    assert len(errors) == len(bad) and all("offset" in error for error in errors)
+
+
 def test_the_fixture_protocols_java_codec_round_trips_its_vectors(spark: Any, tmp_path: Path) -> None:
     """The generator's fixture protocol uses every JSON-family construct (UUIDs, timestamps, floats, small integers,
     integer enums, nested base64, scalars for lists, shapes): its Java codec, loaded from the jar generated with it,

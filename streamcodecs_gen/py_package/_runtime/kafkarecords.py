@@ -21,7 +21,7 @@ import msgspec
 
 from . import messages as _m
 from .errors import DecodeError, EncodeError
-from .jsonwire import LineReader
+from .jsonwire import LineReader, member_at
 from .kafkajson import JSON_ENCODE, finite, json_decode, json_raw
 from .kafkarules import Invalid, ascii_lower
 from .kafkarules import media_type_essence as _essence
@@ -265,7 +265,13 @@ def event_format(
             document = json_decode(data)
         except Invalid as exc:
             raise decode_error(str(exc), offset=exc.offset) from None
-        return from_json_object(document)
+        try:
+            return from_json_object(document)
+        except decode_error as exc:  # named where it is: the member's value (jsonwire.member_at), else the event's
+            if exc.offset is not None:
+                raise
+            where = member_at(bytes(data), exc.field)
+            raise decode_error(exc.reason, offset=where, field=exc.field, line=exc.line) from None
 
     def json_value(event: E) -> bytes:
         # First the fast accept: each text attribute that is ASCII goes into the object unchecked (str.isascii takes

@@ -129,7 +129,7 @@ def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: ty
 
     def decode_packed(direction: str | None, data: Any, at: int | None) -> Any:
         if len(data) > MAX_DEPTH and getrecursionlimit() > MAX_DEPTH and too_deep(data):
-            raise error(PACKED_TOO_DEEP, offset=at)  # msgspec could read deeper than the limit
+            raise packed_located(error(PACKED_TOO_DEEP), data, at, error)  # msgspec could read deeper than the limit
         first: Exception | None = None
         try:
             for decoder in (decoders[direction],) if direction is not None else tuple(decoders.values()):
@@ -142,7 +142,10 @@ def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: ty
                     if not isinstance(exc, msgspec.ValidationError):
                         break
         except RecursionError:
-            return deeper_packed(data, error, at, partial(decode_packed, direction, data, at))
+            try:
+                return deeper_packed(data, error, at, partial(decode_packed, direction, data, at))
+            except error as exc:
+                raise packed_located(exc, data, at, error) from None
         assert first is not None
         failure = decode_error(first, error, syntax="MessagePack", at=at, size=len(data))
         raise packed_located(failure, data, at, error, last=False) from None
@@ -208,8 +211,11 @@ def packed_value_at(data: Any, field: str | None, *, missing: bool = False, last
 
 def packed_located(exc: DecodeError, data: Any, at: int | None, error: type[DecodeError], *, last: bool = True) -> Any:
     """``exc`` naming the offset of what it refuses in the MessagePack value ``data`` (at ``at`` in a stream) when it
-    names none, as :func:`~.jsonwire.located` does in JSON text (a value nested too deeply is refused whole)."""
-    if exc.offset is not None or exc.reason == PACKED_TOO_DEEP:
+    names none, as :func:`~.jsonwire.located` does in JSON text (a value nested too deeply: at its start, not at the
+    map or array that opens one level too many as in JSON text, which the Reader's runs do not follow)."""
+    if exc.reason == PACKED_TOO_DEEP:  # at the value's start, as the Reader's one-pass runs refuse it
+        return exc if exc.offset is not None else error(exc.reason, offset=at or 0, line=exc.line)
+    if exc.offset is not None:
         return exc
     missing = _MISSING.match(exc.reason) is not None
     offset = (at or 0) + packed_value_at(bytes(data), exc.field, missing=missing, last=last)  # (a Raw in a Reader)
@@ -335,10 +341,11 @@ def general_text(recognise: Recognise, error: type[DecodeError]) -> TextDecode:
                 raise
             except DECODE_FAILURES as exc:
                 if not text.strip():
-                    raise error(EMPTY_MESSAGE, line=line) from None
+                    raise error(EMPTY_MESSAGE, offset=len(text), line=line) from None  # where JSON was needed
                 value = parse_huge(exc, text)
                 if value is None:
-                    raise decode_error(malformed_first(exc, text), error, line=line, size=len(text)) from None
+                    failure = decode_error(malformed_first(exc, text), error, line=line, size=len(text))
+                    raise located(failure, text, error) from None
                 try:
                     return recognise(value, direction, line, huge=True)
                 except error as refused:
@@ -388,7 +395,7 @@ def general_packed(
 
     def decode_packed(direction: str | None, data: Any, at: int | None) -> Any:
         if len(data) > MAX_DEPTH and getrecursionlimit() > MAX_DEPTH and too_deep(data):
-            raise error(PACKED_TOO_DEEP, offset=at)  # msgspec could read deeper than the limit
+            raise packed_located(error(PACKED_TOO_DEEP), data, at, error)  # msgspec could read deeper than the limit
         out: list[Any] = []
         try:
             if fast[direction or directions[0]]([data], 0, out, False)[0]:  # no direction: the first, as below
@@ -404,6 +411,9 @@ def general_packed(
             except error as exc:
                 raise packed_located(exc, data, at, error) from None
         except RecursionError:
-            return deeper_packed(data, error, at, partial(decode_packed, direction, data, at))
+            try:
+                return deeper_packed(data, error, at, partial(decode_packed, direction, data, at))
+            except error as exc:
+                raise packed_located(exc, data, at, error) from None
 
     return decode_packed

@@ -41,12 +41,14 @@ __all__ = [
     "PACKED_TOO_DEEP",
     "check_text",
     "deeper",
+    "too_deep_at",
     "malformed_first",
     "roomy",
     "nesting",
     "as_bytes",
     "decode_error",
     "located",
+    "member_at",
     "value_at",
     "LineFrames",
     "LineReader",
@@ -90,6 +92,7 @@ _ESCAPES = re.compile(
 escape, or a backslash and one character."""
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKETS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)  # a string (skipped whole) or a bracket
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _RAW = msgspec.json.Decoder(msgspec.Raw)  # checks the syntax of a text (and nothing else), builds nothing
 
@@ -138,11 +141,26 @@ def nesting(text: bytes) -> int:
     return deepest
 
 
+def too_deep_at(text: bytes) -> int:
+    """Where a JSON text nested deeper than :data:`MAX_DEPTH` is refused: at the bracket that opens one level too many
+    (outside its strings, as :func:`nesting` counts), where the Java codec's parser stops."""
+    depth = 0
+    for token in _BRACKETS.finditer(text):
+        mark = token.group()[0]
+        if mark == 0x5B or mark == 0x7B:  # [ {
+            depth += 1
+            if depth > MAX_DEPTH:
+                return token.start()
+        elif mark == 0x5D or mark == 0x7D:
+            depth -= 1
+    return 0  # not reached: only a text nested too deeply is asked about
+
+
 def deeper(text: bytes, error: type[DecodeError], line: int | None, again: Callable[[], M]) -> M:
     """After msgspec ran out of stack on ``text``: refused as nested too deeply when it nests deeper than
     :data:`MAX_DEPTH`, else ``again()`` with room for that depth on the stack."""
     if nesting(text) > MAX_DEPTH:
-        raise error(TOO_DEEP, line=line)
+        raise error(TOO_DEEP, offset=too_deep_at(text), line=line)
     return roomy(again)
 
 
@@ -161,7 +179,7 @@ def unbounded(text: bytes, error: type[DecodeError], line: int | None) -> None:
     """Refuses a text nested deeper than :data:`MAX_DEPTH` when the interpreter's recursion limit was raised above
     it (then msgspec would read it): what keeps the limit fixed in every interpreter."""
     if sys.getrecursionlimit() > MAX_DEPTH and nesting(text) > MAX_DEPTH:
-        raise error(TOO_DEEP, line=line)
+        raise error(TOO_DEEP, offset=too_deep_at(text), line=line)
 
 
 def malformed_first(exc: Exception, text: bytes) -> Exception:
@@ -270,6 +288,7 @@ def decode_error(
 _PATH = re.compile(r"\.?(?P<key>[^.\[]+)|\[(?P<index>\d+|\.\.\.)\]")
 _TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKETS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)  # a string (skipped whole) or a bracket
 _SPACE = re.compile(rb"[ \t\r\n]*")
 _SCALAR_END = re.compile(rb"[,\]} \t\r\n]|$")
 
@@ -354,13 +373,24 @@ def value_at(text: bytes, field: str | None, *, missing: bool = False, last: boo
     return pos
 
 
+def member_at(text: bytes, name: str | None) -> int:
+    """The offset in JSON ``text`` of the value of the top-level object's member ``name`` (of a repeated name, the
+    last, as a dict holds it), or of the top-level value when it has none (or is no object, or without a name)."""
+    pos = _SPACE.match(text).end()  # type: ignore[union-attr]
+    if name is None or pos >= len(text) or text[pos] != 0x7B:
+        return pos
+    found = _inside(text, pos, name, 0, True)
+    return pos if found is None else found
+
+
 def located(exc: DecodeError, text: bytes, error: type[DecodeError], *, last: bool = True) -> DecodeError:
-    """``exc`` naming the offset in ``text`` of what it refuses (:func:`value_at`) when it names none (a text nested
-    too deeply, or an empty message, is refused whole, at no offset)."""
-    if exc.offset is not None or exc.reason in (TOO_DEEP, EMPTY_MESSAGE):
+    """``exc`` naming the offset in ``text`` of what it refuses (:func:`value_at`) when it names none."""
+    if exc.offset is not None:
         return exc
-    missing = _MISSING.match(exc.reason) is not None
-    offset = value_at(text, exc.field, missing=missing, last=last)
+    if exc.reason == TOO_DEEP:  # (malformed_first's verdict on a text msgspec refused for another reason first)
+        offset = too_deep_at(text)
+    else:
+        offset = value_at(text, exc.field, missing=_MISSING.match(exc.reason) is not None, last=last)
     return error(exc.reason, offset=offset, field=exc.field, line=exc.line)
 
 
@@ -413,7 +443,7 @@ def split_lines(
         if skipping:  # the end of a line reported (at this line number) before its end arrived
             skipping = False
         elif newline - begin > max_message:
-            pieces.append((line, error(too_long(what="line", limit=max_message), line=line)))
+            pieces.append((line, error(too_long(what="line", limit=max_message), offset=max_message, line=line)))
         else:
             text = bytes(buffer[begin:newline])
             if text.strip():
@@ -423,7 +453,8 @@ def split_lines(
     if skipping:
         buffer[:] = b""
     elif len(buffer) > max_message:
-        pieces.append((line + 1, error(too_long(what="line", limit=max_message), line=line + 1)))
+        problem = too_long(what="line", limit=max_message)
+        pieces.append((line + 1, error(problem, offset=max_message, line=line + 1)))
         buffer[:] = b""
         skipping = True
     return pieces, line, skipping
@@ -635,9 +666,10 @@ class EndFrames:
                     # bare "end", only its closing end line: another empty message) is read next.
                     index -= 1
                     line = self._line_of(index)
-                    items[index] = item[4:] if len(item) > 3 else (self.error(EMPTY_MESSAGE, line=line + 1), 1)
+                    empty = self.error(EMPTY_MESSAGE, offset=0, line=line + 1)
+                    items[index] = item[4:] if len(item) > 3 else (empty, 1)
                     self._cursor = (index, line)
-                    raise self.error(EMPTY_MESSAGE, line=line)
+                    raise self.error(EMPTY_MESSAGE, offset=0, line=line)
                 else:
                     messages.append(general(item, self._line_of(index - 1)))
         except DecodeError as exc:
@@ -700,7 +732,7 @@ class EndFrames:
         while not self._skipping and (buffer.startswith(b"end\n") or buffer.startswith(b"end\r\n")):
             del buffer[: buffer.index(b"\n") + 1]
             self.line += 1
-            self._items.append((self.error(EMPTY_MESSAGE, line=self.line), 1))
+            self._items.append((self.error(EMPTY_MESSAGE, offset=0, line=self.line), 1))
 
     def _strict(self, parts: list[Any]) -> list[bytes | tuple[DecodeError | None, int]]:
         """The parts, with texts that are not UTF-8, hold a lone surrogate or nest too deeply turned into errors
@@ -733,7 +765,8 @@ class EndFrames:
                 continue
             span = part.count(b"\n") + 2
             if len(part) > self.max_message:
-                items.append((self.error(too_long(what="message", limit=self.max_message), line=line + 1), span))
+                problem = too_long(what="message", limit=self.max_message)
+                items.append((self.error(problem, offset=self.max_message, line=line + 1), span))
             else:
                 items.append(part)
             line += span
@@ -743,7 +776,7 @@ class EndFrames:
         buffer = self._buffer
         if len(buffer) > self.max_message and not self._skipping:
             message = too_long(what="message", limit=self.max_message) + " without an end line"
-            self._items.append((self.error(message, line=self.line + 1), 0))
+            self._items.append((self.error(message, offset=self.max_message, line=self.line + 1), 0))
             self._skipping = True
         if self._skipping and len(buffer) > 6:
             self._dropped += buffer.count(b"\n", 0, len(buffer) - 6)

@@ -13,7 +13,7 @@ from typing import Any, Final
 import msgspec
 
 from . import messages as _m
-from .jsonwire import MAX_DEPTH, nesting, roomy
+from .jsonwire import MAX_DEPTH, nesting, roomy, too_deep_at
 from .kafkarules import Invalid
 
 __all__ = ["JSON_ENCODE", "TOO_DEEP", "finite", "json_decode", "json_encode", "json_raw"]
@@ -77,7 +77,7 @@ def json_decode(data: bytes | bytearray | memoryview | str) -> Any:
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         return _json_decode_again(data)
     if sys.getrecursionlimit() > MAX_DEPTH and _text_nesting(data) > MAX_DEPTH:
-        raise Invalid(TOO_DEEP)  # msgspec read deeper than the limit: the interpreter's limit was raised
+        raise _too_deep(data)  # msgspec read deeper than the limit: the interpreter's limit was raised
     return value
 
 
@@ -97,6 +97,12 @@ def _text_nesting(data: bytes | bytearray | memoryview | str) -> int:
     return nesting(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data))
 
 
+def _too_deep(data: bytes | bytearray | memoryview | str) -> Invalid:
+    """A text nested too deeply, refused at the bracket that opens one level too many."""
+    text = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    return Invalid(TOO_DEEP, too_deep_at(text))
+
+
 def _json_decode_again(data: bytes | bytearray | memoryview | str) -> Any:
     """:func:`json_decode` of a text msgspec refused: the reason, in the family's order (invalid UTF-8 first), or
     the value when msgspec only ran out of stack on a text within the nesting limit."""
@@ -111,7 +117,7 @@ def _json_decode_again(data: bytes | bytearray | memoryview | str) -> Any:
         raise _malformed(exc, data) from None
     except RecursionError:
         if _text_nesting(data) > MAX_DEPTH:
-            raise Invalid(TOO_DEEP) from None
+            raise _too_deep(data) from None
     try:
         return roomy(lambda: _JSON_DECODE(data))
     except msgspec.DecodeError as exc:  # a syntax error beyond the depth msgspec reached first

@@ -14,7 +14,7 @@ SHOWN_KEYS: Final = 8
 
 
 TOO_DEEP: Final = "malformed JSON: nested too deeply"
-"""JSON nested deeper than MAX_DEPTH (no offset)."""
+"""JSON nested deeper than MAX_DEPTH (at the bracket that opens one level too many)."""
 
 
 NESTED_TOO_DEEPLY: Final = "nested too deeply"

@@ -92,16 +92,21 @@ public final class JsonMessages {
     /**
      * A decoding problem of the JSON text {@code data[offset, offset + length)}, naming where in it the refused value
      * is when the problem says no offset ({@link JsonPlaces#valueAt}; {@code last}: a repeated key's last value is
-     * the one read). A text nested too deeply, or an empty message, is refused whole, at no offset.
+     * the one read).
      */
     public static DecodeException failure(String protocol, JsonProblem problem, long line, byte[] data, int offset,
             int length, boolean last) {
         long at = problem.offset();
-        String reason = problem.reason();
-        if (at < 0 && !reason.equals(Messages.TOO_DEEP) && !reason.equals(Messages.EMPTY_MESSAGE)) {
+        if (at < 0) {
             at = JsonPlaces.valueAt(data, offset, length, problem.field(), problem.absent(), last);
         }
-        return new DecodeException(protocol, reason, line, at, problem.field());
+        return new DecodeException(protocol, problem.reason(), line, at, problem.field());
+    }
+
+    /** An end line with no JSON before it: refused where the JSON was needed, after the {@code length} bytes
+     * before the end line. */
+    public static JsonProblem emptyMessage(int length) {
+        return new JsonProblem(Messages.EMPTY_MESSAGE, false, length);
     }
 
     /** An encoding problem of message {@code name}, naming the field in it. */

@@ -46,9 +46,11 @@ public final class JsonParsing {
      * input was needed.
      */
     public static JsonProblem malformed(IOException e, byte[] data, int from, int length) {
+        if (tooDeep(e)) { // at the bracket that opens one level too many
+            return new JsonProblem(Messages.TOO_DEEP, true, JsonPlaces.tooDeepAt(data, from, length));
+        }
         if (e instanceof StreamConstraintsException) {
-            String why = tooDeep(e) ? Messages.NESTED_TOO_DEEPLY : firstLine(e.getMessage());
-            return new JsonProblem(Messages.malformed("JSON", why), true, -1);
+            return new JsonProblem(Messages.malformed("JSON", firstLine(e.getMessage())), true, -1);
         }
         if (truncated(data, from, length)) { // msgspec's verdict: Jackson ends some malformed texts with an EOF too
             return truncation(length);

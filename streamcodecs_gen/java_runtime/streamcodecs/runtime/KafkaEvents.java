@@ -317,6 +317,18 @@ public final class KafkaEvents extends KafkaProblems {
         }
     }
 
+    /**
+     * A problem of the event in the JSON text {@code text} named where it is when it names no offset: the value of
+     * the member it names, else the event ({@link JsonPlaces#memberAt}, as the Python codec names it).
+     */
+    public DecodeException located(DecodeException e, byte[] text) {
+        if (e.offset() >= 0) {
+            return e;
+        }
+        int at = JsonPlaces.memberAt(text, 0, text.length, e.field());
+        return new DecodeException(protocol, e.reason(), e.line(), at, e.field());
+    }
+
     /** Takes the data member ({@code data}) out of an event's members: its value, or null. */
     public KafkaWire.Json takeData(Map<String, KafkaWire.Json> members) {
         return members.remove(json.data());

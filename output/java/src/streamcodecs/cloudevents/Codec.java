@@ -356,6 +356,14 @@ public final class Codec {
 
     /** Decode one event in the JSON event format (UTF-8 JSON text). */
     public static CloudEvent fromJson(byte[] text) throws DecodeException {
+        try {
+            return readJson(text);
+        } catch (DecodeException e) {
+            throw EVENTS.located(e, text); // named where it is: the member's value, else the event
+        }
+    }
+
+    private static CloudEvent readJson(byte[] text) throws DecodeException {
         Map<String, KafkaWire.Json> document = EVENTS.members(text);
         KafkaWire.Json value;
         value = document.remove("specversion");

@@ -67,6 +67,43 @@ public final class JsonPlaces {
         return pos - offset;
     }
 
+    /**
+     * The offset, from {@code offset}, of the value of the top-level object's member {@code name} in
+     * {@code data[offset, offset + length)} (of a repeated name, the last, as the event's members hold it), or of the
+     * top-level value when it has none (or is no object, or without a name), as jsonwire.member_at finds it.
+     */
+    public static int memberAt(byte[] data, int offset, int length, String name) {
+        int end = offset + length;
+        int pos = space(data, offset, end);
+        if (name == null || pos >= end || data[pos] != '{') {
+            return pos - offset;
+        }
+        int found = inside(data, pos, end, name, 0, true);
+        return (found < 0 ? pos : found) - offset;
+    }
+
+    /**
+     * Where a JSON text nested deeper than {@link Messages#MAX_DEPTH} is refused, from {@code offset}: at the bracket
+     * that opens one level too many (outside its strings), as jsonwire.too_deep_at finds it.
+     */
+    public static int tooDeepAt(byte[] data, int offset, int length) {
+        int end = offset + length;
+        int depth = 0;
+        for (int i = offset; i < end; i++) {
+            byte b = data[i];
+            if (b == '"') {
+                i = stringEnd(data, i, end) - 1;
+            } else if (b == '[' || b == '{') {
+                if (++depth > Messages.MAX_DEPTH) {
+                    return i - offset;
+                }
+            } else if (b == ']' || b == '}') {
+                depth--;
+            }
+        }
+        return 0; // not reached: only a text nested too deeply is asked about
+    }
+
     /** The start of member {@code key} of the object at {@code pos}, or of item {@code index} of the array there;
      * -1 when it has none. */
     private static int inside(byte[] data, int pos, int end, String key, int index, boolean last) {

@@ -57,8 +57,8 @@ public abstract class JsonReader<M> {
         if (frame == null) {
             return null;
         }
-        if (frame.problem() != null) {
-            throw new DecodeException(protocol, frame.problem(), frame.line(), -1, null);
+        if (frame.problem() != null) { // a message too long: where it passed the limit
+            throw new DecodeException(protocol, frame.problem(), frame.line(), frames.maxMessage, null);
         }
         return decode(frame.text(), 0, frame.text().length, direction, frame.line());
     }
@@ -137,7 +137,9 @@ public abstract class JsonReader<M> {
                 first = line;
             }
             if (stop - start == 3 && all[start] == 'e' && all[start + 1] == 'n' && all[start + 2] == 'd') {
-                byte[] text = message.toByteArray();
+                // the message's lines without the line end before its end line, as the Python Reader cuts it
+                byte[] text = message.size() > 0 ? Arrays.copyOf(message.toByteArray(), message.size() - 1)
+                        : new byte[0];
                 message.reset();
                 long at = first;
                 first = -1;
@@ -145,10 +147,8 @@ public abstract class JsonReader<M> {
                     tooLong = false;
                 } else if (text.length > maxMessage) {
                     ready.add(new Frame(null, at, Messages.tooLong("message", maxMessage)));
-                } else if (blank(text, 0, text.length)) {
-                    ready.add(new Frame(null, at, Messages.EMPTY_MESSAGE));
                 } else {
-                    ready.add(new Frame(text, at, null));
+                    ready.add(new Frame(text, at, null)); // (blank: the codec refuses it as an empty message)
                 }
                 return;
             }

@@ -268,8 +268,8 @@ public final class KafkaJson {
     }
 
     private static Invalid malformed(JsonProcessingException e, byte[] text) {
-        if (JsonParsing.tooDeep(e)) {
-            return new Invalid(JsonChecks.TOO_DEEP); // the Python codec's words, and no offset either
+        if (JsonParsing.tooDeep(e)) { // at the bracket that opens one level too many
+            return new Invalid(JsonChecks.TOO_DEEP, JsonPlaces.tooDeepAt(text, 0, text.length));
         }
         if (JsonParsing.truncated(text, 0, text.length)) {
             return truncated(text); // msgspec's verdict and words, where Jackson words an early end its own way

@@ -12,7 +12,7 @@ public final class Messages {
     /** How many of an object's keys a problem shows ({@link #noMessageHasKeys}; the rest are counted). */
     public static final int SHOWN_KEYS = 8;
 
-    /** JSON nested deeper than MAX_DEPTH (no offset). */
+    /** JSON nested deeper than MAX_DEPTH (at the bracket that opens one level too many). */
     public static final String TOO_DEEP = "malformed JSON: nested too deeply";
 
     /** Why a text is malformed when it nests deeper than MAX_DEPTH. */

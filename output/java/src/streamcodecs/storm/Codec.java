@@ -53,7 +53,6 @@ public final class Codec {
         "pid"
     };
     private static final String TERMINATOR = "\nend\n";
-    private static final String EMPTY = "empty message: an end line with no JSON before it";
 
     private Codec() {
     }
@@ -297,7 +296,7 @@ public final class Codec {
         JsonScan scan;
         try {
             if (JsonReader.blank(data, offset, length)) {
-                throw new JsonProblem(EMPTY);
+                throw JsonMessages.emptyMessage(length);
             }
             scan = JsonScan.read(data, offset, length, TAG_KEY, SHAPE_KEYS);
         } catch (JsonProblem e) {
