@@ -220,6 +220,12 @@ class WireType:
         return self.py == "str"
 
     @property
+    def json_constant(self) -> bool:
+        """JSON family: fields of the type may be a ``const``, which both codecs compare as the JSON string or
+        integer it is (Python as a ``Literal``, Java with ``JsonRead.readConstStr``/``readConstInt``)."""
+        return self.is_text or (self.bits is not None and self.py == "int")
+
+    @property
     def is_bytes(self) -> bool:
         """Values are Python ``bytes`` (a default is written as a bytes literal)."""
         return self.py == "bytes"

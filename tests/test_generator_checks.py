@@ -464,6 +464,35 @@ CASES = [
     ("YAML syntax", BINARY, "    code: 2\n", "    code: [2\n", "YAML error", "    code: [2"),
     # Floats a target writes into code fit their type too (javac refused each: "floating-point number too large",
     # "too small", "nanf"), and a JSON family's default is a number JSON carries.
+    # The JSON family's constants are strings and integers, which both codecs compare (a float's was javac's
+    # "template bug", and Python's msgspec refuses a float Literal).
+    *(
+        (
+            f"JSON {kind} constant",
+            JSON,
+            "{name: shardId, type: string}",
+            f"{{name: shardId, type: {kind}, const: {value}}}",
+            "Start.shardId: JSON constants are for string and integer fields",
+            f"const: {value}",
+        )
+        for kind, value in (
+            ("float64", "0.5"),
+            ("bool", "true"),
+            ("uuid", "12345678-1234-1234-1234-123456789012"),
+            ("timestamp", "'2020-01-01T00:00:00Z'"),
+        )
+    ),
+    (
+        "JSON enum constant",
+        JSON,
+        "messages:\n  - name: Start\n    tag: start\n    directions: [down]\n    fields:\n"
+        "      - {name: shardId, type: string}",
+        "enums:\n  - {name: Mood, type: string, values: [{name: CALM, value: calm}]}\n"
+        "messages:\n  - name: Start\n    tag: start\n    directions: [down]\n    fields:\n"
+        "      - {name: shardId, type: Mood, const: CALM}",
+        "Start.shardId: JSON constants are for string and integer fields",
+        "const: CALM",
+    ),
     (
         "float32 default beyond its range",
         JSON,
