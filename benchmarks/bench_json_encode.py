@@ -87,12 +87,18 @@ def cases() -> list[Case]:
 
 
 def _dispatching(message: object, write: Callable[[], bytes], serializer: str) -> Callable[[], bytes]:
-    """A call shaped like ours, with nothing in it but the dispatch: ``encode(m, serializer=s)`` looks the writer up
-    by the message's class and the serializer's flag up by name, and the writer only encodes."""
-    writers = {type(message): lambda message, packed: write()}
-    packed = {serializer: serializer != "json"}
+    """A call shaped like ours on ``message``, with nothing in it but the dispatch (:func:`dispatcher`)."""
+    encode = dispatcher(type(message), lambda message: write())
+    return lambda: encode(message, serializer=serializer)
+
+
+def dispatcher(cls: type, write: Callable[[object], bytes]) -> Callable[..., bytes]:
+    """An ``encode(m, serializer=s)`` shaped like ours, with nothing in it but the dispatch: it looks the writer up
+    by the message's class and the serializer's flag up by name, and the writer (``write``) only encodes."""
+    writers = {cls: lambda message, packed: write(message)}
+    packed = {serializer: serializer != "json" for serializer in ("json", "msgpack")}
 
     def encode(message: object, *, serializer: str = "json") -> bytes:
         return writers[type(message)](message, packed[serializer])
 
-    return lambda: encode(message, serializer=serializer)
+    return encode

@@ -25,8 +25,10 @@ msgpack package (as the Java side's MessagePack serializer would write them), re
 
 The ceilings show how far 3x is from reach: msgspec alone decoding the same bytes (behind one array header) into
 the same ``BoltTuple`` Structs in one call, with no Reader, no framing and no recognition of heartbeats; msgspec's
-Encoder writing the same ``Emit`` Structs with no check, built in the loop as ours are, and prebuilt. Their line
-``bound`` gives their ratio to pystorm: no streamcodecs path built on msgspec can do better than that.
+Encoder writing the same ``Emit`` Structs with no check, built in the loop as ours are, and prebuilt; and built in
+the loop and written through a call shaped like ``storm.encode`` (the writer looked up by class, the serializer by
+name) whose writer only encodes: what any Python ``encode`` reaches before it checks anything. Their line ``bound``
+gives their ratio to pystorm: no streamcodecs path built on msgspec can do better than that.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import json
 import threading
 
 import msgspec
+from bench_json_encode import dispatcher
 from run import Case
 from streamcodecs import storm
 
@@ -45,6 +48,7 @@ PYSTORM_MP = "pystorm MsgpackSerializer"
 CEILING_READ = "ceiling: msgspec one call"
 CEILING_ENCODE = "ceiling: build + encode"
 CEILING_WRITE = "ceiling: encode prebuilt"
+CEILING_DISPATCH = "ceiling: build + dispatch + encode"
 COUNT = 1000
 CHUNK = 65536
 
@@ -198,6 +202,17 @@ def msgpack_cases(expected: list[storm.Message], emits: list[tuple[list[object],
         write, emit = encoder.encode, storm.Emit
         return [write(emit(values=values, anchors=[anchor], need_task_ids=False)) for values, anchor in emits]
 
+    # What any Python ``storm.encode`` reaches: the same call as ours (the writer looked up by the message's class,
+    # the serializer's flag by name) with a writer that only encodes, no check at all
+    dispatch = dispatcher(storm.Emit, encoder.encode)
+
+    def ceiling_dispatch(emits: list[tuple[list[object], str]] = emits) -> list[bytes]:
+        write, emit = dispatch, storm.Emit
+        return [
+            write(emit(values=values, anchors=[anchor], need_task_ids=False), serializer="msgpack")
+            for values, anchor in emits
+        ]
+
     built = [storm.Emit(values=values, anchors=[anchor], need_task_ids=False) for values, anchor in emits]
 
     def ceiling_write(built: list[storm.Emit] = built) -> list[bytes]:
@@ -205,7 +220,7 @@ def msgpack_cases(expected: list[storm.Message], emits: list[tuple[list[object],
         return [write(message) for message in built]
 
     assert ceiling_read() == expected
-    assert ceiling_encode() == ceiling_write() == ours_encode()
+    assert ceiling_encode() == ceiling_write() == ceiling_dispatch() == ours_encode()
 
     # As a user would: a bolt's own emit (anchors given), the message built, written and flushed to the component's
     # output (a BytesIO here), pystorm's Bolt.emit with its MsgpackSerializer against ours (the component runtime's
@@ -251,5 +266,6 @@ def msgpack_cases(expected: list[storm.Message], emits: list[tuple[list[object],
         Case(encode_group, OURS, ours_encode, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
         Case(encode_group, PYSTORM_MP, pystorm_encode, ops=COUNT, unit="frames"),
         Case(encode_group, CEILING_ENCODE, ceiling_encode, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
+        Case(encode_group, CEILING_DISPATCH, ceiling_dispatch, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
         Case(encode_group, CEILING_WRITE, ceiling_write, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
     ]

@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 
-from streamcodecs_gen.analysis.json import fast_path, field_mode, omit_defaults, unset_default_fields
+from streamcodecs_gen.analysis.json import (
+    fast_path,
+    field_mode,
+    omit_defaults,
+    packed_batch,
+    strict_shape,
+    unset_default_fields,
+)
 from streamcodecs_gen.model import Field, Origin, Protocol, WireRef
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.types import WIRE_TYPES
@@ -83,6 +90,22 @@ def test_fast_path_drops_a_catch_all_whose_shape_key_is_not_required(storm: Prot
     changed = dataclasses.replace(storm, messages=[loosened if m is fast.base else m for m in storm.messages])
     assert fast_path(changed, "to_component").base is None
     assert fast_path(changed, "to_component").checks == []
+
+
+def test_packed_runs_of_storm_are_guarded_by_one_field(storm: Protocol) -> None:
+    """A MessagePack run decoded as BoltTuples is all BoltTuples when no value's stream is a heartbeat's or a tick's
+    (both matches name `stream`, so one pass over the decoded values tells); the tag and the handshake's keys are
+    refused by the strict Struct, so nothing is looked for in the bytes."""
+    batch = packed_batch(storm, "to_component")
+    assert batch["base"] == "BoltTuple"
+    assert batch["guards"] == [("stream", ["__heartbeat", "__tick"])]
+    assert packed_batch(storm, "to_storm") == {
+        "tagged": [m.name for m in storm.messages_for("to_storm") if m.tag],
+        "base": "PidReply",
+        "guards": [],
+    }
+    strict = [m.name for m in storm.messages if strict_shape(storm, m)]
+    assert strict == ["BoltTuple", "PidReply"]
 
 
 def test_one_tagged_message_is_left_to_the_general_path(storm: Protocol) -> None:

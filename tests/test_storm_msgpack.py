@@ -389,7 +389,7 @@ def test_the_vectors_are_what_pystorm_reads_and_the_json_vectors_say() -> None:
 
 TRICKY = [
     {"id": "1", "comp": "c", "stream": "s", "task": 1, "tuple": ["v", 1]},
-    {"id": "2", "comp": "c", "stream": "s", "task": 1, "tuple": ["command", "conf", "__tick"]},  # needles as values
+    {"id": "2", "comp": "c", "stream": "s", "task": 1, "tuple": ["command", "conf", "__tick"]},  # keys as values
     {"id": "3", "comp": "c", "stream": "s", "task": 1, "tuple": [], "extra": True},  # an unknown key
     {"id": "", "comp": "c", "stream": "s", "task": 1, "tuple": [], "command": "next"},  # the tag decides: Next
     {"id": "4", "comp": None, "stream": "__heartbeat", "task": -1, "tuple": []},
@@ -399,7 +399,7 @@ TRICKY = [
     {"command": "next", "id": ""},
     {"command": "ack", "id": {"m": 1}},
     {"conf": {}, "pidDir": "/p", "context": {"task->component": {}}, "id": "7"},
-    # a tuple's keys and a handshake's: the earlier shape decides (the reader looks for `context` in the bytes)
+    # a tuple's keys and a handshake's: the earlier shape decides (BoltTuple's Struct refuses the other keys)
     {
         "id": "8",
         "comp": "c",
@@ -410,7 +410,9 @@ TRICKY = [
         "pidDir": "/p",
         "context": {"task->component": {}},
     },
-    {"id": "9", "comp": "c", "stream": "s", "task": 1, "tuple": ["context", "pidDir"]},  # a needle as a value
+    {"id": "9", "comp": "c", "stream": "s", "task": 1, "tuple": ["context", "pidDir"]},  # keys as values
+    {"id": "10", "comp": "c", "stream": "__tick", "task": 1, "tuple": []},  # a tick's stream, not its comp: a tuple
+    {"id": "11", "comp": "c", "stream": "s", "task": 1, "tuple": [], "conf": 1, "pidDir": 2},  # unknown keys
 ]
 
 
@@ -422,7 +424,7 @@ def test_runs_of_values_read_as_one_by_one() -> None:
     one_by_one = [storm.decode(msgpack.packb(v), direction="to_component", serializer=MP) for v in TRICKY]
     assert [type(m).__name__ for m in one_by_one] == [
         "BoltTuple", "BoltTuple", "BoltTuple", "Next", "Heartbeat", "Tick", "BoltTuple", "TaskIds", "Next",
-        "SpoutAck", "Handshake", "Handshake", "BoltTuple",
+        "SpoutAck", "Handshake", "Handshake", "BoltTuple", "BoltTuple", "BoltTuple",
     ]  # fmt: skip
     rng = random.Random(18)
     for _ in range(300):

@@ -198,52 +198,40 @@ def shape_text(m: Message) -> str:
 def packed_batch(protocol: Protocol, direction: str) -> dict[str, Any]:
     """What a run of MessagePack values of ``direction`` may be decoded as in one pass, exactly as one by one.
 
-    ``tagged``: the tagged messages (a union msgspec tells apart by the tag). ``base``: the shape that takes
-    any object with its keys (the last one without ``match``), or None; ``needles``: strings that occur in the
-    bytes of any object that the general path would not read as ``base`` (the tag key, a key of an earlier
-    shape that ``base`` lacks, a string its ``match`` requires). A run holding none of them is all ``base``.
+    ``tagged``: the tagged messages (a union msgspec tells apart by the tag). ``base``: the fast path's catch-all
+    shape (:func:`fast_path`), whose Struct refuses unknown keys (:func:`strict_shape`), so no tag and no key of
+    another shape can hide in a run decoded as it; or None. ``guards``: for the earlier shapes that have only its
+    keys, told apart by their ``match`` values, one field each and the values it must not hold, as
+    ``(Python name, literals)``; a run whose decoded values hold none of them is all ``base`` (a run that holds
+    one is read one by one, where the whole match decides).
     """
     messages = protocol.messages_for(direction)
     tagged = [m.name for m in messages if m.tag]
-    base, needles = _packed_base(protocol, messages)
+    fast = fast_path(protocol, direction)
+    base = fast.base
+    guards: dict[str, list[Any]] = {}
+    if base is not None:
+        for _, match in fast.checks:
+            # One item of the match rules the shape out; a field already guarded costs nothing more.
+            key = next((k for k in match if base.py_of(k) in guards), next(iter(match)))
+            values = guards.setdefault(base.py_of(key), [])
+            if match[key] not in values:
+                values.append(match[key])
     return {
         # A union of one tagged Struct is that Struct, whose tag msgspec does not require (as in fast_path):
         # a lone tagged message takes the general path, which does.
         "tagged": tagged if len(tagged) > 1 else [],
         "base": base.name if base else None,
-        "needles": [repr(n.encode("utf-8")) for n in sorted(needles)] if base else [],  # as bytes literals
+        "guards": sorted(guards.items()),
     }
 
 
-def _packed_base(protocol: Protocol, messages: Sequence[Message]) -> tuple[Message | None, set[str]]:
-    """``packed_batch``'s base shape (None when the bytes cannot tell it apart) and the needles that rule it out."""
-    tag_key = protocol.framing_as(JsonFraming).tag_key
-    objects = [m for m in messages if m.object_shaped]
-    plain = [m for m in objects if not _shape(m).match]
-    base: Message | None = plain[-1] if plain else None
-    needles = {tag_key}
-    if base is None:
-        return None, needles
-    names = {f.name for f in base.fields}
-    required = {f.name for f in base.fields if field_mode(base, f) == "required"}
-    if (
-        tag_key in names
-        or any(f.accept_scalar for f in base.fields)
-        or not set(_shape(base).keys) <= required  # an object without a shape key is not this shape
-    ):
-        return None, needles
-    for m in objects[: objects.index(base)]:
-        extra = [k for k in [*_shape(m).keys, *_shape(m).match] if k not in names]
-        strings = [v for v in _shape(m).match.values() if isinstance(v, str)]
-        # Any one of them is required of that shape; the longest is the cheapest to look for (the C
-        # search skips further on a miss), e.g. Storm's `context` rather than `conf`.
-        if extra:
-            needles.add(max(extra, key=len))
-        elif strings:
-            needles.add(max(strings, key=len))
-        else:
-            return None, needles  # nothing in the bytes tells this shape from the base
-    return base, needles
+def strict_shape(protocol: Protocol, message: Message) -> bool:
+    """Whether ``message``'s Struct refuses unknown keys: the catch-all shape of a fast path (:func:`fast_path`),
+    decoded directly by the fast path and by MessagePack runs, so that an object with another key (a tag, a key of
+    an earlier shape) is left to the general path. The general path drops unknown keys before it validates, so
+    the message still takes them (``jsonpaths.recogniser``)."""
+    return any(fast_path(protocol, d.name).base is message for d in protocol.directions)
 
 
 def python_context(protocol: Protocol) -> dict[str, Any]:
@@ -268,6 +256,10 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
         "typed_path": typed_path(protocol),
         "variants": [v for v in framing.variants if v.encoding == "msgpack"],
         "packed_batch": lambda direction: packed_batch(protocol, direction),
+        "strict_shape": lambda message: strict_shape(protocol, message),
+        "packed_guards": any(v.encoding == "msgpack" for v in framing.variants)
+        and not typed_path(protocol)
+        and any(packed_batch(protocol, d.name)["guards"] for d in protocol.directions),
         "wire_aliases": wire_aliases(protocol),
     }
 

@@ -164,14 +164,15 @@ def _values_of(data: Any) -> Iterator[msgspec.Raw]:
 class PackedRun(typing.NamedTuple):
     """What a run of MessagePack values of one direction may be decoded as in one pass (see :class:`PackedFrames`).
 
-    ``tagged`` decodes an array of the direction's tagged messages, ``base`` an array of its catch-all shape (each
-    None when there is none); ``needles`` are bytes found in every value the general path would not read as
-    ``base`` although it has its keys, so a run holding none of them is all ``base``.
+    ``tagged`` decodes an array of the direction's tagged messages, ``base`` an array of its catch-all shape, whose
+    Struct refuses unknown keys (each None when there is none); ``guards`` are ``(getter, values)`` pairs: a run
+    decoded as ``base`` is all ``base`` when no decoded value's field holds one of the values (those of the shapes
+    recognised before it that have only its keys), else it is read one by one.
     """
 
     tagged: msgspec.msgpack.Decoder[Any] | None
     base: msgspec.msgpack.Decoder[Any] | None
-    needles: tuple[bytes, ...]
+    guards: tuple[tuple[Callable[[Any], Any], frozenset[Any]], ...]
 
 
 class _Batch:
@@ -341,7 +342,7 @@ class PackedFrames:
         unbounded = used > MAX_DEPTH and sys.getrecursionlimit() > MAX_DEPTH
         if run is not None and used <= self.max_message and not unbounded:  # none of them can be too long
             with memoryview(buffer) as view, view[pos - _HEAD : pos + used] as values:
-                decoded = self._decode_run(run, values, buffer, pos, pos + used)
+                decoded = self._decode_run(run, values)
             if decoded is not None:
                 self._items.append(_Batch(decoded, used))
                 return
@@ -365,7 +366,7 @@ class PackedFrames:
                 self._items.append(raw)
             start += length
 
-    def _decode_run(self, run: PackedRun, values: memoryview, buffer: bytearray, start: int, end: int) -> Any:
+    def _decode_run(self, run: PackedRun, values: memoryview) -> Any:
         """The messages of an array of whole values when all are common ones (decoded in one pass), else None; it
         answers only when decoding the values one by one would give the same messages."""
         for base in (self._base_first, not self._base_first):
@@ -377,13 +378,15 @@ class PackedFrames:
                         return decoded
                     except _RUN_REFUSED:
                         pass
-            elif run.base is not None and all(buffer.find(needle, start, end) < 0 for needle in run.needles):
+            elif run.base is not None:
                 try:
                     decoded = run.base.decode(values)
-                    self._base_first = True
-                    return decoded
                 except _RUN_REFUSED:
-                    pass
+                    continue
+                self._base_first = True
+                if all(held.isdisjoint(map(field, decoded)) for field, held in run.guards):
+                    return decoded
+                return None  # a value another shape recognises first: one by one
         return None
 
     def _follow(self, buffer: bytearray, size: int) -> bool:

@@ -171,6 +171,13 @@ def recogniser(
         return None
 
     typed: dict[type, Callable[[bytes], Any]] = {}
+    # The Structs that refuse unknown keys (a fast path's catch-all shape): their message still takes them
+    # (ignored, as by every other message), so they are dropped before validation.
+    strict: dict[type, frozenset[str]] = {
+        cls: frozenset(f.encode_name for f in msgspec.structs.fields(cls))
+        for cls in {*(c for m in by_tag.values() for c in m.values()), *(c for s in by_shape.values() for _, c in s)}
+        if cls.__struct_config__.forbid_unknown_fields  # type: ignore[attr-defined]
+    }
 
     def in_range(value: Any, cls: type, line: int | None) -> None:
         """Refuses a value holding a number beyond a double's range (:func:`parse_huge`) where message ``cls`` reads
@@ -194,6 +201,8 @@ def recogniser(
             for key in scalar_lists[cls]:
                 if key in value and value[key] is not None and not isinstance(value[key], list):
                     value[key] = [value[key]]
+        if cls in strict and not strict[cls].issuperset(value):
+            value = {key: item for key, item in value.items() if key in strict[cls]}
         if huge:
             in_range(value, cls, line)
         try:

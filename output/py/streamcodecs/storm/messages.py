@@ -31,6 +31,7 @@ import enum
 import uuid
 from collections.abc import Callable
 from functools import partial
+from operator import attrgetter
 from typing import Any, ClassVar, Final, Literal, TypeAlias, cast
 
 import msgspec
@@ -385,7 +386,7 @@ class Tick(msgspec.Struct, kw_only=True):
         return cls(**values)
 
 
-class BoltTuple(msgspec.Struct, kw_only=True):
+class BoltTuple(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """An input tuple for a bolt. Anything may arrive between it and the component's ack.
 
     Recognised by shape: an object with id, comp, stream, task, tuple; to_component; since 0.7.1.
@@ -591,7 +592,7 @@ class Deactivate(msgspec.Struct, kw_only=True, tag_field="command", tag="deactiv
         return cls(**data)
 
 
-class PidReply(msgspec.Struct, kw_only=True):
+class PidReply(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Answer to the Handshake; Storm reads `pid` as a Number and only logs it.
 
     Recognised by shape: an object with pid; to_storm; since 0.7.1.
@@ -1470,32 +1471,23 @@ _decode_general: Callable[[str | None, bytes, int | None], Message] = _jp.genera
 # The fast path: the common messages of a direction decoded in one typed pass (every field validated in C), with no
 # intermediate Python objects. It answers only when the general path would give the same message; otherwise (a
 # message recognised by a more specific shape, unknown keys, a scalar for a list, any error) it stops there and the
-# general path decides. Tagged messages go through a union of their Structs; untagged objects through a copy
-# of the last shape without `match` (the catch-all) that refuses unknown keys, so no tag and no key of another
-# shape can hide in them. Which is tried first is only a guess, never a decision.
+# general path decides. Tagged messages go through a union of their Structs; untagged objects through the Struct
+# of the last shape without `match` (the catch-all), which refuses unknown keys (the general path drops them before
+# it validates), so no tag and no key of another shape can hide in them. Which is tried first is only a guess,
+# never a decision.
 _REFUSED = (*_jw.DECODE_FAILURES, TypeError)
-
-
-class _BoltTupleProbe(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """BoltTuple's fields and no other key: what the fast path decodes untagged objects into."""
-
-    id: str
-    comp: str | None
-    stream: str
-    task: Int32
-    values: list[Any] = msgspec.field(name="tuple")
 
 
 _TAGGED_TO_COMPONENT: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
     Next | SpoutAck | SpoutFail | Activate | Deactivate
 )
-_SHAPED_TO_COMPONENT: msgspec.json.Decoder[Any] = msgspec.json.Decoder(_BoltTupleProbe | list[Int32])
+_SHAPED_TO_COMPONENT: msgspec.json.Decoder[Any] = msgspec.json.Decoder(BoltTuple | list[Int32])
 
 
 _PACKED_TAGGED_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(
     Next | SpoutAck | SpoutFail | Activate | Deactivate
 )
-_PACKED_SHAPED_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(_BoltTupleProbe | list[Int32])
+_PACKED_SHAPED_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(BoltTuple | list[Int32])
 
 
 def _fast_to_component(
@@ -1539,7 +1531,7 @@ def _fast_to_component(
             return index, tagged_first  # Heartbeat, recognised first
         if value.comp == "__system" and value.stream == "__tick":
             return index, tagged_first  # Tick, recognised first
-        out.append(BoltTuple(id=value.id, comp=value.comp, stream=value.stream, task=value.task, values=value.values))
+        out.append(value)
     return len(texts), tagged_first
 
 
@@ -1548,20 +1540,14 @@ _packed_fast_to_component = partial(
 )
 
 
-class _PidReplyProbe(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """PidReply's fields and no other key: what the fast path decodes untagged objects into."""
-
-    pid: Int32
-
-
 _TAGGED_TO_STORM: msgspec.json.Decoder[Any] = msgspec.json.Decoder(Emit | Ack | Fail | Log | Error | Metrics | Sync)
-_SHAPED_TO_STORM: msgspec.json.Decoder[Any] = msgspec.json.Decoder(_PidReplyProbe)
+_SHAPED_TO_STORM: msgspec.json.Decoder[Any] = msgspec.json.Decoder(PidReply)
 
 
 _PACKED_TAGGED_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(
     Emit | Ack | Fail | Log | Error | Metrics | Sync
 )
-_PACKED_SHAPED_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(_PidReplyProbe)
+_PACKED_SHAPED_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(PidReply)
 
 
 def _fast_to_storm(
@@ -1598,7 +1584,7 @@ def _fast_to_storm(
             tagged_first = True
             continue
         tagged_first = False
-        out.append(PidReply(pid=value.pid))
+        out.append(value)
     return len(texts), tagged_first
 
 
@@ -1623,19 +1609,13 @@ _PACKED_RUNS: dict[str, _jk.PackedRun] = {  # what a run of whole values of each
     "to_component": _jk.PackedRun(
         tagged=msgspec.msgpack.Decoder(list[Next | SpoutAck | SpoutFail | Activate | Deactivate]),
         base=msgspec.msgpack.Decoder(list[BoltTuple]),
-        # Bytes in every to_component object that is not a BoltTuple although it has its keys
-        needles=(
-            b"__heartbeat",
-            b"__system",
-            b"command",
-            b"context",
-        ),
+        # What no BoltTuple of a run may hold: the values of the shapes recognised before it with its keys
+        guards=((attrgetter("stream"), frozenset({"__heartbeat", "__tick"})),),
     ),
     "to_storm": _jk.PackedRun(
         tagged=msgspec.msgpack.Decoder(list[Emit | Ack | Fail | Log | Error | Metrics | Sync]),
         base=msgspec.msgpack.Decoder(list[PidReply]),
-        # Bytes in every to_storm object that is not a PidReply although it has its keys
-        needles=(b"command",),
+        guards=(),  # no other shape has only its keys
     ),
 }
 _PACKED_FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[int, bool]]] = {
