@@ -186,3 +186,21 @@ def test_messagepack_nested_too_deeply_is_refused_at_its_start() -> None:
     with pytest.raises(storm.DecodeError) as caught:
         storm.Reader(serializer="msgpack").feed(sync + deep)
     assert caught.value.offset == len(sync)
+
+
+def test_a_syntax_error_before_the_nesting_limit_is_the_one_named() -> None:
+    """The Java codec's parser reads in the text's order and stops at what it meets first: a syntax error before the
+    bracket that opens one level too many is named, not the nesting (and one after it is not)."""
+    before = b"[" * 500 + b"1 " + b"[" * 600 + b"]" * 600 + b"]" * 500
+    after = b"[" * 1001 + b"1 2" + b"]" * 1001
+    for codec, end in ((kcl, b""), (storm, b"\nend\n")):
+        with pytest.raises(codec.DecodeError) as caught:  # type: ignore[attr-defined]
+            codec.decode(before + end)  # type: ignore[attr-defined]
+        assert caught.value.reason.startswith("malformed JSON: JSON is malformed")
+        assert caught.value.offset == 502
+        with pytest.raises(codec.DecodeError) as caught:  # type: ignore[attr-defined]
+            codec.decode(after + end)  # type: ignore[attr-defined]
+        assert (caught.value.reason, caught.value.offset) == ("malformed JSON: nested too deeply", 1000)
+    with pytest.raises(cloudevents.DecodeError) as caught:
+        cloudevents.decode(before)
+    assert caught.value.reason.startswith("malformed JSON") and caught.value.offset == 502

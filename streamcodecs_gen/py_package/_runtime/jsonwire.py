@@ -40,7 +40,9 @@ __all__ = [
     "PACKED_TOO_DEEP",
     "check_text",
     "deeper",
+    "too_deep",
     "too_deep_at",
+    "syntax_before_too_deep",
     "malformed_first",
     "roomy",
     "nesting",
@@ -155,11 +157,31 @@ def too_deep_at(text: bytes) -> int:
     return 0  # not reached: only a text nested too deeply is asked about
 
 
+def syntax_before_too_deep(text: bytes) -> msgspec.DecodeError | None:
+    """Of a JSON text nested deeper than :data:`MAX_DEPTH`: the syntax error that comes before the bracket opening one
+    level too many, or None. The Java codec's parser reads in the text's order and stops at whichever it meets first;
+    msgspec reads the text up to that bracket (with room on the stack) to tell: cut short there, it met none."""
+    try:
+        roomy(lambda: _RAW.decode(text[: too_deep_at(text) + 1]))
+    except msgspec.DecodeError as exc:
+        return None if str(exc) == JSON_TRUNCATED else exc
+    return None  # not reached: the text stops inside that bracket's value
+
+
+def too_deep(text: bytes, error: type[DecodeError], line: int | None) -> DecodeError:
+    """The refusal of a text nested deeper than :data:`MAX_DEPTH`: at the bracket that opens one level too many, or
+    the syntax error before it (:func:`syntax_before_too_deep`)."""
+    syntax = syntax_before_too_deep(text)
+    if syntax is not None:
+        return decode_error(syntax, error, line=line)
+    return error(TOO_DEEP, offset=too_deep_at(text), line=line)
+
+
 def deeper(text: bytes, error: type[DecodeError], line: int | None, again: Callable[[], M]) -> M:
     """After msgspec ran out of stack on ``text``: refused as nested too deeply when it nests deeper than
-    :data:`MAX_DEPTH`, else ``again()`` with room for that depth on the stack."""
+    :data:`MAX_DEPTH` (:func:`too_deep`), else ``again()`` with room for that depth on the stack."""
     if nesting(text) > MAX_DEPTH:
-        raise error(TOO_DEEP, offset=too_deep_at(text), line=line)
+        raise too_deep(text, error, line)
     return roomy(again)
 
 
@@ -178,7 +200,7 @@ def unbounded(text: bytes, error: type[DecodeError], line: int | None) -> None:
     """Refuses a text nested deeper than :data:`MAX_DEPTH` when the interpreter's recursion limit was raised above
     it (then msgspec would read it): what keeps the limit fixed in every interpreter."""
     if sys.getrecursionlimit() > MAX_DEPTH and nesting(text) > MAX_DEPTH:
-        raise error(TOO_DEEP, offset=too_deep_at(text), line=line)
+        raise too_deep(text, error, line)
 
 
 def malformed_first(exc: Exception, text: bytes) -> Exception:
@@ -191,7 +213,7 @@ def malformed_first(exc: Exception, text: bytes) -> Exception:
             _RAW.decode(text)
         except RecursionError as deep:
             if nesting(text) > MAX_DEPTH:
-                return deep
+                return syntax_before_too_deep(text) or deep
             roomy(lambda: _RAW.decode(text))
     except msgspec.ValidationError:
         return exc

@@ -12,7 +12,7 @@ from typing import Any, Final
 import msgspec
 
 from . import messages as _m
-from .jsonwire import MAX_DEPTH, nesting, roomy, too_deep_at
+from .jsonwire import MAX_DEPTH, nesting, roomy, syntax_before_too_deep, too_deep_at
 from .kafkarules import Invalid
 
 __all__ = ["JSON_ENCODE", "TOO_DEEP", "finite", "json_decode", "json_encode", "json_raw"]
@@ -97,9 +97,11 @@ def _text_nesting(data: bytes | bytearray | memoryview | str) -> int:
 
 
 def _too_deep(data: bytes | bytearray | memoryview | str) -> Invalid:
-    """A text nested too deeply, refused at the bracket that opens one level too many."""
+    """A text nested too deeply, refused at the bracket that opens one level too many, or at the syntax error before
+    it (where the Java codec's parser stops first)."""
     text = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
-    return Invalid(TOO_DEEP, too_deep_at(text))
+    syntax = syntax_before_too_deep(text)
+    return Invalid(TOO_DEEP, too_deep_at(text)) if syntax is None else _malformed(syntax, data)
 
 
 def _json_decode_again(data: bytes | bytearray | memoryview | str) -> Any:
