@@ -204,3 +204,22 @@ def test_a_syntax_error_before_the_nesting_limit_is_the_one_named() -> None:
     with pytest.raises(cloudevents.DecodeError) as caught:
         cloudevents.decode(before)
     assert caught.value.reason.startswith("malformed JSON") and caught.value.offset == 502
+
+
+@pytest.mark.parametrize(
+    ("data", "bad"),
+    [
+        (b"\x82\xa7command\xa4fail\xa2id\xa3a|\xa9", 20),  # a value's string
+        (b"\x82\xa7\xe3ommand\xa4next\xa2id\xe0", 2),  # a key
+        (b"\x83\xa7command\xa7metrics\xa4name\xa1n\xa6param\xc2\xc0", 30),  # cut inside a character
+    ],
+)
+def test_a_messagepack_string_that_is_not_utf8_is_refused_at_its_bad_byte(data: bytes, bad: int) -> None:
+    with pytest.raises(storm.DecodeError) as caught:
+        storm.decode(data, serializer="msgpack")
+    assert caught.value.reason.startswith("malformed MessagePack: a string is not valid UTF-8")
+    assert caught.value.offset == bad
+    sync = storm.encode(storm.Sync(), serializer="msgpack")
+    with pytest.raises(storm.DecodeError) as caught:
+        storm.Reader(serializer="msgpack").feed(sync + data)
+    assert caught.value.offset == len(sync) + bad

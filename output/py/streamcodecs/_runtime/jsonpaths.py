@@ -148,7 +148,7 @@ def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: ty
                 raise packed_located(exc, data, at, error) from None
         assert first is not None
         failure = decode_error(first, error, syntax="MessagePack", at=at, size=len(data))
-        raise packed_located(failure, data, at, error, last=False) from None
+        raise packed_located(failure, data, at, error, last=False, bad=first) from None
 
     return decode_packed
 
@@ -209,10 +209,44 @@ def packed_value_at(data: Any, field: str | None, *, missing: bool = False, last
     return pos
 
 
-def packed_located(exc: DecodeError, data: Any, at: int | None, error: type[DecodeError], *, last: bool = True) -> Any:
+def _bad_string_at(data: bytes, bad: UnicodeDecodeError) -> int:
+    """Where the first string of a MessagePack value that is not UTF-8 fails (``bad``: Python's reason, whose offset
+    is in the string): its heads followed in order, as msgspec reads them."""
+    pos = 0
+    while pos < len(data):
+        head = data[pos]
+        width = 0 if 0xA0 <= head <= 0xBF else {0xD9: 1, 0xDA: 2, 0xDB: 4}.get(head, -1)
+        if width >= 0:  # a string: fixstr, str 8, str 16, str 32
+            size = head & 0x1F if width == 0 else int.from_bytes(data[pos + 1 : pos + 1 + width], "big")
+            start = pos + 1 + width
+            try:
+                data[start : start + size].decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return start + exc.start
+            pos = start + size
+            continue
+        is_map, _, start = _packed_items(data, pos)
+        pos = start if is_map is not None else packed_end(data, pos)[0]  # into a container, else past the value
+        if pos < 0:
+            break
+    return bad.start  # not reached: msgspec found such a string
+
+
+def packed_located(
+    exc: DecodeError,
+    data: Any,
+    at: int | None,
+    error: type[DecodeError],
+    *,
+    last: bool = True,
+    bad: Exception | None = None,
+) -> Any:
     """``exc`` naming the offset of what it refuses in the MessagePack value ``data`` (at ``at`` in a stream) when it
-    names none, as :func:`~.jsonwire.located` does in JSON text (a value nested too deeply: at its start, not at the
-    map or array that opens one level too many as in JSON text, which the Reader's runs do not follow)."""
+    names none, as :func:`~.jsonwire.located` does in JSON text: a string that is not UTF-8 (``bad``) at its bad
+    byte; a value nested too deeply at its start (not at the map or array that opens one level too many, as in JSON
+    text: the Reader's runs do not follow that)."""
+    if isinstance(bad, UnicodeDecodeError):  # msgspec's offset is in the string: the string's, in the value
+        return error(exc.reason, offset=(at or 0) + _bad_string_at(bytes(data), bad), line=exc.line)
     if exc.reason == PACKED_TOO_DEEP:  # at the value's start, as the Reader's one-pass runs refuse it
         return exc if exc.offset is not None else error(exc.reason, offset=at or 0, line=exc.line)
     if exc.offset is not None:
@@ -405,7 +439,8 @@ def general_packed(
             except RecursionError:
                 raise
             except DECODE_FAILURES as exc:
-                raise decode_error(exc, error, syntax="MessagePack", at=at, size=len(data)) from None
+                failure = decode_error(exc, error, syntax="MessagePack", at=at, size=len(data))
+                raise packed_located(failure, data, at, error, bad=exc) from None
             try:
                 return recognise(value, direction, None)
             except error as exc:
