@@ -304,12 +304,10 @@ def decode_error(
 # ---------------------------------------------------------------- where a refused value is
 # msgspec names a field path but no offset for a value it refuses (and none for a missing field or a value no
 # message matches); the offset is found again in the text, on the error path only, as the Java codec finds it
-# (JsonMessages.valueAt): the field's value, or for a missing field the object that lacks it, or for a value no
+# (JsonPlaces.valueAt): the field's value, or for a missing field the object that lacks it, or for a value no
 # message matches the value itself. The text is JSON (a syntax error is reported before any of these).
 _PATH = re.compile(r"\.?(?P<key>[^.\[]+)|\[(?P<index>\d+|\.\.\.)\]")
-_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
-_BRACKETS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)  # a string (skipped whole) or a bracket
 _SPACE = re.compile(rb"[ \t\r\n]*")
 _SCALAR_END = re.compile(rb"[,\]} \t\r\n]|$")
 
@@ -322,7 +320,7 @@ def _value_end(text: bytes, pos: int) -> int:
     if first not in b"[{":
         return _SCALAR_END.search(text, pos).start()  # type: ignore[union-attr]
     depth = 0
-    for token in _TOKEN.finditer(text, pos):
+    for token in _BRACKETS.finditer(text, pos):
         mark = token.group()[0]
         if mark in b"[{":
             depth += 1

@@ -1,5 +1,7 @@
 package streamcodecs.runtime;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Iterator;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 
@@ -74,9 +76,9 @@ public final class JsonMessages {
 
     /** An object's keys in a problem, as Python reprs in their order: the first {@link Messages#SHOWN_KEYS}, and
      * how many more (as jsonpaths.shown_keys shows them). */
-    private static String shownKeys(com.fasterxml.jackson.databind.JsonNode object) {
+    private static String shownKeys(JsonNode object) {
         StringBuilder shown = new StringBuilder();
-        java.util.Iterator<String> names = object.fieldNames();
+        Iterator<String> names = object.fieldNames();
         for (int i = 0; i < Messages.SHOWN_KEYS && names.hasNext(); i++) {
             shown.append(i > 0 ? ", " : "").append(PythonText.repr(names.next()));
         }

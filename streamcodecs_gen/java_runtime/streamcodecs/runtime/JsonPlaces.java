@@ -1,7 +1,10 @@
 package streamcodecs.runtime;
 
+import com.fasterxml.jackson.core.JsonParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,7 +30,7 @@ public final class JsonPlaces {
     public static int valueAt(byte[] data, int offset, int length, String field, boolean missing, boolean last) {
         int end = offset + length;
         int pos = space(data, offset, end);
-        java.util.List<String[]> steps = new java.util.ArrayList<>();
+        List<String[]> steps = new ArrayList<>();
         Matcher m = PATH.matcher(field == null ? "" : field);
         while (m.find()) {
             steps.add(new String[] {m.group("key"), m.group("index")});
@@ -137,7 +140,7 @@ public final class JsonPlaces {
     private static String name(byte[] data, int start, int end) {
         for (int i = start + 1; i < end - 1; i++) {
             if (data[i] == '\\') {
-                try (com.fasterxml.jackson.core.JsonParser p = JsonParsing.parser(data, start, end - start)) {
+                try (JsonParser p = JsonParsing.parser(data, start, end - start)) {
                     p.nextToken();
                     return p.getText();
                 } catch (IOException e) {
