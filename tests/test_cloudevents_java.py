@@ -150,7 +150,8 @@ def test_json_nested_deeper_than_the_one_limit_is_refused_alike_by_both_codecs(s
             assert problem is None and python_problem is None, (depth, problem and problem.getMessage())
             assert event is not None, depth
         else:
-            assert str(problem.getMessage()) == "cloudevents: malformed JSON: nested too deeply", depth
+            at = document.index(b"[") + limit - 1  # at the bracket that opens one level too many
+            assert str(problem.getMessage()) == f"cloudevents: malformed JSON: nested too deeply (offset {at})", depth
             assert python_problem == str(problem.getMessage()), depth
 
 

@@ -246,9 +246,11 @@ def test_the_readers_name_each_bad_message_as_the_python_reader_does(spark: Any,
     good = [v["data"] for v in current if v["direction"] == direction][0]
     end = b"\nend\n" if protocol == "storm" else b"\n"
     bad = [b'{"a":1', b' {"x":1}', b"[" * 1001 + b"]" * 1001, b'{"command":"emit"}', b'{"action":"initialize"}']
-    bad += [b"", b" \n ", b'"' + b"x" * 300 + b'"'] if protocol == "storm" else [b'"' + b"x" * 300 + b'"']
+    limit = max(map(len, [good, *bad])) + 100  # every message fits but the long one
+    bad += [b"", b" \n "] if protocol == "storm" else []
+    bad.append(b'"' + b"x" * limit + b'"')
     stream = good + b"".join(text + end + good for text in bad)
-    python = codec.Reader(direction=direction, max_message=200)
+    python = codec.Reader(direction=direction, max_message=limit)
     errors = []
     for data in (stream, b""):
         while True:
@@ -258,7 +260,7 @@ def test_the_readers_name_each_bad_message_as_the_python_reader_does(spark: Any,
             except codec.DecodeError as exc:
                 errors.append(str(exc))
                 data = b""
-    reader = java.Reader(direction, 200)
+    reader = java.Reader(direction, limit)
     for at in range(0, len(stream), 61):
         reader.feed(bytearray(stream[at : at + 61]))
     failures = []
@@ -375,7 +377,8 @@ def test_json_nested_too_deeply_is_refused_in_the_codecs_words_and_never_read_wh
         assert python_error is None or name is None, depth  # never read where the codec refuses it
         if depth <= deepest:
             assert error is None and name == python_name, (depth, error)
-        else:
-            assert error == f"{protocol}: malformed JSON: nested too deeply", (depth, error)
+        else:  # at the bracket that opens one level too many
+            at = template.format("\0").index("\0") + limit - outer
+            assert error == f"{protocol}: malformed JSON: nested too deeply (offset {at})", (depth, error)
         if python_error is not None:
             assert error == python_error, depth

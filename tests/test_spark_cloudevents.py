@@ -108,7 +108,9 @@ def _codec_error(headers: list[tuple[str, bytes | None]] | None, value: bytes | 
 
 def _field_of(problem: str) -> str | None:
     """The field a problem names: Spark's start with `field`:, the codec's end in (field name); None if neither."""
-    found = re.fullmatch(r"`([^`]*)`: .*", problem, re.S) or re.fullmatch(r".* \(field ([^()]*)\)", problem, re.S)
+    found = re.fullmatch(r"`([^`]*)`: .*", problem, re.S) or re.fullmatch(
+        r".* \((?:offset \d+, )?field ([^()]*)\)", problem, re.S
+    )
     return found.group(1) if found else None
 
 

@@ -47,7 +47,8 @@ public final class JsonParsing {
      */
     public static JsonProblem malformed(IOException e, byte[] data, int from, int length) {
         if (tooDeep(e)) { // at the bracket that opens one level too many
-            return new JsonProblem(Messages.TOO_DEEP, true, JsonPlaces.tooDeepAt(data, from, length));
+            String why = Messages.malformed("JSON", Messages.NESTED_TOO_DEEPLY);
+            return new JsonProblem(why, true, JsonPlaces.tooDeepAt(data, from, length));
         }
         if (e instanceof StreamConstraintsException) {
             return new JsonProblem(Messages.malformed("JSON", firstLine(e.getMessage())), true, -1);
