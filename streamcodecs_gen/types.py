@@ -54,7 +54,21 @@ def _bool_value(wire: WireType, value: Any) -> str | None:
 
 
 def _number_value(wire: WireType, value: Any) -> str | None:
-    return None if isinstance(value, int | float) and not isinstance(value, bool) else "is not a number"
+    """A number the type holds: a finite one no larger in magnitude than its largest (Java refuses to compile a
+    float literal that rounds to infinity, and a binary encoder to pack it), and not one so small that it rounds to
+    zero (Java refuses that literal too). NaN and infinity are the type's own values; whether the family's wire
+    carries them is the family's (``Family.nonfinite_floats``)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return "is not a number"
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if abs(value) > wire.largest:
+        return f"does not fit {wire.name}, whose finite values lie from {-wire.largest!r} to {wire.largest!r}"
+    code = ">" + (wire.struct or "")
+    if value and not unpack(code, pack(code, value))[0]:
+        smallest = unpack(code, (1).to_bytes(calcsize(code), "big"))[0]
+        return f"rounds to 0 in {wire.name}, whose smallest magnitude is {smallest!r}"
+    return None
 
 
 def _uuid_value(wire: WireType, value: Any) -> str | None:
@@ -204,6 +218,12 @@ class WireType:
     def is_text(self) -> bool:
         """Values are Python ``str`` (enums of the type are string enums; ``min_length`` applies)."""
         return self.py == "str"
+
+    @property
+    def json_constant(self) -> bool:
+        """JSON family: fields of the type may be a ``const``, which both codecs compare as the JSON string or
+        integer it is (Python as a ``Literal``, Java with ``JsonRead.readConstStr``/``readConstInt``)."""
+        return self.is_text or (self.bits is not None and self.py == "int")
 
     @property
     def is_bytes(self) -> bool:

@@ -462,6 +462,78 @@ CASES = [
         "shape: {json: object",
     ),
     ("YAML syntax", BINARY, "    code: 2\n", "    code: [2\n", "YAML error", "    code: [2"),
+    # Floats a target writes into code fit their type too (javac refused each: "floating-point number too large",
+    # "too small", "nanf"), and a JSON family's default is a number JSON carries.
+    # The JSON family's constants are strings and integers, which both codecs compare (a float's was javac's
+    # "template bug", and Python's msgspec refuses a float Literal).
+    *(
+        (
+            f"JSON {kind} constant",
+            JSON,
+            "{name: shardId, type: string}",
+            f"{{name: shardId, type: {kind}, const: {value}}}",
+            "Start.shardId: JSON constants are for string and integer fields",
+            f"const: {value}",
+        )
+        for kind, value in (
+            ("float64", "0.5"),
+            ("bool", "true"),
+            ("uuid", "12345678-1234-1234-1234-123456789012"),
+            ("timestamp", "'2020-01-01T00:00:00Z'"),
+        )
+    ),
+    (
+        "JSON enum constant",
+        JSON,
+        "messages:\n  - name: Start\n    tag: start\n    directions: [down]\n    fields:\n"
+        "      - {name: shardId, type: string}",
+        "enums:\n  - {name: Mood, type: string, values: [{name: CALM, value: calm}]}\n"
+        "messages:\n  - name: Start\n    tag: start\n    directions: [down]\n    fields:\n"
+        "      - {name: shardId, type: Mood, const: CALM}",
+        "Start.shardId: JSON constants are for string and integer fields",
+        "const: CALM",
+    ),
+    (
+        "float32 default beyond its range",
+        JSON,
+        "{name: shardId, type: string}",
+        "{name: shardId, type: float32, optional: true, default: 1.0e+39}",
+        "default 1e+39 does not fit float32, whose finite values lie from -3.4028234663852886e+38 to "
+        "3.4028234663852886e+38",
+        "default: 1.0e+39",
+    ),
+    (
+        "float32 default that rounds to 0",
+        BINARY,
+        "- {name: a, type: int32}",
+        "- {name: a, type: float32, default: -1.0e-50}",
+        "default -1e-50 rounds to 0 in float32, whose smallest magnitude is 1.401298464324817e-45",
+        "default: -1.0e-50",
+    ),
+    (
+        "float64 default beyond its range",
+        JSON,
+        "{name: shardId, type: string}",
+        "{name: shardId, type: float64, optional: true, default: 1" + "0" * 400 + "}",
+        "does not fit float64",
+        "name: shardId, type: float64",
+    ),
+    (
+        "NaN default in the JSON family",
+        JSON,
+        "{name: shardId, type: string}",
+        "{name: shardId, type: float64, optional: true, default: .nan}",
+        "default nan is not a finite number, which the json family does not carry (JSON has no NaN or infinity)",
+        "default: .nan",
+    ),
+    (
+        "infinite default in the JSON family",
+        JSON,
+        "{name: shardId, type: string}",
+        "{name: shardId, type: float32, optional: true, default: -.inf}",
+        "default -inf is not a finite number",
+        "default: -.inf",
+    ),
 ]
 
 
@@ -549,6 +621,45 @@ def test_out_of_range_integers_are_problems_of_the_definition_all_at_once(tmp_pa
     for where, words in expected:
         assert any(where in line and words in line and " — " in line for line in lines), (where, words, lines)
     assert f"{len(expected)} problem(s)" in result.stderr, lines
+    assert not out.exists()
+
+
+def test_a_binary_float_default_may_be_nan_or_infinite_or_the_largest(tmp_path: Path) -> None:
+    """The binary wire carries every float, NaN and infinity included (both codecs write their literals)."""
+    floats = (
+        "- {name: a, type: float32, default: .nan}\n      - {name: b, type: float64, default: -.inf}\n"
+        "      - {name: c, type: float32, default: 3.4028234663852886e+38}\n"
+        "      - {name: d, type: float32, default: 1.401298464324817e-45}"
+    )
+    assert problems_for(tmp_path, BINARY.replace("- {name: a, type: int32}", floats)) == []
+
+
+def test_float_defaults_out_of_their_range_are_problems_all_at_once(tmp_path: Path) -> None:
+    """Each was javac's "template bug" (exit 1) when the py target built its jar; now a problem with its line,
+    exit 2, and nothing is written."""
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    fields = [
+        "{name: big, type: float32, optional: true, default: 1.0e+39}",
+        "{name: tiny, type: float32, optional: true, default: 1.0e-50}",
+        "{name: odd, type: float64, optional: true, default: .nan}",
+    ]
+    text = JSON.replace("{name: shardId, type: string}", "\n      - ".join(["{name: shardId, type: string}", *fields]))
+    (defs / "demo.yaml").write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, str(REPO / "generator.py"), "-l", "py", "-p", str(defs), "-r", str(out)],  # py: the jar too
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr and "template bug" not in result.stderr
+    lines = result.stderr.splitlines()
+    for field in fields:
+        assert any(f"demo.yaml:{line_of(text, field)}:" in line and " — " in line for line in lines), (field, lines)
+    assert "3 problem(s)" in result.stderr, lines
     assert not out.exists()
 
 

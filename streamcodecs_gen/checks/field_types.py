@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -160,8 +161,18 @@ def _field_option_problems(ctx: Context, kind: str, f: Field, where: str) -> Ite
 
 def _value_problems(ctx: Context, f: Field, where: str) -> Iterator[Problem]:
     for key, written, value in (("default", f.has_default, f.default), ("const", f.has_const, f.const)):
-        if written and (why := _value_problem(f, value)):
+        if not written:
+            continue
+        if why := _value_problem(f, value):
             yield ctx.problem(f, key, f"{where}: {key} {value!r} {why}", f"give a value of type {f.type.text}")
+        elif isinstance(value, float) and not math.isfinite(value) and not ctx.wire_family.nonfinite_floats:
+            yield ctx.problem(
+                f,
+                key,
+                f"{where}: {key} {value!r} is not a finite number, which the {ctx.family} family does not carry"
+                " (JSON has no NaN or infinity)",
+                "give a finite number",
+            )
 
 
 def _value_problem(f: Field, value: Any) -> str | None:

@@ -60,6 +60,8 @@ class Family:
     """bytes and list fields may take ``negative`` (a negative length or count read as empty)."""
     additional_map: ClassVar[bool] = False
     """A message may declare one ``additional`` map<string,T> field for the attributes it does not declare."""
+    nonfinite_floats: ClassVar[bool] = False
+    """A float field's wire carries NaN and infinity, so a default may be one (JSON has no form for them)."""
 
     def framing(self, node: Any) -> Any:
         """The typed framing configuration of a definition whose ``framing`` mapping the schema accepted."""

@@ -24,6 +24,7 @@ class Binary(Family):
     presence_rules = True
     open_enums = True
     negative_lengths = True
+    nonfinite_floats = True
 
     def discriminators(self, ctx: CheckContext) -> Iterator[Problem]:
         yield from _binary_codes(ctx)

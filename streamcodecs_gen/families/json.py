@@ -38,6 +38,14 @@ class Json(Family):
                 f"{owner.name}: field {f.name!r} is the framing's tag_key",
                 "the tag is written by the codec; remove the field",
             )
+        wire = WIRE_TYPES.get(f.type.head)
+        if f.has_const and not (wire is not None and wire.json_constant):
+            yield ctx.problem(
+                f,
+                "const",
+                f"{owner.name}.{f.name}: JSON constants are for string and integer fields",
+                "drop `const` or use a string or integer type",
+            )
 
 
 JSON = Json()

@@ -330,11 +330,12 @@ public final class JsonRead {
         return value;
     }
 
-    public static Integer readConstInt(JsonParser p, Integer value) throws IOException, JsonProblem {
+    /** A constant integer field of any width (its boxed type: Byte, Short, Integer, Long). */
+    public static <T extends Number> T readConstInt(JsonParser p, T value) throws IOException, JsonProblem {
         if (p.currentToken() != JsonToken.VALUE_NUMBER_INT) {
             throw JsonParsing.expected("int", p);
         }
-        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER || p.getLongValue() != value) {
+        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER || p.getLongValue() != value.longValue()) {
             throw new JsonProblem(Messages.invalidEnum(p.getText()));
         }
         return value;

@@ -143,7 +143,8 @@ public final class JsonWrite {
         w.string(v);
     }
 
-    public static void writeConstInt(CompactJson w, Integer v, Integer value) throws JsonProblem {
+    /** A constant integer field of any width (its boxed type: Byte, Short, Integer, Long). */
+    public static <T extends Number> void writeConstInt(CompactJson w, T v, T value) throws JsonProblem {
         if (!value.equals(v)) {
             throw v == null ? new JsonProblem(Messages.expectedType("int", "null")) : JsonRead.invalidEnum(v);
         }
