@@ -38,6 +38,7 @@ from __future__ import annotations
 import io
 import json
 import threading
+from functools import partial
 
 import msgspec
 from bench_json_encode import dispatcher
@@ -73,6 +74,15 @@ def _read_stream(data: bytes, serializer: str) -> list[storm.Message]:
     messages: list[storm.Message] = []
     while chunk := stream.read(CHUNK):
         messages += reader.feed(chunk)
+    return messages
+
+
+def _read_each(frames: list[bytes], serializer: str) -> list[storm.Message]:
+    """What a component does with its stdin at a low rate: each read brings one whole frame, fed on its own."""
+    reader = storm.Reader(direction="to_component", serializer=serializer)
+    messages: list[storm.Message] = []
+    for frame in frames:
+        messages += reader.feed(frame)
     return messages
 
 
@@ -147,13 +157,7 @@ def cases() -> list[Case]:
         # whatever the rate, so its case is the one above)
         frames = [_frame(i) for i in range(COUNT)]
 
-        def ours_read_each(frames: list[bytes] = frames) -> list[storm.Message]:
-            reader = storm.Reader(direction="to_component")
-            messages: list[storm.Message] = []
-            for frame in frames:
-                messages += reader.feed(frame)
-            return messages
-
+        ours_read_each = partial(_read_each, frames, "json")
         assert ours_read_each() == expected
         each_group = f"storm read {COUNT} tuple frames, one per feed"
         result[2:2] = [
@@ -277,13 +281,7 @@ def msgpack_cases(expected: list[storm.Message], emits: list[tuple[list[object],
     # whatever the rate, so its case is the one above)
     values = [msgpack.packb(t) for t in tuples]
 
-    def ours_read_each(values: list[bytes] = values) -> list[storm.Message]:
-        reader = storm.Reader(direction="to_component", serializer="msgpack")
-        messages: list[storm.Message] = []
-        for value in values:
-            messages += reader.feed(value)
-        return messages
-
+    ours_read_each = partial(_read_each, values, "msgpack")
     assert ours_read_each() == expected
 
     group = f"storm msgpack read {COUNT} tuple frames"
