@@ -13,8 +13,10 @@ Encode: 1000 bolt emits (values as above, one anchor, need_task_ids false), each
 ``storm.encode(storm.Emit(...))`` (which also checks the written JSON against the message type), pystorm's
 ``serialize_dict`` of the dict its ``Bolt.emit`` builds, and ``json.dumps`` of that dict plus the end line.
 
-Issue target: at least 3x pystorm, every frame validated. Before timing, the cases check that all readers see the
-same tuples and that the written frames decode to the same emits.
+Issue target: at least 3x pystorm, every frame validated. The groups "one per feed" read the same frames as a
+component reads a pipe at a low rate, one whole frame a ``feed`` (pystorm reads a frame a call in any case).
+Before timing, the cases check that all readers see the same tuples and that the written frames decode to the
+same emits.
 
 MessagePack (``serializer="msgpack"``, issue target 3x pystorm too): the same 1000 tuples packed back to back by the
 msgpack package (as the Java side's MessagePack serializer would write them), read in 64 KiB chunks by
@@ -36,6 +38,7 @@ from __future__ import annotations
 import io
 import json
 import threading
+from functools import partial
 
 import msgspec
 from bench_json_encode import dispatcher
@@ -71,6 +74,15 @@ def _read_stream(data: bytes, serializer: str) -> list[storm.Message]:
     messages: list[storm.Message] = []
     while chunk := stream.read(CHUNK):
         messages += reader.feed(chunk)
+    return messages
+
+
+def _read_each(frames: list[bytes], serializer: str) -> list[storm.Message]:
+    """What a component does with its stdin at a low rate: each read brings one whole frame, fed on its own."""
+    reader = storm.Reader(direction="to_component", serializer=serializer)
+    messages: list[storm.Message] = []
+    for frame in frames:
+        messages += reader.feed(frame)
     return messages
 
 
@@ -141,6 +153,17 @@ def cases() -> list[Case]:
             storm.Reader(direction="to_storm").feed(b"".join(ours_encode()))
         )
         result.insert(1, Case(group, PYSTORM, pystorm_read, ops=COUNT, unit="frames"))
+        # A pipe read at a low rate: each read hands the reader one whole frame (pystorm reads one frame per call
+        # whatever the rate, so its case is the one above)
+        frames = [_frame(i) for i in range(COUNT)]
+
+        ours_read_each = partial(_read_each, frames, "json")
+        assert ours_read_each() == expected
+        each_group = f"storm read {COUNT} tuple frames, one per feed"
+        result[2:2] = [
+            Case(each_group, OURS, ours_read_each, ops=COUNT, unit="frames"),
+            Case(each_group, PYSTORM, pystorm_read, ops=COUNT, unit="frames"),
+        ]
         result.insert(-1, Case(encode_group, PYSTORM, pystorm_encode, ops=COUNT, unit="frames"))
     return result + msgpack_cases(expected, emits)
 
@@ -254,10 +277,20 @@ def msgpack_cases(expected: list[storm.Message], emits: list[tuple[list[object],
 
     assert reader.feed(ours_emits().getvalue()) == reader.feed(pystorm_emits().getvalue())
 
+    # A pipe read at a low rate: each read hands the reader one whole value (pystorm reads one value per call
+    # whatever the rate, so its case is the one above)
+    values = [msgpack.packb(t) for t in tuples]
+
+    ours_read_each = partial(_read_each, values, "msgpack")
+    assert ours_read_each() == expected
+
     group = f"storm msgpack read {COUNT} tuple frames"
+    each_group = f"storm msgpack read {COUNT} tuple frames, one per feed"
     encode_group = f"storm msgpack encode {COUNT} emits"
     user_group = f"storm msgpack Bolt.emit x{COUNT}, as a user would"
     return [
+        Case(each_group, OURS, ours_read_each, ops=COUNT, unit="frames"),
+        Case(each_group, PYSTORM_MP, pystorm_read, ops=COUNT, unit="frames"),
         Case(user_group, OURS, ours_emits, ops=COUNT, target=("pystorm Bolt.emit", 1.5), unit="emits"),
         Case(user_group, "pystorm Bolt.emit", pystorm_emits, ops=COUNT, unit="emits"),
         Case(group, OURS, ours_read, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),

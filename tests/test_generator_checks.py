@@ -461,6 +461,25 @@ CASES = [
         "the value 2147483648 matched on key 'n' does not fit int32",
         "shape: {json: object",
     ),
+    # A shape's match value is a string or an integer, which both codecs compare alike: Java's _match_literal
+    # crashed on a null (and Python's v.get(key) == None also matched an absent key), wrote 0.5 as 0L (Java then
+    # matched 0, Python 0.5), and its fast path never saw a boolean as the 1 it was written as.
+    *(
+        (
+            f"shape match {value}",
+            JSON,
+            "    tag: status\n    directions: [up]\n    fields:\n      - {name: responseFor, type: string}\n",
+            f"    shape: {{json: object, keys: [responseFor], match: {{n: {value}}}}}\n    directions: [up]\n"
+            "    fields:\n      - {name: responseFor, type: string}\n      - {name: n, type: any, nullable: true}\n",
+            f"/messages/1/shape/match/n: {said} — write a string or an integer",
+            "shape: {json: object",
+        )
+        for value, said in (
+            ("null", "the value is null"),
+            ("0.5", "0.5 is not of type 'string', 'integer'"),
+            ("true", "True is not of type 'string', 'integer'"),
+        )
+    ),
     ("YAML syntax", BINARY, "    code: 2\n", "    code: [2\n", "YAML error", "    code: [2"),
     # Floats a target writes into code fit their type too (javac refused each: "floating-point number too large",
     # "too small", "nanf"), and a JSON family's default is a number JSON carries.

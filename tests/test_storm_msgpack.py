@@ -437,3 +437,43 @@ def test_runs_of_values_read_as_one_by_one() -> None:
         step = rng.randrange(1, len(data) + 1)
         got = [m for i in range(0, len(data), step) for m in reader.feed(data[i : i + step])]
         assert got == [one_by_one[i] for i in picks], picks
+
+
+def _read(reader: storm.Reader, chunks: list[bytes]) -> list[Any]:
+    """Everything a reader gives for ``chunks``: messages, and each error as (its words, offset, line), read on
+    after it as a component does."""
+    got: list[Any] = []
+    for chunk in [*chunks, b""]:
+        try:
+            got += reader.feed(chunk)
+        except storm.DecodeError as exc:
+            got += [*exc.decoded, (str(exc), exc.offset, exc.line)]
+            while True:
+                try:
+                    got += reader.feed(b"")
+                    break
+                except storm.DecodeError as again:
+                    got += [*again.decoded, (str(again), again.offset, again.line)]
+    return got
+
+
+@pytest.mark.parametrize("serializer", ["json", MP])
+def test_one_message_per_feed_reads_as_the_whole_stream(serializer: str) -> None:
+    """A pipe read at a low rate hands the reader one whole message at a time, which it decodes in one call
+    (nothing buffered, one typed decode); the messages, the errors and where they are said to be are those of the
+    same bytes fed at once or cut anywhere. The refused values sit between good ones, and a message of each kind
+    (heartbeats, ticks, handshakes, task ids: the general path) comes alone."""
+    bad = {"id": 5, "comp": "c", "stream": "s", "task": 1, "tuple": []}  # id must be a string
+    values = [*TRICKY[:6], bad, *TRICKY[6:], bad, TRICKY[0]]
+    if serializer == MP:
+        frames = [msgpack.packb(v) for v in values]
+    else:
+        frames = [json.dumps(v).encode() + b"\nend\n" for v in values]
+        frames.insert(3, b'{"id":"x","comp":"c",\n"stream":"s","task":1,"tuple":[]}\nend\n')  # spans two lines
+        frames.insert(5, b'{"id":"\\ud800","comp":"c","stream":"s","task":1,"tuple":[]}\nend\n')  # lone surrogate
+    whole = b"".join(frames)
+    expected = _read(storm.Reader(direction="to_component", serializer=serializer), [whole])
+    assert sum(1 for item in expected if type(item) is tuple) == (2 if serializer == MP else 3)
+    assert _read(storm.Reader(direction="to_component", serializer=serializer), frames) == expected
+    halves = [part for frame in frames for part in (frame[: len(frame) // 2], frame[len(frame) // 2 :])]
+    assert _read(storm.Reader(direction="to_component", serializer=serializer), halves) == expected

@@ -470,8 +470,13 @@ def _enum_literal(value: Any) -> str:
     return java_string(value) if isinstance(value, str) else f"Integer.valueOf({int(value)})"
 
 
-def _match_literal(value: Any) -> str:
-    return java_string(value) if isinstance(value, str) else f"{int(value)}L"
+def _match_literal(value: str | int) -> str:
+    """A shape's ``match`` value as ``JsonScan.is``/``JsonRead.same`` take it (the schema allows these two)."""
+    if isinstance(value, str):
+        return java_string(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value}L"
+    raise TypeError(f"a shape matches a string or an integer, not {value!r}")
 
 
 def java_json_plan(protocol: Protocol) -> JavaJsonPlan:
