@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DecodeError", "EncodeError"]
+__all__ = ["DecodeError", "EncodeError", "check_bytes", "not_bytes"]
 
 
 class DecodeError(ValueError):
@@ -56,3 +56,19 @@ class EncodeError(ValueError):
         self.field = field
         prefix = f"{self.protocol}: " if self.protocol else ""
         super().__init__(prefix + (f"{field}: {message}" if field else message))
+
+
+def not_bytes(call: str, value: Any, *, text: bool = False) -> TypeError:
+    """The TypeError of ``call`` (``decode``, ``feed``) given ``value`` where it takes bytes (or, ``text``, also a
+    str): a programming error, which no codec reads as input (``bytes(5)`` would be five zero bytes)."""
+    takes = "bytes, a bytes-like object or str" if text else "bytes or a bytes-like object"
+    return TypeError(f"{call} takes {takes}, not {type(value).__name__}")
+
+
+def check_bytes(value: Any, call: str, *, text: bool = False) -> None:
+    """Raises :func:`not_bytes` unless ``value`` is bytes or another object with the buffer protocol."""
+    if type(value) is not bytes:
+        try:
+            memoryview(value).release()
+        except TypeError:
+            raise not_bytes(call, value, text=text) from None

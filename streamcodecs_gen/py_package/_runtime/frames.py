@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from . import messages as _m
 from .binary import Buffer, Parts, as_view, owned
-from .errors import DecodeError, EncodeError
+from .errors import DecodeError, EncodeError, check_bytes
 
 __all__ = ["Codec", "Decode", "Reader"]
 
@@ -107,11 +107,13 @@ class Codec(Generic[M]):
             Payloads are ``bytes`` of their own; with ``copy=False`` they are read-only memoryviews onto ``frame``
             instead (no copy: mind the rules in the module's docstring).
             """
-            size = len(frame)
-            if size < header_size:
+            try:
+                code, length = unpack_from(frame, 0)
+            except (struct.error, TypeError):  # shorter than the header, or not bytes at all
+                check_bytes(frame, "decode")
                 check_direction(direction)
-                raise decode_error(_m.shorter_than_header(size=size, header=header_size), offset=0)
-            code, length = unpack_from(frame, 0)
+                raise decode_error(_m.shorter_than_header(size=len(frame), header=header_size), offset=0) from None
+            size = len(frame)
             reader = readers.get(code)
             if (
                 length + header_size != size
@@ -259,6 +261,8 @@ class Reader(Generic[M]):
         return taken + more
 
     def feed(self, data: Buffer) -> list[M]:
+        if type(data) is not bytes:  # (the common case tested inline: no call)
+            check_bytes(data, "feed")
         if self._broken is not None:
             raise self._broken
         if self._backlog:

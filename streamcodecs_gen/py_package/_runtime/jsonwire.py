@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from .errors import DecodeError
+from .errors import DecodeError, check_bytes
 from .messages import EMPTY_MESSAGE as EMPTY_MESSAGE
 from .messages import JSON_TRUNCATED, NESTED_TOO_DEEPLY, lone_surrogate, malformed, string_not_utf8, too_long
 from .messages import MAX_DEPTH as MAX_DEPTH
@@ -414,8 +414,13 @@ def located(exc: DecodeError, text: bytes, error: type[DecodeError], *, last: bo
 
 
 def as_bytes(frame: bytes | bytearray | memoryview | str, error: type[DecodeError] = DecodeError) -> bytes:
-    """A frame as bytes; text that cannot be UTF-8 (a lone surrogate) is the protocol's DecodeError."""
+    """A frame as bytes; text that cannot be UTF-8 (a lone surrogate) is the protocol's DecodeError, and what is
+    neither bytes-like nor text a TypeError."""
+    if type(frame) is bytes:
+        return frame
     if not isinstance(frame, str):
+        if not isinstance(frame, bytearray | memoryview):  # (what Spark and a Reader hand over: no test)
+            check_bytes(frame, "decode", text=True)
         return bytes(frame)
     try:
         return frame.encode("utf-8")
@@ -563,6 +568,8 @@ class LineReader(Generic[M]):
         return self._frames.buffered
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[M]:
+        if type(data) is not bytes:  # (the common case tested inline: no call)
+            check_bytes(data, "feed")
         return self._frames.decode(data, self._general)
 
 
@@ -615,6 +622,8 @@ class Reader(Generic[M]):
         return self._frames.buffered
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[M]:
+        if type(data) is not bytes:  # (the common case tested inline: no call)
+            check_bytes(data, "feed")
         if self._packed is not None:
             return self._packed.decode(data, self._packed_fast, self._packed_general)
         if isinstance(self._frames, LineFrames):

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 import msgspec
 
 from . import messages as _m
-from .errors import DecodeError, EncodeError
+from .errors import DecodeError, EncodeError, check_bytes
 from .jsonwire import LineReader, member_at
 from .kafkajson import JSON_ENCODE, finite, json_decode, json_raw
 from .kafkarules import Invalid, ascii_lower
@@ -51,6 +51,15 @@ class KafkaRecord(msgspec.Struct):
 def kind(value: Any) -> str:
     """The name of a value's type, as problems name it."""
     return type(value).__name__
+
+
+def not_record(call: str, record: Any) -> TypeError:
+    """The TypeError of ``call`` (``from_kafka``, ``content_mode``) given what is not a record (a programming
+    error, not a record the codec refuses)."""
+    return TypeError(
+        f"{call} takes a Kafka record (an object with headers and value attributes, such as KafkaRecord), "
+        f"not {kind(record)}"
+    )
 
 
 def header_pairs(headers: Any) -> Iterable[tuple[str, bytes | None]]:
@@ -256,6 +265,8 @@ def event_format(
 
     def from_json(data: bytes | bytearray | memoryview | str) -> E:
         """Decode one event in the JSON event format (UTF-8 JSON text)."""
+        if type(data) is not bytes and not isinstance(data, str):
+            check_bytes(data, "from_json", text=True)
         if isinstance(data, str):
             try:
                 data = data.encode("utf-8")
@@ -460,14 +471,17 @@ class Records(Generic[E]):
         def from_kafka(record: KafkaRecord | Any) -> E:
             """Decode the event in a Kafka record, binary or structured content mode (told apart by the content
             type header).  The record's key and other headers are not part of the event."""
-            headers = header_pairs(record.headers)
+            try:
+                headers, value = header_pairs(record.headers), record.value
+            except AttributeError:
+                raise not_record("from_kafka", record) from None
             try:
                 found, others = read_headers(headers)
             except decode_error:
                 found_type = content_type_header(headers)
                 if structured(found_type):  # a structured record ignores its prefixed headers, bad or not
                     assert found_type is not None
-                    return structured_value(record.value, found_type)
+                    return structured_value(value, found_type)
                 raise
             except (TypeError, ValueError, AttributeError):
                 raise decode_error("headers must be (str, bytes or None) pairs") from None
@@ -475,13 +489,17 @@ class Records(Generic[E]):
             if found_type is not None:
                 head = found_type[:head_length]
                 if head.isascii() and head.lower() == structured_prefix:
-                    return structured_value(record.value, found_type)
-            return from_binary(found, others, record.value)
+                    return structured_value(value, found_type)
+            return from_binary(found, others, value)
 
         def content_mode(record: KafkaRecord | Any) -> str:
             """``"structured"`` when the record's content type header starts with the structured prefix (ASCII
             case-insensitive), else ``"binary"``: the mode :func:`from_kafka` reads it in."""
-            return "structured" if structured(content_type_header(header_pairs(record.headers))) else "binary"
+            try:
+                headers = header_pairs(record.headers)
+            except AttributeError:
+                raise not_record("content_mode", record) from None
+            return "structured" if structured(content_type_header(headers)) else "binary"
 
         def to_kafka(
             event: E,
@@ -524,6 +542,8 @@ class Records(Generic[E]):
             """Decode one whole event in the JSON event format (a structured-mode record's value); see
             :func:`from_json`."""
             check_direction(direction)
+            if type(frame) is not bytes and not isinstance(frame, str):
+                check_bytes(frame, "decode", text=True)
             return from_json(frame)
 
         def encode(message: E) -> bytes:

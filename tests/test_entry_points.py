@@ -1,0 +1,74 @@
+"""A programming error at a public entry point is a TypeError in plain words, never an AttributeError from inside the
+codec nor a DecodeError: every protocol's ``decode``, ``encode`` and ``Reader.feed``, and the Kafka family's
+``from_kafka`` and ``content_mode``, given what they do not take (an int, None, a list, text where bytes go)."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+import pytest
+import streamcodecs
+from streamcodecs import cloudevents
+
+MODULES = [importlib.import_module(f"streamcodecs.{name}") for name in streamcodecs.PROTOCOLS]
+NOT_BYTES: list[Any] = [5, None, 2.5, [1], [0] * 64, object()]
+
+
+def _refused(call: Any, value: Any) -> TypeError:
+    with pytest.raises(Exception) as info:
+        call(value)
+    assert type(info.value) is TypeError, f"{type(info.value).__name__}: {info.value}"
+    assert type(value).__name__ in str(info.value), info.value
+    return info.value
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("value", NOT_BYTES, ids=repr)
+def test_decode_of_what_is_not_bytes_is_a_type_error_saying_what_it_takes(module: ModuleType, value: Any) -> None:
+    """An int was read as that many zero bytes (bytes(5)), a list of small ints as their bytes, each then refused as
+    malformed input (DecodeError); or the refusal said ``object of type 'int' has no len()``."""
+    error = _refused(module.decode, value)
+    assert str(error).startswith("decode takes bytes"), error
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("value", [*NOT_BYTES, "text"], ids=repr)
+def test_reader_feed_of_what_is_not_bytes_is_a_type_error_saying_what_it_takes(module: ModuleType, value: Any) -> None:
+    """It said ``can't concat int to bytearray`` or ``memoryview: a bytes-like object is required``; the Reader goes
+    on as before (a programming error consumes nothing)."""
+    reader = module.Reader()
+    error = _refused(reader.feed, value)
+    assert str(error).startswith("feed takes bytes or a bytes-like object, not "), error
+    assert reader.feed(b"") == []
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("value", NOT_BYTES, ids=repr)
+def test_encode_of_what_is_not_a_message_is_refused_in_words(module: ModuleType, value: Any) -> None:
+    with pytest.raises(ValueError, match=f"not a .*{type(value).__name__}"):
+        module.encode(value)
+
+
+KAFKA = [m for m in MODULES if hasattr(m, "from_kafka")]
+
+
+@pytest.mark.parametrize("module", KAFKA, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("value", [5, None, b"{}", {"headers": []}], ids=repr)
+@pytest.mark.parametrize("call", ["from_kafka", "content_mode"])
+def test_a_kafka_entry_point_given_no_record_says_what_it_takes(module: ModuleType, value: Any, call: str) -> None:
+    """``from_kafka(5)`` raised AttributeError ('int' object has no attribute 'headers')."""
+    error = _refused(getattr(module, call), value)
+    assert str(error).startswith(f"{call} takes a Kafka record (an object with headers and value"), error
+
+
+def test_the_kafka_entry_points_still_take_any_object_with_headers_and_value() -> None:
+    record = cloudevents.to_kafka(cloudevents.from_json(b'{"specversion":"1.0","id":"1","source":"/s","type":"t"}'))
+
+    class Duck:
+        headers = record.headers
+        value = record.value
+
+    assert cloudevents.from_kafka(Duck()) == cloudevents.from_kafka(record)
+    assert cloudevents.content_mode(Duck()) == cloudevents.content_mode(record) == "binary"
