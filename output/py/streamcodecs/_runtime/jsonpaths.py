@@ -23,12 +23,11 @@ import msgspec
 
 from . import messages as _m
 from .errors import DecodeError
-from .jsonpacked import deeper_packed, too_deep
+from .jsonpacked import deeper_packed, refuse_unbounded
 from .jsonwire import (
     DECODE_FAILURES,
     EMPTY_MESSAGE,
     MAX_DEPTH,
-    PACKED_TOO_DEEP,
     Fast,
     check_text,
     decode_error,
@@ -120,11 +119,9 @@ def typed_text(
 def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: type[DecodeError]) -> PackedDecode:
     """The typed path of a MessagePack value, as :func:`typed_text` (the first failure is the one named; nesting
     as :func:`general_packed`)."""
-    getrecursionlimit = sys.getrecursionlimit
 
     def decode_packed(direction: str | None, data: Any, at: int | None) -> Any:
-        if len(data) > MAX_DEPTH and getrecursionlimit() > MAX_DEPTH and too_deep(data):
-            raise error(PACKED_TOO_DEEP, offset=at)  # msgspec could read deeper than the limit
+        refuse_unbounded(data, error, at)
         first: Exception | None = None
         try:
             for decoder in (decoders[direction],) if direction is not None else tuple(decoders.values()):
@@ -296,11 +293,9 @@ def general_packed(
     on is measured, then refused or read again with room (:func:`~.jsonpacked.deeper_packed`); with the
     interpreter's recursion limit raised above it, a value that may be deeper is measured first."""
     parse = msgspec.msgpack.Decoder().decode
-    getrecursionlimit = sys.getrecursionlimit
 
     def decode_packed(direction: str | None, data: Any, at: int | None) -> Any:
-        if len(data) > MAX_DEPTH and getrecursionlimit() > MAX_DEPTH and too_deep(data):
-            raise error(PACKED_TOO_DEEP, offset=at)  # msgspec could read deeper than the limit
+        refuse_unbounded(data, error, at)
         out: list[Any] = []
         try:
             if fast[direction or directions[0]]([data], 0, out, False)[0]:  # no direction: the first, as below
