@@ -21,7 +21,7 @@ from .errors import DecodeError
 from .jsonwire import _BYTE, _PACKED_MALFORMED, DECODE_FAILURES, MAX_DEPTH, PACKED_TOO_DEEP, roomy
 from .messages import too_long
 
-__all__ = ["NOT_OPENERS", "PackedFrames", "PackedRun", "packed_end", "too_deep"]
+__all__ = ["NOT_OPENERS", "PackedFrames", "PackedRun", "packed_end", "refuse_unbounded", "too_deep"]
 
 _RAW_VALUES = msgspec.msgpack.Decoder(list[msgspec.Raw])
 _SKIP_VALUES = msgspec.msgpack.Decoder(msgspec.Raw)  # checks a value's structure, builds nothing
@@ -140,6 +140,15 @@ def too_deep(data: Any) -> bool:
         if at < 0:  # not MessagePack from there on: no deeper
             break
     return False
+
+
+def refuse_unbounded(data: Any, error: type[DecodeError], at: int | None) -> None:
+    """Before msgspec reads ``data``: where the interpreter's recursion limit was raised above :data:`MAX_DEPTH`,
+    msgspec could read a value deeper than the limit without running out of stack, so one that nests deeper is
+    refused here as nested too deeply (at stream offset ``at``). A value of at most MAX_DEPTH bytes cannot nest
+    deeper: for almost every value the test is one len()."""
+    if len(data) > MAX_DEPTH and sys.getrecursionlimit() > MAX_DEPTH and too_deep(data):
+        raise error(PACKED_TOO_DEEP, offset=at)
 
 
 def deeper_packed(data: Any, error: type[DecodeError], at: int | None, again: Callable[[], Any]) -> Any:

@@ -23,7 +23,7 @@ import msgspec
 
 from . import messages as _m
 from .errors import DecodeError
-from .jsonpacked import deeper_packed, packed_end, too_deep
+from .jsonpacked import deeper_packed, packed_end, refuse_unbounded
 from .jsonwire import (
     _MISSING,
     _PATH,
@@ -125,11 +125,9 @@ def typed_text(
 def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: type[DecodeError]) -> PackedDecode:
     """The typed path of a MessagePack value, as :func:`typed_text` (the first failure is the one named; nesting
     as :func:`general_packed`)."""
-    getrecursionlimit = sys.getrecursionlimit
 
     def decode_packed(direction: str | None, data: Any, at: int | None) -> Any:
-        if len(data) > MAX_DEPTH and getrecursionlimit() > MAX_DEPTH and too_deep(data):
-            raise packed_located(error(PACKED_TOO_DEEP), data, at, error)  # msgspec could read deeper than the limit
+        refuse_unbounded(data, error, at or 0)  # (at the value's start, as packed_located names it)
         first: Exception | None = None
         try:
             for decoder in (decoders[direction],) if direction is not None else tuple(decoders.values()):
@@ -425,11 +423,9 @@ def general_packed(
     on is measured, then refused or read again with room (:func:`~.jsonpacked.deeper_packed`); with the
     interpreter's recursion limit raised above it, a value that may be deeper is measured first."""
     parse = msgspec.msgpack.Decoder().decode
-    getrecursionlimit = sys.getrecursionlimit
 
     def decode_packed(direction: str | None, data: Any, at: int | None) -> Any:
-        if len(data) > MAX_DEPTH and getrecursionlimit() > MAX_DEPTH and too_deep(data):
-            raise packed_located(error(PACKED_TOO_DEEP), data, at, error)  # msgspec could read deeper than the limit
+        refuse_unbounded(data, error, at or 0)  # (at the value's start, as packed_located names it)
         out: list[Any] = []
         try:
             if fast[direction or directions[0]]([data], 0, out, False)[0]:  # no direction: the first, as below

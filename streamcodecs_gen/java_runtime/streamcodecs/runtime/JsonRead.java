@@ -253,7 +253,7 @@ public final class JsonRead {
         }
         Variant v;
         try {
-            v = VariantBuilder.parseJson(new RangeChecked(p), true);
+            v = VariantBuilder.parseJson(new MsgspecNumbers(p), true);
         } catch (OutOfRange e) {
             throw e.problem;
         }
@@ -272,17 +272,17 @@ public final class JsonRead {
     }
 
     /**
-     * A parser that refuses, as it reads them, numbers beyond a double's range, naming their path (msgspec's), and
-     * gives each other float as the text msgspec writes for the double it reads as: the Python codec holds a JSON
-     * float as a Python float, which its Spark path hands to {@code parse_json} in msgspec's text, so Spark's
-     * VARIANT builder (a decimal when that text is one of at most 38 digits, else the double) sees the same text on
-     * both paths ({@code 65789255236850478925523685049.0} is the double 6.578925523685048e+28 on both, not a
-     * decimal of 30 digits on one).
+     * A parser whose numbers are msgspec's: it refuses, as it reads them, numbers beyond a double's range, naming
+     * their path (msgspec's words), and gives each other float as the text msgspec writes for the double it reads
+     * as: the Python codec holds a JSON float as a Python float, which its Spark path hands to {@code parse_json} in
+     * msgspec's text, so Spark's VARIANT builder (a decimal when that text is one of at most 38 digits, else the
+     * double) sees the same text on both paths ({@code 65789255236850478925523685049.0} is the double
+     * 6.578925523685048e+28 on both, not a decimal of 30 digits on one).
      */
-    private static final class RangeChecked extends JsonParserDelegate {
+    private static final class MsgspecNumbers extends JsonParserDelegate {
         private final JsonStreamContext root;
 
-        RangeChecked(JsonParser p) {
+        MsgspecNumbers(JsonParser p) {
             super(p);
             root = p.getParsingContext().getParent();
         }
