@@ -72,3 +72,15 @@ def test_the_kafka_entry_points_still_take_any_object_with_headers_and_value() -
 
     assert cloudevents.from_kafka(Duck()) == cloudevents.from_kafka(record)
     assert cloudevents.content_mode(Duck()) == cloudevents.content_mode(record) == "binary"
+
+
+@pytest.mark.parametrize("value", [5, None, b"{}"], ids=repr)
+def test_the_companions_helpers_given_no_message_say_what_they_take(value: Any) -> None:
+    """Each raised AttributeError ('int' object has no attribute 'low_version' / '__struct_config__')."""
+    from streamcodecs import kcl, pravega
+
+    assert str(_refused(kcl.action_of, value)).startswith("action_of takes a kcl message, not ")
+    assert str(_refused(pravega.compatible, value)).startswith("compatible takes the peer's Hello, not ")
+    assert str(_refused(pravega.negotiate, value)).startswith("negotiate takes the peer's Hello, not ")
+    assert kcl.action_of(kcl.ShutdownRequested()) == "shutdownRequested"
+    assert pravega.negotiate(pravega.hello()) == pravega.WIRE_VERSION

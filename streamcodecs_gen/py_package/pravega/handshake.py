@@ -10,6 +10,8 @@ the newest layout and decoders read any older one, so it only tells which comman
 
 from __future__ import annotations
 
+from typing import Any
+
 from .messages import OLDEST_COMPATIBLE_VERSION, WIRE_VERSION, Hello
 
 __all__ = ["IncompatibleVersionError", "compatible", "hello", "negotiate"]
@@ -26,6 +28,11 @@ class IncompatibleVersionError(ValueError):
         )
 
 
+def _check_hello(peer: Any, call: str) -> None:
+    if not isinstance(peer, Hello):  # a programming error, in plain words (not an AttributeError)
+        raise TypeError(f"{call} takes the peer's Hello, not {type(peer).__name__}")
+
+
 def hello() -> Hello:
     """Our Hello: the newest version we write and the oldest we still read."""
     return Hello(high_version=WIRE_VERSION, low_version=OLDEST_COMPATIBLE_VERSION)
@@ -33,11 +40,13 @@ def hello() -> Hello:
 
 def compatible(peer: Hello) -> bool:
     """Whether the peer's version range overlaps ours (the check both the server and the Java client make)."""
+    _check_hello(peer, "compatible")
     return not (peer.low_version > WIRE_VERSION or peer.high_version < OLDEST_COMPATIBLE_VERSION)
 
 
 def negotiate(peer: Hello) -> int:
     """The wire version of the connection: ``min(WIRE_VERSION, peer.high_version)``; raises if incompatible."""
+    _check_hello(peer, "negotiate")
     if not compatible(peer):
         raise IncompatibleVersionError(peer)
     return min(WIRE_VERSION, peer.high_version)

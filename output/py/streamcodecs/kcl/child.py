@@ -77,7 +77,10 @@ MAX_OWED = 1000
 
 def action_of(message: Message) -> str:
     """The ``action`` value a message carries on the wire, e.g. ``"processRecords"``."""
-    return str(type(message).__struct_config__.tag)
+    tag = getattr(getattr(type(message), "__struct_config__", None), "tag", None)
+    if not isinstance(tag, str):
+        raise TypeError(f"action_of takes a kcl message, not {type(message).__name__}")
+    return tag
 
 
 class CheckpointError(Exception):
