@@ -223,7 +223,7 @@ class PackedFrames:
         """Bytes of whole values cut out of the stream so far."""
         self._run = run
         self._buffer = bytearray(_HEAD)  # the header's place, then the bytes not yet cut out
-        self._average = 64  # bytes per value, for the next guess
+        self._average = 256  # bytes per value, for the next guess: high at first (a guess too high costs a pass)
         self._broken: DecodeError | None = None
         self._items: list[Any] = []  # raw values, batches, or (the error to raise, its size)
         self._next = 0  # index of the first item not handed out yet
