@@ -61,6 +61,11 @@ ODD_STRINGS = [
     "BOGUS", "1", "true", "null", "00000000-0000-0000-0000-000000000000", "not-a-uuid",
     "2018-04-05T03:56:31Z", "2018-04-05t03:56:31.1234567+01:00", "AAAA", "QQ", "QQ==\n", "::", "http://[",
 ]  # fmt: skip
+PREFIXES = [
+    b"\xef\xbb\xbf", b"\x00", b"\x00\x00\x00", b" \x00", b"\xfe\xff", b"\xff\xfe", b"\x00\x00\xfe\xff", b"\x007",
+]  # fmt: skip
+"""What a text may start with that Jackson reads as a byte-order mark or a UTF-16 or UTF-32 text (a zero in the
+first two bytes), where JSON in UTF-8 (RFC 8259: no BOM) and msgspec see bytes that are not JSON."""
 TOKENS = [b",", b":", b"]", b"}", b"[", b"{", b'"', b"null", b" ", b"\n", b"1", b"tru", b"\\", b"\\u", b"/*"]
 TIMES = [
     "2018-04-05T03:56:31Z", "2018-04-05T03:56:31z", "2018-04-05t03:56:31Z", "2018-04-05 03:56:31Z",
@@ -269,6 +274,8 @@ def json_mutation(rng: random.Random, data: bytes) -> bytes:
             node.append(["deep", nest])
         else:
             node.append(nest)
+    elif choice == 4 and rng.random() < 0.2:  # bytes a decoder may take for a byte-order mark or UTF-16/32
+        return rng.choice(PREFIXES) + text + suffix
     elif choice == 4:  # an inserted token
         at = rng.randrange(len(text) + 1)
         return text[:at] + rng.choice(TOKENS) + text[at:] + suffix

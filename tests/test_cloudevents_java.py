@@ -131,6 +131,21 @@ def test_fuzzed_events_are_refused_in_the_same_words_at_the_same_offset(codec: A
     assert compared > 300
 
 
+def test_a_byte_order_mark_or_a_leading_zero_is_refused_by_both_codecs(codec: Any) -> None:
+    """Jackson would read a structured event after a byte-order mark, or as UTF-16 or UTF-32 with a zero in its
+    first two bytes; msgspec refuses those bytes (RFC 8259, 8.1: UTF-8 and no mark), and so does the Java codec."""
+    import inputs
+
+    data = vectors("cloudevents")[0]["data"]
+    for prefix in inputs.PREFIXES:
+        with pytest.raises(ce.DecodeError) as python:
+            ce.decode(prefix + data)
+        _, problem = _java(lambda d=prefix + data: codec.decode(d))
+        assert problem is not None, prefix
+        assert problem.reason().startswith(JSON_PARSER_REASONS), (prefix, problem.getMessage())
+        assert python.value.reason.startswith(JSON_PARSER_REASONS), prefix
+
+
 def test_json_nested_deeper_than_the_one_limit_is_refused_alike_by_both_codecs(spark: Any, codec: Any) -> None:
     limit = spark._jvm.streamcodecs.runtime.JsonParsing.MAX_DEPTH
     deepest = limit - 1  # the event's object is one level

@@ -11,6 +11,7 @@ import importlib
 import json
 import math
 import random
+import re
 import struct
 import subprocess
 import sys
@@ -183,6 +184,28 @@ def test_a_text_cut_short_is_refused_at_its_end_as_the_python_codec_refuses_it(s
             assert _java_decode(java, frame, None)[1] == wanted, frame
             compared += 1
     assert compared > 50
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_byte_order_mark_or_a_leading_zero_is_refused_where_the_python_codec_refuses_it(
+    spark: Any, protocol: str
+) -> None:
+    """Jackson reads a text whose first two bytes hold a zero as UTF-16 or UTF-32 and skips a byte-order mark; the
+    family's texts are UTF-8 with no mark (RFC 8259, 8.1) and msgspec refuses those bytes, so both codecs refuse
+    the text at the same place (a valid message behind a UTF-8 mark was read by the Java codec alone)."""
+    import inputs
+
+    codec, java = _codecs(spark, protocol)
+    text = codec_text(vectors(protocol)[0]["data"]).encode("utf-8")
+    for prefix in inputs.PREFIXES:
+        frame = prefix + text + (b"\nend\n" if protocol == "storm" else b"")
+        wanted = python_decode(codec, frame, None)[2]
+        assert wanted is not None, frame
+        error = _java_decode(java, frame, None)[1]
+        assert error is not None, frame
+        kind = wanted.split(":")[1]  # malformed JSON, or a string is not valid UTF-8
+        assert error.split(":")[1] == kind, (frame, error, wanted)
+        assert re.findall(r"\(offset (\d+)", error) == re.findall(r"\(offset (\d+)", wanted), (frame, error, wanted)
 
 
 def test_a_removed_field_is_decoded_but_never_encoded(spark: Any) -> None:

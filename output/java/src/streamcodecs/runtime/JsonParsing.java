@@ -37,8 +37,38 @@ public final class JsonParsing {
                     .build())
             .build();
 
+    /**
+     * A parser of the UTF-8 text {@code data[offset, offset + length)}. Jackson takes a text for UTF-16 or UTF-32
+     * when a zero byte stands in its first two, and skips a byte-order mark; the family's texts are UTF-8 with no
+     * mark (RFC 8259, 8.1), as msgspec reads them, and those bytes are not JSON there. So Jackson is given them as
+     * 0x01, which is not JSON either at the same place: it refuses the text where msgspec does (a mark's first
+     * byte, a zero), instead of reading it in another encoding or after the mark.
+     */
     public static JsonParser parser(byte[] data, int offset, int length) throws IOException {
-        return FACTORY.createParser(data, offset, length);
+        return FACTORY.createParser(undetected(data, offset, length), offset, length);
+    }
+
+    /** Jackson's {@link JsonFactory#createParser(byte[], int, int)} may read {@code data[offset, offset + length)}
+     * in another encoding than UTF-8: {@code data}, else a copy with the bytes that decide it made 0x01. */
+    static byte[] undetected(byte[] data, int offset, int length) {
+        if (length < 2) {
+            return data;
+        }
+        int b0 = data[offset] & 0xFF;
+        int b1 = data[offset + 1] & 0xFF;
+        boolean mark = b0 == 0xFE && b1 == 0xFF || b0 == 0xFF && b1 == 0xFE
+                || b0 == 0xEF && b1 == 0xBB && length > 2 && (data[offset + 2] & 0xFF) == 0xBF;
+        if (!mark && b0 != 0 && b1 != 0) {
+            return data;
+        }
+        byte[] copy = data.clone();
+        if (mark || b0 == 0) {
+            copy[offset] = 1;
+        }
+        if (b1 == 0) {
+            copy[offset + 1] = 1;
+        }
+        return copy;
     }
 
     /**

@@ -57,7 +57,7 @@ public final class KafkaJson {
             strictText(text);
         }
         int from = Math.max(start, 0);
-        try (JsonParser p = JSON.createParser(text, from, text.length - from)) {
+        try (JsonParser p = JSON.createParser(JsonParsing.undetected(text, from, text.length - from), from, text.length - from)) {
             JsonToken token = p.nextToken();
             if (token == null) {
                 throw truncated(text);
@@ -212,7 +212,7 @@ public final class KafkaJson {
      * an object, is {@link Invalid} (with the offset). */
     public static Map<String, Json> members(byte[] text) throws Invalid {
         strictText(text);
-        try (JsonParser p = JSON.createParser(text)) {
+        try (JsonParser p = JSON.createParser(JsonParsing.undetected(text, 0, text.length))) {
             JsonToken token = p.nextToken();
             if (token == null) {
                 throw truncated(text);
@@ -245,7 +245,7 @@ public final class KafkaJson {
      * repeated names kept as written); anything else is {@link Invalid}. */
     public static byte[] oneJsonValue(byte[] text) throws Invalid {
         strictText(text);
-        try (JsonParser p = JSON.createParser(text)) {
+        try (JsonParser p = JSON.createParser(JsonParsing.undetected(text, 0, text.length))) {
             JsonToken token = p.nextToken();
             if (token == null) {
                 throw truncated(text);
