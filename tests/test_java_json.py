@@ -272,17 +272,23 @@ def test_the_readers_name_each_bad_message_as_the_python_reader_does(spark: Any,
     limit = max(map(len, [good, *bad])) + 100  # every message fits but the long one
     bad += [b"", b" \n "] if protocol == "storm" else []
     bad.append(b'"' + b"x" * limit + b'"')
+    if protocol == "storm":  # a message too long on its second line
+        bad.append(b'{"command":"log",\n"msg":"' + b"x" * limit + b'"}')
     stream = good + b"".join(text + end + good for text in bad)
-    python = codec.Reader(direction=direction, max_message=limit)
     errors = []
-    for data in (stream, b""):
-        while True:
-            try:
-                python.feed(data)
-                break
-            except codec.DecodeError as exc:
-                errors.append(str(exc))
-                data = b""
+    for size in (len(stream), 61):  # the words do not depend on where the feeds cut the stream
+        python = codec.Reader(direction=direction, max_message=limit)
+        found = []
+        for data in [stream[at : at + size] for at in range(0, len(stream), size)] + [b""]:
+            while True:
+                try:
+                    python.feed(data)
+                    break
+                except codec.DecodeError as exc:
+                    found.append(str(exc))
+                    data = b""
+        assert not errors or found == errors, size
+        errors = found
     reader = java.Reader(direction, limit)
     for at in range(0, len(stream), 61):
         reader.feed(bytearray(stream[at : at + 61]))

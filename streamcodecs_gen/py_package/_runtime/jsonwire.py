@@ -819,7 +819,7 @@ class EndFrames:
     def _check_limit(self) -> None:
         buffer = self._buffer
         if len(buffer) > self.max_message and not self._skipping:
-            message = too_long(what="message", limit=self.max_message) + " without an end line"
+            message = too_long(what="message", limit=self.max_message)  # as when its end line came in the same feed
             self._items.append((self.error(message, offset=self.max_message, line=self.line + 1), 0))
             self._skipping = True
         if self._skipping and len(buffer) > 6:
