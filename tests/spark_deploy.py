@@ -28,6 +28,7 @@ import pickle
 import re
 import sys
 import tempfile
+import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -293,7 +294,13 @@ def _server(out: Path, port: int) -> None:
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
-    executors = spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() - 1  # less the driver
+    # The executor JVMs register some time after the session starts (later on a busy machine): wait for both,
+    # bounded, before counting them
+    status = spark.sparkContext._jsc.sc().getExecutorMemoryStatus
+    deadline = time.monotonic() + 120
+    while status().size() - 1 < 2 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    executors = status().size() - 1  # less the driver
     found = {
         "executors": executors,
         "path": str(streamcodecs.spark.path(spark)),
