@@ -13,6 +13,7 @@ import pytest
 from streamcodecs_gen.analysis.json import (
     factory_default_fields,
     fast_path,
+    fast_paths,
     field_mode,
     omit_defaults,
     packed_batch,
@@ -96,15 +97,16 @@ def test_packed_runs_of_storm_are_guarded_by_one_field(storm: Protocol) -> None:
     """A MessagePack run decoded as BoltTuples is all BoltTuples when no value's stream is a heartbeat's or a tick's
     (both matches name `stream`, so one pass over the decoded values tells); the tag and the handshake's keys are
     refused by the strict Struct, so nothing is looked for in the bytes."""
-    batch = packed_batch(storm, "to_component")
+    fasts = fast_paths(storm)
+    batch = packed_batch(fasts["to_component"])
     assert batch["base"] == "BoltTuple"
     assert batch["guards"] == [("stream", ["__heartbeat", "__tick"])]
-    assert packed_batch(storm, "to_storm") == {
+    assert packed_batch(fasts["to_storm"]) == {
         "tagged": [m.name for m in storm.messages_for("to_storm") if m.tag],
         "base": "PidReply",
         "guards": [],
     }
-    strict = [m.name for m in storm.messages if strict_shape(storm, m)]
+    strict = [m.name for m in storm.messages if strict_shape(fasts, m)]
     assert strict == ["BoltTuple", "PidReply"]
 
 

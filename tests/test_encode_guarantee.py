@@ -461,7 +461,7 @@ def test_the_checks_are_generated_from_the_definitions_not_listed_by_hand() -> N
     wire path, in decode's words)."""
     storm, kcl = (importlib.import_module(f"streamcodecs.{n}") for n in ("storm", "kcl"))
     for codec in (storm, kcl):
-        checks = importlib.import_module(f"{codec.__name__}.messages")._WRITERS
+        checks = importlib.import_module(f"{codec.__name__}.messages").message_writers()
         assert set(checks) == set(codec.MESSAGES.values())
     with pytest.raises(kcl.EncodeError) as info:
         kcl.encode(kcl.ProcessRecords(records=[kcl.Record(data=b"", partition_key="p", sequence_number=5)]))

@@ -29,7 +29,7 @@ from __future__ import annotations
 import datetime
 import enum
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from itertools import repeat
 from operator import attrgetter
@@ -1386,6 +1386,19 @@ _WRITERS: dict[type, Callable[[Any, bool], bytes]] = {
 }
 """Each message class's writer: its checks (everything decode would refuse, or read back as another value or
 message), then its one serialization."""
+
+
+def message_writers() -> Mapping[type, Callable[[Any, bool], bytes]]:
+    """Each message class's writer, what :func:`encode` calls, for a runtime of this package that writes a message
+    at a time (not part of the module's API, so not in ``__all__``).
+
+    ``message_writers()[type(m)](m, packed)`` is ``encode(m, serializer=...)`` (``packed``: a MessagePack
+    serializer) for every message encode writes; what it refuses raises without encode's words (a class that is no
+    message: ``KeyError``), so a caller calls encode again for them.
+    """
+    return _WRITERS
+
+
 _ARRAY_FIELD: dict[type, tuple[str, str]] = {  # message class -> (wire name, Python name) of its one list field
     TaskIds: ("taskIds", "task_ids"),
 }
