@@ -304,6 +304,17 @@ CATALOG: tuple[Message, ...] = (
         "A structured-mode value that is JSON but not an object (kind: Python's name of its type).",
     ),
     Message("no_event_row", "no event (the row is null)", "A to_kafka row whose event is null (its error column)."),
+    # A struct a Java UDF is given, read by name (RowShape): what the Python path's analysis refuses as well.
+    Message(
+        "struct_field_missing",
+        "{function} takes its row type's fields by name, and the struct given has no field `{field}`",
+        "A struct given to a Spark function without one of its row type's fields (function: e.g. storm encode).",
+    ),
+    Message(
+        "struct_field_type",
+        "{function} takes its row type's fields by name, and field `{field}` is {given}, not {wanted}",
+        "A struct given to a Spark function with a field of another type (Spark's simple strings of both).",
+    ),
     # Spark's error columns (spark/__init__.py, spark/_kafka.py; SqlFunctions): pieces of a concat, the fields columns.
     Message(
         "failfast_problem",

@@ -268,6 +268,16 @@ NO_EVENT_ROW: Final = "no event (the row is null)"
 """A to_kafka row whose event is null (its error column)."""
 
 
+def struct_field_missing(*, function: object, field: object) -> str:
+    """A struct given to a Spark function without one of its row type's fields (function: e.g. storm encode)."""
+    return f"{function} takes its row type's fields by name, and the struct given has no field `{field}`"
+
+
+def struct_field_type(*, function: object, field: object, given: object, wanted: object) -> str:
+    """A struct given to a Spark function with a field of another type (Spark's simple strings of both)."""
+    return f"{function} takes its row type's fields by name, and field `{field}` is {given}, not {wanted}"
+
+
 def failfast_problem(*, protocol: object, problem: object, excerpt: object) -> tuple[object, ...]:
     """A row refused FAILFAST: the decode problem and the input's first 120 characters as a JSON array."""
     return (protocol, ": ", problem, " (input starts ", excerpt, ")")

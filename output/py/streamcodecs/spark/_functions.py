@@ -14,7 +14,7 @@ from pyspark.sql.types import StructType
 from . import ENCODED, _jvm, check_mode, encoded
 from ._arrow import arrow_udf
 from ._shipped import Shipped
-from ._variant import to_text
+from ._variant import by_name, named_fields
 
 __all__ = ["ProtocolFunctions"]
 
@@ -47,7 +47,7 @@ class ProtocolFunctions(Shipped):
         """The module's ``encode`` (its docstring says what it does): the protocol's Java ``Encode`` UDF, else an
         Arrow UDF over :meth:`encode_batch`."""
         on_error = check_mode(on_error)
-        source = F.col(column) if isinstance(column, str) else column
+        source = named_fields(F.col(column) if isinstance(column, str) else column, self.decoded)
         java = _jvm.java_udf(self.protocol, "Encode", ENCODED)
         if java is not None:
             result = F.call_udf(java, source)
@@ -58,5 +58,5 @@ class ProtocolFunctions(Shipped):
             def encode_rows(rows: pa.Array) -> pa.Array:
                 return self.encode_batch(rows)
 
-            result = arrow_udf(encode_rows, ENCODED)(to_text(source, self.decoded))
+            result = arrow_udf(encode_rows, ENCODED)(by_name(source, self.decoded))
         return encoded(result["data"], result["error"], on_error, self.protocol)

@@ -48,6 +48,7 @@ from . import (
     raise_unless_null,
     said,
 )
+from ._variant import by_name, named_fields
 
 __all__ = ["CONTENT_MODES", "HEADERS", "KAFKA_SOURCE_SCHEMA", "KafkaFunctions", "Media", "SparkEvent"]
 
@@ -463,7 +464,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
     def encode(self, column: Column | str, on_error: str) -> Column:
         """The module's ``encode``."""
         on_error = check_mode(on_error)
-        row = F.col(column) if isinstance(column, str) else column
+        row = named_fields(F.col(column) if isinstance(column, str) else column, self.decoded)
         event = row[self.event.column]
         udf = self._java_udf("Encode", ENCODED)
         if udf is not None:
@@ -475,7 +476,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
                 with _gc.no_cycle_collection():
                     return self.encode_batch(rows)
 
-            written = _arrow.arrow_udf(encode_rows, ENCODED)(row)
+            written = _arrow.arrow_udf(encode_rows, ENCODED)(by_name(row, self.decoded))
         return encoded(written["data"], written["error"], on_error, self.protocol)
 
     def to_kafka(self, df: DataFrame, mode: str, event: str, key_mapper: str | None, on_error: str) -> DataFrame:
@@ -483,7 +484,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
         if mode not in CONTENT_MODES:
             raise ValueError(_m.unknown_mode(mode=repr(mode), modes=CONTENT_MODES))
         on_error = check_mode(on_error)
-        e = _quoted(event)
+        e = named_fields(_quoted(event), self.decoded[self.event.column].dataType)
         if key_mapper is not None:
             if key_mapper not in self.key_mappers:
                 raise ValueError(f"unknown key mapper {key_mapper!r}; expected one of {sorted(self.key_mappers)}")
@@ -503,7 +504,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
                 with _gc.no_cycle_collection():
                     return self.to_kafka_batch(events, mode)
 
-            written = _arrow.arrow_udf(write, _TO_KAFKA_ROW)(e)
+            written = _arrow.arrow_udf(write, _TO_KAFKA_ROW)(by_name(e, self.decoded[self.event.column].dataType))
         routes = [_quoted(c) for c in routing]
         staged = df.select(key.alias(_STAGE.format("key")), written.alias(_STAGE.format("written")), *routes)
         w = F.col(_STAGE.format("written"))

@@ -3,6 +3,7 @@ package streamcodecs.cloudevents;
 
 import streamcodecs.runtime.EncodeException;
 import streamcodecs.runtime.KafkaSpark;
+import streamcodecs.runtime.RowShape;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.api.java.UDF4;
@@ -15,9 +16,11 @@ import scala.collection.Seq;
 public final class Encode implements UDF4<Row, Long, Seq<String>, Seq<String>, Row> {
     private static final long serialVersionUID = 1L;
     private static final String MESSAGE = "CloudEvent";
+    private static final RowShape DECODED = new RowShape("cloudevents encode", Sql.DECODED);
 
     @Override
-    public Row call(Row decoded, Long micros, Seq<String> names, Seq<String> values) {
+    public Row call(Row given, Long micros, Seq<String> names, Seq<String> values) {
+        Row decoded = DECODED.of(given);
         if (decoded == null || decoded.isNullAt(0)) {
             return RowFactory.create(null, null);
         }

@@ -2,6 +2,7 @@
 package streamcodecs.cloudevents;
 
 import java.util.List;
+import streamcodecs.runtime.RowShape;
 import streamcodecs.runtime.SparkSql;
 import streamcodecs.runtime.SqlFunctions;
 import streamcodecs.runtime.SqlFunctions.Udf;
@@ -50,6 +51,11 @@ public final class Sql {
             `error` STRING""");
 
     private Sql() {
+    }
+
+    /** The shape of an event row {@code function} is given: the event column's type in {@code DECODED}. */
+    static RowShape event(String function) {
+        return new RowShape(function, (StructType) DECODED.apply("cloud_event").dataType());
     }
 
     /** Registers the functions in {@code extensions}. */

@@ -4,6 +4,7 @@ package streamcodecs.cloudevents;
 import streamcodecs.runtime.EncodeException;
 import streamcodecs.runtime.KafkaEvents;
 import streamcodecs.runtime.KafkaSpark;
+import streamcodecs.runtime.RowShape;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.api.java.UDF4;
@@ -16,9 +17,11 @@ import scala.collection.Seq;
  */
 public final class ToKafkaBinary implements UDF4<Row, Long, Seq<String>, Seq<String>, Row> {
     private static final long serialVersionUID = 1L;
+    private static final RowShape EVENT = Sql.event("cloudevents to_kafka");
 
     @Override
-    public Row call(Row event, Long micros, Seq<String> names, Seq<String> values) {
+    public Row call(Row given, Long micros, Seq<String> names, Seq<String> values) {
+        Row event = EVENT.of(given);
         if (event == null) {
             return RowFactory.create(null, null, "no event (the row is null)");
         }

@@ -3,6 +3,7 @@ package streamcodecs.pravega;
 
 import streamcodecs.runtime.BinarySpark;
 import streamcodecs.runtime.EncodeException;
+import streamcodecs.runtime.RowShape;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.api.java.UDF1;
@@ -14,9 +15,11 @@ import org.apache.spark.sql.api.java.UDF1;
  */
 public final class Encode implements UDF1<Row, Row> {
     private static final long serialVersionUID = 1L;
+    private static final RowShape DECODED = new RowShape("pravega encode", Sql.DECODED);
 
     @Override
-    public Row call(Row row) {
+    public Row call(Row given) {
+        Row row = DECODED.of(given);
         String name = BinarySpark.messageName(row);
         if (name == null) {
             return RowFactory.create(null, null);

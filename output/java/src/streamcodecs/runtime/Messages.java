@@ -257,6 +257,16 @@ public final class Messages {
     /** A to_kafka row whose event is null (its error column). */
     public static final String NO_EVENT_ROW = "no event (the row is null)";
 
+    /** A struct given to a Spark function without one of its row type's fields (function: e.g. storm encode). */
+    public static String structFieldMissing(Object function, Object field) {
+        return String.valueOf(function) + " takes its row type's fields by name, and the struct given has no field `" + field + "`";
+    }
+
+    /** A struct given to a Spark function with a field of another type (Spark's simple strings of both). */
+    public static String structFieldType(Object function, Object field, Object given, Object wanted) {
+        return String.valueOf(function) + " takes its row type's fields by name, and field `" + field + "` is " + given + ", not " + wanted;
+    }
+
     /** A row refused FAILFAST: the decode problem and the input's first 120 characters as a JSON array. */
     public static Object[] failfastProblem(Object protocol, Object problem, Object excerpt) {
         return new Object[] {protocol, ": ", problem, " (input starts ", excerpt, ")"};
