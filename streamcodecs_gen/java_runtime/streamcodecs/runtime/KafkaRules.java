@@ -559,8 +559,8 @@ public abstract class KafkaRules {
 
     // --- any JSON value (held as its text as msgspec writes the value Python decodes) ---------------------------
 
-    /** Any JSON value in a header, as its compact text (see {@link KafkaJson#KafkaJson.anyJson(byte[], int)}); null for JSON null
-     * (an absent attribute, as in Python). */
+    /** Any JSON value in a header, as its compact text (see {@link KafkaJson#anyJson(byte[], int)}); null for JSON
+     * null (an absent attribute, as in Python). */
     String parseAny(String text) throws Invalid {
         String json = KafkaJson.anyJson(text.getBytes(StandardCharsets.UTF_8), -1);
         return json.equals("null") ? null : json;

@@ -1,4 +1,5 @@
-// Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/KafkaRules.java by ./generator.py; edit that file, not this copy.
+// Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/KafkaRules.java by ./generator.py;
+// edit that file, not this copy.
 package streamcodecs.runtime;
 
 import java.nio.charset.StandardCharsets;
@@ -560,8 +561,8 @@ public abstract class KafkaRules {
 
     // --- any JSON value (held as its text as msgspec writes the value Python decodes) ---------------------------
 
-    /** Any JSON value in a header, as its compact text (see {@link KafkaJson#KafkaJson.anyJson(byte[], int)}); null for JSON null
-     * (an absent attribute, as in Python). */
+    /** Any JSON value in a header, as its compact text (see {@link KafkaJson#anyJson(byte[], int)}); null for JSON
+     * null (an absent attribute, as in Python). */
     String parseAny(String text) throws Invalid {
         String json = KafkaJson.anyJson(text.getBytes(StandardCharsets.UTF_8), -1);
         return json.equals("null") ? null : json;
