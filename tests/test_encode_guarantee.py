@@ -248,7 +248,7 @@ def written_form(protocol: Protocol, message: Any, serializer: str) -> Any:
     model = next((m for m in [*protocol.messages, *protocol.structs] if m.name == type(message).__name__), None)
     if model is None or not isinstance(message, msgspec.Struct):
         return message
-    copy = copy_.copy(message)  # (not replace: __post_init__ would fill in what the message left UNSET)
+    copy = copy_.copy(message)  # (a removed field the message lacks stays UNSET)
     for f in model.fields:
         value = getattr(message, f.py)
         if value is not msgspec.UNSET:

@@ -6,8 +6,9 @@
 - ``"const"``: a fixed value, declared as a ``Literal`` with that default.
 - ``"default"``: decoded as its default when absent; always written (an optional field without a default, i.e.
   None, is omitted when None by the owner's ``omit_defaults``).
-- ``"unset_default"``: held as ``msgspec.UNSET`` while decoding and filled in after, so that the owner's
-  ``omit_defaults`` (which drops a value equal to the declared default) still writes it once set.
+- ``"factory_default"``: decoded as its default when absent, which a factory gives (``repeat(value).__next__``,
+  a call in C), so that the owner's ``omit_defaults`` (which drops a value equal to a plain declared default) still
+  writes it.
 - ``"unset"``: a removed field, decoded from older peers and never encoded.
 
 ``python_context(protocol)`` gathers these and the rest of what the JSON templates read (shapes, fast paths, the
@@ -50,12 +51,12 @@ def field_mode(owner: Owner, f: Field) -> str:
         return "unset"
     if f.optional:
         # An optional field is omitted only when None: one with another default is always written.
-        return "default" if f.default is None else "unset_default"
+        return "default" if f.default is None else "factory_default"
     if f.added_later and f.nullable and not f.has_default:
         # (None where an older peer left it out; written as null once set, also beside an optional field)
-        return "unset_default" if omit_defaults(owner) else "default"
+        return "factory_default" if omit_defaults(owner) else "default"
     if f.has_default:
-        return "unset_default" if omit_defaults(owner) else "default"
+        return "factory_default" if omit_defaults(owner) else "default"
     return "required"
 
 
@@ -118,9 +119,9 @@ def fast_paths(protocol: Protocol) -> dict[str, FastPath]:
     return {d.name: fast_path(protocol, d.name) for d in protocol.directions}
 
 
-def unset_default_fields(owner: Owner) -> list[Field]:
-    """The fields held as UNSET while decoding and given their default by ``__post_init__``."""
-    return [f for f in owner.fields if field_mode(owner, f) == "unset_default"]
+def factory_default_fields(owner: Owner) -> list[Field]:
+    """The fields whose default a factory gives (see ``"factory_default"``)."""
+    return [f for f in owner.fields if field_mode(owner, f) == "factory_default"]
 
 
 def field_doc(f: Field) -> str:
@@ -178,6 +179,14 @@ def default_arg(f: Field) -> str:
     if factory and f.default in ([], {}):  # an empty list or map: a new one for each message
         return f"default_factory={factory}"
     return f"default={f.default_literal}"
+
+
+def factory_default_arg(f: Field) -> str:
+    """A ``"factory_default"`` field's default in its ``msgspec.field(...)`` call: a factory that ``omit_defaults``
+    never takes for a default (it drops a plain default, and an empty list or map from ``list`` or ``dict``)."""
+    if f.default in ([], {}):  # a new one for each message
+        return f"default_factory=lambda: {f.default_literal}"
+    return f"default_factory=repeat({f.default_literal}).__next__"  # the one immutable value, from a call in C
 
 
 def shape_test(m: Message) -> str:
@@ -253,12 +262,16 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
         "tag_directions": tag_directions,
         "wire_keys": lambda m: wire_keys(framing, m),
         "fast_path": fasts.__getitem__,
-        "unset_default_fields": unset_default_fields,
-        "unset_default_types": lambda owner: {f.py: json_type(f) for f in unset_default_fields(owner)},
+        "repeats_defaults": any(  # whether a factory_default_arg uses itertools.repeat
+            f.default not in ([], {})
+            for owner in [*protocol.structs, *protocol.messages]
+            for f in factory_default_fields(owner)
+        ),
         "field_mode": field_mode,
         "field_doc": field_doc,
         "json_type": json_type,
         "default_arg": default_arg,
+        "factory_default_arg": factory_default_arg,
         "shape_test": shape_test,
         "shape_text": shape_text,
         "typed_path": typed,

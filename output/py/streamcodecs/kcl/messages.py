@@ -48,6 +48,7 @@ import datetime
 import enum
 import uuid
 from collections.abc import Callable, Mapping
+from itertools import repeat
 from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 import msgspec
@@ -438,24 +439,16 @@ class Checkpoint(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="ac
     checkpoint: str | None | msgspec.UnsetType = msgspec.field(default=msgspec.UNSET)
     """KCL before 1.7.2: sequence number to checkpoint at; null means the last record delivered. 1.7.2+ skips a
     line carrying it. Removed in 1.7.2: decoded when an older peer sends it, never encoded."""
-    sequence_number: str | None | msgspec.UnsetType = msgspec.field(default=msgspec.UNSET, name="sequenceNumber")
+    sequence_number: str | None = msgspec.field(default_factory=repeat(None).__next__, name="sequenceNumber")
     """Sequence number to checkpoint at; null checkpoints at the last record delivered (SHARD_END during
     `shardEnded`). Always written, null included, as kclpy does; an absent key reads as null, as in Java.
     Jackson coerces a JSON number to a string here; this codec rejects it. Added in 1.7.2; absent from older
     peers (decoded as None)."""
-    sub_sequence_number: Int64 | None | msgspec.UnsetType = msgspec.field(
-        default=msgspec.UNSET, name="subSequenceNumber"
-    )
+    sub_sequence_number: Int64 | None = msgspec.field(default_factory=repeat(None).__next__, name="subSequenceNumber")
     """Sub-sequence number; used only together with a non-null `sequenceNumber`. Always written, null included; an
     absent key reads as null. Added in 1.7.2; absent from older peers (decoded as None)."""
     error: str | None = msgspec.field(default=None)
     """Accepted and ignored by the daemon (the request and reply share one Java class); kclpy never sends it."""
-
-    def __post_init__(self) -> None:
-        if self.sequence_number is msgspec.UNSET:
-            self.sequence_number = None
-        if self.sub_sequence_number is msgspec.UNSET:
-            self.sub_sequence_number = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name.
