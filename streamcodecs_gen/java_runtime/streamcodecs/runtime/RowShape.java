@@ -43,7 +43,7 @@ public final class RowShape {
         return (Row) conformed(row, given, expected, null);
     }
 
-    /** Whether a value of type {@code given} reads as one of {@code wanted}: names, order and types, nullability aside. */
+    /** Whether a value of type {@code given} reads as one of {@code wanted}: names, order, types (nulls aside). */
     static boolean alike(DataType given, DataType wanted) {
         if (given instanceof StructType g && wanted instanceof StructType w) {
             StructField[] gf = g.fields();
