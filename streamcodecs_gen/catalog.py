@@ -270,6 +270,11 @@ CATALOG: tuple[Message, ...] = (
     ),
     Message("unknown_message", "unknown message {name}", "An encode row names no message of the protocol."),
     Message("null_for_message", "null for message {name}", "An encode row whose message's column is null."),
+    Message(
+        "no_column_for_message",
+        "no column for message '{name}'",
+        "An encode row whose struct lacks the message's column (a backstop: the functions find every field first).",
+    ),
     Message("not_a_uuid", "not a UUID: {value}", "A Spark UUID string that is not one (shown as a Python repr)."),
     # The Kafka family's attributes and event format (KafkaProblems, KafkaEvents, KafkaJson; the Kafka templates).
     Message(

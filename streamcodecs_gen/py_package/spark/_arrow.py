@@ -435,7 +435,7 @@ def _encode_one(
     if kind is None:
         raise _Refused(_m.unknown_message(name=name))
     if rows.get_field_index(kind.column) < 0:
-        raise _Refused(problem(error(f"no column for message {name!r}", field=kind.column)))
+        raise _Refused(problem(error(_m.no_column_for_message(name=name), field=kind.column)))
     column = rows.field(kind.column).type
     if value is None and not (pa.types.is_struct(column) and column.num_fields == 0):  # an empty struct says nothing
         raise _Refused(problem(error(_m.null_for_message(name=name), field=kind.column)))

@@ -37,6 +37,8 @@ class ProtocolFunctions(Shipped):
         self.protocol = protocol
         self.directions = directions
         self.decoded = decoded
+        self.encoded_from = StructType([f for f in decoded.fields if f.name != "error"])
+        """What ``encode`` reads of a DECODED row: all of it but ``error`` (which a row built to be encoded lacks)."""
 
     def encode_batch(self, rows: pa.Array) -> pa.Array:
         """``encode`` of one batch on the Python path: ``DECODED`` rows (free-form JSON as its text) -> ``ENCODED``."""
@@ -46,7 +48,7 @@ class ProtocolFunctions(Shipped):
         """The module's ``encode`` (its docstring says what it does): the protocol's Java ``Encode`` UDF, else an
         Arrow UDF over :meth:`encode_batch`."""
         on_error = check_mode(on_error)
-        source = named_fields(F.col(column) if isinstance(column, str) else column, self.decoded)
+        source = named_fields(F.col(column) if isinstance(column, str) else column, self.encoded_from)
         java = _jvm.java_udf(self.protocol, "Encode", ENCODED)
         if java is not None:
             result = F.call_udf(java, source)
@@ -57,5 +59,5 @@ class ProtocolFunctions(Shipped):
             def encode_rows(rows: pa.Array) -> pa.Array:
                 return self.encode_batch(rows)
 
-            result = arrow_udf(encode_rows, ENCODED)(by_name(source, self.decoded))
+            result = arrow_udf(encode_rows, ENCODED)(by_name(source, self.encoded_from))
         return encoded(result["data"], result["error"], on_error, self.protocol)

@@ -220,6 +220,11 @@ def null_for_message(*, name: object) -> str:
     return f"null for message {name}"
 
 
+def no_column_for_message(*, name: object) -> str:
+    """An encode row whose struct lacks the message's column (a backstop: the functions find every field first)."""
+    return f"no column for message '{name}'"
+
+
 def not_a_uuid(*, value: object) -> str:
     """A Spark UUID string that is not one (shown as a Python repr)."""
     return f"not a UUID: {value}"

@@ -464,7 +464,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
     def encode(self, column: Column | str, on_error: str) -> Column:
         """The module's ``encode``."""
         on_error = check_mode(on_error)
-        row = named_fields(F.col(column) if isinstance(column, str) else column, self.decoded)
+        row = named_fields(F.col(column) if isinstance(column, str) else column, self.encoded_from)
         event = row[self.event.column]
         udf = self._java_udf("Encode", ENCODED)
         if udf is not None:
@@ -476,7 +476,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
                 with _gc.no_cycle_collection():
                     return self.encode_batch(rows)
 
-            written = _arrow.arrow_udf(encode_rows, ENCODED)(by_name(row, self.decoded))
+            written = _arrow.arrow_udf(encode_rows, ENCODED)(by_name(row, self.encoded_from))
         return encoded(written["data"], written["error"], on_error, self.protocol)
 
     def to_kafka(self, df: DataFrame, mode: str, event: str, key_mapper: str | None, on_error: str) -> DataFrame:

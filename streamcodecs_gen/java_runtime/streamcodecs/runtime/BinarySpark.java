@@ -302,7 +302,7 @@ public final class BinarySpark {
         try {
             index = row.fieldIndex(column);
         } catch (IllegalArgumentException e) {
-            throw new EncodeException(null, "no column for message '" + name + "'", column);
+            throw new EncodeException(null, Messages.noColumnForMessage(name), column);
         }
         Object value = row.get(index);
         if (value == null) {

@@ -211,6 +211,11 @@ public final class Messages {
         return "null for message " + name;
     }
 
+    /** An encode row whose struct lacks the message's column (a backstop: the functions find every field first). */
+    public static String noColumnForMessage(Object name) {
+        return "no column for message '" + name + "'";
+    }
+
     /** A Spark UUID string that is not one (shown as a Python repr). */
     public static String notAUuid(Object value) {
         return "not a UUID: " + value;
