@@ -33,11 +33,11 @@ public abstract class JsonReader<M> {
         throws DecodeException;
 
     public void feed(byte[] data) {
-        frames.feed(data, 0, data.length);
+        frames.feed(Arguments.bytes(data, "feed"), 0, data.length);
     }
 
     public void feed(byte[] data, int offset, int length) {
-        frames.feed(data, offset, length);
+        frames.feed(Arguments.bytes(data, "feed"), offset, length);
     }
 
     /** Lines of the messages cut so far. */
