@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from test_cloudevents_definition import ACME
 
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.problems import DefinitionError
@@ -461,6 +462,29 @@ CASES = [
         "the value 2147483648 matched on key 'n' does not fit int32",
         "shape: {json: object",
     ),
+    # A JSON number is a float64 in the Python codec: a float32 would be another value in the Java codec (0.1f).
+    *(
+        (
+            f"float32 in the {name} family",
+            base,
+            old,
+            new,
+            f"type 'float32' is not available in the {name} family — use float64",
+            marker,
+        )
+        for name, base, old, new, marker in (
+            ("json", JSON, "{name: shardId, type: string}", "{name: shardId, type: float32}", "type: float32"),
+            ("json", JSON, "{name: shardId, type: string}", '{name: shardId, type: "list<float32>"}', "list<float32>"),
+            (
+                "kafka",
+                ACME,
+                "      - {name: event_id, type: string, min_length: 3}\n",
+                "      - {name: event_id, type: string, min_length: 3}\n"
+                "      - {name: ratio, type: float32, optional: true}\n",
+                "type: float32",
+            ),
+        )
+    ),
     # A shape's match value is a string or an integer, which both codecs compare alike: Java's _match_literal
     # crashed on a null (and Python's v.get(key) == None also matched an absent key), wrote 0.5 as 0L (Java then
     # matched 0, Python 0.5), and its fast path never saw a boolean as the 1 it was written as.
@@ -514,9 +538,9 @@ CASES = [
     ),
     (
         "float32 default beyond its range",
-        JSON,
-        "{name: shardId, type: string}",
-        "{name: shardId, type: float32, optional: true, default: 1.0e+39}",
+        BINARY,
+        "- {name: a, type: int32}",
+        "- {name: a, type: float32, default: 1.0e+39}",
         "default 1e+39 does not fit float32, whose finite values lie from -3.4028234663852886e+38 to "
         "3.4028234663852886e+38",
         "default: 1.0e+39",
@@ -549,7 +573,7 @@ CASES = [
         "infinite default in the JSON family",
         JSON,
         "{name: shardId, type: string}",
-        "{name: shardId, type: float32, optional: true, default: -.inf}",
+        "{name: shardId, type: float64, optional: true, default: -.inf}",
         "default -inf is not a finite number",
         "default: -.inf",
     ),
@@ -659,8 +683,8 @@ def test_float_defaults_out_of_their_range_are_problems_all_at_once(tmp_path: Pa
     defs = tmp_path / "defs"
     defs.mkdir()
     fields = [
-        "{name: big, type: float32, optional: true, default: 1.0e+39}",
-        "{name: tiny, type: float32, optional: true, default: 1.0e-50}",
+        "{name: big, type: float64, optional: true, default: 1.0e+309}",
+        "{name: low, type: float64, optional: true, default: -1.0e+309}",
         "{name: odd, type: float64, optional: true, default: .nan}",
     ]
     text = JSON.replace("{name: shardId, type: string}", "\n      - ".join(["{name: shardId, type: string}", *fields]))
