@@ -144,7 +144,7 @@ def test_from_kafka_and_to_kafka_agree_with_the_codec(spark: Any, probe: tuple[A
             event, problem = None, exc
         if problem is not None:
             where = f"`{problem.field}`: " if problem.field else ""
-            offset = f" (offset {problem.offset})" if problem.offset is not None and not problem.field else ""
+            offset = f" (offset {problem.offset})" if problem.offset is not None else ""
             assert row["envelope"] is None and row["error"] == where + problem.reason + offset, (headers, value)
             continue
         assert row["error"] is None, row["error"]
@@ -414,7 +414,7 @@ def test_the_java_udfs_give_the_python_paths_rows(probe_java: tuple[Any, _Java])
             event = m.from_kafka(record)
         except m.DecodeError as exc:
             where = f"`{exc.field}`: " if exc.field else ""
-            offset = f" (offset {exc.offset})" if exc.offset is not None and not exc.field else ""
+            offset = f" (offset {exc.offset})" if exc.offset is not None else ""
             if not any(words in exc.reason for words in ("malformed JSON", "JSON text is not UTF-8")):
                 assert row.getString(4) == where + exc.reason + offset, (headers, value)
             assert row.get(2) is None and row.getString(4).startswith(where), (headers, value)
