@@ -9,9 +9,10 @@ long id, integers, a float, true and null; about 150 bytes each, ids all differe
   1000 times, no validation;
 - bare JSON: the chunks joined, split at the end lines, ``json.loads`` of each (no validation either).
 
-Encode: 1000 bolt emits (values as above, one anchor, need_task_ids false), each built and written as a whole frame:
-``storm.encode(storm.Emit(...))`` (which also checks the written JSON against the message type), pystorm's
-``serialize_dict`` of the dict its ``Bolt.emit`` builds, and ``json.dumps`` of that dict plus the end line.
+Encode: 1000 bolt emits (values as above, one anchor, need_task_ids false), each built from the same (values, anchor)
+pair and written as a whole frame: ``storm.encode(storm.Emit(...))`` (which checks every field first), pystorm's
+``serialize_dict`` of the dict its ``Component.emit`` builds (built in the loop too: :func:`_pystorm_emit`), and
+``json.dumps`` of that dict plus the end line.
 
 Issue target: at least 3x pystorm, every frame validated. The groups "one per feed" read the same frames as a
 component reads a pipe at a low rate, one whole frame a ``feed`` (pystorm reads a frame a call in any case).
@@ -22,8 +23,10 @@ MessagePack (``serializer="msgpack"``, issue target 3x pystorm too): the same 10
 msgpack package (as the Java side's MessagePack serializer would write them), read in 64 KiB chunks by
 ``storm.Reader(direction="to_component", serializer="msgpack")`` (typed, validated) and by pystorm's
 ``MsgpackSerializer.read_message`` (msgpack's C ``Unpacker``, dicts, no validation); the same 1000 emits written by
-``storm.encode(..., serializer="msgpack")`` (which checks what it wrote) and by pystorm's ``serialize_dict``
-(``msgpack.packb``, no check). pystorm's MessagePack path is C from end to end, unlike its JSON path.
+``storm.encode(..., serializer="msgpack")`` (which checks every field first) and by pystorm's ``serialize_dict``
+(``msgpack.packb``, no check) of the dict its ``Component.emit`` builds; "dicts prebuilt" is pystorm's serializer
+alone, the dicts built before the clock starts (an Emit built outside the loop is the ceiling "encode prebuilt").
+pystorm's MessagePack path is C from end to end, unlike its JSON path.
 
 The ceilings show how far 3x is from reach: msgspec alone decoding the same bytes (behind one array header) into
 the same ``BoltTuple`` Structs in one call, with no Reader, no framing and no recognition of heartbeats; msgspec's
@@ -65,6 +68,12 @@ def _frame(i: int) -> bytes:
         + b",3000000000,2.5,true,null],"
         b'"task":9,"stream":"default","id":"' + str(-6955325049453591163 + i * 7919).encode() + b'"}\nend\n'
     )
+
+
+def _pystorm_emit(values: list[object], anchor: str) -> dict[str, object]:
+    """The message dict pystorm's ``Component.emit`` builds for a bolt's emit with one anchor, need_task_ids false
+    (its keys in its order: the tuple, then only the options given)."""
+    return {"command": "emit", "tuple": values, "anchors": [anchor], "need_task_ids": False}
 
 
 def _read_stream(data: bytes, serializer: str) -> list[storm.Message]:
@@ -115,16 +124,13 @@ def cases() -> list[Case]:
     ]
 
     emits = [(m.values, m.id) for m in expected]
-    plain = [
-        {"command": "emit", "tuple": values, "anchors": [anchor], "need_task_ids": False} for values, anchor in emits
-    ]
 
     def ours_encode(emits: list[tuple[list[object], str]] = emits) -> list[bytes]:
         encode, emit = storm.encode, storm.Emit
         return [encode(emit(values=values, anchors=[anchor], need_task_ids=False)) for values, anchor in emits]
 
-    def bare_encode(plain: list[dict[str, object]] = plain) -> list[str]:
-        return [json.dumps(d) + "\nend\n" for d in plain]
+    def bare_encode(emits: list[tuple[list[object], str]] = emits) -> list[str]:
+        return [json.dumps(_pystorm_emit(values, anchor)) + "\nend\n" for values, anchor in emits]
 
     assert storm.Reader(direction="to_storm").feed(b"".join(ours_encode())) == [
         storm.Emit(values=values, anchors=[anchor], need_task_ids=False) for values, anchor in emits
@@ -145,8 +151,8 @@ def cases() -> list[Case]:
 
         serializer = JSONSerializer(io.BytesIO(), io.BytesIO(), lock, lock)
 
-        def pystorm_encode(plain: list[dict[str, object]] = plain) -> list[str]:
-            return [serializer.serialize_dict(d) for d in plain]
+        def pystorm_encode(emits: list[tuple[list[object], str]] = emits) -> list[str]:
+            return [serializer.serialize_dict(_pystorm_emit(values, anchor)) for values, anchor in emits]
 
         assert [m["tuple"] for m in pystorm_read()] == [m.values for m in expected]  # type: ignore[index]
         assert storm.Reader(direction="to_storm").feed("".join(pystorm_encode()).encode()) == (
@@ -196,16 +202,19 @@ def msgpack_cases(expected: list[storm.Message], emits: list[tuple[list[object],
             for values, anchor in emits
         ]
 
-    plain = [
-        {"command": "emit", "anchors": [anchor], "tuple": values, "need_task_ids": False} for values, anchor in emits
-    ]
     serializer = MsgpackSerializer(io.BytesIO(), io.BytesIO(), lock, lock)
 
-    def pystorm_encode(plain: list[dict[str, object]] = plain) -> list[bytes]:
+    def pystorm_encode(emits: list[tuple[list[object], str]] = emits) -> list[bytes]:
+        return [serializer.serialize_dict(_pystorm_emit(values, anchor)) for values, anchor in emits]
+
+    plain = [_pystorm_emit(values, anchor) for values, anchor in emits]
+
+    def pystorm_prebuilt(plain: list[dict[str, object]] = plain) -> list[bytes]:
         return [serializer.serialize_dict(d) for d in plain]
 
     assert ours_read() == expected
     assert pystorm_read() == tuples
+    assert pystorm_prebuilt() == pystorm_encode()
     reader = storm.Reader(direction="to_storm", serializer="msgpack")
     assert reader.feed(b"".join(pystorm_encode())) == reader.feed(b"".join(ours_encode()))
 
@@ -298,6 +307,7 @@ def msgpack_cases(expected: list[storm.Message], emits: list[tuple[list[object],
         Case(group, CEILING_READ, ceiling_read, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
         Case(encode_group, OURS, ours_encode, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
         Case(encode_group, PYSTORM_MP, pystorm_encode, ops=COUNT, unit="frames"),
+        Case(encode_group, PYSTORM_MP + ", dicts prebuilt", pystorm_prebuilt, ops=COUNT, unit="frames"),
         Case(encode_group, CEILING_ENCODE, ceiling_encode, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
         Case(encode_group, CEILING_DISPATCH, ceiling_dispatch, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),
         Case(encode_group, CEILING_WRITE, ceiling_write, ops=COUNT, target=(PYSTORM_MP, 1.5), unit="frames"),

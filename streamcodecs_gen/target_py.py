@@ -5,7 +5,8 @@ families (:data:`FAMILIES`; the contexts are computed in ``analysis/``).
 The vectors and the jar are shared outputs (``shared.py``), built once before the targets; this target ships them.
 Hand-written modules are copied, not rendered: the shared runtime (``py_package/_runtime/*.py``), the Spark
 building blocks (``py_package/spark/__init__.py``, when a protocol has a Spark module) and each declared companion
-(``py_package/<protocol>/<name>.py``; see ``py_package/README.md``). Nothing here names a protocol.
+(``py_package/<protocol>/<name>.py``, or the package ``<name>/``; see ``py_package/README.md``). Nothing here names
+a protocol.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .analysis import binary as binary_analysis
@@ -87,18 +88,30 @@ def needs(protocols: list[Protocol], options: Options) -> frozenset[str]:
     return frozenset(wanted)
 
 
+def companion_sources(protocol: str, companion: str) -> list[Path]:
+    """A companion's hand-written files: its module (``py_package/<protocol>/<companion>.py``), or the files of its
+    package (``py_package/<protocol>/<companion>/*.py``, ``__init__.py`` among them: a module too long to read in
+    one sitting, split by concern, keeps its import path); none when it has neither, or both."""
+    module = PY_PACKAGE_DIR / protocol / f"{companion}.py"
+    package = PY_PACKAGE_DIR / protocol / companion
+    if (package / "__init__.py").is_file():
+        return [] if module.exists() else sorted(package.glob("*.py"))
+    return [module] if module.is_file() else []
+
+
 def companion_problems(protocols: list[Protocol]) -> list[Problem]:
-    """A companion a definition declares (``companions``) whose hand-written module does not exist."""
+    """A companion a definition declares (``companions``) without one hand-written module or package."""
     return [
         Problem(
             p.source,
             1,
-            f"companion {c!r} has no module (streamcodecs_gen/py_package/{p.name}/{c}.py)",
-            "write the companion module or remove it from `companions`",
+            f"companion {c!r} has no module (streamcodecs_gen/py_package/{p.name}/{c}.py) or package"
+            f" (streamcodecs_gen/py_package/{p.name}/{c}/__init__.py), or has both",
+            "write the companion module or package (one of them), or remove it from `companions`",
         )
         for p in protocols
         for c in p.companions
-        if not (PY_PACKAGE_DIR / p.name / f"{c}.py").is_file()
+        if not companion_sources(p.name, c)
     ]
 
 
@@ -128,8 +141,9 @@ def python_target(protocols: list[Protocol], options: Options, shared: Shared) -
         add(python.messages, where / "messages.py", protocol.source, **context)
         add("py/package/protocol_init.py.j2", where / "__init__.py", protocol.source, protocol=protocol)
         for companion in protocol.companions:
-            module = PY_PACKAGE_DIR / protocol.name / f"{companion}.py"
-            files.append(OutputFile(protocol.name, where / module.name, copy_source(module)))
+            for module in companion_sources(protocol.name, companion):
+                relative = module.relative_to(PY_PACKAGE_DIR / protocol.name)
+                files.append(OutputFile(protocol.name, where.joinpath(*relative.parts), copy_source(module)))
         if python.spark:
             spark = python.spark_context(protocol)
             add(python.spark, package / "spark" / f"{protocol.name}.py", protocol.source, **context, **spark)

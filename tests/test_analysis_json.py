@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 
 from streamcodecs_gen.analysis.json import (
+    factory_default_fields,
     fast_path,
+    fast_paths,
     field_mode,
     omit_defaults,
     packed_batch,
     strict_shape,
-    unset_default_fields,
 )
 from streamcodecs_gen.model import Field, Origin, Protocol, WireRef
 from streamcodecs_gen.pipeline import load_protocols
@@ -47,14 +48,14 @@ def test_omit_defaults_when_a_field_is_optional() -> None:
         ({"has_const": True, "const": "x", "removed": "2.0"}, False, "const"),  # const wins over removed
         ({"removed": "2.0", "has_default": True}, False, "unset"),
         ({"optional": True}, False, "default"),  # default None: omitted by omit_defaults
-        ({"optional": True, "has_default": True, "default": "x"}, False, "unset_default"),
+        ({"optional": True, "has_default": True, "default": "x"}, False, "factory_default"),
         ({"added_later": True, "nullable": True}, False, "default"),
         # beside an optional field too: None while an older peer left it out, written as null once set (kclpy
         # requires Initialize.sequenceNumber's key; omit_defaults would drop a None default)
-        ({"added_later": True, "nullable": True}, True, "unset_default"),
-        ({"added_later": True, "nullable": True, "has_default": True, "default": "x"}, True, "unset_default"),
+        ({"added_later": True, "nullable": True}, True, "factory_default"),
+        ({"added_later": True, "nullable": True, "has_default": True, "default": "x"}, True, "factory_default"),
         ({"has_default": True, "default": "x"}, False, "default"),
-        ({"has_default": True, "default": "x"}, True, "unset_default"),  # else omit_defaults would drop "x"
+        ({"has_default": True, "default": "x"}, True, "factory_default"),  # else omit_defaults would drop "x"
         ({"nullable": True}, True, "required"),
     ],
 )
@@ -96,15 +97,16 @@ def test_packed_runs_of_storm_are_guarded_by_one_field(storm: Protocol) -> None:
     """A MessagePack run decoded as BoltTuples is all BoltTuples when no value's stream is a heartbeat's or a tick's
     (both matches name `stream`, so one pass over the decoded values tells); the tag and the handshake's keys are
     refused by the strict Struct, so nothing is looked for in the bytes."""
-    batch = packed_batch(storm, "to_component")
+    fasts = fast_paths(storm)
+    batch = packed_batch(fasts["to_component"])
     assert batch["base"] == "BoltTuple"
     assert batch["guards"] == [("stream", ["__heartbeat", "__tick"])]
-    assert packed_batch(storm, "to_storm") == {
+    assert packed_batch(fasts["to_storm"]) == {
         "tagged": [m.name for m in storm.messages_for("to_storm") if m.tag],
         "base": "PidReply",
         "guards": [],
     }
-    strict = [m.name for m in storm.messages if strict_shape(storm, m)]
+    strict = [m.name for m in storm.messages if strict_shape(fasts, m)]
     assert strict == ["BoltTuple", "PidReply"]
 
 
@@ -115,9 +117,9 @@ def test_one_tagged_message_is_left_to_the_general_path(storm: Protocol) -> None
     assert fast_path(dataclasses.replace(storm, messages=only_one), "to_component").tagged == []
 
 
-def test_unset_default_fields_in_definition_order() -> None:
+def test_factory_default_fields_in_definition_order() -> None:
     a = field("a", has_default=True, default="x")
     b = field("b", optional=True, has_default=True, default="y")
     c = field("c", optional=True)
-    assert unset_default_fields(Owner([a, c, b])) == [a, b]
-    assert unset_default_fields(Owner([a])) == []  # no omit_defaults: the default is written as any value
+    assert factory_default_fields(Owner([a, c, b])) == [a, b]
+    assert factory_default_fields(Owner([a])) == []  # no omit_defaults: the default is written as any value

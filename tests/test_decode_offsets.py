@@ -50,7 +50,31 @@ def test_a_storm_message_cut_short_is_refused_at_its_end(cut: bytes) -> None:
     with pytest.raises(storm.DecodeError) as caught:
         storm.decode(cut + b"\nend\n")
     assert caught.value.reason == "malformed JSON: Input data was truncated"
-    assert caught.value.offset == len(cut) + 1  # the JSON text ends with its line's end, before the end line
+    assert caught.value.offset == len(cut)  # the JSON text stops before the line end of its end line
+
+
+# Frames whose refusal is at the end of the JSON text, or after a CRLF line end (which a Reader reads as LF)
+STORM_FRAMES = [
+    b'{"command":"emit","tuple":[1,\nend\n',
+    b'{"command":"emit","tuple":[1,\r\nend\r\n',
+    b'{"command":"emit",\r\n"tuple":[1,\r\n\r\nend\r\n',
+    b'{"command":"emit",\r\n"tuple":[1],\r\n"task":x}\r\nend\r\n',
+    b'{"command":"emit",\r\n"tuple":[1],\r\n"task":"x"}\r\nend\r\n',
+    b'{"command":"emit",\r\r\n"tuple":[1],"task":"x"}\nend\n',
+    b"\nend\n",
+    b"\r\nend\r\n",
+    b"end\n",
+]
+
+
+@pytest.mark.parametrize("frame", STORM_FRAMES)
+def test_storm_decode_refuses_a_frame_where_a_reader_refuses_it(frame: bytes) -> None:
+    """decode() reads a frame's text as a Reader cuts it out of a stream: the same words, at the same offset."""
+    with pytest.raises(storm.DecodeError) as decoded:
+        storm.decode(frame)
+    with pytest.raises(storm.DecodeError) as read:
+        storm.Reader().feed(frame)
+    assert (decoded.value.reason, decoded.value.offset) == (read.value.reason, read.value.offset)
 
 
 @pytest.mark.parametrize("cut", _cut_short(EVENT))
@@ -153,7 +177,7 @@ def test_json_nested_too_deeply_is_refused_at_the_bracket_that_opens_one_level_t
 
 
 def test_an_empty_message_is_refused_where_its_json_was_needed() -> None:
-    for frame, offset in ((b"end\n", 0), (b"\nend\n", 1), (b" \n \nend\n", 4)):
+    for frame, offset in ((b"end\n", 0), (b"\nend\n", 0), (b" \n \nend\n", 3)):  # where a Reader says
         with pytest.raises(storm.DecodeError) as caught:
             storm.decode(frame)
         assert caught.value.offset == offset

@@ -248,7 +248,7 @@ def written_form(protocol: Protocol, message: Any, serializer: str) -> Any:
     model = next((m for m in [*protocol.messages, *protocol.structs] if m.name == type(message).__name__), None)
     if model is None or not isinstance(message, msgspec.Struct):
         return message
-    copy = copy_.copy(message)  # (not replace: __post_init__ would fill in what the message left UNSET)
+    copy = copy_.copy(message)  # (a removed field the message lacks stays UNSET)
     for f in model.fields:
         value = getattr(message, f.py)
         if value is not msgspec.UNSET:
@@ -461,7 +461,7 @@ def test_the_checks_are_generated_from_the_definitions_not_listed_by_hand() -> N
     wire path, in decode's words)."""
     storm, kcl = (importlib.import_module(f"streamcodecs.{n}") for n in ("storm", "kcl"))
     for codec in (storm, kcl):
-        checks = importlib.import_module(f"{codec.__name__}.messages")._WRITERS
+        checks = importlib.import_module(f"{codec.__name__}.messages").message_writers()
         assert set(checks) == set(codec.MESSAGES.values())
     with pytest.raises(kcl.EncodeError) as info:
         kcl.encode(kcl.ProcessRecords(records=[kcl.Record(data=b"", partition_key="p", sequence_number=5)]))

@@ -57,6 +57,11 @@ WORDED: dict[str, list[bytes]] = {
         b'{"act\\u0069on":"initialize","shardId":5}',
     ],
     "storm": [
+        # CRLF line ends read as LF, and the text stops before its end line's line end, as a Reader cuts it
+        b'{"command":"emit",\r\n"tuple":[1],\r\n"task":"x"}\r\nend\r\n',
+        b'{"command":"emit",\r\r\n"tuple":[1],"task":"x"}\nend\n',
+        b'{"command":"emit","tuple":[1],\r\nend\r\n',
+        b" \r\n \r\nend\r\n",
         b'{"command":"emit","tuple":[1],"anchors":5}\nend\n',
         b'{"command":"emit","tuple":[1],"need_task_ids":null}\nend\n',
         b'{"command":"bogus"}\nend\n',

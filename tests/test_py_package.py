@@ -17,6 +17,7 @@ from types import ModuleType
 
 import pytest
 
+from streamcodecs_gen import target_py
 from streamcodecs_gen.render import PY_PACKAGE_DIR, copy_source
 from streamcodecs_gen.target_py import RUNTIME_TEMPLATES
 
@@ -42,7 +43,13 @@ def source_module(relative: str) -> ModuleType:
 
 def test_the_sources_are_there() -> None:
     names = {p.relative_to(PY_PACKAGE_DIR).as_posix() for p in SOURCES}
-    assert {"_runtime/binary.py", "_runtime/errors.py", "kcl/daemon.py", "pravega/events.py", "storm/shell.py"} <= names
+    assert {
+        "_runtime/binary.py",
+        "_runtime/errors.py",
+        "kcl/daemon.py",
+        "pravega/events.py",
+        "storm/shell/driver.py",
+    } <= names
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.relative_to(PY_PACKAGE_DIR).as_posix())
@@ -97,11 +104,11 @@ def test_the_kcl_daemon_knows_the_keys_the_java_daemon_accepts() -> None:
 
 def test_a_companion_at_source_raises_from_its_source() -> None:
     """A failure in a companion run at source points at the source file, not at a generated copy."""
-    shell = source_module("storm/shell.py")
-    source = PY_PACKAGE_DIR / "storm" / "shell.py"
-    assert Path(shell.__file__) == source
+    driver = source_module("storm/shell/driver.py")  # a module of a companion package (storm.shell)
+    source = PY_PACKAGE_DIR / "storm" / "shell" / "driver.py"
+    assert Path(driver.__file__) == source
     with pytest.raises(OSError) as info:
-        shell.ShellBolt(["./definitely-not-a-command-of-streamcodecs"]).start()
+        driver.ShellComponent(["./definitely-not-a-command-of-streamcodecs"]).start()
     assert source in {Path(str(entry.path)) for entry in info.traceback}
 
 
@@ -131,3 +138,19 @@ def test_spark_protocols_are_the_spark_modules_in_the_package_order(tmp_path: Pa
         str(archive / "streamcodecs" / "spark" / "__init__.py"),
         f"{spark.PROTOCOLS}\n",
     ]
+
+
+def test_a_companion_is_a_module_or_a_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A companion's files are its module, or every module of its package (storm's ``shell``); one with neither, or
+    with both (Python would import the package and the module would be dead), is a definition problem."""
+    monkeypatch.setattr(target_py, "PY_PACKAGE_DIR", tmp_path)
+    (tmp_path / "p" / "split").mkdir(parents=True)
+    for name in ("__init__.py", "a.py", "b.py"):
+        (tmp_path / "p" / "split" / name).write_text("", encoding="utf-8")
+    (tmp_path / "p" / "plain.py").write_text("", encoding="utf-8")
+    assert target_py.companion_sources("p", "plain") == [tmp_path / "p" / "plain.py"]
+    assert [f.name for f in target_py.companion_sources("p", "split")] == ["__init__.py", "a.py", "b.py"]
+    assert target_py.companion_sources("p", "missing") == []
+    (tmp_path / "p" / "split.py").write_text("", encoding="utf-8")
+    assert target_py.companion_sources("p", "split") == []
+    assert target_py.companion_sources("storm", "shell") == []  # not under tmp_path: nothing there

@@ -6,8 +6,9 @@
 - ``"const"``: a fixed value, declared as a ``Literal`` with that default.
 - ``"default"``: decoded as its default when absent; always written (an optional field without a default, i.e.
   None, is omitted when None by the owner's ``omit_defaults``).
-- ``"unset_default"``: held as ``msgspec.UNSET`` while decoding and filled in after, so that the owner's
-  ``omit_defaults`` (which drops a value equal to the declared default) still writes it once set.
+- ``"factory_default"``: decoded as its default when absent, which a factory gives (``repeat(value).__next__``,
+  a call in C), so that the owner's ``omit_defaults`` (which drops a value equal to a plain declared default) still
+  writes it.
 - ``"unset"``: a removed field, decoded from older peers and never encoded.
 
 ``python_context(protocol)`` gathers these and the rest of what the JSON templates read (shapes, fast paths, the
@@ -16,7 +17,7 @@ MessagePack batch plan) into the names the templates use.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from typing import Protocol as Interface
@@ -50,12 +51,12 @@ def field_mode(owner: Owner, f: Field) -> str:
         return "unset"
     if f.optional:
         # An optional field is omitted only when None: one with another default is always written.
-        return "default" if f.default is None else "unset_default"
+        return "default" if f.default is None else "factory_default"
     if f.added_later and f.nullable and not f.has_default:
         # (None where an older peer left it out; written as null once set, also beside an optional field)
-        return "unset_default" if omit_defaults(owner) else "default"
+        return "factory_default" if omit_defaults(owner) else "default"
     if f.has_default:
-        return "unset_default" if omit_defaults(owner) else "default"
+        return "factory_default" if omit_defaults(owner) else "default"
     return "required"
 
 
@@ -112,9 +113,15 @@ def fast_path(protocol: Protocol, direction: str) -> FastPath:
     return FastPath(tagged if len(tagged) > 1 else [], base, checks, array)
 
 
-def unset_default_fields(owner: Owner) -> list[Field]:
-    """The fields held as UNSET while decoding and given their default by ``__post_init__``."""
-    return [f for f in owner.fields if field_mode(owner, f) == "unset_default"]
+def fast_paths(protocol: Protocol) -> dict[str, FastPath]:
+    """Each direction's :func:`fast_path`, by direction name: what the Python context works out once for everything
+    that reads it."""
+    return {d.name: fast_path(protocol, d.name) for d in protocol.directions}
+
+
+def factory_default_fields(owner: Owner) -> list[Field]:
+    """The fields whose default a factory gives (see ``"factory_default"``)."""
+    return [f for f in owner.fields if field_mode(owner, f) == "factory_default"]
 
 
 def field_doc(f: Field) -> str:
@@ -174,6 +181,14 @@ def default_arg(f: Field) -> str:
     return f"default={f.default_literal}"
 
 
+def factory_default_arg(f: Field) -> str:
+    """A ``"factory_default"`` field's default in its ``msgspec.field(...)`` call: a factory that ``omit_defaults``
+    never takes for a default (it drops a plain default, and an empty list or map from ``list`` or ``dict``)."""
+    if f.default in ([], {}):  # a new one for each message
+        return f"default_factory=lambda: {f.default_literal}"
+    return f"default_factory=repeat({f.default_literal}).__next__"  # the one immutable value, from a call in C
+
+
 def shape_test(m: Message) -> str:
     """A lambda (as source) that tells whether a decoded JSON value has the message's shape."""
     shape = _shape(m)
@@ -195,19 +210,17 @@ def shape_text(m: Message) -> str:
     return ", ".join(parts)
 
 
-def packed_batch(protocol: Protocol, direction: str) -> dict[str, Any]:
-    """What a run of MessagePack values of ``direction`` may be decoded as in one pass, exactly as one by one.
+def packed_batch(fast: FastPath) -> dict[str, Any]:
+    """What a run of MessagePack values of a direction may be decoded as in one pass, exactly as one by one, given
+    the direction's fast path.
 
-    ``tagged``: the tagged messages (a union msgspec tells apart by the tag). ``base``: the fast path's catch-all
-    shape (:func:`fast_path`), whose Struct refuses unknown keys (:func:`strict_shape`), so no tag and no key of
-    another shape can hide in a run decoded as it; or None. ``guards``: for the earlier shapes that have only its
-    keys, told apart by their ``match`` values, one field each and the values it must not hold, as
-    ``(Python name, literals)``; a run whose decoded values hold none of them is all ``base`` (a run that holds
-    one is read one by one, where the whole match decides).
+    ``tagged``: the tagged messages (a union msgspec tells apart by the tag; none when there is only one, as in
+    :class:`FastPath`). ``base``: the fast path's catch-all shape, whose Struct refuses unknown keys
+    (:func:`strict_shape`), so no tag and no key of another shape can hide in a run decoded as it; or None.
+    ``guards``: for the earlier shapes that have only its keys, told apart by their ``match`` values, one field each
+    and the values it must not hold, as ``(Python name, literals)``; a run whose decoded values hold none of them is
+    all ``base`` (a run that holds one is read one by one, where the whole match decides).
     """
-    messages = protocol.messages_for(direction)
-    tagged = [m.name for m in messages if m.tag]
-    fast = fast_path(protocol, direction)
     base = fast.base
     guards: dict[str, list[Any]] = {}
     if base is not None:
@@ -218,25 +231,29 @@ def packed_batch(protocol: Protocol, direction: str) -> dict[str, Any]:
             if match[key] not in values:
                 values.append(match[key])
     return {
-        # A union of one tagged Struct is that Struct, whose tag msgspec does not require (as in fast_path):
-        # a lone tagged message takes the general path, which does.
-        "tagged": tagged if len(tagged) > 1 else [],
+        "tagged": [m.name for m in fast.tagged],
         "base": base.name if base else None,
         "guards": sorted(guards.items()),
     }
 
 
-def strict_shape(protocol: Protocol, message: Message) -> bool:
-    """Whether ``message``'s Struct refuses unknown keys: the catch-all shape of a fast path (:func:`fast_path`),
-    decoded directly by the fast path and by MessagePack runs, so that an object with another key (a tag, a key of
-    an earlier shape) is left to the general path. The general path drops unknown keys before it validates, so
-    the message still takes them (``jsonpaths.recogniser``)."""
-    return any(fast_path(protocol, d.name).base is message for d in protocol.directions)
+def strict_shape(fast_paths: Mapping[str, FastPath], message: Message) -> bool:
+    """Whether ``message``'s Struct refuses unknown keys: the catch-all shape of a direction's fast path
+    (``fast_paths``: each direction's, from :func:`fast_paths`), decoded directly by the fast path and by
+    MessagePack runs, so that an object with another key (a tag, a key of an earlier shape) is left to the general
+    path. The general path drops unknown keys before it validates, so the message still takes them
+    (``jsonpaths.recogniser``)."""
+    return any(fast.base is message for fast in fast_paths.values())
 
 
 def python_context(protocol: Protocol) -> dict[str, Any]:
-    """Decisions the JSON template needs, made here so the template only shows shape."""
+    """Decisions the JSON template needs, made here so the template only shows shape. Each direction's fast path is
+    worked out once, here: the fast path's decoders, the MessagePack runs and the strict Structs all read it."""
     framing = protocol.framing_as(JsonFraming)
+    fasts = fast_paths(protocol)
+    batches = {direction: packed_batch(fast) for direction, fast in fasts.items()}
+    typed = typed_path(protocol)
+    variants = [v for v in framing.variants if v.encoding == "msgpack"]
     return {
         "exports": exports(protocol, MODULE_NAMES, [s.name for s in [*protocol.structs, *protocol.messages]]),
         "framing": framing,
@@ -244,22 +261,24 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
         "absent_fields": absent_fields,
         "tag_directions": tag_directions,
         "wire_keys": lambda m: wire_keys(framing, m),
-        "fast_path": lambda direction: fast_path(protocol, direction),
-        "unset_default_fields": unset_default_fields,
-        "unset_default_types": lambda owner: {f.py: json_type(f) for f in unset_default_fields(owner)},
+        "fast_path": fasts.__getitem__,
+        "repeats_defaults": any(  # whether a factory_default_arg uses itertools.repeat
+            f.default not in ([], {})
+            for owner in [*protocol.structs, *protocol.messages]
+            for f in factory_default_fields(owner)
+        ),
         "field_mode": field_mode,
         "field_doc": field_doc,
         "json_type": json_type,
         "default_arg": default_arg,
+        "factory_default_arg": factory_default_arg,
         "shape_test": shape_test,
         "shape_text": shape_text,
-        "typed_path": typed_path(protocol),
-        "variants": [v for v in framing.variants if v.encoding == "msgpack"],
-        "packed_batch": lambda direction: packed_batch(protocol, direction),
-        "strict_shape": lambda message: strict_shape(protocol, message),
-        "packed_guards": any(v.encoding == "msgpack" for v in framing.variants)
-        and not typed_path(protocol)
-        and any(packed_batch(protocol, d.name)["guards"] for d in protocol.directions),
+        "typed_path": typed,
+        "variants": variants,
+        "packed_batch": batches.__getitem__,
+        "strict_shape": lambda message: strict_shape(fasts, message),
+        "packed_guards": bool(variants) and not typed and any(batch["guards"] for batch in batches.values()),
         "wire_aliases": wire_aliases(protocol),
     }
 

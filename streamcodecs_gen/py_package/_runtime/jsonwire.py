@@ -429,12 +429,16 @@ def as_bytes(frame: bytes | bytearray | memoryview | str, error: type[DecodeErro
 
 
 def strip_end_line(frame: bytes | str, error: type[DecodeError] = DecodeError) -> bytes:
-    """The JSON text of one ``<json>\\nend\\n`` frame (the ``end`` line is optional here)."""
+    """The JSON text of one ``<json>\\nend\\n`` frame as a :class:`Reader` cuts it out of a stream, so that an
+    error's offset is the same in both: ``\\r\\n`` line ends read as ``\\n``, and the text stops before the line
+    end of the ``end`` line (which is optional here)."""
     data = as_bytes(frame, error)
+    if 13 in data:  # a CR (an int needle: `bytes in bytes` pays for a TypeError first)
+        data = data.replace(b"\r\n", b"\n")
     body = data.rstrip(b"\r\n")
-    if body.endswith(b"\nend") or body == b"end":
-        body = body[:-3]
-    return body
+    if body == b"end":
+        return b""
+    return body[:-4] if body.endswith(b"\nend") else body
 
 
 Piece = tuple[int, bytes | DecodeError]

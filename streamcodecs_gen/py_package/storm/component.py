@@ -60,7 +60,6 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any, BinaryIO, NamedTuple
 
-from .messages import _WRITERS as _WRITERS  # each message class's writer: what encode looks up
 from .messages import (
     MAX_MESSAGE,
     SERIALIZERS,
@@ -88,6 +87,7 @@ from .messages import (
     Tick,
     TopologyContext,
     encode,
+    message_writers,
 )
 
 __all__ = [
@@ -143,6 +143,7 @@ class _Channel:
         self._stdout = stdout
         self._serializer = serializer
         self._packed = serializer != "json"
+        self._writers = message_writers()
         self._reader = Reader(direction="to_component", max_message=max_message, serializer=serializer)
         self._incoming: deque[Message] = deque()  # decoded, not yet looked at
         self._commands: deque[Message] = deque()  # tuples and commands read while waiting for task ids
@@ -154,7 +155,7 @@ class _Channel:
 
     def send(self, message: Message) -> None:
         try:  # the message's writer, called as encode calls it (one lookup and one call less on every message)
-            data = _WRITERS[type(message)](message, self._packed)
+            data = self._writers[type(message)](message, self._packed)
         except Exception:  # anything it refuses, or cannot write: encode again, which decides in its own words
             data = encode(message, serializer=self._serializer)
         with self.writing:

@@ -538,10 +538,9 @@ class ChildDriver:
                 error = self.on_checkpoint(request, exchange.action)
             except Exception as exc:  # the daemon reports any Throwable from the checkpointer by its class name
                 error = type(exc).__name__
-        sequence_number, sub_sequence_number = request.sequence_number, request.sub_sequence_number
-        # Never UNSET in a decoded Checkpoint: its __post_init__ turns an absent key into None.
-        assert sequence_number is not msgspec.UNSET and sub_sequence_number is not msgspec.UNSET
-        return CheckpointReply(sequence_number=sequence_number, sub_sequence_number=sub_sequence_number, error=error)
+        return CheckpointReply(
+            sequence_number=request.sequence_number, sub_sequence_number=request.sub_sequence_number, error=error
+        )
 
     def _exited(self, exchange: Exchange, what: str) -> ChildExited:
         code = None

@@ -47,7 +47,8 @@ from __future__ import annotations
 import datetime
 import enum
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from itertools import repeat
 from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 import msgspec
@@ -439,24 +440,16 @@ class Checkpoint(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="ac
     checkpoint: str | None | msgspec.UnsetType = msgspec.field(default=msgspec.UNSET)
     """KCL before 1.7.2: sequence number to checkpoint at; null means the last record delivered. 1.7.2+ skips a
     line carrying it. Removed in 1.7.2: decoded when an older peer sends it, never encoded."""
-    sequence_number: str | None | msgspec.UnsetType = msgspec.field(default=msgspec.UNSET, name="sequenceNumber")
+    sequence_number: str | None = msgspec.field(default_factory=repeat(None).__next__, name="sequenceNumber")
     """Sequence number to checkpoint at; null checkpoints at the last record delivered (SHARD_END during
     `shardEnded`). Always written, null included, as kclpy does; an absent key reads as null, as in Java.
     Jackson coerces a JSON number to a string here; this codec rejects it. Added in 1.7.2; absent from older
     peers (decoded as None)."""
-    sub_sequence_number: Int64 | None | msgspec.UnsetType = msgspec.field(
-        default=msgspec.UNSET, name="subSequenceNumber"
-    )
+    sub_sequence_number: Int64 | None = msgspec.field(default_factory=repeat(None).__next__, name="subSequenceNumber")
     """Sub-sequence number; used only together with a non-null `sequenceNumber`. Always written, null included; an
     absent key reads as null. Added in 1.7.2; absent from older peers (decoded as None)."""
     error: str | None = msgspec.field(default=None)
     """Accepted and ignored by the daemon (the request and reply share one Java class); kclpy never sends it."""
-
-    def __post_init__(self) -> None:
-        if self.sequence_number is msgspec.UNSET:
-            self.sequence_number = None
-        if self.sub_sequence_number is msgspec.UNSET:
-            self.sub_sequence_number = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name.
@@ -689,6 +682,19 @@ _WRITERS: dict[type, Callable[[Any, bool], bytes]] = {
 }
 """Each message class's writer: its checks (everything decode would refuse, or read back as another value or
 message), then its one serialization."""
+
+
+def message_writers() -> Mapping[type, Callable[[Any, bool], bytes]]:
+    """Each message class's writer, what :func:`encode` calls, for a runtime of this package that writes a message
+    at a time (not part of the module's API, so not in ``__all__``).
+
+    ``message_writers()[type(m)](m, packed)`` is ``encode(m, serializer=...)`` (``packed``: a MessagePack
+    serializer) for every message encode writes; what it refuses raises without encode's words (a class that is no
+    message: ``KeyError``), so a caller calls encode again for them.
+    """
+    return _WRITERS
+
+
 _ARRAY_FIELD: dict[type, tuple[str, str]] = {  # message class -> (wire name, Python name) of its one list field
 }
 

@@ -29,10 +29,11 @@ from __future__ import annotations
 import datetime
 import enum
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
+from itertools import repeat
 from operator import attrgetter
-from typing import Any, ClassVar, Final, Literal, TypeAlias, cast
+from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 import msgspec
 
@@ -648,13 +649,9 @@ class Emit(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command"
     task: Int32 | None = msgspec.field(default=None)
     """Direct emit to this task (no TaskIds reply); absent (or 0 since 0.9.2) means a normal emit. Storm 2.6.0+
     casts it to Long and fails on small integers, so direct emits break there."""
-    need_task_ids: bool | msgspec.UnsetType = msgspec.field(default=msgspec.UNSET)
+    need_task_ids: bool = msgspec.field(default_factory=repeat(True).__next__)
     """False suppresses the TaskIds reply; absent means true. Our encoder always writes it; pystorm writes it only
     when false, storm.py never. Added in 0.8.1; absent from older peers (decoded as True)."""
-
-    def __post_init__(self) -> None:
-        if self.need_task_ids is msgspec.UNSET:
-            self.need_task_ids = True
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
@@ -743,20 +740,16 @@ class Log(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command",
 
     msg: str
     """The text."""
-    level: LogLevel | msgspec.UnsetType = msgspec.field(default=msgspec.UNSET)
+    level: LogLevel = msgspec.field(default_factory=repeat(LogLevel.INFO).__next__)
     """Log level; absent means INFO. Storm 2.6.0–2.8.0 ignore it (json-smart gives an Integer, the reader wanted a
     Long), so everything is logged at INFO there. Added in 0.9.3; absent from older peers (decoded as
     LogLevel.INFO)."""
-
-    def __post_init__(self) -> None:
-        if self.level is msgspec.UNSET:
-            self.level = LogLevel.INFO
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (bytes, UUID, datetime, str, int, float, bool, list, dict, None) by Python field name."""
         return {
             "msg": self.msg,
-            "level": None if self.level is None else int(cast("LogLevel", self.level)),
+            "level": None if self.level is None else int(self.level),
         }
 
     @classmethod
@@ -1394,6 +1387,19 @@ _WRITERS: dict[type, Callable[[Any, bool], bytes]] = {
 }
 """Each message class's writer: its checks (everything decode would refuse, or read back as another value or
 message), then its one serialization."""
+
+
+def message_writers() -> Mapping[type, Callable[[Any, bool], bytes]]:
+    """Each message class's writer, what :func:`encode` calls, for a runtime of this package that writes a message
+    at a time (not part of the module's API, so not in ``__all__``).
+
+    ``message_writers()[type(m)](m, packed)`` is ``encode(m, serializer=...)`` (``packed``: a MessagePack
+    serializer) for every message encode writes; what it refuses raises without encode's words (a class that is no
+    message: ``KeyError``), so a caller calls encode again for them.
+    """
+    return _WRITERS
+
+
 _ARRAY_FIELD: dict[type, tuple[str, str]] = {  # message class -> (wire name, Python name) of its one list field
     TaskIds: ("taskIds", "task_ids"),
 }

@@ -200,18 +200,44 @@ public abstract class JsonReader<M> {
         }
     }
 
-    /** The length of the JSON text of one {@code <json>\nend\n} frame (its end line, which may be absent, cut). */
+    /**
+     * The length of the JSON text of one {@code <json>\nend\n} frame as a Reader cuts it out of a stream (its line
+     * ends read as by {@link #lineFeeds} first): the text stops before the line end of the {@code end} line, which
+     * may be absent.
+     */
     public static int stripEndLine(byte[] data, int offset, int length) {
         int end = offset + length;
         while (end > offset && (data[end - 1] == '\n' || data[end - 1] == '\r')) {
             end--;
         }
         int size = end - offset;
-        if (size >= 3 && data[end - 3] == 'e' && data[end - 2] == 'n' && data[end - 1] == 'd'
-                && (size == 3 || data[end - 4] == '\n')) {
-            end -= 3;
+        boolean endWord = size >= 3 && data[end - 3] == 'e' && data[end - 2] == 'n' && data[end - 1] == 'd';
+        if (endWord && size == 3) {
+            return 0;
         }
-        return end - offset;
+        return endWord && data[end - 4] == '\n' ? size - 4 : size;
+    }
+
+    /** Whether {@code data[offset, offset + length)} holds a CR, which {@link #lineFeeds} reads. */
+    public static boolean hasCarriageReturn(byte[] data, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            if (data[i] == '\r') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A copy of {@code data[offset, offset + length)} with its CRLF line ends read as LF, as a Reader reads them. */
+    public static byte[] lineFeeds(byte[] data, int offset, int length) {
+        ByteArrayOutputStream copy = new ByteArrayOutputStream(length);
+        int end = offset + length;
+        for (int i = offset; i < end; i++) {
+            if (data[i] != '\r' || i + 1 == end || data[i + 1] != '\n') {
+                copy.write(data[i]);
+            }
+        }
+        return copy.toByteArray();
     }
 
     /** Whether the bytes are JSON whitespace only. */

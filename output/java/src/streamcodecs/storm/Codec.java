@@ -72,6 +72,11 @@ public final class Codec {
     /** The message in {@code data[offset, offset + length)}; {@code line} (or -1) is named by errors. */
     public static Messages.Message decode(byte[] data, int offset, int length, int direction, long line)
             throws DecodeException {
+        if (JsonReader.hasCarriageReturn(data, offset, length)) {  // as a Reader cuts a frame out of a stream
+            data = JsonReader.lineFeeds(data, offset, length);
+            offset = 0;
+            length = data.length;
+        }
         length = JsonReader.stripEndLine(data, offset, length);
         JsonProblem text = JsonParsing.textProblem(data, offset, length);
         if (text != null) {

@@ -1,52 +1,13 @@
-"""Storm side of multilang: run a shell component as a worker's ShellBolt or ShellSpout does, without a JVM.
-
-Meant for testing components written in any language (pystorm, storm.py, :mod:`.component`)::
-
-    from streamcodecs import storm
-
-    with storm.ShellBolt(["python", "split.py"], component="split", task_ids=[4, 5]) as bolt:
-        tuple_id = bolt.execute(["the cat"], source="spout")
-        assert bolt.wait_result(tuple_id) == "ack"
-        print(bolt.emits)  # the Emit messages, in order
-        bolt.heartbeat()  # waits for the sync that answers it
-
-    with storm.ShellSpout(["python", "words.py"], component="words") as spout:
-        exchange = spout.next_tuple()  # the messages up to the sync that ends the answer
-        spout.ack(exchange[0].id)
-
-Starting the component writes the handshake (configuration, pid directory, topology context) and waits for the
-pid; leaving the ``with`` block closes the component's stdin, as a worker does when it shuts down, and waits for
-the process to exit. A daemon thread reads the component's stdout, collects what it sends (``emits``, ``acks``,
-``fails``, ``logs``, ``errors``, ``metrics``) and answers each emit that wants task ids at once, as Storm does,
-with ``task_ids`` (a list, or a function of the Emit). Everything the Java side would die on (an ack of an id it
-does not know or of a heartbeat, an anchor on an acked tuple, a spout sending ``ack``, an unreadable message, a
-metric without a name) is listed in ``problems`` and, with ``strict=True`` (the default), raised as
-:class:`ShellProtocolError` by the next call that waits. Every wait is bounded by ``timeout`` seconds, writes
-included.
-
-Under faults: a reply answers only its own request. A spout answers each command with messages ending in one
-``sync`` and commands are answered in order, so the n-th sync ends the n-th command's answer: a command that timed
-out stays owed, its late answer is recognised when it comes (it stays in ``received``) and the next command returns
-only its own. A heartbeat is answered by the first sync after every earlier heartbeat has had its own; an id's
-``ack`` or ``fail`` names the id. Writes go through a thread the reading side never waits for: the task ids Storm
-owes an emit are queued ahead of messages not yet begun (as Storm's writer gives them priority), so a component
-that writes while Storm writes to it cannot deadlock the two. A write the component does not take within
-``timeout`` raises :class:`ShellTimeout` and breaks the connection (a message may be cut in two): every later call
-raises :class:`ShellBroken`. A component that exits raises :class:`ShellExited` with its exit status and the end of
-its stderr. Memory is bounded: ``received`` (and ``emits``, ``logs``, ``errors``, ``metrics``, ``acks``,
-``fails``, ``results``, which hold the same messages) keeps the most recent messages within ``keep_bytes`` of the
-wire bytes they came in (each counted 256 bytes more); older ones are dropped, counted in ``forgotten``;
-``problems`` keeps the last 1000; ``stderr`` the last 1 MiB; a message longer than ``max_message`` is dropped as
-it comes (a problem).
-
-``serializer="msgpack"`` speaks MessagePack instead of JSON and ``end`` lines, as a worker configured with a
-MessagePack ``topology.multilang.serializer`` does for components run with pystorm's ``serializer="msgpack"``.
+# Copied from streamcodecs_gen/py_package/storm/shell/driver.py by ./generator.py; edit that file, not this copy.
+"""What :class:`~.bolt.ShellBolt` and :class:`~.spout.ShellSpout` share (:class:`ShellComponent`): the process and
+its handshake, writing through a thread the reader never waits for, reading the component's stdout on a daemon
+thread, waiting, and the bounded record of what it sent. The roles add their own commands and checks through the
+hooks ``_note_sent``, ``_on_message`` and ``_forget_role``.
 """
 
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import subprocess
 import tempfile
@@ -56,122 +17,32 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .._runtime.stdio import Broken, Tail, Writer, drain_into
-from .messages import (
-    DEFAULT_STREAM,
-    HEARTBEAT_STREAM,
+from ..._runtime.stdio import Broken, Tail, Writer, drain_into
+from ..messages import (
     MAX_MESSAGE,
-    SYSTEM_COMPONENT,
-    SYSTEM_TASK_ID,
-    TICK_STREAM,
-    Ack,
-    Activate,
-    BoltTuple,
-    Deactivate,
     DecodeError,
     Emit,
     Error,
-    Fail,
     Handshake,
-    Heartbeat,
     Log,
     Message,
     Metrics,
-    Next,
     PidReply,
     Reader,
-    SpoutAck,
-    SpoutFail,
     Sync,
     TaskIds,
-    Tick,
     TopologyContext,
     encode,
 )
-
-__all__ = [
-    "KEEP_BYTES",
-    "MAX_PROBLEMS",
-    "ShellBolt",
-    "ShellBroken",
-    "ShellComponent",
-    "ShellError",
-    "ShellExited",
-    "ShellProtocolError",
-    "ShellSpout",
-    "ShellTimeout",
-    "topology_context",
-]
-
+from .context import topology_context
+from .errors import ShellBroken, ShellError, ShellExited, ShellProtocolError, ShellTimeout
 
 KEEP_BYTES = 64 << 20
 """Default wire bytes of messages a driver keeps for inspection (``received`` and the lists drawn from it)."""
 MAX_PROBLEMS = 1000
 """Problems a driver keeps (the most recent)."""
-_MESSAGE_COST = 256  # what a kept message costs beyond its wire bytes, roughly
-
-
-class ShellError(Exception):
-    """Something went wrong with the shell component."""
-
-
-class ShellTimeout(ShellError, TimeoutError):
-    """The component did not answer in time."""
-
-
-class ShellExited(ShellError):
-    """The component exited (or closed its stdout) while something was expected of it."""
-
-    def __init__(self, message: str, returncode: int | None, stderr: bytes) -> None:
-        super().__init__(message)
-        self.returncode = returncode
-        self.stderr = stderr
-
-
-class ShellProtocolError(ShellError):
-    """The component sent something Storm's Java side would die on."""
-
-
-class ShellBroken(ShellError):
-    """An earlier write timed out or failed, so the component's stdin may end inside a message: every call after
-    that raises this. ``cause`` is the first failure."""
-
-    def __init__(self, message: str, cause: BaseException | None = None) -> None:
-        super().__init__(message)
-        self.cause = cause
-
-
-def topology_context(
-    component: str,
-    *,
-    task_id: int = 3,
-    tasks: Mapping[int, str] | None = None,
-    streams: Sequence[str] = (DEFAULT_STREAM,),
-    output_fields: Mapping[str, Sequence[str]] | None = None,
-    source_fields: Mapping[str, Mapping[str, Sequence[str]]] | None = None,
-) -> TopologyContext:
-    """A handshake context for ``component`` as task ``task_id`` (Storm 0.10.0+ layout, groupings left empty).
-
-    ``tasks`` maps the other task ids to their components (an ``__acker`` task 1 by default), ``output_fields``
-    each output stream to its field names, ``source_fields`` each input component to its streams' field names.
-    """
-    every = {1: "__acker", **(tasks or {}), task_id: component}
-    return TopologyContext(
-        task_to_component={str(task): name for task, name in sorted(every.items())},
-        task_id=task_id,
-        component_id=component,
-        streams=list(streams),
-        stream_to_output_fields={k: list(v) for k, v in (output_fields or {}).items()},
-        source_to_stream_to_fields={
-            source: {stream: list(fields) for stream, fields in by_stream.items()}
-            for source, by_stream in (source_fields or {}).items()
-        },
-    )
-
-
-def _random_id() -> str:
-    """A tuple id as Storm makes one: a random Java long in decimal."""
-    return str(random.randint(-(2**63), 2**63 - 1))
+MESSAGE_COST = 256
+"""What a kept message costs beyond its wire bytes, roughly (counted against ``keep_bytes``)."""
 
 
 class ShellComponent:
@@ -469,7 +340,7 @@ class ShellComponent:
                     self._note_problem(f"the component answered the handshake with {type(message).__name__}")
             else:
                 self.received.append(message)
-                cost = size + _MESSAGE_COST
+                cost = size + MESSAGE_COST
                 self._sizes.append(cost)
                 self._kept += cost
                 if isinstance(message, Emit):
@@ -510,196 +381,3 @@ class ShellComponent:
         if self._process is None:
             raise ShellError("the component is not started: call start() or use a with block")
         return self._process
-
-
-class ShellBolt(ShellComponent):
-    """Drives a shell bolt: tuples, tick tuples and heartbeats in; emits, acks, fails and the rest out."""
-
-    def __init__(self, command: Sequence[str], **options: Any) -> None:
-        super().__init__(command, **options)
-        self.pending: dict[str, Message] = {}
-        """Tuples sent and not yet acked or failed, by id."""
-        self.results: dict[str, str] = {}
-        """``"ack"`` or ``"fail"`` for each tuple id the bolt answered."""
-        self.acks: list[str] = []
-        self.fails: list[str] = []
-        self._heartbeats = 0  # heartbeats sent
-        self._answered = 0  # heartbeats answered by a sync (each sync answers the oldest one unanswered)
-
-    def __enter__(self) -> ShellBolt:
-        super().__enter__()
-        return self
-
-    def execute(
-        self,
-        values: Sequence[Any],
-        *,
-        source: str = "spout",
-        stream: str = DEFAULT_STREAM,
-        task: int = 1,
-        tuple_id: str | None = None,
-    ) -> str:
-        """Send an input tuple; its id (random, as Storm makes them, unless given)."""
-        tuple_id = _random_id() if tuple_id is None else tuple_id
-        self.send(BoltTuple(id=tuple_id, comp=source, stream=stream, task=task, values=list(values)))
-        return tuple_id
-
-    def tick(self, frequency: int = 1) -> str:
-        """Send a tick tuple (``__system``/``__tick``, values ``[frequency]``); its id."""
-        tuple_id = _random_id()
-        self.send(Tick(id=tuple_id, comp=SYSTEM_COMPONENT, stream=TICK_STREAM, task=SYSTEM_TASK_ID, values=[frequency]))
-        return tuple_id
-
-    def heartbeat(self, timeout: float | None = None) -> None:
-        """Send a heartbeat tuple and wait for the ``sync`` that answers it.
-
-        A bolt answers heartbeats in order, so this one's sync is the first after every earlier heartbeat had its
-        own: the late sync of a heartbeat that timed out is not taken for this one's. A sync that comes while no
-        heartbeat waits (pystorm sends one after reporting an exception) answers none.
-        """
-        with self._changed:
-            self._heartbeats += 1
-            mine = self._heartbeats
-        self.send(Heartbeat(id=_random_id(), comp=None, stream=HEARTBEAT_STREAM, task=SYSTEM_TASK_ID, values=[]))
-        self.wait_for(lambda: self._answered >= mine, "a sync answering the heartbeat", timeout)
-
-    def wait_result(self, tuple_id: str, timeout: float | None = None) -> str:
-        """Wait until the bolt acks or fails ``tuple_id``; ``"ack"`` or ``"fail"``."""
-        self.wait_for(lambda: tuple_id in self.results, f"an ack or fail of tuple {tuple_id}", timeout)
-        return self.results[tuple_id]
-
-    def _note_sent(self, message: Message) -> None:
-        if isinstance(message, BoltTuple | Tick):
-            with self._changed:
-                self.pending[message.id] = message
-
-    def _on_message(self, message: Message, size: int) -> None:
-        if isinstance(message, Ack | Fail):
-            kind = "ack" if isinstance(message, Ack) else "fail"
-            if self.pending.pop(message.id, None) is None:
-                self._note_problem(f"{kind} of {message.id!r}, a non-existent or already acked/failed id")
-            self.results[message.id] = kind
-            (self.acks if kind == "ack" else self.fails).append(message.id)
-        elif isinstance(message, Emit):
-            for anchor in message.anchors or []:
-                if anchor not in self.pending:
-                    self._note_problem(f"an emit anchored onto {anchor!r}, not a pending tuple")
-        elif isinstance(message, Sync) and self._answered < self._heartbeats:
-            self._answered += 1
-
-    def _forget_role(self, dropped: list[Message]) -> None:
-        acks = [m.id for m in dropped if isinstance(m, Ack)]
-        fails = [m.id for m in dropped if isinstance(m, Fail)]
-        del self.acks[: len(acks)]
-        del self.fails[: len(fails)]
-        for tuple_id in acks + fails:
-            self.results.pop(tuple_id, None)
-
-
-class _Answer:
-    """A spout command sent and the messages of its answer; ``done`` once its sync came."""
-
-    __slots__ = ("command", "messages", "kept", "done", "abandoned", "claimed")
-
-    def __init__(self, command: str, messages: list[Message], kept: int, claimed: bool) -> None:
-        self.command = command
-        self.messages = messages
-        self.kept = kept
-        self.done = False
-        self.claimed = claimed  # a command() call waits for it (not one written with send or send_raw)
-        self.abandoned = not claimed  # nobody will take it (its caller timed out): dropped when it comes
-
-
-class ShellSpout(ShellComponent):
-    """Drives a shell spout: each command is answered by emits and logs, then ``sync``."""
-
-    def __init__(self, command: Sequence[str], **options: Any) -> None:
-        super().__init__(command, **options)
-        self._answers: deque[_Answer] = deque()  # commands sent whose sync has not come, oldest first
-        self._unasked: list[Message] = []  # read while no command was owed: Storm reads them as the next answer's
-        self._unasked_kept = 0
-        self.late = 0
-        """How many answers came after their command had timed out (and were dropped)."""
-
-    def __enter__(self) -> ShellSpout:
-        super().__enter__()
-        return self
-
-    def next_tuple(self, timeout: float | None = None) -> list[Message]:
-        """Send ``next``; the messages of the answer, up to and including its ``sync``."""
-        return self.command(Next(), timeout)
-
-    def ack(self, message_id: Any, timeout: float | None = None) -> list[Message]:
-        """Tell the spout the tuple it emitted with ``message_id`` was processed."""
-        return self.command(SpoutAck(id=message_id), timeout)
-
-    def fail(self, message_id: Any, timeout: float | None = None) -> list[Message]:
-        """Tell the spout the tuple it emitted with ``message_id`` failed."""
-        return self.command(SpoutFail(id=message_id), timeout)
-
-    def activate(self, timeout: float | None = None) -> list[Message]:
-        return self.command(Activate(), timeout)
-
-    def deactivate(self, timeout: float | None = None) -> list[Message]:
-        return self.command(Deactivate(), timeout)
-
-    def command(
-        self, message: Next | SpoutAck | SpoutFail | Activate | Deactivate, timeout: float | None = None
-    ) -> list[Message]:
-        """Send a spout command and wait for the ``sync`` that ends the answer; the answer's messages.
-
-        The spout answers commands in order, each answer ending with one sync: the answer to this command is what
-        comes after the sync ending the previous command's answer, up to its own sync (messages the spout sent while
-        no command was owed begin it, as Storm reads them then). When this call times out the command stays owed,
-        and its answer is dropped when it comes, so a later call returns only its own.
-        """
-        name = type(message).__name__
-        answer = self._owe(name, claimed=True)
-        try:
-            self._write_bytes(encode(message, serializer=self.serializer))
-            self.wait_for(lambda: answer.done, f"the sync ending the answer to {name}", timeout)
-        except BaseException:
-            with self._changed:
-                answer.abandoned = True
-                answer.messages = []
-            raise
-        return answer.messages
-
-    def _owe(self, name: str, claimed: bool) -> _Answer:
-        """Register a command about to be written: its answer comes after those of the commands before it."""
-        with self._changed:
-            answer = _Answer(name, self._unasked, self._unasked_kept, claimed)
-            self._unasked, self._unasked_kept = [], 0
-            self._answers.append(answer)
-        return answer
-
-    def _note_sent(self, message: Message) -> None:
-        if isinstance(message, Next | SpoutAck | SpoutFail | Activate | Deactivate):  # written by send or send_raw
-            self._owe(type(message).__name__, claimed=False)
-
-    def _on_message(self, message: Message, size: int) -> None:
-        if not isinstance(message, Emit | Log | Error | Metrics | Sync):
-            self._note_problem(f"Unknown command received: a spout sent {type(message).__name__}")
-        cost = size + _MESSAGE_COST
-        if self._answers:
-            answer = self._answers[0]
-            if isinstance(message, Sync):
-                self._answers.popleft()
-                answer.done = True
-                if answer.abandoned and answer.claimed:
-                    self.late += 1
-            if answer.abandoned:
-                return
-            if answer.kept + cost > self.keep_bytes:
-                if answer.kept <= self.keep_bytes:
-                    self._note_problem(f"the answer to {answer.command} is longer than {self.keep_bytes} bytes")
-                answer.kept = self.keep_bytes + 1
-                if not isinstance(message, Sync):
-                    return
-            answer.kept += cost
-            answer.messages.append(message)
-        elif isinstance(message, Sync):
-            self._note_problem("a sync while no command was owed one (Storm would take it for the next answer's)")
-        elif self._unasked_kept + cost <= self.keep_bytes:
-            self._unasked.append(message)
-            self._unasked_kept += cost
