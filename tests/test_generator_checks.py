@@ -462,6 +462,21 @@ CASES = [
         "the value 2147483648 matched on key 'n' does not fit int32",
         "shape: {json: object",
     ),
+    # A match on an enum field: a value no member has matched the shape, then the field refused it.
+    *(
+        (
+            f"shape match on an enum, {value}",
+            JSON,
+            "    tag: status\n    directions: [up]\n    fields:\n      - {name: responseFor, type: string}\n",
+            f"    shape: {{json: object, keys: [responseFor], match: {{mood: {value}}}}}\n    directions: [up]\n"
+            "    fields:\n      - {name: responseFor, type: string}\n      - {name: mood, type: Mood}\n"
+            "enums:\n  - {name: Mood, type: string, values: [{name: CALM, value: calm}, {name: LOUD, value: loud}]}\n",
+            f"shape of 'Status': the value {said} matched on key 'mood' is not a value of enum Mood — match one of "
+            "its wire values: 'calm', 'loud'",
+            "shape: {json: object",
+        )
+        for value, said in (("CALM", "'CALM'"), ("quiet", "'quiet'"), ("1", "1"))
+    ),
     # A JSON number is a float64 in the Python codec: a float32 would be another value in the Java codec (0.1f).
     *(
         (
@@ -772,3 +787,14 @@ def test_shared_custom_types_are_checked_and_named_by_their_own_file(tmp_path: P
     assert any(p.startswith("defs/custom/Custom.yaml:4:") and "did you mean 'string'" in p for p in found), found
     assert any(p.startswith("defs/custom/Custom.yaml:5:") and "keyword" in p for p in found), found
     assert any("custom enum 'E' is defined twice" in p for p in found), found
+
+
+def test_a_shape_may_match_an_enum_field_on_a_members_wire_value(tmp_path: Path) -> None:
+    text = JSON.replace(
+        "    tag: status\n    directions: [up]\n    fields:\n      - {name: responseFor, type: string}\n",
+        "    shape: {json: object, keys: [responseFor], match: {mood: loud}}\n    directions: [up]\n"
+        "    fields:\n      - {name: responseFor, type: string}\n      - {name: mood, type: Mood}\n"
+        "enums:\n  - {name: Mood, type: string, values: [{name: CALM, value: calm}, {name: LOUD, value: loud}]}\n",
+    )
+    assert "match: {mood: loud}" in text
+    assert problems_for(tmp_path, text) == []
