@@ -515,8 +515,32 @@ CASES = [
         )
         for value, said in (
             ("null", "the value is null"),
-            ("0.5", "0.5 is not of type 'string', 'integer'"),
-            ("true", "True is not of type 'string', 'integer'"),
+            ("0.5", "0.5 is not a string or an integer"),
+            ("true", "true is not a string or an integer"),
+            ("[1]", "a list is not a string or an integer"),
+            ("{a: 1}", "a mapping is not a string or an integer"),
+        )
+    ),
+    # A schema problem says a value as the definition has it (true, a list, a mapping, "text"), not as Python's repr
+    # (True, [1], {'a': 1}, 'text').
+    *(
+        (f"schema words for {new}", JSON, old, new, words, marker)
+        for old, new, words, marker in (
+            ("title: JSON demo", "title: no", "/title: false is not a string — write a string (YAML reads", "title:"),
+            (
+                "{name: shardId, type: string}",
+                "{name: shardId, type: string, min_length: [1]}",
+                "/messages/0/fields/0/min_length: a list is not an integer — write an integer",
+                "min_length",
+            ),
+            (
+                "{name: shardId, type: string}",
+                '{name: shardId, type: string, min_length: "2"}',
+                '/messages/0/fields/0/min_length: "2" is not an integer',
+                "min_length",
+            ),
+            ("family: json", "family: jsn", '/family: "jsn" is not allowed — use one of: "binary", "json"', "family:"),
+            ("family: json", "family: true", "/family: true is not allowed", "family:"),
         )
     ),
     ("YAML syntax", BINARY, "    code: 2\n", "    code: [2\n", "YAML error", "    code: [2"),
