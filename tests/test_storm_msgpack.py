@@ -471,9 +471,15 @@ def test_one_message_per_feed_reads_as_the_whole_stream(serializer: str) -> None
         frames = [json.dumps(v).encode() + b"\nend\n" for v in values]
         frames.insert(3, b'{"id":"x","comp":"c",\n"stream":"s","task":1,"tuple":[]}\nend\n')  # spans two lines
         frames.insert(5, b'{"id":"\\ud800","comp":"c","stream":"s","task":1,"tuple":[]}\nend\n')  # lone surrogate
+        frames.insert(6, b'{"id":"\\uDC00","comp":"c","stream":"s","task":1,"tuple":[]}\nend\n')  # upper case
+        frames.insert(7, b'{"id":"x","comp":"c","stream":"s","task":1,"tuple":["\xc3\xa9\\/"]}\nend\n')  # UTF-8
+        frames.insert(8, b'{"id":"x","comp":"c","stream":"s","task":1,"tuple":[],"k":"\xff"}\nend\n')  # not UTF-8
+        # In a key the message does not have, which the typed decode skips without reading it
+        frames.insert(9, b'{"command":"next","k":"\\ud800"}\nend\n')
+        frames.insert(10, b'{"command":"next","k":"\xff"}\nend\n')
     whole = b"".join(frames)
     expected = _read(storm.Reader(direction="to_component", serializer=serializer), [whole])
-    assert sum(1 for item in expected if type(item) is tuple) == (2 if serializer == MP else 3)
+    assert sum(1 for item in expected if type(item) is tuple) == (2 if serializer == MP else 7)
     assert _read(storm.Reader(direction="to_component", serializer=serializer), frames) == expected
     halves = [part for frame in frames for part in (frame[: len(frame) // 2], frame[len(frame) // 2 :])]
     assert _read(storm.Reader(direction="to_component", serializer=serializer), halves) == expected

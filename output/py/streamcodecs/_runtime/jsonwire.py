@@ -122,11 +122,14 @@ def check_text(text: bytes, error: type[DecodeError], line: int | None = None) -
 def _plainly_strict(text: bytes, end: int) -> bool:
     """Whether every text in ``text[:end]`` passes :func:`check_text`, told by one pass over all of them: UTF-8
     throughout and no escape that may be a surrogate's (False: check each text, see :func:`check_text`)."""
+    whole = end == len(text)  # (one message: decoded as it is, where a view and its slice cost more than the decode)
     if not text.isascii():
         try:
-            str(memoryview(text)[:end], "utf-8")
+            text.decode("utf-8") if whole else str(memoryview(text)[:end], "utf-8")
         except UnicodeDecodeError:
             return False
+    if whole and 92 not in text:  # no backslash, no escape (an int needle: one memchr)
+        return True
     return text.find(b"\\ud", 0, end) < 0 and text.find(b"\\uD", 0, end) < 0  # two C passes, not a regex
 
 
