@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from .filters import LINE_LENGTH, java_sum, javastr
+
 SHOWN_KEYS = 8
 """How many of an object's keys a problem shows (no_message_has_keys): a message has few, a value no message
 matches may have any number."""
@@ -73,20 +75,19 @@ class Message:
 
     @property
     def java(self) -> str:
-        """The Java member (one declaration)."""
+        """The Java member (one declaration), its lines within the line length once indented in its class."""
         if not self.fields:
-            return f"public static final String {self.java_name} = {_java_str(self.template)};"
+            return java_sum(f"public static final String {self.java_name} = ", [(True, self.template)], width=_JAVA)
         params = ", ".join(f"Object {field}" for field in self.fields)
         if self.column:
-            pieces = ", ".join(_java_str(piece) if literal else piece for literal, piece in self.pieces)
+            pieces = ", ".join(javastr(piece) if literal else piece for literal, piece in self.pieces)
             return f"public static Object[] {self.java_name}({params}) {{\n    return new Object[] {{{pieces}}};\n}}"
-        parts: list[str] = []
-        for literal, field, _, _ in string.Formatter().parse(self.template):
-            if literal:
-                parts.append(_java_str(literal))
-            if field is not None:
-                parts.append(f"String.valueOf({field})" if not parts else field)
-        return f"public static String {self.java_name}({params}) {{\n    return {' + '.join(parts)};\n}}"
+        parts = [
+            (literal, text if literal or i else f"String.valueOf({text})")
+            for i, (literal, text) in enumerate(self.pieces)
+        ]
+        body = java_sum("return ", parts, indent=4, width=_JAVA)
+        return f"public static String {self.java_name}({params}) {{\n{body}\n}}"
 
     @property
     def pieces(self) -> list[tuple[bool, str]]:
@@ -124,8 +125,8 @@ def _py_fstring(template: str, width: int = 96) -> str:
     return f"(\n        {pieces}\n    )"
 
 
-def _java_str(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+_JAVA = LINE_LENGTH - 4
+"""The width of a Java member's lines: ``runtime/Messages.java`` indents each by 4 in its class."""
 
 
 _STRUCT = "Python's struct module"

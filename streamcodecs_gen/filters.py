@@ -11,10 +11,13 @@ import json
 import re
 import textwrap
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
+if TYPE_CHECKING:  # (the catalog uses these filters at import, before the environment check: no jinja2 needed)
+    import jinja2
 
+LINE_LENGTH = 120
+"""The longest line of generated code, in every language (ruff's line length for the Python output)."""
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
 
 
@@ -69,7 +72,7 @@ def md_cell(text: str) -> str:
     return one_line(text).replace("|", "\\|")
 
 
-def javadoc(text: str, indent: int = 0, width: int = 120) -> str:
+def javadoc(text: str, indent: int = 0, width: int = LINE_LENGTH) -> str:
     """The lines of a Javadoc comment body, each starting `` * `` (``*/`` and backslashes made harmless)."""
     text = _clean(text).replace("\\", "&#92;").replace("*/", "*&#47;").replace("@", "&#64;")
     pad = " " * indent
@@ -82,7 +85,7 @@ def javadoc(text: str, indent: int = 0, width: int = 120) -> str:
     return "\n".join(lines)
 
 
-def javadoc_comment(text: str, indent: int = 0, width: int = 120) -> str:
+def javadoc_comment(text: str, indent: int = 0, width: int = LINE_LENGTH) -> str:
     """A whole Javadoc comment holding ``text``: ``/** text */`` when it fits on one line, else :func:`javadoc`'s
     lines between ``/**`` and `` */``."""
     body = javadoc(text, indent, width)
@@ -117,28 +120,61 @@ def javastr(value: Any) -> str:
 
 
 def _pieces(value: Any, fits: Callable[[str], bool]) -> list[str]:
-    """``value`` broken after spaces into pieces, each as long as ``fits`` allows (a single word always fits)."""
+    """``value`` broken after spaces into pieces that join to it again, each as long as ``fits`` allows (a single
+    word, with the spaces after it, always fits)."""
     pieces: list[str] = []
     current = ""
-    for word in str(value).split(" "):
-        candidate = f"{current} {word}" if current else word
-        if current and not fits(candidate + " "):
-            pieces.append(current + " ")
+    for word in re.findall(r"[^ ]+ *| +", str(value)):
+        if current and not fits(current + word):
+            pieces.append(current)
             current = word
         else:
-            current = candidate
+            current += word
     pieces.append(current)
     return pieces
 
 
-def javastr_wrapped(value: Any, indent: int = 12, width: int = 120) -> str:
+def javastr_wrapped(value: Any, indent: int = 12, width: int = LINE_LENGTH) -> str:
     """A Java string literal of ``value`` as a concatenation of literals, broken after spaces, so that each line
     (indented by ``indent``, the first one excepted) fits in ``width`` characters with a closing ``,``."""
     pieces = _pieces(value, lambda piece: indent + len(javastr(piece)) + 4 <= width)
     return f"\n{' ' * (indent - 4)}    + ".join(javastr(p) for p in pieces)
 
 
-def pystr_wrapped(value: str, indent: int = 0, width: int = 120) -> str:
+def java_sum(
+    head: str, pieces: list[tuple[bool, str]], tail: str = ";", indent: int = 0, width: int = LINE_LENGTH
+) -> str:
+    """``head`` (at ``indent``), then ``pieces`` joined by `` + ``, then ``tail``: each piece a text (``True``: said
+    as a Java literal) or an expression (``False``). On one line when it fits ``width``; else broken before a ``+``,
+    as hand-written Java is, each further line 8 deeper than ``indent`` (after ``head`` when the first piece does
+    not fit beside it), a literal too long for a line broken after its spaces into literals."""
+    pad, more = " " * indent, " " * (indent + 8)
+    said = [javastr(text) if literal else text for literal, text in pieces]
+    line = pad + head + " + ".join(said) + tail
+    if len(line) <= width:
+        return line
+    room = width - len(more) - len("+ ") - len(tail)  # a further line: its literal and the tail
+    tokens: list[str] = []
+    for (literal, text), one in zip(pieces, said, strict=True):
+        if literal and len(one) > room:
+            tokens += [javastr(p) for p in _pieces(text, lambda p: len(javastr(p)) <= room)]
+        else:
+            tokens.append(one)
+    lines: list[str] = []
+    current = pad + head + tokens[0]
+    if len(current) + len(tail) > width:
+        lines.append(pad + head.rstrip())
+        current = more + tokens[0]
+    for token in tokens[1:]:
+        if len(current) + len(" + ") + len(token) + len(tail) <= width:
+            current += " + " + token
+        else:
+            lines.append(current)
+            current = more + "+ " + token
+    return "\n".join([*lines, current + tail])
+
+
+def pystr_wrapped(value: str, indent: int = 0, width: int = LINE_LENGTH) -> str:
     """A Python string literal of ``value`` as adjacent literals in parentheses, broken after spaces, one per line
     indented by ``indent`` + 4 and fitting in ``width`` with a closing ``,`` (a short value stays one literal)."""
     if indent + len(pystr(value)) + 1 <= width:
@@ -201,9 +237,13 @@ def _arguments(inner: str) -> list[str]:
 
 
 def _wrap_java(code: str, indent: int, width: int) -> str:
-    """One Java statement at ``indent``, its outermost call's arguments one per line when it is too long."""
+    """One Java statement at ``indent``, when it is too long: its value on the next line (a declaration or an
+    assignment whose value fits there), else its outermost call's arguments one per line."""
     if indent + len(code) <= width:
         return code
+    assigned = re.match(r"[\w<>,.\[\] ]+ = (?=\S)", code)  # a declaration or assignment: its value on the next line
+    if assigned and indent + 8 + len(code) - assigned.end() <= width:
+        return code[: assigned.end() - 1] + "\n" + " " * (indent + 8) + code[assigned.end() :]
     best = None  # the call whose closing bracket comes last on the line (its arguments get the lines)
     start = code.find("(")
     while start >= 0:
@@ -227,9 +267,10 @@ def _wrap_java(code: str, indent: int, width: int) -> str:
     return code
 
 
-def java_lines(text: str, width: int = 120) -> str:
-    """Generated Java with trailing spaces removed and every statement longer than ``width`` wrapped at its
-    outermost call's arguments (comments are left as they are)."""
+def java_lines(text: str, width: int = LINE_LENGTH) -> str:
+    """Generated Java with trailing spaces removed and every statement longer than ``width`` wrapped: a declaration
+    or assignment's value on the next line, 8 deeper, when it fits there, else at its outermost call's arguments
+    (comments are left as they are)."""
     out = []
     for line in text.split("\n"):
         line = line.rstrip()
@@ -257,7 +298,7 @@ def _ddl_pieces(ddl: str) -> list[str]:
     return [f"{text}\0" if depth == 0 else text for text, depth in pieces]
 
 
-def ddl_block(ddl: str, indent: int = 12, width: int = 120) -> str:
+def ddl_block(ddl: str, indent: int = 12, width: int = LINE_LENGTH) -> str:
     """Spark DDL (``StructType.fromDDL``) as the lines of a Java text block: a column a line, a longer one broken after
     its commas (DDL reads any whitespace between tokens as one space)."""
     pad = " " * indent

@@ -25,8 +25,9 @@ from .analysis import kafka as kafka_analysis
 from .analysis.runtime import runtime_context
 from .analysis.spark import BINARY_ROW, JSON_ROW, spark_plan
 from .analysis.sql import codec_sql, kafka_sql
+from .filters import java_lines
 from .model import Protocol
-from .render import Options, OutputFile, Renderer, drop_unused_java_imports, header
+from .render import LINE_LENGTH, Options, OutputFile, Renderer, copy_header, drop_unused_java_imports, header
 
 JAVA_RUNTIME_DIR = Path(__file__).resolve().parent / "java_runtime"
 """Hand-written Java sources, under their package directories (``streamcodecs/runtime/*.java``)."""
@@ -118,14 +119,13 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
         relative = PurePosixPath(source.relative_to(JAVA_RUNTIME_DIR).as_posix())
         text = _OWN_PACKAGE.sub(lambda m: f"{m.group(1)}{options.namespace}.", source.read_text(encoding="utf-8"))
         origin = f"streamcodecs_gen/java_runtime/{relative}"
-        files.append(OutputFile(None, root / relative.relative_to("streamcodecs"), _copied(origin) + text))
+        files.append(OutputFile(None, root / relative.relative_to("streamcodecs"), copy_header(origin, "//") + text))
     runtime = runtime_context()
     for template in RUNTIME_TEMPLATES:
         name = PurePosixPath(template).name.removesuffix(".j2")
         assert not (JAVA_RUNTIME_DIR / "streamcodecs" / "runtime" / name).exists(), f"{name}: rendered and copied"
         body = renderer.render(template, f"templates/{template}", runtime=java_package(options, "runtime"), **runtime)
-        body = drop_unused_java_imports(body)
-        files.append(OutputFile(None, root / "runtime" / name, header(f"templates/{template}", "//") + body))
+        files.append(OutputFile(None, root / "runtime" / name, header(f"templates/{template}", "//") + _java(body)))
     for protocol in protocols:
         java = FAMILIES.get(protocol.family)
         extra = java.context(protocol) if java else None
@@ -145,14 +145,18 @@ def java_sources(protocols: list[Protocol], options: Options) -> list[OutputFile
             body = renderer.render(template, protocol.source, **context)
             if not body.strip():
                 continue  # a source this protocol does not need (its template rendered nothing)
-            body = drop_unused_java_imports(body)
-            files.append(OutputFile(protocol.name, root / protocol.name / name, header(protocol.source, "//") + body))
+            files.append(
+                OutputFile(protocol.name, root / protocol.name / name, header(protocol.source, "//") + _java(body))
+            )
     for template in NAMESPACE_TEMPLATES:
         body = renderer.render(template, f"templates/{template}", namespace=options.namespace, protocols=rendered)
         name = PurePosixPath(template).name.removesuffix(".j2")
-        files.append(OutputFile(None, root / name, header(f"templates/{template}", "//") + body))
+        files.append(OutputFile(None, root / name, header(f"templates/{template}", "//") + _java(body)))
     return files
 
 
-def _copied(origin: str) -> str:
-    return f"// Copied from {origin} by ./generator.py; edit that file, not this copy.\n"
+def _java(body: str) -> str:
+    """A rendered Java source as it is written: without the imports it does not use, and read as hand-written Java
+    is (``filters.java_lines``: a statement longer than the line length wrapped at its outermost call's arguments, as
+    every template would otherwise have to ask)."""
+    return java_lines(drop_unused_java_imports(body), LINE_LENGTH)

@@ -197,3 +197,29 @@ def test_binary_mode_refuses_a_structured_content_type_as_the_python_codec(codec
     wanted = ce.to_kafka(python, "structured")
     written, refused = _java(lambda: codec.toKafka(event, True))
     assert refused is None and _record(written) == (wanted.headers, wanted.value)
+
+
+@pytest.mark.parametrize("value", [-(2**31) - 1, -(2**31), 2**31 - 1, 2**31, 2**63 - 1, 2**63])
+def test_an_undeclared_integer_extension_is_an_int32_in_both_codecs(codec: Any, value: int) -> None:
+    """An extension the definition does not declare holds a JSON integer as an int32: both codecs take the type's
+    range from its one record (the Java rules call the rendered ``int32FromJson``), accept its ends, refuse what
+    is beyond them in the same words and write what they accept alike."""
+    document = {"specversion": "1.0", "id": "1", "source": "/s", "type": "t", "ext": value}
+    data = json.dumps(document).encode()
+    try:
+        python, python_problem = ce.decode(data), None
+    except ce.DecodeError as exc:
+        python, python_problem = None, exc
+    event, problem = _java(lambda: codec.decode(data))
+    if python_problem is not None:
+        assert problem is not None, value
+        assert (problem.field(), problem.reason()) == (python_problem.field, python_problem.reason)
+        assert "out of range" in python_problem.reason
+        return
+    assert problem is None, problem and problem.getMessage()
+    assert python is not None and python.extensions == {"ext": value}
+    assert bytes(codec.encode(event)) == ce.encode(python)
+    for structured in (False, True):
+        written, refused = _java(lambda s=structured: codec.toKafka(event, s))
+        wanted = ce.to_kafka(python, "structured" if structured else "binary")
+        assert refused is None and _record(written) == (wanted.headers, wanted.value)

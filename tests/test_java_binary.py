@@ -20,7 +20,7 @@ import pytest
 
 from streamcodecs_gen import jar
 from streamcodecs_gen.cli import main as generate
-from streamcodecs_gen.filters import java_lines, javadoc_comment, javastr
+from streamcodecs_gen.filters import LINE_LENGTH, java_lines, java_sum, javadoc_comment, javastr
 from streamcodecs_gen.java_sources import java_sources
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.render import Options
@@ -97,13 +97,15 @@ public class Harness {
 
 
 def test_the_generated_java_reads_like_hand_written_java() -> None:
-    protocols = [p for p in load_protocols(REPO / "protocol-definitions", REPO) if p.family == "binary"]
-    files = [f for f in java_sources(protocols, Options()) if f.owner is not None]
+    """Every Java source of every family, rendered or copied, header included: no line past the line length, no
+    trailing space, no tab, indented by fours."""
+    files = java_sources(load_protocols(REPO / "protocol-definitions", REPO), Options())
     assert {f.path.name for f in files} >= {"Codec.java", "Decode.java", "Encode.java", "SplitInline.java"}
+    assert {f.path.name for f in files} >= {"Messages.java", "KafkaRules.java", "JsonWire.java", "SqlExtensions.java"}
     for f in files:
         assert isinstance(f.content, str)
-        for number, line in enumerate(f.content.splitlines()[1:], start=2):  # after the generated-file header
-            assert len(line) <= 120 and line == line.rstrip() and "\t" not in line, (f.path, number, line)
+        for number, line in enumerate(f.content.splitlines(), start=1):
+            assert len(line) <= LINE_LENGTH and line == line.rstrip() and "\t" not in line, (f.path, number, line)
             assert (len(line) - len(line.lstrip())) % 4 == 0 or line.lstrip().startswith("*"), (f.path, number)
 
 
@@ -115,6 +117,29 @@ def test_long_statements_wrap_at_their_outermost_call() -> None:
     assert "".join(wrapped.split()) == "".join(line.split())  # the same statement, only the lines differ
     assert java_lines('    String s = "(, not a call" + x;   ') == '    String s = "(, not a call" + x;'
     assert javastr('a"\\\n\x00é😀') == '"a\\"\\\\\\n\\000\\u00e9\\ud83d\\ude00"'
+
+
+def test_a_declaration_too_long_takes_its_value_to_the_next_line() -> None:
+    head = "            Map<String, Map<String, List<String>>> sourceToStreamToFields = "
+    assert java_lines(head + "JsonSpark.fromMap(r.get(7), x);") == head + "JsonSpark.fromMap(r.get(7), x);"  # fits
+    value = "JsonSpark.fromMap(r.get(7), Codec::fromMapOfListOfStrAndMoreBesidesToPassTheLineLength);"
+    assert java_lines(head + value).splitlines() == [head.rstrip(" ="), " " * 20 + value] or java_lines(
+        head + value
+    ).splitlines() == [head.rstrip(), " " * 20 + value]
+
+
+def test_a_long_concatenation_breaks_before_a_plus_and_a_long_literal_between_words() -> None:
+    pieces = [(True, "word " * 10), (False, "field"), (True, " and then " * 8), (False, "other")]
+    said = java_sum("return ", pieces, indent=8, width=80)
+    lines = said.splitlines()
+    assert lines[0].startswith("        return ") and all(line.startswith("                + ") for line in lines[1:])
+    assert all(len(line) <= 80 for line in lines) and said.endswith(" + other;")
+    assert eval(f"({said.strip().removeprefix('return ').removesuffix(';')})", {"field": "F", "other": "O"}) == (
+        "word " * 10 + "F" + " and then " * 8 + "O"
+    )  # (Java's literals and + read as Python's here: the same text, only the lines differ)
+    constant = java_sum("public static final String NAME = ", [(True, "x" * 60)], width=80)
+    assert constant.splitlines() == ["public static final String NAME =", "        " + javastr("x" * 60) + ";"]
+    assert java_sum("return ", [(True, "short")]) == 'return "short";'
 
 
 def test_javadoc_comments_are_one_line_when_they_fit_and_never_close_early() -> None:

@@ -56,7 +56,8 @@ public final class KafkaJson {
             strictText(text);
         }
         int from = Math.max(start, 0);
-        try (JsonParser p = JSON.createParser(JsonParsing.undetected(text, from, text.length - from), from, text.length - from)) {
+        int length = text.length - from;
+        try (JsonParser p = JSON.createParser(JsonParsing.undetected(text, from, length), from, length)) {
             JsonToken token = p.nextToken();
             if (token == null) {
                 throw truncated(text);

@@ -1,4 +1,5 @@
-// Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/JsonMessages.java by ./generator.py; edit that file, not this copy.
+// Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/JsonMessages.java by ./generator.py;
+// edit that file, not this copy.
 package streamcodecs.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,5 @@
-// Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/KafkaJson.java by ./generator.py; edit that file, not this copy.
+// Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/KafkaJson.java by ./generator.py;
+// edit that file, not this copy.
 package streamcodecs.runtime;
 
 import static streamcodecs.runtime.KafkaRules.ARRAY;
@@ -57,7 +58,8 @@ public final class KafkaJson {
             strictText(text);
         }
         int from = Math.max(start, 0);
-        try (JsonParser p = JSON.createParser(JsonParsing.undetected(text, from, text.length - from), from, text.length - from)) {
+        int length = text.length - from;
+        try (JsonParser p = JSON.createParser(JsonParsing.undetected(text, from, length), from, length)) {
             JsonToken token = p.nextToken();
             if (token == null) {
                 throw truncated(text);

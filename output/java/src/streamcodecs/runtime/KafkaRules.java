@@ -1,4 +1,5 @@
-// Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/KafkaRules.java by ./generator.py; edit that file, not this copy.
+// Copied from streamcodecs_gen/java_runtime/streamcodecs/runtime/KafkaRules.java by ./generator.py;
+// edit that file, not this copy.
 package streamcodecs.runtime;
 
 import java.nio.charset.StandardCharsets;
@@ -560,8 +561,8 @@ public abstract class KafkaRules {
 
     // --- any JSON value (held as its text as msgspec writes the value Python decodes) ---------------------------
 
-    /** Any JSON value in a header, as its compact text (see {@link KafkaJson#KafkaJson.anyJson(byte[], int)}); null for JSON null
-     * (an absent attribute, as in Python). */
+    /** Any JSON value in a header, as its compact text (see {@link KafkaJson#anyJson(byte[], int)}); null for JSON
+     * null (an absent attribute, as in Python). */
     String parseAny(String text) throws Invalid {
         String json = KafkaJson.anyJson(text.getBytes(StandardCharsets.UTF_8), -1);
         return json.equals("null") ? null : json;
@@ -604,7 +605,14 @@ public abstract class KafkaRules {
         return checkText(text);
     }
 
-    /** A JSON string, boolean or integer (32 bits). */
+    /** {@code int32} from a member of the JSON event format: rendered in {@link KafkaWire} from the type's record
+     * (its range is defined once, there), and an undeclared attribute's integer is an int32. */
+    public abstract Integer int32FromJson(Json value) throws Invalid;
+
+    /** {@code int32}'s canonical text, rendered as {@link #int32FromJson} is. */
+    public abstract String int32ToText(Integer value) throws Invalid;
+
+    /** A JSON string, boolean or integer (an int32). */
     public Object attributeValueFromJson(Json value) throws Invalid {
         switch (value.kind) {
             case STRING:
@@ -614,18 +622,10 @@ public abstract class KafkaRules {
             case FALSE:
                 return Boolean.FALSE;
             case INTEGER:
-                return int32(value.text);
+                return int32FromJson(value);
             default:
                 throw new Invalid(Messages.undeclaredJsonKind(kindWords(value.kind)));
         }
-    }
-
-    private static Integer int32(String text) throws Invalid {
-        java.math.BigInteger number = new java.math.BigInteger(text);
-        if (number.bitLength() > 31) {
-            throw new Invalid(Messages.integerOutOfRange(number, 32, Integer.MIN_VALUE, Integer.MAX_VALUE));
-        }
-        return number.intValue();
     }
 
     /** A string, boolean or integer as its canonical text. */
@@ -637,7 +637,7 @@ public abstract class KafkaRules {
             return ((Boolean) value) ? "true" : "false";
         }
         if (value instanceof Integer) {
-            return value.toString();
+            return int32ToText((Integer) value);
         }
         throw new Invalid(
             Messages.undeclaredValueType(value == null ? "NoneType" : value.getClass().getSimpleName())

@@ -415,7 +415,8 @@ public final class Messages {
     }
 
     /** A base64 text that is not the standard padded form. */
-    public static final String NOT_BASE64 = "is not base64 (RFC 4648 section 4: standard alphabet, padded, no whitespace)";
+    public static final String NOT_BASE64 =
+            "is not base64 (RFC 4648 section 4: standard alphabet, padded, no whitespace)";
 
     /** A timestamp's text that is not RFC 3339 (text: its repr). */
     public static String notRfc3339(Object text) {
@@ -474,7 +475,8 @@ public final class Messages {
 
     /** A structured-mode record of another media type (content_type: its repr). */
     public static String notEventFormat(Object content_type, Object supported) {
-        return "structured content type " + content_type + " is not a supported event format (supported: " + supported + ")";
+        return "structured content type " + content_type + " is not a supported event format (supported: " + supported
+                + ")";
     }
 
     /** A structured-mode record in a charset the event format is not read in (both: reprs). */
@@ -487,7 +489,8 @@ public final class Messages {
 
     /** An event's data member of another JSON kind under a non-JSON content type (content_type: its repr). */
     public static String memberNotJsonString(Object member, Object content_type, Object kind) {
-        return "member " + member + " under the non-JSON content type " + content_type + " must be a JSON string, not " + kind;
+        return "member " + member + " under the non-JSON content type " + content_type + " must be a JSON string, not "
+                + kind;
     }
 
     /** Text data under a content type whose charset the codec does not write (charset: its repr). */
@@ -497,12 +500,14 @@ public final class Messages {
 
     /** Data that is neither bytes nor text under a non-JSON content type (content_type: its repr). */
     public static String notJsonContent(Object kind, Object payload, Object content_type) {
-        return String.valueOf(kind) + " " + payload + " cannot be written under the non-JSON content type " + content_type + ": give bytes or str";
+        return String.valueOf(kind) + " " + payload + " cannot be written under the non-JSON content type "
+                + content_type + ": give bytes or str";
     }
 
     /** Bytes data under a JSON content type that are not JSON (where: ' (byte N)' or nothing). */
     public static String notOneJsonValue(Object content_type, Object why, Object where) {
-        return "bytes under the JSON content type " + content_type + " are not one JSON value: " + why + where + "; give their JSON value, or a content type that does not declare JSON";
+        return "bytes under the JSON content type " + content_type + " are not one JSON value: " + why + where
+                + "; give their JSON value, or a content type that does not declare JSON";
     }
 
     private Messages() {

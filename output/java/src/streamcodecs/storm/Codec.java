@@ -670,11 +670,14 @@ public final class Codec {
             key = "stream->outputfields";
             Map<String, List<String>> streamToOutputFields = JsonSpark.fromMap(r.get(4), Codec::fromListOfStr);
             key = "stream->target->grouping";
-            Map<String, Map<String, Messages.Grouping>> streamToTargetToGrouping = JsonSpark.fromMap(r.get(5), Codec::fromMapOfGrouping);
+            Map<String, Map<String, Messages.Grouping>> streamToTargetToGrouping =
+                    JsonSpark.fromMap(r.get(5), Codec::fromMapOfGrouping);
             key = "source->stream->grouping";
-            Map<String, Map<String, Messages.Grouping>> sourceToStreamToGrouping = JsonSpark.fromMap(r.get(6), Codec::fromMapOfGrouping);
+            Map<String, Map<String, Messages.Grouping>> sourceToStreamToGrouping =
+                    JsonSpark.fromMap(r.get(6), Codec::fromMapOfGrouping);
             key = "source->stream->fields";
-            Map<String, Map<String, List<String>>> sourceToStreamToFields = JsonSpark.fromMap(r.get(7), Codec::fromMapOfListOfStr);
+            Map<String, Map<String, List<String>>> sourceToStreamToFields =
+                    JsonSpark.fromMap(r.get(7), Codec::fromMapOfListOfStr);
             return new Messages.TopologyContext(
                     taskToComponent,
                     taskId,
