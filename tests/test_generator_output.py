@@ -235,6 +235,22 @@ def test_flags_binary_and_test_dirs(tmp_path: Path) -> None:
     assert ran.returncode == 0, ran.stdout[-1500:]
 
 
+def test_compat_tests_run_with_plain_pytest_when_the_package_is_under_an_output_dir(tmp_path: Path) -> None:
+    # The README: the generated tests are "runnable there with plain pytest"; with -o the package is not beside them.
+    root = tmp_path / "out"
+    result = generate("-p", str(FIXTURES), "-r", str(root), "-n", "acme.codecs", "-o", "src", "-q")
+    assert result.returncode == 0, result.stderr
+    ran = subprocess.run(
+        [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stdout[-1500:]
+
+
 def test_unknown_language_is_rejected_with_the_supported_ones(tmp_path: Path) -> None:
     result = generate("-l", "cobol", "-p", str(FIXTURES), "-r", str(tmp_path))
     assert result.returncode == 2

@@ -154,3 +154,39 @@ def test_a_companion_is_a_module_or_a_package(tmp_path: Path, monkeypatch: pytes
     (tmp_path / "p" / "split.py").write_text("", encoding="utf-8")
     assert target_py.companion_sources("p", "split") == []
     assert target_py.companion_sources("storm", "shell") == []  # not under tmp_path: nothing there
+
+
+def _imported_distributions(files: list[Path]) -> set[str]:
+    """The top-level modules outside the standard library and the package that ``files`` import, anywhere in them
+    (a function's own imports too)."""
+    import ast
+
+    found: set[str] = set()
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            found |= {n.split(".")[0] for n in names if n.split(".")[0] not in sys.stdlib_module_names}
+    return found - {"streamcodecs"}
+
+
+def test_the_package_declares_every_distribution_it_imports() -> None:
+    # "pip install ./output/py (add [spark] for the Spark functions)": the runtime may import only its dependencies,
+    # the Spark modules only those and the spark extra's (explode_inline on a stream imports pandas in the workers).
+    import re
+    import tomllib
+
+    project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+    def names(requirements: list[str]) -> set[str]:
+        return {re.split(r"[\[<>=!~; ]", r, maxsplit=1)[0].lower() for r in requirements}
+
+    runtime, spark = names(project["dependencies"]), names(project["optional-dependencies"]["spark"])
+    files = sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+    outside_spark = [p for p in files if "spark" not in p.relative_to(PACKAGE).parts]
+    assert _imported_distributions(outside_spark) <= runtime
+    assert _imported_distributions(files) <= runtime | spark, sorted(_imported_distributions(files) - runtime - spark)

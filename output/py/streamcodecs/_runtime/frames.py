@@ -202,7 +202,9 @@ class Reader(Generic[M]):
     onto the caller's data for a whole frame (mind the module's rules), onto the assembled buffer for a cut one, so
     a cut frame's bytes are copied once in all.  A frame with a valid header but a bad payload
     raises ``DecodeError`` (with ``decoded`` holding the messages before it) and the next ``feed`` goes on after
-    it; a bad header leaves the stream unreadable, and every later ``feed`` raises.
+    it; a bad header leaves the stream unreadable, and every later ``feed`` raises.  A header announcing a frame
+    longer than ``max_frame`` bytes, header included (the protocol's ``MAX_FRAME`` unless given), is a bad header,
+    so the buffer of a cut frame never exceeds that bound.
     """
 
     codec: ClassVar[Codec[Any]]

@@ -774,7 +774,9 @@ class Reader(_jw.Reader[Message]):
 
     Blank lines are skipped.
     A bad message raises :class:`DecodeError` naming its line, with ``decoded`` holding the messages before it in
-    the same call; the next ``feed`` (``feed(b"")`` to drain) goes on after it.
+    the same call; the next ``feed`` (``feed(b"")`` to drain) goes on after it. A message longer than
+    ``max_message`` bytes (the protocol's ``MAX_MESSAGE`` unless given) is such a bad message, refused where it
+    passes the limit; its bytes are dropped as they come, not kept until its end.
     """
 
     def __init__(
