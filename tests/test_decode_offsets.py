@@ -5,6 +5,8 @@ fuzzer, which compares truncations word for word)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import pytest
 from streamcodecs import cloudevents, kcl, storm
@@ -31,10 +33,7 @@ def _cut_short(text: bytes) -> list[bytes]:
 
 @pytest.mark.parametrize("cut", _cut_short(KCL_LINE))
 def test_a_kcl_line_cut_short_is_refused_at_its_end(cut: bytes) -> None:
-    with pytest.raises(kcl.DecodeError) as caught:
-        kcl.decode(cut)
-    assert caught.value.reason == "malformed JSON: Input data was truncated"
-    assert caught.value.offset == len(cut)
+    _truncated_at(kcl, cut, len(cut))
     if not cut.strip():
         return  # a blank line, which a Reader skips
     reader = kcl.Reader()
@@ -47,10 +46,7 @@ def test_a_kcl_line_cut_short_is_refused_at_its_end(cut: bytes) -> None:
 def test_a_storm_message_cut_short_is_refused_at_its_end(cut: bytes) -> None:
     if not cut.strip() or cut + b"\n" not in _cut_short(cut + b"\n"):
         return  # the empty message; or a string or literal that its line's end makes malformed, not cut short
-    with pytest.raises(storm.DecodeError) as caught:
-        storm.decode(cut + b"\nend\n")
-    assert caught.value.reason == "malformed JSON: Input data was truncated"
-    assert caught.value.offset == len(cut)  # the JSON text stops before the line end of its end line
+    _truncated_at(storm, cut + b"\nend\n", len(cut))  # the JSON text stops before the line end of its end line
 
 
 # Frames whose refusal is at the end of the JSON text, or after a CRLF line end (which a Reader reads as LF)
@@ -79,10 +75,15 @@ def test_storm_decode_refuses_a_frame_where_a_reader_refuses_it(frame: bytes) ->
 
 @pytest.mark.parametrize("cut", _cut_short(EVENT))
 def test_an_event_cut_short_is_refused_at_its_end(cut: bytes) -> None:
-    with pytest.raises(cloudevents.DecodeError) as caught:
-        cloudevents.decode(cut)
+    _truncated_at(cloudevents, cut, len(cut))
+
+
+def _truncated_at(codec: Any, data: bytes, offset: int) -> None:
+    """``codec.decode(data)`` refuses a JSON text cut short, at ``offset``."""
+    with pytest.raises(codec.DecodeError) as caught:
+        codec.decode(data)
     assert caught.value.reason == "malformed JSON: Input data was truncated"
-    assert caught.value.offset == len(cut)
+    assert caught.value.offset == offset
 
 
 def test_a_messagepack_value_cut_short_is_refused_at_its_end() -> None:
