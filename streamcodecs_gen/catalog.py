@@ -133,6 +133,23 @@ _STRUCT = "Python's struct module"
 _MSGSPEC = "msgspec"
 
 CATALOG: tuple[Message, ...] = (
+    # An entry point given what it does not take (errors.py, frames.py, kafkarecords.py, the JSON template; the Java
+    # codecs given null say what the Python codec says of None: kind is then NoneType).
+    Message(
+        "not_bytes",
+        "{call} takes bytes or a bytes-like object, not {kind}",
+        "decode or a Reader's feed given what is not bytes (kind: its Python type's name).",
+    ),
+    Message(
+        "not_bytes_or_text",
+        "{call} takes bytes, a bytes-like object or str, not {kind}",
+        "A JSON-family decode (or from_json) given what is neither bytes nor text (kind: its Python type's name).",
+    ),
+    Message(
+        "not_a_message",
+        "not a {what}: {kind}",
+        "encode given what is not one of the protocol's messages (what: 'kcl message', 'CloudEvent'; kind: as above).",
+    ),
     # JSON nesting, all families.
     Message(
         "too_deep",

@@ -43,13 +43,13 @@ def _hint(error: jsonschema.ValidationError) -> str:
         allowed = sorted(error.schema.get("properties", {}))
         return "allowed keys here: " + ", ".join(allowed)
     if error.validator == "enum":
-        return "use one of: " + ", ".join(repr(v) for v in error.validator_value)
+        return "use one of: " + ", ".join(_yaml(v) for v in error.validator_value)
     if error.validator == "required":
         return "add it"
     if error.validator == "pattern" and "version" in str(error.schema.get("description", "")):
         return 'write versions as quoted strings such as "2.10"'
     if error.validator == "type" and error.validator_value == "string" and isinstance(error.instance, float):
-        return f"quote it: YAML reads {error.instance!r} as a number"
+        return f"quote it: YAML reads {_yaml(error.instance)} as a number"
     if error.validator == "pattern":
         return f"it must match {error.validator_value}"
     if error.validator == "type":
@@ -58,8 +58,10 @@ def _hint(error: jsonschema.ValidationError) -> str:
         "minimum": "use {} or more",
         "minItems": "give at least {} item(s)",
         "minLength": "write at least {} character(s)",
-        "const": "write {!r}",
+        "const": "write {}",
     }
+    if error.validator == "const":
+        return bounds["const"].format(_yaml(error.validator_value))
     if error.validator in bounds:
         return bounds[str(error.validator)].format(error.validator_value)
     return str(error.schema.get("description", "")) or "see docs/definition-format.md for what goes here"
@@ -91,14 +93,44 @@ def _type_hint(error: jsonschema.ValidationError) -> str:
     return hint
 
 
+def _yaml(value: Any) -> str:
+    """A value as a definition's reader knows it: a scalar as YAML writes it (true, 0.5, "text"), a collection by its
+    kind (a list, a mapping); never a Python repr (True, {'a': 1})."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return _yaml_number(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def _yaml_number(value: float) -> str:
+    if value != value:  # NaN
+        return ".nan"
+    if value in (float("inf"), float("-inf")):
+        return ".inf" if value > 0 else "-.inf"
+    return repr(value)
+
+
 def _message(error: jsonschema.ValidationError) -> str:
     where = "/" + "/".join(str(p) for p in error.absolute_path)
     if error.validator == "type" and error.instance is None and not error.absolute_path:
         return f"{where}: the file is empty"
     if error.validator == "type" and error.instance is None:
         return f"{where}: the value is null"
-    if error.validator == "enum":
-        return f"{where}: {error.instance!r} is not allowed"
+    if error.validator == "type":
+        expected = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        words = " or ".join(_TYPE_WORDS.get(str(t), str(t)).split(" (")[0] for t in expected)
+        return f"{where}: {_yaml(error.instance)} is not {words}"
+    if error.validator in ("enum", "not"):  # (not: a reserved value, such as a variant named json)
+        return f"{where}: {_yaml(error.instance)} is not allowed"
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
         return f"{where}: unknown key{'s' if len(extra) > 1 else ''} " + ", ".join(repr(k) for k in extra)

@@ -150,6 +150,7 @@ class WireType:
     to_arrow: str | None = None
     from_arrow: str | None = None
     record_value: bool = False  # kafka: the record value (framing.payload), not an attribute
+    elsewhere: str | None = None  # what to write instead in a family that has not the type (else: its types)
     example: str = "{}"  # documents: how a decoded value ``{}`` reads in a worked example
     java: str | None = None  # Java: the type of a decoded value (an object type; see java_primitive); None: no Java
     java_helper: str | None = None  # Java, JSON family: JsonWire's read<h>/write<h>/from<h> for the type
@@ -400,7 +401,10 @@ WIRE_TYPES: dict[str, WireType] = {
         WireType(
             "float32",
             "IEEE 754 single precision.",
-            FAMILIES,
+            # A JSON number has no single precision: the Python codec reads it as a float64, the Java codec would
+            # read it as a float32 (0.1 and 0.1f, written back as different texts), so it is one value in both only
+            # as a float64. The binary wire holds 4 bytes, which both read alike.
+            (BINARY,),
             "float",
             "float",
             lambda i: 0.5 + i,
@@ -413,6 +417,7 @@ WIRE_TYPES: dict[str, WireType] = {
             check="float",
             check_class="float",
             check_unless="{v} - {v} != 0.0",  # not finite
+            elsewhere="use float64: a JSON number is a float64 in the Python codec, so in both codecs",
         ),
         WireType(
             "float64",

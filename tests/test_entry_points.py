@@ -84,3 +84,49 @@ def test_the_companions_helpers_given_no_message_say_what_they_take(value: Any) 
     assert str(_refused(pravega.negotiate, value)).startswith("negotiate takes the peer's Hello, not ")
     assert kcl.action_of(kcl.ShutdownRequested()) == "shutdownRequested"
     assert pravega.negotiate(pravega.hello()) == pravega.WIRE_VERSION
+
+
+def _python_words(call: Any) -> str:
+    with pytest.raises((TypeError, ValueError)) as info:
+        call(None)
+    return str(info.value)
+
+
+def _java_words(call: Any) -> str:
+    """The message of what the Java call throws (PySpark hands an IllegalArgumentException over as its own)."""
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors.exceptions.captured import IllegalArgumentException
+
+    with pytest.raises((Py4JJavaError, IllegalArgumentException)) as info:
+        call(None)
+    if isinstance(info.value, IllegalArgumentException):
+        return str(info.value)
+    return str(info.value.java_exception.getMessage())
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+def test_the_java_entry_points_given_null_say_what_the_python_ones_say_of_none(spark: Any, module: ModuleType) -> None:
+    """decode, a Reader's feed and encode (the Kafka family's from_json, to_json and to_kafka too) given null:
+    the Java codec threw a bare NullPointerException where the Python codec's TypeError or EncodeError says what the
+    call takes. Null headers are no headers, as a record's None headers are to the Python codec."""
+    protocol = module.__name__.rsplit(".", 1)[1]
+    java = getattr(spark._jvm.streamcodecs, protocol)
+    codec = java.Codec
+    if hasattr(module, "from_kafka"):
+        decode, reader = codec.decode, None
+        assert _java_words(codec.fromJson) == _python_words(module.from_json)
+        assert _java_words(codec.toJson) == _python_words(module.to_json)
+        assert _java_words(lambda e: codec.toKafka(e, True)) == _python_words(module.to_kafka)
+        record = module.KafkaRecord(None, b"{}", None)
+        assert codec.contentMode(None) == module.content_mode(record) == "binary"
+        with pytest.raises(module.DecodeError) as python:
+            module.from_kafka(record)
+        assert _java_words(lambda v: codec.fromKafka(bytearray(b"{}"), v)) == str(python.value)
+    else:
+        decode = codec.decode if protocol == "pravega" else (lambda frame: codec.decode(frame, None))
+        reader = java.Reader() if protocol == "pravega" else java.Reader(None)
+    assert _java_words(decode) == _python_words(module.decode)
+    assert _java_words(codec.encode) == _python_words(module.encode)
+    if reader is not None:
+        assert _java_words(reader.feed) == _python_words(module.Reader().feed)

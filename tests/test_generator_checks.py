@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from test_cloudevents_definition import ACME
 
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.problems import DefinitionError
@@ -461,6 +462,44 @@ CASES = [
         "the value 2147483648 matched on key 'n' does not fit int32",
         "shape: {json: object",
     ),
+    # A match on an enum field: a value no member has matched the shape, then the field refused it.
+    *(
+        (
+            f"shape match on an enum, {value}",
+            JSON,
+            "    tag: status\n    directions: [up]\n    fields:\n      - {name: responseFor, type: string}\n",
+            f"    shape: {{json: object, keys: [responseFor], match: {{mood: {value}}}}}\n    directions: [up]\n"
+            "    fields:\n      - {name: responseFor, type: string}\n      - {name: mood, type: Mood}\n"
+            "enums:\n  - {name: Mood, type: string, values: [{name: CALM, value: calm}, {name: LOUD, value: loud}]}\n",
+            f"shape of 'Status': the value {said} matched on key 'mood' is not a value of enum Mood — match one of "
+            "its wire values: 'calm', 'loud'",
+            "shape: {json: object",
+        )
+        for value, said in (("CALM", "'CALM'"), ("quiet", "'quiet'"), ("1", "1"))
+    ),
+    # A JSON number is a float64 in the Python codec: a float32 would be another value in the Java codec (0.1f).
+    *(
+        (
+            f"float32 in the {name} family",
+            base,
+            old,
+            new,
+            f"type 'float32' is not available in the {name} family — use float64",
+            marker,
+        )
+        for name, base, old, new, marker in (
+            ("json", JSON, "{name: shardId, type: string}", "{name: shardId, type: float32}", "type: float32"),
+            ("json", JSON, "{name: shardId, type: string}", '{name: shardId, type: "list<float32>"}', "list<float32>"),
+            (
+                "kafka",
+                ACME,
+                "      - {name: event_id, type: string, min_length: 3}\n",
+                "      - {name: event_id, type: string, min_length: 3}\n"
+                "      - {name: ratio, type: float32, optional: true}\n",
+                "type: float32",
+            ),
+        )
+    ),
     # A shape's match value is a string or an integer, which both codecs compare alike: Java's _match_literal
     # crashed on a null (and Python's v.get(key) == None also matched an absent key), wrote 0.5 as 0L (Java then
     # matched 0, Python 0.5), and its fast path never saw a boolean as the 1 it was written as.
@@ -476,8 +515,32 @@ CASES = [
         )
         for value, said in (
             ("null", "the value is null"),
-            ("0.5", "0.5 is not of type 'string', 'integer'"),
-            ("true", "True is not of type 'string', 'integer'"),
+            ("0.5", "0.5 is not a string or an integer"),
+            ("true", "true is not a string or an integer"),
+            ("[1]", "a list is not a string or an integer"),
+            ("{a: 1}", "a mapping is not a string or an integer"),
+        )
+    ),
+    # A schema problem says a value as the definition has it (true, a list, a mapping, "text"), not as Python's repr
+    # (True, [1], {'a': 1}, 'text').
+    *(
+        (f"schema words for {new}", JSON, old, new, words, marker)
+        for old, new, words, marker in (
+            ("title: JSON demo", "title: no", "/title: false is not a string — write a string (YAML reads", "title:"),
+            (
+                "{name: shardId, type: string}",
+                "{name: shardId, type: string, min_length: [1]}",
+                "/messages/0/fields/0/min_length: a list is not an integer — write an integer",
+                "min_length",
+            ),
+            (
+                "{name: shardId, type: string}",
+                '{name: shardId, type: string, min_length: "2"}',
+                '/messages/0/fields/0/min_length: "2" is not an integer',
+                "min_length",
+            ),
+            ("family: json", "family: jsn", '/family: "jsn" is not allowed — use one of: "binary", "json"', "family:"),
+            ("family: json", "family: true", "/family: true is not allowed", "family:"),
         )
     ),
     ("YAML syntax", BINARY, "    code: 2\n", "    code: [2\n", "YAML error", "    code: [2"),
@@ -514,9 +577,9 @@ CASES = [
     ),
     (
         "float32 default beyond its range",
-        JSON,
-        "{name: shardId, type: string}",
-        "{name: shardId, type: float32, optional: true, default: 1.0e+39}",
+        BINARY,
+        "- {name: a, type: int32}",
+        "- {name: a, type: float32, default: 1.0e+39}",
         "default 1e+39 does not fit float32, whose finite values lie from -3.4028234663852886e+38 to "
         "3.4028234663852886e+38",
         "default: 1.0e+39",
@@ -549,7 +612,7 @@ CASES = [
         "infinite default in the JSON family",
         JSON,
         "{name: shardId, type: string}",
-        "{name: shardId, type: float32, optional: true, default: -.inf}",
+        "{name: shardId, type: float64, optional: true, default: -.inf}",
         "default -inf is not a finite number",
         "default: -.inf",
     ),
@@ -664,8 +727,8 @@ def test_float_defaults_out_of_their_range_are_problems_all_at_once(tmp_path: Pa
     defs = tmp_path / "defs"
     defs.mkdir()
     fields = [
-        "{name: big, type: float32, optional: true, default: 1.0e+39}",
-        "{name: tiny, type: float32, optional: true, default: 1.0e-50}",
+        "{name: big, type: float64, optional: true, default: 1.0e+309}",
+        "{name: low, type: float64, optional: true, default: -1.0e+309}",
         "{name: odd, type: float64, optional: true, default: .nan}",
     ]
     text = JSON.replace("{name: shardId, type: string}", "\n      - ".join(["{name: shardId, type: string}", *fields]))
@@ -740,3 +803,14 @@ def test_shared_custom_types_are_checked_and_named_by_their_own_file(tmp_path: P
     assert any(p.startswith("defs/custom/Custom.yaml:4:") and "did you mean 'string'" in p for p in found), found
     assert any(p.startswith("defs/custom/Custom.yaml:5:") and "keyword" in p for p in found), found
     assert any("custom enum 'E' is defined twice" in p for p in found), found
+
+
+def test_a_shape_may_match_an_enum_field_on_a_members_wire_value(tmp_path: Path) -> None:
+    text = JSON.replace(
+        "    tag: status\n    directions: [up]\n    fields:\n      - {name: responseFor, type: string}\n",
+        "    shape: {json: object, keys: [responseFor], match: {mood: loud}}\n    directions: [up]\n"
+        "    fields:\n      - {name: responseFor, type: string}\n      - {name: mood, type: Mood}\n"
+        "enums:\n  - {name: Mood, type: string, values: [{name: CALM, value: calm}, {name: LOUD, value: loud}]}\n",
+    )
+    assert "match: {mood: loud}" in text
+    assert problems_for(tmp_path, text) == []

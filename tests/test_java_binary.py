@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import math
 import random
 import shutil
 import subprocess
@@ -195,6 +196,9 @@ def test_another_binary_protocol_decodes_and_encodes_as_its_python_codec(sibling
         codec.encode(codec.Ping()),
     ]
     rng = random.Random(9)
+    # float32 on the binary wire: 4 bytes, which both codecs read and write back alike (0.1 and 16777217 round)
+    floats = [0.1, 16777217.0, 3.4028234663852886e38, 1.401298464324817e-45, -1e-40, math.inf, math.nan]
+    edges = [codec.encode(codec.Note(who=tag.id, mood=0, tags=[], text="", ratio=f, level=1)) for f in floats]
     frames = list(good)
     text_at = len(good[0]) - 1 - 4 - len("hé😀".encode())  # the text's first byte
     for bad in (b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xe0\x80\x80", b"\xf4\x90\x80\x80", b"\xc3\x28"):
@@ -207,6 +211,7 @@ def test_another_binary_protocol_decodes_and_encodes_as_its_python_codec(sibling
             frame[rng.randrange(len(frame))] = rng.randrange(256)
         frames.append(bytes(frame[: rng.randint(len(frame) - 3, len(frame))]))
     frames.append(b"\x00\x00\x00\x09\x00\x00\x00\x00")
+    frames += edges
     refused = 0
     for data, line in zip(frames, _java(classes, frames, tmp_path), strict=True):
         try:

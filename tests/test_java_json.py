@@ -416,3 +416,76 @@ def test_json_nested_too_deeply_is_refused_in_the_codecs_words_and_never_read_wh
             assert error == f"{protocol}: malformed JSON: nested too deeply (offset {at})", (depth, error)
         if python_error is not None:
             assert error == python_error, depth
+
+
+def _storm_feeds_python(stream: bytes, limit: int, size: int) -> list[tuple[int, str, int]]:
+    """What the Python Storm Reader gives after each feed of ``size`` bytes: (feed, message name or error, line)."""
+    from streamcodecs import storm
+
+    reader = storm.Reader(max_message=limit)
+    out: list[tuple[int, str, int]] = []
+    for index, at in enumerate(range(0, len(stream), size)):
+        data = stream[at : at + size]
+        while True:
+            try:
+                out += [(index, type(m).__name__, -1) for m in reader.feed(data)]
+                break
+            except storm.DecodeError as exc:
+                out += [(index, type(m).__name__, -1) for m in exc.decoded]
+                out.append((index, str(exc), -1))
+                data = b""
+        out.append((index, "line", reader.line))
+    return out
+
+
+def _storm_feeds_java(spark: Any, stream: bytes, limit: int, size: int) -> list[tuple[int, str, int]]:
+    reader = spark._jvm.streamcodecs.storm.Reader(None, limit)
+    out: list[tuple[int, str, int]] = []
+    for index, at in enumerate(range(0, len(stream), size)):
+        reader.feed(bytearray(stream[at : at + size]))
+        while True:
+            try:
+                message = reader.next()
+            except Py4JJavaError as exc:
+                out.append((index, str(exc.java_exception.getMessage()), -1))
+                continue
+            if message is None:
+                break
+            out.append((index, message.messageName(), -1))
+        out.append((index, "line", reader.line()))
+    return out
+
+
+def test_the_storm_readers_refuse_a_message_too_long_at_the_same_feed_however_it_is_cut(spark: Any) -> None:
+    """A Storm message whose text passes the Reader's limit is refused by both Readers at the same feed, in the same
+    words, line and offset, and the messages after it are read alike: a message of many short lines (with its end
+    line, and at the end of a stream that never sends it), a long line after a short one, a text exactly at the
+    limit or one byte over it (line ends LF or CRLF, the end line cut across feeds), and a message that passes the
+    limit only with the blank lines and the line after its first line. The Java Reader used to count only its
+    longest line, and a message's bytes only once its end line came, when it had stopped storing them; it reported
+    a long line at that line rather than at the message's first, and after a too-long line whose end line came in
+    pieces it dropped the rest of the stream. The Python Reader refused a text exactly at the limit when its line
+    end came in a feed before its end line."""
+    good = b'{"command":"log","msg":"hi","level":2}\nend\n'
+    text = b'{"command":"log","msg":"x","level":2}'  # 37 bytes
+    short_lines = b'{"command":"log",\n' + b"".join(b'"k%d":1,\n' % i for i in range(20)) + b'"msg":"x","level":2}'
+    cases = [
+        (good + short_lines + b"\nend\n" + good, 60),
+        (good + short_lines + b"\nend", 60),  # no line end after the end line
+        (good + short_lines, 60),  # no end line: refused all the same, once the bytes pass the limit
+        (good + b'{"command":"log",\n"msg":"' + b"x" * 100 + b'","level":2}\nend\n' + good, 60),
+        (good + text + b"\n\n\n\n  x\nend\n" + good, 39),
+        (good + text + b"\n\n\n\n  \nend\n" + good, 42),  # (43 bytes with the blank lines: too long)
+        (good + text + b"\n\n\n\n  \nend\n" + good, 43),
+    ]
+    for limit in (36, 37, 38):  # the good message is 38 bytes
+        for end in (b"\nend\n", b"\r\nend\r\n"):
+            cases.append((good + text + end + good + text + end + good, limit))
+    for stream, limit in cases:
+        for size in (len(stream), 61, 7, 1):
+            python = _storm_feeds_python(stream, limit, size)
+            assert _storm_feeds_java(spark, stream, limit, size) == python, (stream, limit, size)
+        whole = _storm_feeds_python(stream, limit, len(stream))
+        assert [what for _, what, _ in _storm_feeds_python(stream, limit, 1) if what != "line"] == [
+            what for _, what, _ in whole if what != "line"
+        ], (stream, limit)

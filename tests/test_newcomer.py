@@ -367,7 +367,7 @@ def test_a_yaml_syntax_error_does_not_hide_other_files_problems(tmp_path: Path) 
     result = run(REPO, sys.executable, "generator.py", "-p", str(defs), "-r", str(tmp_path / "out"))
     assert result.returncode == 2
     assert "kcl.yaml" in result.stderr and "YAML error" in result.stderr
-    assert "storm.yaml" in result.stderr and "'jsn'" in result.stderr, result.stderr
+    assert "storm.yaml" in result.stderr and '"jsn"' in result.stderr, result.stderr
     assert not (tmp_path / "out").exists()
 
 

@@ -87,7 +87,7 @@ def test_float32_values_read_as_their_shortest_decimal() -> None:
 def test_problem_reads_as_the_jvm_paths_error_column() -> None:
     from streamcodecs._runtime.errors import DecodeError, EncodeError
 
-    assert arrow.problem(DecodeError("must not be empty", field="id", offset=3)) == "`id`: must not be empty"
+    assert arrow.problem(DecodeError("must not be empty", field="id", offset=3)) == "`id`: must not be empty (offset 3)"
     assert arrow.problem(DecodeError("malformed JSON", offset=7)) == "malformed JSON (offset 7)"
     assert (
         arrow.problem(DecodeError("a structured-mode record needs a value")) == "a structured-mode record needs a value"

@@ -507,6 +507,29 @@ def test_an_over_long_message_that_arrives_whole_is_reported() -> None:
     assert reader.feed(b"") == [storm.Next()]
 
 
+@pytest.mark.parametrize("end", [b"\nend\n", b"\r\nend\r\n"])
+def test_a_text_exactly_at_the_limit_is_read_however_the_stream_is_cut(end: bytes) -> None:
+    """The limit is on the message's JSON text: its line end, its end line and CRs before line ends do not count,
+    also when they come in feeds of their own (the Reader refused it when its line end came before its end line)."""
+    text = b'{"command":"log","msg":"x","level":2}'
+    for size in (1, 2, len(text) + 1, 100):
+        reader = storm.Reader(direction="to_storm", max_message=len(text))
+        stream = (text + end) * 2
+        found = [m for at in range(0, len(stream), size) for m in reader.feed(stream[at : at + size])]
+        assert found == [storm.Log(msg="x", level=2)] * 2, size
+
+
+def test_a_message_of_many_short_lines_is_refused_once_its_bytes_pass_the_limit() -> None:
+    """Without its end line, which may never come (the Java Reader counts alike)."""
+    reader = storm.Reader(direction="to_storm", max_message=60)
+    assert reader.feed(b'{"command":"log",\n' + b'"k":1,\n' * 6) == []  # 59 bytes of text so far, then "\n"
+    assert reader.feed(b"end") == []  # maybe its end line: still 59
+    with pytest.raises(storm.DecodeError, match="longer than 60 bytes") as info:
+        reader.feed(b"s")  # no: "\nends" makes 64
+    assert info.value.line == 1 and info.value.offset == 60
+    assert reader.feed(b'":1}\nend\n{"command":"log","msg":"x","level":2}\nend\n') == [storm.Log(msg="x", level=2)]
+
+
 # ------------------------------------------------------------------------------------------------- EncodeError
 @pytest.mark.parametrize(
     ("message", "field"),

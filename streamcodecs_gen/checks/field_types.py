@@ -60,7 +60,8 @@ def _resolve(ctx: Context, ref: TypeRef) -> tuple[str | None, str | None]:
     if isinstance(ref, WireRef):
         if ctx.family not in ref.wire.families:
             allowed = [n for n, t in WIRE_TYPES.items() if ctx.family in t.families]
-            return f"type {head!r} is not available in the {ctx.family} family", "use one of: " + ", ".join(allowed)
+            hint = ref.wire.elsewhere or "use one of: " + ", ".join(allowed)
+            return f"type {head!r} is not available in the {ctx.family} family", hint
         return None, None
     if isinstance(ref, StructRef | EnumRef):
         return None, None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ..model import EnumRef
 from ..problems import Problem, suggest
 from ..types import WIRE_TYPES
 from .base import CheckContext, Family, discriminator_keys
@@ -101,7 +102,20 @@ def _shape_keys(ctx: CheckContext, message: Message) -> Iterator[Problem]:
                 suggest(key, fields),
             )
     for key, value in shape.match.items():
-        wire = WIRE_TYPES.get(fields[key].type.text) if key in fields else None
+        kind = fields[key].type if key in fields else None
+        if isinstance(kind, EnumRef) and not kind.enum.is_open:
+            # a value no member has would match the shape, then be refused (or read as another member) by the field
+            members = [member.value for member in kind.enum.values]
+            if value not in members or isinstance(value, bool):
+                yield ctx.problem(
+                    message,
+                    "shape",
+                    f"shape of {message.name!r}: the value {value!r} matched on key {key!r} is not a value of enum "
+                    f"{kind.enum.name}",
+                    "match one of its wire values: " + ", ".join(repr(member) for member in members),
+                )
+            continue
+        wire = kind.enum.wire_type if isinstance(kind, EnumRef) else WIRE_TYPES.get(kind.text) if kind else None
         if wire is not None and (why := wire.value_problem(value)):
             yield ctx.problem(
                 message,

@@ -318,7 +318,7 @@ def event_format(
         naming the payload.  Other bytes go to the format's base64 member.
         """
         if type(event) is not event_type:
-            raise encode_error(f"not a {event_name}: {kind(event)}")
+            raise encode_error(_m.not_a_message(what=event_name, kind=kind(event)))
         return json_value(event)
 
     return EventFormat(from_json, json_value, to_json)
@@ -517,7 +517,7 @@ class Records(Generic[E]):
             read as an attribute is an EncodeError.
             """
             if type(event) is not event_type:
-                raise encode_error(f"not a {event_name}: {kind(event)}")
+                raise encode_error(_m.not_a_message(what=event_name, kind=kind(event)))
             record_headers: Headers
             if mode == "binary":
                 record_headers, value = to_binary(event)

@@ -405,12 +405,11 @@ def decode_batch(
 
 
 def problem(error: DecodeError | EncodeError) -> str:
-    """A codec error as a row's ``error`` reads on the JVM path too: the field between backticks, then the reason;
-    without a field, the reason and, for a DecodeError that has one, its offset."""
-    if error.field:
-        return f"`{error.field}`: {error.reason}"
+    """A codec error as a row's ``error`` reads on the JVM path too: the field between backticks (if it names one),
+    the reason, and for a DecodeError that has one its offset (a field's value in a structured event has both)."""
+    text = f"`{error.field}`: {error.reason}" if error.field else error.reason
     offset = getattr(error, "offset", None)
-    return error.reason if offset is None else f"{error.reason} (offset {offset})"
+    return text if offset is None else f"{text} (offset {offset})"
 
 
 def codec_text(error: EncodeError) -> str:

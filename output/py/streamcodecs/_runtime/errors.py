@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import messages as _m
+
 __all__ = ["DecodeError", "EncodeError", "check_bytes", "not_bytes"]
 
 
@@ -62,8 +64,8 @@ class EncodeError(ValueError):
 def not_bytes(call: str, value: Any, *, text: bool = False) -> TypeError:
     """The TypeError of ``call`` (``decode``, ``feed``) given ``value`` where it takes bytes (or, ``text``, also a
     str): a programming error, which no codec reads as input (``bytes(5)`` would be five zero bytes)."""
-    takes = "bytes, a bytes-like object or str" if text else "bytes or a bytes-like object"
-    return TypeError(f"{call} takes {takes}, not {type(value).__name__}")
+    kind = type(value).__name__
+    return TypeError(_m.not_bytes_or_text(call=call, kind=kind) if text else _m.not_bytes(call=call, kind=kind))
 
 
 def check_bytes(value: Any, call: str, *, text: bool = False) -> None:

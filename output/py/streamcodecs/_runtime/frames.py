@@ -146,7 +146,7 @@ class Codec(Generic[M]):
                 if frame is None:
                     if type(message) in inline_writers:
                         raise encode_error(_m.never_sent_top_level(name=type(message).__name__))
-                    raise encode_error(f"not a {protocol} message: {type(message).__name__}")
+                    raise encode_error(_m.not_a_message(what=f"{protocol} message", kind=type(message).__name__))
                 data = frame(message)
                 if data is not None and len(data) <= max_frame:
                     return data
@@ -168,7 +168,7 @@ class Codec(Generic[M]):
                     return data
             writer = inline_writers.get(type(message))
             if writer is None:
-                raise encode_error(f"not a {protocol} message: {type(message).__name__}")
+                raise encode_error(_m.not_a_message(what=f"{protocol} message", kind=type(message).__name__))
             parts: Parts = [b""]  # the header's place
             writer(message, parts)
             parts[0] = pack(message.CODE, sum(map(len, parts)))  # type: ignore[attr-defined]

@@ -639,6 +639,21 @@ class Reader(Generic[M]):
         return self._frames.decode(data, self._fast, self._general)
 
 
+def _text_so_far(buffer: bytearray) -> int:
+    """How many bytes of the JSON text of the message ``buffer`` begins are certain, its end line not come yet: its
+    bytes with ``\r\n`` read as ``\n``, less the line it ends with when that may still become its end line (with the
+    line end before it), and less a last ``\r`` (it may begin a ``\r\n``). A message is refused as too long once
+    this passes the limit, as when its end line has come and its text is longer (the Java Reader counts alike)."""
+    last = buffer.rfind(b"\n")
+    if b"end\r".startswith(buffer[last + 1 :]):  # the last line may be its end line
+        if last < 0:
+            return 0
+        known = buffer[: last + 1]
+        return len(known) - known.count(b"\r\n") - 1
+    known = buffer[:-1] if buffer.endswith(b"\r") else buffer
+    return len(known) - known.count(b"\r\n")
+
+
 class EndFrames:
     """Reads a byte stream of ``<json>\\nend\\n`` messages: cuts it up and decodes every complete message.
 
@@ -826,7 +841,7 @@ class EndFrames:
 
     def _check_limit(self) -> None:
         buffer = self._buffer
-        if len(buffer) > self.max_message and not self._skipping:
+        if len(buffer) > self.max_message and not self._skipping and _text_so_far(buffer) > self.max_message:
             message = too_long(what="message", limit=self.max_message)  # as when its end line came in the same feed
             self._items.append((self.error(message, offset=self.max_message, line=self.line + 1), 0))
             self._skipping = True

@@ -13,6 +13,21 @@ SHOWN_KEYS: Final = 8
 """How many of an object's keys a problem shows (:func:`no_message_has_keys`; the rest are counted)."""
 
 
+def not_bytes(*, call: object, kind: object) -> str:
+    """decode or a Reader's feed given what is not bytes (kind: its Python type's name)."""
+    return f"{call} takes bytes or a bytes-like object, not {kind}"
+
+
+def not_bytes_or_text(*, call: object, kind: object) -> str:
+    """A JSON-family decode (or from_json) given what is neither bytes nor text (kind: its Python type's name)."""
+    return f"{call} takes bytes, a bytes-like object or str, not {kind}"
+
+
+def not_a_message(*, what: object, kind: object) -> str:
+    """encode given what is not one of the protocol's messages (what: 'kcl message', 'CloudEvent'; kind: as above)."""
+    return f"not a {what}: {kind}"
+
+
 TOO_DEEP: Final = "malformed JSON: nested too deeply"
 """JSON nested deeper than MAX_DEPTH (at the bracket that opens one level too many)."""
 

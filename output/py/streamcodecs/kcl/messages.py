@@ -57,6 +57,7 @@ from .._runtime import errors as _errors
 from .._runtime import jsonchecks as _jc
 from .._runtime import jsonpaths as _jp
 from .._runtime import jsonwire as _jw
+from .._runtime import messages as _m
 from .._runtime.wiretypes import Int64
 
 __all__ = [
@@ -754,7 +755,7 @@ def encode(message: Message, *, serializer: str = "json") -> bytes:
         raise _jc.refused(EncodeError, message, refusal) from None
     except KeyError:
         if type(message) not in _WRITERS:
-            raise EncodeError(f"not a kcl message: {type(message).__name__}") from None
+            raise EncodeError(_m.not_a_message(what="kcl message", kind=type(message).__name__)) from None
         _check_serializer(serializer)
         raise
     except RecursionError:  # nested deeper than the stack in use allows: again, with room for MAX_DEPTH levels

@@ -42,6 +42,7 @@ from .._runtime import jsonchecks as _jc
 from .._runtime import jsonpacked as _jk
 from .._runtime import jsonpaths as _jp
 from .._runtime import jsonwire as _jw
+from .._runtime import messages as _m
 from .._runtime.wiretypes import Int32
 
 __all__ = [
@@ -1667,7 +1668,7 @@ def encode(message: Message, *, serializer: str = "json") -> bytes:
         raise _jc.refused(EncodeError, message, refusal) from None
     except KeyError:
         if type(message) not in _WRITERS:
-            raise EncodeError(f"not a storm message: {type(message).__name__}") from None
+            raise EncodeError(_m.not_a_message(what="storm message", kind=type(message).__name__)) from None
         _check_serializer(serializer)
         raise
     except RecursionError:  # nested deeper than the stack in use allows: again, with room for MAX_DEPTH levels

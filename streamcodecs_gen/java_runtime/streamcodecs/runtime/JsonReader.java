@@ -33,14 +33,14 @@ public abstract class JsonReader<M> {
         throws DecodeException;
 
     public void feed(byte[] data) {
-        frames.feed(data, 0, data.length);
+        frames.feed(Arguments.bytes(data, "feed"), 0, data.length);
     }
 
     public void feed(byte[] data, int offset, int length) {
-        frames.feed(data, offset, length);
+        frames.feed(Arguments.bytes(data, "feed"), offset, length);
     }
 
-    /** Lines consumed so far. */
+    /** Lines of the messages cut so far. */
     public long line() {
         return frames.line();
     }
@@ -69,8 +69,8 @@ public abstract class JsonReader<M> {
     /**
      * Cuts a byte stream into messages: one per line ({@code endLine} false; blank lines skipped), or JSON then a
      * line that is exactly {@code end} ({@code \r\n} line ends read as {@code \n}). A message longer than
-     * {@code maxMessage} bytes becomes a problem in its place and its bytes are dropped, so reading goes on after
-     * it.
+     * {@code maxMessage} bytes becomes a problem in its place as soon as its bytes pass the limit (its end line
+     * may never come), and its bytes are dropped, so reading goes on after it.
      */
     public static final class Frames {
         private final boolean endLine;
@@ -81,15 +81,17 @@ public abstract class JsonReader<M> {
         private long line;
         private long first = -1;
         private boolean tooLong;
+        private static final byte[] END_CR = {'e', 'n', 'd', '\r'};
 
         public Frames(boolean endLine, int maxMessage) {
             this.endLine = endLine;
             this.maxMessage = maxMessage;
         }
 
-        /** Lines consumed so far. */
+        /** Lines of the messages cut so far (a message whose end line has not come is not counted yet, as in the
+         * Python Reader). */
         public long line() {
-            return line;
+            return first < 0 ? line : first - 1;
         }
 
         /** Bytes received but not yet part of a whole message. */
@@ -109,14 +111,48 @@ public abstract class JsonReader<M> {
                 }
             }
             pending = Arrays.copyOfRange(all, start, all.length);
-            if (pending.length > maxMessage && !tooLong) {
-                String what = endLine ? "message" : "line";
-                ready.add(new Frame(null, line + 1, Messages.tooLong(what, maxMessage)));
-                tooLong = true;
+            if (!endLine) {
+                if (pending.length > maxMessage && !tooLong) {
+                    ready.add(new Frame(null, line + 1, Messages.tooLong("line", maxMessage)));
+                    tooLong = true;
+                }
+                if (tooLong) {
+                    pending = new byte[0];
+                }
+                return;
             }
-            if (tooLong) {
-                pending = new byte[0];
+            if (!tooLong && textSoFar() > maxMessage) {
+                refuse();
             }
+            if (tooLong && pending.length > 5) {
+                // the rest of the message is dropped up to its end line; a line of 5 bytes or more is not one
+                pending = Arrays.copyOf(pending, 5);
+            }
+        }
+
+        /**
+         * How many bytes of the pending message's JSON text are certain, its end line not come yet: its lines so far
+         * with the line end between them, and the line being received unless it may still become the end line (then
+         * less the line end before it too), less a last {@code \r} (it may begin a {@code \r\n}). The Python
+         * Reader counts alike, so a message of many short lines is refused at the same feed.
+         */
+        private int textSoFar() {
+            int stored = Math.max(message.size() - 1, 0);
+            int end = pending.length;
+            if (end <= 4 && Arrays.equals(pending, 0, end, END_CR, 0, end)) {
+                return stored;
+            }
+            if (pending[end - 1] == '\r') {
+                end--;
+            }
+            return stored + (message.size() > 0 ? 1 : 0) + end;
+        }
+
+        /** The pending message is too long: a problem in its place, at its first line, and its bytes dropped. */
+        private void refuse() {
+            ready.add(new Frame(null, first < 0 ? line + 1 : first, Messages.tooLong("message", maxMessage)));
+            tooLong = true;
+            message.reset();
         }
 
         private void take(byte[] all, int start, int end) {
@@ -142,18 +178,19 @@ public abstract class JsonReader<M> {
                 message.reset();
                 long at = first;
                 first = -1;
-                if (tooLong) {
+                if (tooLong) { // (a text longer than the limit was refused as it passed it)
                     tooLong = false;
-                } else if (text.length > maxMessage) {
-                    ready.add(new Frame(null, at, Messages.tooLong("message", maxMessage)));
                 } else {
                     ready.add(new Frame(text, at, null)); // (blank: the codec refuses it as an empty message)
                 }
                 return;
             }
-            if (!tooLong && message.size() <= maxMessage) {
+            if (!tooLong) {
                 message.write(all, start, stop - start);
                 message.write('\n');
+                if (message.size() - 1 > maxMessage) {
+                    refuse();
+                }
             }
         }
 

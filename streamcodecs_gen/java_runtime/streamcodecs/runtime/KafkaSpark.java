@@ -82,13 +82,11 @@ public final class KafkaSpark {
         ).atOffset(ZoneOffset.UTC);
     }
 
-    /** A problem as the Spark functions' {@code error} column reads: the field between backticks, then the
-     * reason. */
+    /** A problem as the Spark functions' {@code error} column reads: the field between backticks (if it names
+     * one), the reason, and its offset if it has one (a field's value in a structured event has both). */
     public static String error(DecodeException e) {
-        if (e.field() != null && !e.field().isEmpty()) {
-            return "`" + e.field() + "`: " + e.reason();
-        }
-        return e.offset() >= 0 ? e.reason() + " (offset " + e.offset() + ")" : e.reason();
+        String text = e.field() != null && !e.field().isEmpty() ? "`" + e.field() + "`: " + e.reason() : e.reason();
+        return e.offset() >= 0 ? text + " (offset " + e.offset() + ")" : text;
     }
 
     /** {@link #error(DecodeException)} of an encoding problem. */

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import streamcodecs.runtime.Arguments;
 import streamcodecs.runtime.CompactJson;
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
@@ -50,6 +51,7 @@ public final class Codec {
 
     /** One whole message as it goes on the wire (its newline optional). */
     public static Messages.Message decode(byte[] frame, String direction) throws DecodeException {
+        Arguments.bytesOrText(frame, "decode");
         return decode(frame, 0, frame.length, direction(direction), -1);
     }
 
@@ -1288,6 +1290,11 @@ public final class Codec {
 
     /** The message as it goes on the wire, delimiter included. */
     public static byte[] encode(Messages.Message message) throws EncodeException {
+        if (message == null) {
+            throw new EncodeException(
+                PROTOCOL, streamcodecs.runtime.Messages.notAMessage(PROTOCOL + " message", Arguments.NONE), null
+            );
+        }
         String name = message.messageName();
         CompactJson w = new CompactJson(true);
         try {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import streamcodecs.pravega.Messages.*;
+import streamcodecs.runtime.Arguments;
 import streamcodecs.runtime.BinaryWire;
 import streamcodecs.runtime.BinaryWire.In;
 import streamcodecs.runtime.BinaryWire.Out;
@@ -40,6 +41,7 @@ public final class Codec {
 
     /** Decode exactly one whole frame (header included); a direction (or null: any) limits the messages. */
     public static Message decode(byte[] frame, String direction) throws DecodeException {
+        Arguments.bytes(frame, "decode");
         int mask = directionMask(direction);
         BinaryWire.checkHeader(PROTOCOL, frame.length, HEADER_SIZE);
         In in = new In(PROTOCOL, frame, 0, frame.length);
@@ -884,7 +886,9 @@ public final class Codec {
 
     private static Out frame(Message message) throws EncodeException {
         if (message == null) {
-            throw new EncodeException(PROTOCOL, "not a " + PROTOCOL + " message: NoneType", null);
+            throw new EncodeException(
+                PROTOCOL, streamcodecs.runtime.Messages.notAMessage(PROTOCOL + " message", Arguments.NONE), null
+            );
         }
         Out out = new Out(PROTOCOL, 64);
         out.int32(message.wireCode());

@@ -102,6 +102,7 @@ public abstract class BinaryReader<M> {
 
     /** The whole frames that {@code data} (the next bytes of the stream) completes. */
     public List<M> feed(byte[] data) throws DecodeException {
+        Arguments.bytes(data, "feed");
         if (broken != null) {
             throw broken;
         }

@@ -145,26 +145,6 @@ public final class KafkaWire extends KafkaRules {
         return integerText(value, -9223372036854775808L, 9223372036854775807L);
     }
 
-    /** {@code float32} from a header's text (binary content mode). */
-    public Float float32FromText(String text) throws Invalid {
-        return (float) numberText(text, 3.4028234663852886e+38);
-    }
-
-    /** {@code float32} from a member of the JSON event format. */
-    public Float float32FromJson(Json value) throws Invalid {
-        return (float) jsonNumber(value, 3.4028234663852886e+38);
-    }
-
-    /** The {@code float32} value's canonical text (a header's value). */
-    public String float32ToText(Float value) throws Invalid {
-        return PythonText.pythonFloat(finite(PythonText.float32Decimal(value), 3.4028234663852886e+38));
-    }
-
-    /** The {@code float32} value as the JSON event format writes it (a bare JSON value's text). */
-    public String float32ToJson(Float value) throws Invalid {
-        return PythonText.msgspecFloat(finite(PythonText.float32Decimal(value), 3.4028234663852886e+38));
-    }
-
     /** {@code float64} from a header's text (binary content mode). */
     public Double float64FromText(String text) throws Invalid {
         return numberText(text, 1.7976931348623157e+308);

@@ -12,6 +12,21 @@ public final class Messages {
     /** How many of an object's keys a problem shows ({@link #noMessageHasKeys}; the rest are counted). */
     public static final int SHOWN_KEYS = 8;
 
+    /** decode or a Reader's feed given what is not bytes (kind: its Python type's name). */
+    public static String notBytes(Object call, Object kind) {
+        return String.valueOf(call) + " takes bytes or a bytes-like object, not " + kind;
+    }
+
+    /** A JSON-family decode (or from_json) given what is neither bytes nor text (kind: its Python type's name). */
+    public static String notBytesOrText(Object call, Object kind) {
+        return String.valueOf(call) + " takes bytes, a bytes-like object or str, not " + kind;
+    }
+
+    /** encode given what is not one of the protocol's messages (what: 'kcl message', 'CloudEvent'; kind: as above). */
+    public static String notAMessage(Object what, Object kind) {
+        return "not a " + what + ": " + kind;
+    }
+
     /** JSON nested deeper than MAX_DEPTH (at the bracket that opens one level too many). */
     public static final String TOO_DEEP = "malformed JSON: nested too deeply";
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.unsafe.types.VariantVal;
+import streamcodecs.runtime.Arguments;
 import streamcodecs.runtime.CompactJson;
 import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
@@ -64,6 +65,7 @@ public final class Codec {
 
     /** One whole message as it goes on the wire (its end line optional). */
     public static Messages.Message decode(byte[] frame, String direction) throws DecodeException {
+        Arguments.bytesOrText(frame, "decode");
         return decode(frame, 0, frame.length, direction(direction), -1);
     }
 
@@ -2614,6 +2616,11 @@ public final class Codec {
 
     /** The message as it goes on the wire, delimiter included. */
     public static byte[] encode(Messages.Message message) throws EncodeException {
+        if (message == null) {
+            throw new EncodeException(
+                PROTOCOL, streamcodecs.runtime.Messages.notAMessage(PROTOCOL + " message", Arguments.NONE), null
+            );
+        }
         String name = message.messageName();
         CompactJson w = new CompactJson(false);
         boolean written = false; // a message holding free-form values: its bytes are checked once written
