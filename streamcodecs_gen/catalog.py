@@ -42,6 +42,7 @@ class Message:
     template: str
     doc: str
     source: str = ""  # the library whose words these are, when the Python path takes them from it
+    python_never: str = ""  # why the Python runtime never says it (what refuses the same input there first)
     column: bool = False  # its fields are Spark columns: said as the pieces to concat (a text is a literal)
 
     @property
@@ -332,11 +333,13 @@ CATALOG: tuple[Message, ...] = (
         "struct_field_missing",
         "{function} takes its row type's fields by name, and the struct given has no field `{field}`",
         "A struct given to a Spark function without one of its row type's fields (function: e.g. storm encode).",
+        python_never="Spark's analysis, when the Python function names every field (FIELD_NOT_FOUND)",
     ),
     Message(
         "struct_field_type",
         "{function} takes its row type's fields by name, and field `{field}` is {given}, not {wanted}",
         "A struct given to a Spark function with a field of another type (Spark's simple strings of both).",
+        python_never="Spark's analysis of the Python function, which reads each field as its type",
     ),
     # Spark's error columns (spark/__init__.py, spark/_kafka.py; SqlFunctions): pieces of a concat, the fields columns.
     Message(
