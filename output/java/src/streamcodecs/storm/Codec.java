@@ -72,12 +72,22 @@ public final class Codec {
     /** The message in {@code data[offset, offset + length)}; {@code line} (or -1) is named by errors. */
     public static Messages.Message decode(byte[] data, int offset, int length, int direction, long line)
             throws DecodeException {
-        if (JsonReader.hasCarriageReturn(data, offset, length)) {  // as a Reader cuts a frame out of a stream
-            data = JsonReader.lineFeeds(data, offset, length);
-            offset = 0;
-            length = data.length;
+        try {
+            return decodeText(data, offset, JsonReader.stripEndLine(data, offset, length), direction, line);
+        } catch (DecodeException e) {
+            if (!JsonReader.hasCarriageReturn(data, offset, length)) {
+                throw e;
+            }
+            // A CR is whitespace wherever the text is JSON, so only a refusal's offset depends on reading CRLF line
+            // ends as LF, as a Reader cuts a frame out of a stream: that is done for a refused frame alone.
+            byte[] read = JsonReader.lineFeeds(data, offset, length);
+            return decodeText(read, 0, JsonReader.stripEndLine(read, 0, read.length), direction, line);
         }
-        length = JsonReader.stripEndLine(data, offset, length);
+    }
+
+    /** The message of the JSON text {@code data[offset, offset + length)}. */
+    private static Messages.Message decodeText(byte[] data, int offset, int length, int direction, long line)
+            throws DecodeException {
         JsonProblem text = JsonParsing.textProblem(data, offset, length);
         if (text != null) {
             throw failure(text, line);
