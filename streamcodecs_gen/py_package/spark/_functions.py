@@ -12,8 +12,8 @@ from pyspark.sql.types import StructType
 
 from . import ENCODED, _jvm, check_mode, encoded
 from ._arrow import arrow_udf
+from ._shape import by_name, named_fields
 from ._shipped import Shipped
-from ._variant import by_name, named_fields
 
 __all__ = ["ProtocolFunctions"]
 

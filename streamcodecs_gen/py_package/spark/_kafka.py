@@ -47,7 +47,7 @@ from . import (
     raise_unless_null,
     said,
 )
-from ._variant import by_name, named_fields
+from ._shape import by_name, named_fields
 
 __all__ = ["CONTENT_MODES", "HEADERS", "KAFKA_SOURCE_SCHEMA", "KafkaFunctions", "Media", "SparkEvent"]
 
