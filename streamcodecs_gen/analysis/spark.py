@@ -22,6 +22,10 @@ BINARY_ROW = ("message", "error", "offset")
 """The binary family's decoded row's own columns, which no kind's column is named (an inline frame has ``offset``)."""
 JSON_ROW = ("message", "error")
 """The JSON family's decoded row's own columns, which no kind's column is named."""
+ENCODE_SKIPS = "error"
+"""The one column of a decoded row (``DECODED``, every family) that ``encode`` does not read: a row built to be
+encoded lacks it. Both targets render it: the Python Spark module's ``_ENCODED_FROM`` and Java's
+``Sql.ENCODED_FROM`` are ``DECODED`` without it (the template global ``encode_skips``)."""
 
 
 def schema_name(s: Struct) -> str:

@@ -169,12 +169,21 @@ class KafkaFunctions(_functions.ProtocolFunctions):
         protocol: str,
         directions: tuple[str, ...],
         decoded: StructType,
+        encoded_from: StructType,
         event: SparkEvent,
         media: Media,
         key_mappers: dict[str, tuple[str, str]],
         no_java: str | None = None,
     ) -> None:
-        super().__init__(module, name, codec=codec, protocol=protocol, directions=directions, decoded=decoded)
+        super().__init__(
+            module,
+            name,
+            codec=codec,
+            protocol=protocol,
+            directions=directions,
+            decoded=decoded,
+            encoded_from=encoded_from,
+        )
         self.event = event
         self.media = media
         self.key_mappers = key_mappers
