@@ -493,7 +493,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
         if mode not in CONTENT_MODES:
             raise ValueError(_m.unknown_mode(mode=repr(mode), modes=CONTENT_MODES))
         on_error = check_mode(on_error)
-        e = named_fields(_quoted(event), self.decoded[self.event.column].dataType)
+        e = named_fields(_quoted(event), self.event.schema)  # the event's type: its column's in DECODED
         if key_mapper is not None:
             if key_mapper not in self.key_mappers:
                 raise ValueError(f"unknown key mapper {key_mapper!r}; expected one of {sorted(self.key_mappers)}")
@@ -513,7 +513,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
                 with _gc.no_cycle_collection():
                     return self.to_kafka_batch(events, mode)
 
-            written = _arrow.arrow_udf(write, _TO_KAFKA_ROW)(by_name(e, self.decoded[self.event.column].dataType))
+            written = _arrow.arrow_udf(write, _TO_KAFKA_ROW)(by_name(e, self.event.schema))
         routes = [_quoted(c) for c in routing]
         staged = df.select(key.alias(_STAGE.format("key")), written.alias(_STAGE.format("written")), *routes)
         w = F.col(_STAGE.format("written"))
