@@ -225,11 +225,11 @@ def malformed_first(exc: Exception, text: bytes) -> Exception:
     return exc
 
 
-def _first_tag(text: bytes, tag_key: str) -> Any:
-    """The first value of the top-level object's tag key (the message's tag, as msgspec and Jackson read a tagged
-    type), or None. Only on the error path: the standard library keeps every occurrence of a key."""
+def _tag_values(text: bytes, tag_key: str) -> list[Any]:
+    """Every value of the top-level object's tag key, in order (none when the text is no object). Only on the error
+    path: the standard library keeps every occurrence of a key."""
     if not text.lstrip(b" \t\r\n").startswith(b"{"):
-        return None
+        return []
     found: list[list[tuple[str, Any]]] = []
 
     def pairs(items: list[tuple[str, Any]]) -> None:
@@ -238,8 +238,25 @@ def _first_tag(text: bytes, tag_key: str) -> Any:
     try:
         roomy(lambda: json.loads(text, object_pairs_hook=pairs))
     except (ValueError, RecursionError):
+        return []
+    return [value for key, value in found[0] if key == tag_key] if found else []
+
+
+def _first_tag(text: bytes, tag_key: str) -> Any:
+    """The first value of the top-level object's tag key (the message's tag, as msgspec and Jackson read a tagged
+    type), or None."""
+    return next(iter(_tag_values(text, tag_key)), None)
+
+
+def tag_again_at(text: bytes, tag_key: str) -> tuple[Any, int] | None:
+    """Of a top-level tag key repeated with another value than its first: that first value (which picked the message
+    the typed path reads) and the offset of the first other one (which it then refuses); else None."""
+    values = _tag_values(text, tag_key)
+    other = next((i for i, value in enumerate(values) if value != values[0]), None)
+    if other is None:
         return None
-    return next((value for key, value in found[0] if key == tag_key), None) if found else None
+    found = _inside(text, _SPACE.match(text).end(), tag_key, other, False)  # type: ignore[union-attr]
+    return None if found is None else (values[0], found)
 
 
 def telling_failure(
@@ -335,12 +352,13 @@ def _value_end(text: bytes, pos: int) -> int:
 
 
 def _inside(text: bytes, pos: int, key: str | None, index: int, last: bool) -> int | None:
-    """The start of member ``key`` of the object at ``pos`` (its last when ``last``, else its first), or of item
-    ``index`` of the array there; None when it has none."""
+    """The start of member ``key`` of the object at ``pos`` (its last when ``last``, else occurrence ``index``: 0, its
+    first), or of item ``index`` of the array there; None when it has none."""
     close = 0x7D if key is not None else 0x5D  # } or ]
     pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
     found = None
     count = 0
+    seen = 0  # the occurrences of ``key`` so far
     while pos < len(text) and text[pos] != close:
         if key is not None:
             name = _JSON_STRING.match(text, pos)
@@ -349,8 +367,9 @@ def _inside(text: bytes, pos: int, key: str | None, index: int, last: bool) -> i
             pos = _SPACE.match(text, _SPACE.match(text, name.end()).end() + 1).end()  # type: ignore[union-attr]
             if (json.loads(raw) if 92 in raw else raw[1:-1].decode("utf-8")) == key:
                 found = pos
-                if not last:
+                if not last and seen == index:
                     return found
+                seen += 1
         elif count == index:
             return pos
         count += 1

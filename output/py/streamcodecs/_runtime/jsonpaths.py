@@ -37,6 +37,7 @@ from .jsonwire import (
     deeper,
     located,
     malformed_first,
+    tag_again_at,
     telling_failure,
     unbounded,
 )
@@ -89,6 +90,17 @@ def typed_text(
 
     getrecursionlimit = sys.getrecursionlimit
 
+    def tag_again(failure: DecodeError, text: bytes, name: str) -> DecodeError:
+        """``failure`` of direction ``name``'s decoder, at the value that it refuses when that is a repeated tag key's
+        value other than its first: the decoder read the message the first names (one of the direction's), then
+        refused the other there."""
+        if failure.field != tag_key or failure.offset is not None:
+            return failure
+        again = tag_again_at(text, tag_key)
+        if again is None or not isinstance(again[0], str) or name not in tag_directions.get(again[0], ()):
+            return failure
+        return error(failure.reason, offset=again[1], field=failure.field, line=failure.line)
+
     def decode_text(direction: str | None, text: bytes, line: int | None) -> Any:
         if not text.isascii() or 92 in text:  # else nothing check_text looks for (the common case, without a call)
             check_text(text, error, line)
@@ -102,7 +114,7 @@ def typed_text(
                     raise
                 except DECODE_FAILURES as exc:
                     failure = decode_error(malformed_first(exc, text), error, line=line, size=len(text))
-                    raise located(failure, text, error, last=False) from None
+                    raise located(tag_again(failure, text, direction), text, error, last=False) from None
             failures: dict[str, Exception] = {}
             for name, decoder in decoders.items():  # a tag used in several directions: the first that fits wins
                 try:
@@ -115,7 +127,8 @@ def typed_text(
                         break
             telling = telling_failure(failures, text, tag_key, tag_directions)
             failure = decode_error(malformed_first(telling, text), error, line=line, size=len(text))
-            raise located(failure, text, error, last=False) from None
+            name = next(name for name, exc in failures.items() if exc is telling)
+            raise located(tag_again(failure, text, name), text, error, last=False) from None
         except RecursionError:
             return deeper(text, error, line, partial(decode_text, direction, text, line))  # no closure: no cells
 

@@ -467,14 +467,15 @@ public final class JsonParsing {
         return new JsonProblem(Messages.expectedType(type, kind));
     }
 
-    /** A repeated tag key inside a message: as msgspec reads it, it must be the message's own tag again. */
+    /** A repeated tag key inside a message: as msgspec reads it, it must be the message's own tag again; another
+     * value is refused where it is (jsonwire.tag_again_at: the message was picked by the first). */
     public static void readTag(JsonParser p, String tag) throws IOException, JsonProblem {
         if (p.currentToken() != JsonToken.VALUE_STRING) {
-            throw new JsonProblem(Messages.expectedTagType("str"));
+            throw new JsonProblem(Messages.expectedTagType("str"), false, p.currentTokenLocation().getByteOffset());
         }
         String text = p.getText();
         if (!text.equals(tag)) {
-            throw new JsonProblem("Invalid value '" + text + "'");
+            throw new JsonProblem(Messages.invalidTag(text), false, p.currentTokenLocation().getByteOffset());
         }
     }
 
