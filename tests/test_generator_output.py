@@ -397,7 +397,9 @@ def test_protocol_flag_writes_only_that_protocol_and_keeps_the_others(tmp_path: 
     assert other.read_text().endswith("# hand edit\n"), "another protocol's files are left as they are"
     assert (root / "streamcodecs" / "jfixture" / "__init__.py").is_file(), "nor are they removed as stale"
     unknown = generate("-p", str(FIXTURES), "-r", str(root), "--protocol", "nope")
-    assert unknown.returncode == 2 and "'nope' is not defined" in unknown.stderr
+    assert unknown.returncode == 2
+    assert f"{FIXTURES.name}: --protocol 'nope': no protocol of that name is defined here" in unknown.stderr
+    assert "pass one of: fixture, jfixture" in unknown.stderr and ":0:" not in unknown.stderr  # at no line
 
 
 def test_files_streamcodecs_did_not_write_are_never_overwritten(tmp_path: Path) -> None:
