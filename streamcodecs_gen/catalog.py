@@ -43,6 +43,7 @@ class Message:
     doc: str
     source: str = ""  # the library whose words these are, when the Python path takes them from it
     python_never: str = ""  # why the Python runtime never says it (what refuses the same input there first)
+    java_never: str = ""  # why the Java runtime never says it (what it has no counterpart of)
     column: bool = False  # its fields are Spark columns: said as the pieces to concat (a text is a literal)
 
     @property
@@ -230,6 +231,13 @@ CATALOG: tuple[Message, ...] = (
         "unknown_mode",
         "unknown mode {mode}; expected one of {modes}",
         "A Spark function asked for a mode it does not have (both shown as Python reprs).",
+    ),
+    Message(
+        "unknown_key_mapper",
+        "unknown key mapper {mapper}; expected one of {mappers}",
+        "A to_kafka (the codec's or the Spark function's) asked for a key mapper by a name the protocol does not have"
+        " (both shown as Python reprs): a ValueError, the caller's mistake rather than the event's.",
+        java_never="the SQL to_kafka takes no key mapper: its caller makes the key column",
     ),
     Message(
         "not_in_direction",

@@ -338,9 +338,7 @@ def record_key(
             raise encode_error("give a key or a key_mapper, not both")
         if isinstance(key_mapper, str):
             if key_mapper not in key_mappers:
-                raise encode_error(
-                    f"unknown key mapper {key_mapper!r}; expected a callable or one of {sorted(key_mappers)}"
-                )
+                raise ValueError(_m.unknown_key_mapper(mapper=repr(key_mapper), mappers=sorted(key_mappers)))
             return key_mappers[key_mapper](event)
         key = key_mapper(event)
     if key is None or type(key) is bytes:
@@ -513,7 +511,8 @@ class Records(Generic[E]):
             """The event as a Kafka record in ``mode`` ``"binary"`` or ``"structured"``.
 
             The record key is ``key`` (a str is UTF-8 encoded), or, when ``key_mapper`` is given, what it returns: a
-            mapper name (the module's docstring lists them) or a callable taking the event.
+            mapper name (the module's docstring lists them; another name is a ValueError) or a callable taking the
+            event.
             The event is never changed.  ``headers`` are written after the event's own headers; a name that would be
             read as an attribute is an EncodeError.
             """

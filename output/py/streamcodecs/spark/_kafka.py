@@ -496,7 +496,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
         e = named_fields(_quoted(event), self.event.schema)  # the event's type: its column's in DECODED
         if key_mapper is not None:
             if key_mapper not in self.key_mappers:
-                raise ValueError(f"unknown key mapper {key_mapper!r}; expected one of {sorted(self.key_mappers)}")
+                raise ValueError(_m.unknown_key_mapper(mapper=repr(key_mapper), mappers=sorted(self.key_mappers)))
             field, encoding = self.key_mappers[key_mapper]
             key = F.encode(e[field], encoding)
         elif "key" in df.columns:
