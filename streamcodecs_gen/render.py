@@ -21,7 +21,6 @@ from typing import Any
 import jinja2
 
 from . import filters
-from .analysis.spark import ENCODE_SKIPS
 from .catalog import said
 from .filters import LINE_LENGTH
 
@@ -66,7 +65,6 @@ def environment() -> jinja2.Environment:
     )
     filters.register(env)
     env.globals["said"] = said  # a catalog text known whole at generation time, the same in every target
-    env.globals["encode_skips"] = ENCODE_SKIPS  # the DECODED column encode does not read, in every target
     return env
 
 
