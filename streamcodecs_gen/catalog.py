@@ -158,7 +158,8 @@ CATALOG: tuple[Message, ...] = (
         "malformed JSON: nested too deeply",
         "JSON nested deeper than MAX_DEPTH (at the bracket that opens one level too many).",
     ),
-    # The JSON family's own words (jsonwire.py, jsonpacked.py, jsonpaths.py; JsonParsing, JsonReader, JsonMessages).
+    # The JSON family's own words (jsontext.py, jsonfailures.py, jsonwire.py, jsonpacked.py, jsonpaths.py; JsonParsing,
+    # JsonReader, JsonMessages).
     Message("nested_too_deeply", "nested too deeply", "Why a text is malformed when it nests deeper than MAX_DEPTH."),
     Message("malformed", "malformed {syntax}: {why}", "A text that is not JSON (or MessagePack: syntax) and why."),
     Message("string_not_utf8", "a string is not valid UTF-8 ({why})", "Why a text is malformed (why: the codec's)."),

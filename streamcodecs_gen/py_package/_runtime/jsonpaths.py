@@ -22,24 +22,12 @@ import msgspec
 
 from . import messages as _m
 from .errors import DecodeError
+from .jsonfailures import _MISSING, DECODE_FAILURES, PACKED_TOO_DEEP, decode_error
 from .jsonpacked import deeper_packed, packed_end, refuse_unbounded
-from .jsonwire import (
-    _MISSING,
-    _PATH,
-    DECODE_FAILURES,
-    EMPTY_MESSAGE,
-    MAX_DEPTH,
-    PACKED_TOO_DEEP,
-    Fast,
-    check_text,
-    decode_error,
-    deeper,
-    located,
-    malformed_first,
-    tag_again_at,
-    telling_failure,
-    unbounded,
-)
+from .jsonplaces import _PATH, located, tag_again_at, telling_failure
+from .jsontext import check_text, deeper, malformed_first, unbounded
+from .jsonwire import Fast
+from .messages import EMPTY_MESSAGE, MAX_DEPTH
 
 __all__ = ["fast_text", "general_packed", "general_text", "recogniser", "typed_packed", "typed_text"]
 
@@ -177,7 +165,7 @@ def _packed_items(data: Any, pos: int) -> tuple[bool | None, int, int]:
 
 
 def packed_value_at(data: Any, field: str | None, *, missing: bool = False, last: bool = True) -> int:
-    """:func:`~.jsonwire.value_at` of a MessagePack value (a whole one, refused after it was read): the offset in
+    """:func:`~.jsonplaces.value_at` of a MessagePack value (a whole one, refused after it was read): the offset in
     ``data`` of the value at ``field``, or with ``missing`` of the map that lacks its last key."""
     pos = 0
     steps = list(_PATH.finditer(field or ""))
@@ -252,7 +240,7 @@ def packed_located(
     bad: Exception | None = None,
 ) -> Any:
     """``exc`` naming the offset of what it refuses in the MessagePack value ``data`` (at ``at`` in a stream) when it
-    names none, as :func:`~.jsonwire.located` does in JSON text: a string that is not UTF-8 (``bad``) at its bad
+    names none, as :func:`~.jsonplaces.located` does in JSON text: a string that is not UTF-8 (``bad``) at its bad
     byte; a value nested too deeply at its start (not at the map or array that opens one level too many, as in JSON
     text: the Reader's runs do not follow that)."""
     if isinstance(bad, UnicodeDecodeError):  # msgspec's offset is in the string: the string's, in the value

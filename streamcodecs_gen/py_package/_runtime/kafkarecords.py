@@ -21,7 +21,8 @@ import msgspec
 
 from . import messages as _m
 from .errors import DecodeError, EncodeError, check_bytes
-from .jsonwire import LineReader, member_at
+from .jsonplaces import member_at
+from .jsonwire import LineReader
 from .kafkajson import JSON_ENCODE, finite, json_decode, json_raw
 from .kafkarules import Invalid, ascii_lower
 from .kafkarules import media_type_essence as _essence
@@ -278,7 +279,7 @@ def event_format(
             raise decode_error(str(exc), offset=exc.offset) from None
         try:
             return from_json_object(document)
-        except decode_error as exc:  # named where it is: the member's value (jsonwire.member_at), else the event's
+        except decode_error as exc:  # named where it is: the member's value (jsonplaces.member_at), else the event's
             if exc.offset is not None:
                 raise
             where = member_at(bytes(data), exc.field)

@@ -34,7 +34,7 @@ from pyspark.sql.types import DataType
 
 from .._runtime import messages as _m
 from .._runtime.errors import DecodeError, EncodeError
-from .._runtime.jsonwire import roomy
+from .._runtime.jsontext import roomy
 from . import ENCODED
 
 __all__ = [

@@ -34,7 +34,7 @@ from pyspark.sql.types import (
 
 from .._runtime import kafkawire as _kw
 from .._runtime import messages as _m
-from .._runtime.jsonwire import roomy
+from .._runtime.jsontext import roomy
 from . import (
     ENCODED,
     _arrow,
