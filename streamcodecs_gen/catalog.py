@@ -236,8 +236,7 @@ CATALOG: tuple[Message, ...] = (
     Message(
         "unknown_key_mapper",
         "unknown key mapper {mapper}; expected one of {mappers}",
-        "A to_kafka (the codec's or the Spark function's) asked for a key mapper by a name the protocol does not have"
-        " (both shown as Python reprs): a ValueError, the caller's mistake rather than the event's.",
+        "A to_kafka's key mapper name the protocol lacks (both as Python reprs): a ValueError, the caller's mistake.",
         java_never="the SQL to_kafka takes no key mapper: its caller makes the key column",
     ),
     Message(

@@ -151,7 +151,7 @@ def unknown_mode(*, mode: object, modes: object) -> str:
 
 
 def unknown_key_mapper(*, mapper: object, mappers: object) -> str:
-    """A to_kafka (the codec's or the Spark function's) asked for a key mapper by a name the protocol does not have (both shown as Python reprs): a ValueError, the caller's mistake rather than the event's."""
+    """A to_kafka's key mapper name the protocol lacks (both as Python reprs): a ValueError, the caller's mistake."""
     return f"unknown key mapper {mapper}; expected one of {mappers}"
 
 

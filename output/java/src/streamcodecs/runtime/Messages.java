@@ -141,7 +141,7 @@ public final class Messages {
         return "unknown mode " + mode + "; expected one of " + modes;
     }
 
-    /** A to_kafka (the codec's or the Spark function's) asked for a key mapper by a name the protocol does not have (both shown as Python reprs): a ValueError, the caller's mistake rather than the event's. */
+    /** A to_kafka's key mapper name the protocol lacks (both as Python reprs): a ValueError, the caller's mistake. */
     public static String unknownKeyMapper(Object mapper, Object mappers) {
         return "unknown key mapper " + mapper + "; expected one of " + mappers;
     }
