@@ -203,9 +203,11 @@ public abstract class JsonReader<M> {
     }
 
     /**
-     * The length of the JSON text of one {@code <json>\nend\n} frame as a Reader cuts it out of a stream (its line
-     * ends read as by {@link #lineFeeds} first): the text stops before the line end of the {@code end} line, which
-     * may be absent.
+     * The length of the JSON text of one {@code <json>\nend\n} frame: the text stops at the {@code \n} before its
+     * {@code end} line (that line and its own line end may be absent). A Storm codec's {@code decode} calls it on
+     * the frame as it is, CRs and all (a CR is whitespace wherever the text is JSON, so the message read is the
+     * same), and for a frame it refuses once more on {@link #lineFeeds}'s copy, so that the refusal's offset is the
+     * one in the text a Reader cuts out of a stream ({@code \r\n} line ends read as {@code \n}).
      */
     public static int stripEndLine(byte[] data, int offset, int length) {
         int end = offset + length;
