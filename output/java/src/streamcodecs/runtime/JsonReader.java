@@ -73,12 +73,24 @@ public abstract class JsonReader<M> {
      * line that is exactly {@code end} ({@code \r\n} line ends read as {@code \n}). A message longer than
      * {@code maxMessage} bytes becomes a problem in its place as soon as its bytes pass the limit (its end line
      * may never come), and its bytes are dropped, so reading goes on after it.
+     *
+     * <p>Bounds: between feeds it holds the line being received (at most {@code maxMessage + 1} bytes, or 5 of a
+     * message being dropped: enough to tell its end line) in a buffer that grows by doubling and is given back
+     * when it is four times what it holds (and over {@value #KEEP} bytes), and with an end line the message's
+     * lines before it (at most {@code maxMessage + 1} bytes). A feed adds its own bytes at most while it is cut.
+     * Each byte is searched for a line end once and copied a bounded number of times, so a message fed in small
+     * pieces costs time linear in its length.
      */
     public static final class Frames {
+        /** The smallest buffer given back after a long line: smaller ones are kept. */
+        static final int KEEP = 1 << 16;
         private final boolean endLine;
         private final int maxMessage;
         private final ArrayDeque<Frame> ready = new ArrayDeque<>();
-        private byte[] pending = new byte[0];
+        /** The line being received, {@code pending[0, size)}: no line end in it. */
+        private byte[] pending = new byte[256];
+        private int size;
+        /** The message's lines so far, each with a {@code \n} (a CR before it dropped), end line mode only. */
         private final ByteArrayOutputStream message = new ByteArrayOutputStream();
         private long line;
         private long first = -1;
@@ -98,38 +110,61 @@ public abstract class JsonReader<M> {
 
         /** Bytes received but not yet part of a whole message. */
         public int buffered() {
-            return pending.length + message.size();
+            return size + message.size();
         }
 
         public void feed(byte[] data, int offset, int length) {
-            byte[] all = new byte[pending.length + length];
-            System.arraycopy(pending, 0, all, 0, pending.length);
-            System.arraycopy(data, offset, all, pending.length, length);
-            int start = 0;
-            for (int i = 0; i < all.length; i++) {
-                if (all[i] == '\n') {
-                    take(all, start, i);
+            int end = offset + length;
+            int start = offset;
+            for (int i = offset; i < end; i++) {
+                if (data[i] == '\n') {
+                    if (size == 0) {
+                        take(data, start, i);
+                    } else { // the line began in an earlier feed: its rest joins it (bytes copied once)
+                        append(data, start, i - start);
+                        take(pending, 0, size);
+                        size = 0;
+                    }
                     start = i + 1;
                 }
             }
-            pending = Arrays.copyOfRange(all, start, all.length);
+            append(data, start, end - start);
             if (!endLine) {
-                if (pending.length > maxMessage && !tooLong) {
+                if (size > maxMessage && !tooLong) {
                     ready.add(new Frame(null, line + 1, Messages.tooLong("line", maxMessage)));
                     tooLong = true;
                 }
                 if (tooLong) {
-                    pending = new byte[0];
+                    size = 0;
                 }
+            } else {
+                if (!tooLong && textSoFar() > maxMessage) {
+                    refuse();
+                }
+                if (tooLong && size > 5) {
+                    // the rest of the message is dropped up to its end line; a line of 5 bytes or more is not one
+                    size = 5;
+                }
+            }
+            if (pending.length > KEEP && size < pending.length / 4) {
+                pending = Arrays.copyOf(pending, Math.max(size * 2, KEEP));
+            }
+        }
+
+        /** Adds {@code data[offset, offset + length)} to the line being received (of a line being dropped, only
+         * what is kept of it). */
+        private void append(byte[] data, int offset, int length) {
+            if (tooLong) {
+                length = Math.min(length, endLine ? Math.max(5 - size, 0) : 0);
+            }
+            if (length == 0) {
                 return;
             }
-            if (!tooLong && textSoFar() > maxMessage) {
-                refuse();
+            if (size + length > pending.length) {
+                pending = Arrays.copyOf(pending, Math.max(pending.length * 2, size + length));
             }
-            if (tooLong && pending.length > 5) {
-                // the rest of the message is dropped up to its end line; a line of 5 bytes or more is not one
-                pending = Arrays.copyOf(pending, 5);
-            }
+            System.arraycopy(data, offset, pending, size, length);
+            size += length;
         }
 
         /**
@@ -140,11 +175,11 @@ public abstract class JsonReader<M> {
          */
         private int textSoFar() {
             int stored = Math.max(message.size() - 1, 0);
-            int end = pending.length;
+            int end = size;
             if (end <= 4 && Arrays.equals(pending, 0, end, END_CR, 0, end)) {
                 return stored;
             }
-            if (pending[end - 1] == '\r') {
+            if (end > 0 && pending[end - 1] == '\r') {
                 end--;
             }
             return stored + (message.size() > 0 ? 1 : 0) + end;
@@ -178,7 +213,7 @@ public abstract class JsonReader<M> {
                 byte[] text = message.size() > 0 ? Arrays.copyOf(message.toByteArray(), message.size() - 1)
                         : new byte[0];
                 message.reset();
-                long at = first;
+                    long at = first;
                 first = -1;
                 if (tooLong) { // (a text longer than the limit was refused as it passed it)
                     tooLong = false;
