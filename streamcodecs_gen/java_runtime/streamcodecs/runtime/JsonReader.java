@@ -90,6 +90,8 @@ public abstract class JsonReader<M> {
         private int size;
         /** The message's lines so far, each with a {@code \n} (a CR before it dropped), end line mode only. */
         private final ByteArrayOutputStream message = new ByteArrayOutputStream();
+        /** The bytes {@code message} holds as they were received (CRs counted). */
+        private int received;
         private long line;
         private long first = -1;
         private boolean tooLong;
@@ -106,9 +108,12 @@ public abstract class JsonReader<M> {
             return first < 0 ? line : first - 1;
         }
 
-        /** Bytes received but not yet part of a whole message. */
+        /**
+         * Bytes received but not yet part of a whole message: those after the last one, as received (a CR
+         * counted), or 0 while a message refused as too long is dropped up to its end (its error took its place).
+         */
         public int buffered() {
-            return size + message.size();
+            return tooLong ? 0 : size + received;
         }
 
         public void feed(byte[] data, int offset, int length) {
@@ -188,6 +193,7 @@ public abstract class JsonReader<M> {
             ready.add(new Frame(null, first < 0 ? line + 1 : first, Messages.tooLong("message", maxMessage)));
             tooLong = true;
             message.reset();
+            received = 0;
         }
 
         private void take(byte[] all, int start, int end) {
@@ -211,7 +217,8 @@ public abstract class JsonReader<M> {
                 byte[] text = message.size() > 0 ? Arrays.copyOf(message.toByteArray(), message.size() - 1)
                         : new byte[0];
                 message.reset();
-                    long at = first;
+                received = 0;
+                long at = first;
                 first = -1;
                 if (tooLong) { // (a text longer than the limit was refused as it passed it)
                     tooLong = false;
@@ -223,6 +230,7 @@ public abstract class JsonReader<M> {
             if (!tooLong) {
                 message.write(all, start, stop - start);
                 message.write('\n');
+                received += end - start + 1;
                 if (message.size() - 1 > maxMessage) {
                     refuse();
                 }
