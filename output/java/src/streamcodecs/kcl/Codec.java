@@ -58,6 +58,7 @@ public final class Codec {
     /** The message in {@code data[offset, offset + length)}; {@code line} (or -1) is named by errors. */
     public static Messages.Message decode(byte[] data, int offset, int length, int direction, long line)
             throws DecodeException {
+        Arguments.slice(Arguments.bytesOrText(data, "decode"), offset, length, "decode");
         JsonProblem text = JsonParsing.textProblem(data, offset, length);
         if (text != null) {
             throw failure(text, line);

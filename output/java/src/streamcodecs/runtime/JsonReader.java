@@ -39,7 +39,7 @@ public abstract class JsonReader<M> {
     }
 
     public void feed(byte[] data, int offset, int length) {
-        frames.feed(Arguments.bytes(data, "feed"), offset, length);
+        frames.feed(Arguments.slice(Arguments.bytes(data, "feed"), offset, length, "feed"), offset, length);
     }
 
     /** Lines of the messages cut so far. */
