@@ -20,6 +20,9 @@ import streamcodecs.runtime.JsonScan;
 import streamcodecs.runtime.JsonSpark;
 import streamcodecs.runtime.JsonWire;
 import streamcodecs.runtime.JsonWrite;
+
+import static streamcodecs.runtime.Messages.notAMessage;
+
 /**
  * Decode and encode every kcl message as the Python codec does: the same checks, the same reasons.
  *
@@ -1293,7 +1296,7 @@ public final class Codec {
     public static byte[] encode(Messages.Message message) throws EncodeException {
         if (message == null) {
             throw new EncodeException(
-                PROTOCOL, streamcodecs.runtime.Messages.notAMessage(PROTOCOL + " message", Arguments.NONE), null
+                PROTOCOL, notAMessage(PROTOCOL + " message", Arguments.NONE), null
             );
         }
         String name = message.messageName();

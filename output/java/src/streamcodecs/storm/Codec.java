@@ -24,6 +24,9 @@ import streamcodecs.runtime.JsonScan;
 import streamcodecs.runtime.JsonSpark;
 import streamcodecs.runtime.JsonWire;
 import streamcodecs.runtime.JsonWrite;
+
+import static streamcodecs.runtime.Messages.notAMessage;
+
 /**
  * Decode and encode every storm message as the Python codec does: the same checks, the same reasons.
  *
@@ -2629,7 +2632,7 @@ public final class Codec {
     public static byte[] encode(Messages.Message message) throws EncodeException {
         if (message == null) {
             throw new EncodeException(
-                PROTOCOL, streamcodecs.runtime.Messages.notAMessage(PROTOCOL + " message", Arguments.NONE), null
+                PROTOCOL, notAMessage(PROTOCOL + " message", Arguments.NONE), null
             );
         }
         String name = message.messageName();
