@@ -165,7 +165,7 @@ class GroupingType(enum.StrEnum):
     LOCAL_OR_SHUFFLE = "LOCAL_OR_SHUFFLE"
 
 
-class Grouping(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Grouping(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
     """A grouping in the handshake context (TopologyContext.groupingToJSONableMap)."""
 
     grouping_type: GroupingType = msgspec.field(name="type")
@@ -191,7 +191,7 @@ class Grouping(msgspec.Struct, kw_only=True, omit_defaults=True):
         return cls(**values)
 
 
-class TopologyContext(msgspec.Struct, kw_only=True):
+class TopologyContext(msgspec.Struct, kw_only=True, gc=False):
     """The `context` of the handshake (TopologyContext.toJSONString). Until 0.9.1 it held only `task->component`;
     `taskid` came in 0.9.2 and the rest in 0.10.0."""
 
@@ -269,7 +269,7 @@ class TopologyContext(msgspec.Struct, kw_only=True):
         return cls(**values)
 
 
-class Handshake(msgspec.Struct, kw_only=True):
+class Handshake(msgspec.Struct, kw_only=True, gc=False):
     """First message to every component. The component must create an empty file named after its pid in `pidDir`
     and answer with PidReply.
 
@@ -307,7 +307,7 @@ class Handshake(msgspec.Struct, kw_only=True):
         return cls(**values)
 
 
-class Heartbeat(msgspec.Struct, kw_only=True):
+class Heartbeat(msgspec.Struct, kw_only=True, gc=False):
     """ShellBolt's liveness probe, about once a second. Answer with Sync and never ack or fail it: its id is not
     registered, so Storm would kill the worker. Bolts only.
 
@@ -348,7 +348,7 @@ class Heartbeat(msgspec.Struct, kw_only=True):
         return cls(**values)
 
 
-class Tick(msgspec.Struct, kw_only=True):
+class Tick(msgspec.Struct, kw_only=True, gc=False):
     """A tick tuple (`topology.tick.tuple.freq.secs`). It is an ordinary registered tuple: ack it like any other.
     Bolts only.
 
@@ -388,7 +388,7 @@ class Tick(msgspec.Struct, kw_only=True):
         return cls(**values)
 
 
-class BoltTuple(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class BoltTuple(msgspec.Struct, kw_only=True, gc=False, forbid_unknown_fields=True):
     """An input tuple for a bolt. Anything may arrive between it and the component's ack.
 
     Recognised by shape: an object with id, comp, stream, task, tuple; to_component; since 0.7.1.
@@ -433,7 +433,7 @@ class BoltTuple(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         return cls(**values)
 
 
-class TaskIds(msgspec.Struct, kw_only=True):
+class TaskIds(msgspec.Struct, kw_only=True, gc=False):
     """Reply to a non-direct Emit whose `need_task_ids` is absent or true: the task ids the tuple was sent to,
     written as a bare JSON array. Bolts may receive it interleaved with tuples.
 
@@ -463,7 +463,7 @@ class TaskIds(msgspec.Struct, kw_only=True):
         return cls(**values)
 
 
-class Next(msgspec.Struct, kw_only=True, tag_field="command", tag="next"):
+class Next(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="next"):
     """Asks a spout to emit its next tuple(s), then Sync.
 
     ``command: next``; to_component; since 0.7.1.
@@ -489,7 +489,7 @@ class Next(msgspec.Struct, kw_only=True, tag_field="command", tag="next"):
         return cls(**data)
 
 
-class SpoutAck(msgspec.Struct, kw_only=True, tag_field="command", tag="ack"):
+class SpoutAck(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="ack"):
     """A tuple the spout emitted with `id` was fully processed; answer Sync.
 
     ``command: ack``; to_component; since 0.7.1.
@@ -516,7 +516,7 @@ class SpoutAck(msgspec.Struct, kw_only=True, tag_field="command", tag="ack"):
         return cls(**data)
 
 
-class SpoutFail(msgspec.Struct, kw_only=True, tag_field="command", tag="fail"):
+class SpoutFail(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="fail"):
     """A tuple the spout emitted with `id` failed or timed out; answer Sync.
 
     ``command: fail``; to_component; since 0.7.1.
@@ -542,7 +542,7 @@ class SpoutFail(msgspec.Struct, kw_only=True, tag_field="command", tag="fail"):
         return cls(**data)
 
 
-class Activate(msgspec.Struct, kw_only=True, tag_field="command", tag="activate"):
+class Activate(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="activate"):
     """ISpout.activate; answer Sync.
 
     ``command: activate``; to_component; since 1.1.0.
@@ -568,7 +568,7 @@ class Activate(msgspec.Struct, kw_only=True, tag_field="command", tag="activate"
         return cls(**data)
 
 
-class Deactivate(msgspec.Struct, kw_only=True, tag_field="command", tag="deactivate"):
+class Deactivate(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="deactivate"):
     """ISpout.deactivate; answer Sync.
 
     ``command: deactivate``; to_component; since 1.1.0.
@@ -594,7 +594,7 @@ class Deactivate(msgspec.Struct, kw_only=True, tag_field="command", tag="deactiv
         return cls(**data)
 
 
-class PidReply(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class PidReply(msgspec.Struct, kw_only=True, gc=False, forbid_unknown_fields=True):
     """Answer to the Handshake; Storm reads `pid` as a Number and only logs it.
 
     Recognised by shape: an object with pid; to_storm; since 0.7.1.
@@ -620,7 +620,7 @@ class PidReply(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         return cls(**data)
 
 
-class Emit(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command", tag="emit"):
+class Emit(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="command", tag="emit"):
     """Emit a tuple (bolt or spout). Storm answers a non-direct emit with TaskIds unless `need_task_ids` is false.
     Bolts use `anchors`, spouts use `id`; each ignores the other's key.
 
@@ -675,7 +675,7 @@ class Emit(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command"
         return cls(**values)
 
 
-class Ack(msgspec.Struct, kw_only=True, tag_field="command", tag="ack"):
+class Ack(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="ack"):
     """A bolt acks an input tuple. An unknown or already acked/failed id kills the worker.
 
     ``command: ack``; to_storm; since 0.7.1.
@@ -701,7 +701,7 @@ class Ack(msgspec.Struct, kw_only=True, tag_field="command", tag="ack"):
         return cls(**data)
 
 
-class Fail(msgspec.Struct, kw_only=True, tag_field="command", tag="fail"):
+class Fail(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="fail"):
     """A bolt fails an input tuple. An unknown or already acked/failed id kills the worker.
 
     ``command: fail``; to_storm; since 0.7.1.
@@ -727,7 +727,7 @@ class Fail(msgspec.Struct, kw_only=True, tag_field="command", tag="fail"):
         return cls(**data)
 
 
-class Log(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command", tag="log"):
+class Log(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="command", tag="log"):
     """A line for the worker log.
 
     ``command: log``; to_storm; since 0.7.1.
@@ -761,7 +761,7 @@ class Log(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command",
         return cls(**values)
 
 
-class Error(msgspec.Struct, kw_only=True, tag_field="command", tag="error"):
+class Error(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="error"):
     """Report an error (OutputCollector.reportError, shown in the UI); does not stop anything. Spouts may send it
     since Storm 0.9.5 (before that ShellSpout rejected it).
 
@@ -788,7 +788,7 @@ class Error(msgspec.Struct, kw_only=True, tag_field="command", tag="error"):
         return cls(**data)
 
 
-class Metrics(msgspec.Struct, kw_only=True, tag_field="command", tag="metrics"):
+class Metrics(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="metrics"):
     """Update a metric registered on the Java side as IShellMetric (updateMetricFromRPC). An unknown or empty name
     kills the worker.
 
@@ -818,7 +818,7 @@ class Metrics(msgspec.Struct, kw_only=True, tag_field="command", tag="metrics"):
         return cls(**data)
 
 
-class Sync(msgspec.Struct, kw_only=True, tag_field="command", tag="sync"):
+class Sync(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="sync"):
     """Ends a spout's answer to a command, and is a bolt's answer to a Heartbeat. Any message refreshes ShellBolt's
     heartbeat clock.
 
