@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import datetime
+import gc
 import json
 import math
 import pickle
@@ -68,6 +69,15 @@ def test_module_contract() -> None:
     assert issubclass(ce.DecodeError, base_errors.DecodeError) and issubclass(ce.DecodeError, ValueError)
     assert issubclass(ce.EncodeError, base_errors.EncodeError) and issubclass(ce.EncodeError, ValueError)
     assert ce.ContentMode.BINARY == "binary" and ce.ContentMode.STRUCTURED == "structured"
+
+
+def test_events_and_records_are_not_tracked_by_the_cycle_collector() -> None:
+    """README, "The generated module contract": declared ``gc=False``, even holding dicts and lists."""
+    e = event(time=T0, data={"a": [1]}, extensions={"ext": "v"})
+    records = [ce.to_kafka(e, "binary"), ce.to_kafka(e, "structured")]
+    assert [gc.is_tracked(r) for r in records] == [False, False]
+    assert [gc.is_tracked(ce.from_kafka(r)) for r in records] == [False, False]
+    assert not gc.is_tracked(ce.decode(ce.encode(e)))
 
 
 def test_encode_is_the_json_event_format_and_decode_reads_it() -> None:

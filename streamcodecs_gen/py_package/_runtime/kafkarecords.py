@@ -36,7 +36,7 @@ Headers = list[tuple[str, bytes | None]]
 BINARY_TYPES = (bytes, bytearray, memoryview)
 
 
-class KafkaRecord(msgspec.Struct):
+class KafkaRecord(msgspec.Struct, gc=False):
     """One Kafka record as a client library gives and takes it.
 
     ``key`` and ``value`` are bytes or None (null); ``headers`` is the ordered list of ``(name, value)`` pairs,

@@ -158,7 +158,7 @@ class ContentMode(enum.StrEnum):
     """The whole event in the record value as an event format."""
 
 
-class CloudEvent(msgspec.Struct, kw_only=True):
+class CloudEvent(msgspec.Struct, kw_only=True, gc=False):
     """A CloudEvents 1.0 event. Attributes are fields; attributes not declared here are extensions. Every attribute
     appears at most once.
 

@@ -148,7 +148,7 @@ class ShutdownReason(enum.StrEnum):
     """KCL 2.0.x name of TERMINATE."""
 
 
-class Record(msgspec.Struct, kw_only=True):
+class Record(msgspec.Struct, kw_only=True, gc=False):
     """One Kinesis record in `processRecords` (Java `JsonFriendlyRecord`, not a Message subclass)."""
 
     data: bytes | None
@@ -187,7 +187,7 @@ class Record(msgspec.Struct, kw_only=True):
         return cls(**data)
 
 
-class Initialize(msgspec.Struct, kw_only=True, tag_field="action", tag="initialize"):
+class Initialize(msgspec.Struct, kw_only=True, gc=False, tag_field="action", tag="initialize"):
     """First message; the child must answer with a status for `initialize`. Checkpoints are refused here.
 
     ``action: initialize``; to_child; since 1.2.0.
@@ -222,7 +222,7 @@ class Initialize(msgspec.Struct, kw_only=True, tag_field="action", tag="initiali
         return cls(**data)
 
 
-class ProcessRecords(msgspec.Struct, kw_only=True, tag_field="action", tag="processRecords"):
+class ProcessRecords(msgspec.Struct, kw_only=True, gc=False, tag_field="action", tag="processRecords"):
     """A batch of records; the child may checkpoint, then answers with a status for `processRecords`.
 
     ``action: processRecords``; to_child; since 1.2.0.
@@ -255,7 +255,7 @@ class ProcessRecords(msgspec.Struct, kw_only=True, tag_field="action", tag="proc
         return cls(**values)
 
 
-class LeaseLost(msgspec.Struct, kw_only=True, tag_field="action", tag="leaseLost"):
+class LeaseLost(msgspec.Struct, kw_only=True, gc=False, tag_field="action", tag="leaseLost"):
     """Another worker took the shard. Checkpoints are refused; after the status the daemon closes the child's stdin
     and waits for it to exit.
 
@@ -277,7 +277,7 @@ class LeaseLost(msgspec.Struct, kw_only=True, tag_field="action", tag="leaseLost
         return cls(**data)
 
 
-class ShardEnded(msgspec.Struct, kw_only=True, tag_field="action", tag="shardEnded"):
+class ShardEnded(msgspec.Struct, kw_only=True, gc=False, tag_field="action", tag="shardEnded"):
     """The shard is closed and fully read. The child must checkpoint (normally with a null sequence number) before
     the status, or KCL retries; then the daemon closes the child's stdin.
 
@@ -299,7 +299,7 @@ class ShardEnded(msgspec.Struct, kw_only=True, tag_field="action", tag="shardEnd
         return cls(**data)
 
 
-class ShutdownRequested(msgspec.Struct, kw_only=True, tag_field="action", tag="shutdownRequested"):
+class ShutdownRequested(msgspec.Struct, kw_only=True, gc=False, tag_field="action", tag="shutdownRequested"):
     """The worker is shutting down gracefully; the child may checkpoint before the status. A failed status is only
     logged.
 
@@ -321,7 +321,7 @@ class ShutdownRequested(msgspec.Struct, kw_only=True, tag_field="action", tag="s
         return cls(**data)
 
 
-class Shutdown(msgspec.Struct, kw_only=True, tag_field="action", tag="shutdown"):
+class Shutdown(msgspec.Struct, kw_only=True, gc=False, tag_field="action", tag="shutdown"):
     """KCL 1.x and 2.0.x end of a shard or lease, answered by a status for `shutdown`. Still a registered type in
     2.1.0+, but never sent; kclpy 2.x/3.x crash (TypeError) on it.
 
@@ -351,7 +351,7 @@ class Shutdown(msgspec.Struct, kw_only=True, tag_field="action", tag="shutdown")
         return cls(**values)
 
 
-class CheckpointReply(msgspec.Struct, kw_only=True, tag_field="action", tag="checkpoint"):
+class CheckpointReply(msgspec.Struct, kw_only=True, gc=False, tag_field="action", tag="checkpoint"):
     """The daemon's answer to each checkpoint request, written after calling the KCL checkpointer. It echoes the
     request's position; `error` null means success.
 
@@ -397,7 +397,7 @@ class CheckpointReply(msgspec.Struct, kw_only=True, tag_field="action", tag="che
         return cls(**data)
 
 
-class Status(msgspec.Struct, kw_only=True, tag_field="action", tag="status"):
+class Status(msgspec.Struct, kw_only=True, gc=False, tag_field="action", tag="status"):
     """Ends the exchange for the last lifecycle message. No other keys are allowed.
 
     ``action: status``; to_daemon; since 1.2.0.
@@ -424,7 +424,7 @@ class Status(msgspec.Struct, kw_only=True, tag_field="action", tag="status"):
         return cls(**data)
 
 
-class Checkpoint(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="action", tag="checkpoint"):
+class Checkpoint(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="action", tag="checkpoint"):
     """Asks the daemon to checkpoint; the child must then read exactly one CheckpointReply. Allowed during
     `processRecords`, `shardEnded`, `shutdownRequested` (1.x: `shutdown`). An unknown key makes the daemon skip
     the line and never reply.

@@ -30,7 +30,6 @@ import datetime
 import enum
 import uuid
 from collections.abc import Callable, Mapping
-from functools import partial
 from itertools import repeat
 from operator import attrgetter
 from typing import Any, ClassVar, Final, Literal, TypeAlias
@@ -165,7 +164,7 @@ class GroupingType(enum.StrEnum):
     LOCAL_OR_SHUFFLE = "LOCAL_OR_SHUFFLE"
 
 
-class Grouping(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Grouping(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
     """A grouping in the handshake context (TopologyContext.groupingToJSONableMap)."""
 
     grouping_type: GroupingType = msgspec.field(name="type")
@@ -191,7 +190,7 @@ class Grouping(msgspec.Struct, kw_only=True, omit_defaults=True):
         return cls(**values)
 
 
-class TopologyContext(msgspec.Struct, kw_only=True):
+class TopologyContext(msgspec.Struct, kw_only=True, gc=False):
     """The `context` of the handshake (TopologyContext.toJSONString). Until 0.9.1 it held only `task->component`;
     `taskid` came in 0.9.2 and the rest in 0.10.0."""
 
@@ -269,7 +268,7 @@ class TopologyContext(msgspec.Struct, kw_only=True):
         return cls(**values)
 
 
-class Handshake(msgspec.Struct, kw_only=True):
+class Handshake(msgspec.Struct, kw_only=True, gc=False):
     """First message to every component. The component must create an empty file named after its pid in `pidDir`
     and answer with PidReply.
 
@@ -307,7 +306,7 @@ class Handshake(msgspec.Struct, kw_only=True):
         return cls(**values)
 
 
-class Heartbeat(msgspec.Struct, kw_only=True):
+class Heartbeat(msgspec.Struct, kw_only=True, gc=False):
     """ShellBolt's liveness probe, about once a second. Answer with Sync and never ack or fail it: its id is not
     registered, so Storm would kill the worker. Bolts only.
 
@@ -348,7 +347,7 @@ class Heartbeat(msgspec.Struct, kw_only=True):
         return cls(**values)
 
 
-class Tick(msgspec.Struct, kw_only=True):
+class Tick(msgspec.Struct, kw_only=True, gc=False):
     """A tick tuple (`topology.tick.tuple.freq.secs`). It is an ordinary registered tuple: ack it like any other.
     Bolts only.
 
@@ -388,7 +387,7 @@ class Tick(msgspec.Struct, kw_only=True):
         return cls(**values)
 
 
-class BoltTuple(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class BoltTuple(msgspec.Struct, kw_only=True, gc=False, forbid_unknown_fields=True):
     """An input tuple for a bolt. Anything may arrive between it and the component's ack.
 
     Recognised by shape: an object with id, comp, stream, task, tuple; to_component; since 0.7.1.
@@ -433,7 +432,7 @@ class BoltTuple(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         return cls(**values)
 
 
-class TaskIds(msgspec.Struct, kw_only=True):
+class TaskIds(msgspec.Struct, kw_only=True, gc=False):
     """Reply to a non-direct Emit whose `need_task_ids` is absent or true: the task ids the tuple was sent to,
     written as a bare JSON array. Bolts may receive it interleaved with tuples.
 
@@ -463,7 +462,7 @@ class TaskIds(msgspec.Struct, kw_only=True):
         return cls(**values)
 
 
-class Next(msgspec.Struct, kw_only=True, tag_field="command", tag="next"):
+class Next(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="next"):
     """Asks a spout to emit its next tuple(s), then Sync.
 
     ``command: next``; to_component; since 0.7.1.
@@ -489,7 +488,7 @@ class Next(msgspec.Struct, kw_only=True, tag_field="command", tag="next"):
         return cls(**data)
 
 
-class SpoutAck(msgspec.Struct, kw_only=True, tag_field="command", tag="ack"):
+class SpoutAck(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="ack"):
     """A tuple the spout emitted with `id` was fully processed; answer Sync.
 
     ``command: ack``; to_component; since 0.7.1.
@@ -516,7 +515,7 @@ class SpoutAck(msgspec.Struct, kw_only=True, tag_field="command", tag="ack"):
         return cls(**data)
 
 
-class SpoutFail(msgspec.Struct, kw_only=True, tag_field="command", tag="fail"):
+class SpoutFail(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="fail"):
     """A tuple the spout emitted with `id` failed or timed out; answer Sync.
 
     ``command: fail``; to_component; since 0.7.1.
@@ -542,7 +541,7 @@ class SpoutFail(msgspec.Struct, kw_only=True, tag_field="command", tag="fail"):
         return cls(**data)
 
 
-class Activate(msgspec.Struct, kw_only=True, tag_field="command", tag="activate"):
+class Activate(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="activate"):
     """ISpout.activate; answer Sync.
 
     ``command: activate``; to_component; since 1.1.0.
@@ -568,7 +567,7 @@ class Activate(msgspec.Struct, kw_only=True, tag_field="command", tag="activate"
         return cls(**data)
 
 
-class Deactivate(msgspec.Struct, kw_only=True, tag_field="command", tag="deactivate"):
+class Deactivate(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="deactivate"):
     """ISpout.deactivate; answer Sync.
 
     ``command: deactivate``; to_component; since 1.1.0.
@@ -594,7 +593,7 @@ class Deactivate(msgspec.Struct, kw_only=True, tag_field="command", tag="deactiv
         return cls(**data)
 
 
-class PidReply(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class PidReply(msgspec.Struct, kw_only=True, gc=False, forbid_unknown_fields=True):
     """Answer to the Handshake; Storm reads `pid` as a Number and only logs it.
 
     Recognised by shape: an object with pid; to_storm; since 0.7.1.
@@ -620,7 +619,7 @@ class PidReply(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         return cls(**data)
 
 
-class Emit(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command", tag="emit"):
+class Emit(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="command", tag="emit"):
     """Emit a tuple (bolt or spout). Storm answers a non-direct emit with TaskIds unless `need_task_ids` is false.
     Bolts use `anchors`, spouts use `id`; each ignores the other's key.
 
@@ -675,7 +674,7 @@ class Emit(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command"
         return cls(**values)
 
 
-class Ack(msgspec.Struct, kw_only=True, tag_field="command", tag="ack"):
+class Ack(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="ack"):
     """A bolt acks an input tuple. An unknown or already acked/failed id kills the worker.
 
     ``command: ack``; to_storm; since 0.7.1.
@@ -701,7 +700,7 @@ class Ack(msgspec.Struct, kw_only=True, tag_field="command", tag="ack"):
         return cls(**data)
 
 
-class Fail(msgspec.Struct, kw_only=True, tag_field="command", tag="fail"):
+class Fail(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="fail"):
     """A bolt fails an input tuple. An unknown or already acked/failed id kills the worker.
 
     ``command: fail``; to_storm; since 0.7.1.
@@ -727,7 +726,7 @@ class Fail(msgspec.Struct, kw_only=True, tag_field="command", tag="fail"):
         return cls(**data)
 
 
-class Log(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command", tag="log"):
+class Log(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="command", tag="log"):
     """A line for the worker log.
 
     ``command: log``; to_storm; since 0.7.1.
@@ -761,7 +760,7 @@ class Log(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="command",
         return cls(**values)
 
 
-class Error(msgspec.Struct, kw_only=True, tag_field="command", tag="error"):
+class Error(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="error"):
     """Report an error (OutputCollector.reportError, shown in the UI); does not stop anything. Spouts may send it
     since Storm 0.9.5 (before that ShellSpout rejected it).
 
@@ -788,7 +787,7 @@ class Error(msgspec.Struct, kw_only=True, tag_field="command", tag="error"):
         return cls(**data)
 
 
-class Metrics(msgspec.Struct, kw_only=True, tag_field="command", tag="metrics"):
+class Metrics(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="metrics"):
     """Update a metric registered on the Java side as IShellMetric (updateMetricFromRPC). An unknown or empty name
     kills the worker.
 
@@ -818,7 +817,7 @@ class Metrics(msgspec.Struct, kw_only=True, tag_field="command", tag="metrics"):
         return cls(**data)
 
 
-class Sync(msgspec.Struct, kw_only=True, tag_field="command", tag="sync"):
+class Sync(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="sync"):
     """Ends a spout's answer to a command, and is a bolt's answer to a Heartbeat. Any message refreshes ShellBolt's
     heartbeat clock.
 
@@ -1497,53 +1496,57 @@ _PACKED_TAGGED_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Deco
 _PACKED_SHAPED_TO_COMPONENT: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(BoltTuple | list[Int32])
 
 
-def _fast_to_component(
-    texts: list[Any],
-    index: int,
-    out: list[Message],
-    tagged_first: bool,
-    tagged: Callable[[Any], Any] = _TAGGED_TO_COMPONENT.decode,
-    shaped: Callable[[Any], Any] = _SHAPED_TO_COMPONENT.decode,
-) -> tuple[int, bool]:
-    """Decode ``texts[index:]`` onto ``out`` while they are common messages.
+def _fast_path_to_component(
+    tagged: Callable[[Any], Any],
+    shaped: Callable[[Any], Any],
+) -> Callable[[list[Any], int, list[Message], bool], tuple[int, bool]]:
+    """The fast path of to_component messages, for one framing's decoders (JSON text or MessagePack): ``tagged``
+    decodes the tagged messages, ``shaped`` the shapes of a direction's fast path."""
 
-    Returns the index of the first that is not (the general path's), and which kind to try first next time (the
-    kind of the last message: streams come in runs of one kind). ``tagged`` and ``shaped`` are the decoders of
-    the framing read (JSON unless given).
-    """
-    for index in range(index, len(texts)):  # noqa: B020 (the index where it stops is the result)
-        text = texts[index]  # bytes, or an error to raise (which every decoder refuses with TypeError)
-        if tagged_first:
-            try:
-                out.append(tagged(text))
-                continue
-            except _REFUSED:
-                pass
-        try:
-            value = shaped(text)
-        except _REFUSED:
+    def fast(texts: list[Any], index: int, out: list[Message], tagged_first: bool) -> tuple[int, bool]:
+        """Decode ``texts[index:]`` onto ``out`` while they are common messages.
+
+        Returns the index of the first that is not (the general path's), and which kind to try first next time
+        (the kind of the last message: streams come in runs of one kind).
+        """
+        end = len(texts)
+        while index < end:  # (a while loop: a range's costs a call of one message a tenth more)
+            text = texts[index]  # bytes, or an error to raise (which every decoder refuses with TypeError)
+            index += 1
             if tagged_first:
-                return index, tagged_first
+                try:
+                    out.append(tagged(text))
+                    continue
+                except _REFUSED:
+                    pass
             try:
-                out.append(tagged(text))
+                value = shaped(text)
             except _REFUSED:
-                return index, tagged_first
-            tagged_first = True
-            continue
-        tagged_first = False
-        if type(value) is list:
-            out.append(TaskIds(task_ids=value))
-            continue
-        if value.stream == "__heartbeat" and value.task == -1:
-            return index, tagged_first  # Heartbeat, recognised first
-        if value.comp == "__system" and value.stream == "__tick":
-            return index, tagged_first  # Tick, recognised first
-        out.append(value)
-    return len(texts), tagged_first
+                if tagged_first:
+                    return index - 1, tagged_first
+                try:
+                    out.append(tagged(text))
+                except _REFUSED:
+                    return index - 1, tagged_first
+                tagged_first = True
+                continue
+            tagged_first = False
+            if type(value) is list:
+                out.append(TaskIds(task_ids=value))
+                continue
+            if value.stream == "__heartbeat" and value.task == -1:
+                return index - 1, tagged_first  # Heartbeat, recognised first
+            if value.comp == "__system" and value.stream == "__tick":
+                return index - 1, tagged_first  # Tick, recognised first
+            out.append(value)
+        return end, tagged_first
+
+    return fast
 
 
-_packed_fast_to_component = partial(
-    _fast_to_component, tagged=_PACKED_TAGGED_TO_COMPONENT.decode, shaped=_PACKED_SHAPED_TO_COMPONENT.decode
+_fast_to_component = _fast_path_to_component(_TAGGED_TO_COMPONENT.decode, _SHAPED_TO_COMPONENT.decode)
+_packed_fast_to_component = _fast_path_to_component(
+    _PACKED_TAGGED_TO_COMPONENT.decode, _PACKED_SHAPED_TO_COMPONENT.decode
 )
 
 
@@ -1557,47 +1560,49 @@ _PACKED_TAGGED_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(
 _PACKED_SHAPED_TO_STORM: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(PidReply)
 
 
-def _fast_to_storm(
-    texts: list[Any],
-    index: int,
-    out: list[Message],
-    tagged_first: bool,
-    tagged: Callable[[Any], Any] = _TAGGED_TO_STORM.decode,
-    shaped: Callable[[Any], Any] = _SHAPED_TO_STORM.decode,
-) -> tuple[int, bool]:
-    """Decode ``texts[index:]`` onto ``out`` while they are common messages.
+def _fast_path_to_storm(
+    tagged: Callable[[Any], Any],
+    shaped: Callable[[Any], Any],
+) -> Callable[[list[Any], int, list[Message], bool], tuple[int, bool]]:
+    """The fast path of to_storm messages, for one framing's decoders (JSON text or MessagePack): ``tagged``
+    decodes the tagged messages, ``shaped`` the shapes of a direction's fast path."""
 
-    Returns the index of the first that is not (the general path's), and which kind to try first next time (the
-    kind of the last message: streams come in runs of one kind). ``tagged`` and ``shaped`` are the decoders of
-    the framing read (JSON unless given).
-    """
-    for index in range(index, len(texts)):  # noqa: B020 (the index where it stops is the result)
-        text = texts[index]  # bytes, or an error to raise (which every decoder refuses with TypeError)
-        if tagged_first:
-            try:
-                out.append(tagged(text))
-                continue
-            except _REFUSED:
-                pass
-        try:
-            value = shaped(text)
-        except _REFUSED:
+    def fast(texts: list[Any], index: int, out: list[Message], tagged_first: bool) -> tuple[int, bool]:
+        """Decode ``texts[index:]`` onto ``out`` while they are common messages.
+
+        Returns the index of the first that is not (the general path's), and which kind to try first next time
+        (the kind of the last message: streams come in runs of one kind).
+        """
+        end = len(texts)
+        while index < end:  # (a while loop: a range's costs a call of one message a tenth more)
+            text = texts[index]  # bytes, or an error to raise (which every decoder refuses with TypeError)
+            index += 1
             if tagged_first:
-                return index, tagged_first
+                try:
+                    out.append(tagged(text))
+                    continue
+                except _REFUSED:
+                    pass
             try:
-                out.append(tagged(text))
+                value = shaped(text)
             except _REFUSED:
-                return index, tagged_first
-            tagged_first = True
-            continue
-        tagged_first = False
-        out.append(value)
-    return len(texts), tagged_first
+                if tagged_first:
+                    return index - 1, tagged_first
+                try:
+                    out.append(tagged(text))
+                except _REFUSED:
+                    return index - 1, tagged_first
+                tagged_first = True
+                continue
+            tagged_first = False
+            out.append(value)
+        return end, tagged_first
+
+    return fast
 
 
-_packed_fast_to_storm = partial(
-    _fast_to_storm, tagged=_PACKED_TAGGED_TO_STORM.decode, shaped=_PACKED_SHAPED_TO_STORM.decode
-)
+_fast_to_storm = _fast_path_to_storm(_TAGGED_TO_STORM.decode, _SHAPED_TO_STORM.decode)
+_packed_fast_to_storm = _fast_path_to_storm(_PACKED_TAGGED_TO_STORM.decode, _PACKED_SHAPED_TO_STORM.decode)
 
 
 _FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[int, bool]]] = {
