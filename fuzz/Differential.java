@@ -65,16 +65,17 @@ import scala.collection.Seq;
  * {@code to_json} gives for that VARIANT.
  */
 public final class Differential {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final JsonFactory OUT = JsonFactory.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
-    private static final JsonFactory VARIANT_TEXT = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxStringLength(Integer.MAX_VALUE)
-                    .maxNameLength(Integer.MAX_VALUE)
-                    .maxNestingDepth(Integer.MAX_VALUE)
-                    .maxNumberLength(Integer.MAX_VALUE)
-                    .build())
+    /** Requests hold whole frames as base64 (a frame at Pravega's MAX_FRAME is 22 MB of it): no limit. */
+    private static final StreamReadConstraints UNLIMITED = StreamReadConstraints.builder()
+            .maxStringLength(Integer.MAX_VALUE)
+            .maxNameLength(Integer.MAX_VALUE)
+            .maxNestingDepth(Integer.MAX_VALUE)
+            .maxNumberLength(Integer.MAX_VALUE)
             .build();
+    private static final ObjectMapper MAPPER =
+            new ObjectMapper(JsonFactory.builder().streamReadConstraints(UNLIMITED).build());
+    private static final JsonFactory OUT = JsonFactory.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
+    private static final JsonFactory VARIANT_TEXT = JsonFactory.builder().streamReadConstraints(UNLIMITED).build();
 
     private record Udf(Object instance, Method call, DataType[] args, Function1<Object, Object>[] in,
             DataType returns, Function1<Object, Object> toCatalyst, Function1<Object, Object> toScala) {
