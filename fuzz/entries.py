@@ -74,7 +74,8 @@ def plain(value: Any, data_type: DataType) -> Any:
 
 
 def python_value(value: Any, data_type: DataType) -> Any:
-    """A plain value as the Python path's Arrow input holds it (VARIANTs as JSON text, maps as pairs)."""
+    """A plain value as the Python path's Arrow input holds it (VARIANTs as JSON text, maps as pairs, times as
+    microseconds since the epoch)."""
     if value is None:
         return None
     if isinstance(data_type, StructType):
@@ -88,7 +89,7 @@ def python_value(value: Any, data_type: DataType) -> Any:
     if isinstance(data_type, DoubleType | FloatType):
         return _DOUBLE.unpack(bytes.fromhex(value["f"]))[0]
     if isinstance(data_type, TimestampType):
-        return _EPOCH + datetime.timedelta(microseconds=value["t"])
+        return value["t"]  # microseconds, as Spark hands them over (a datetime cannot hold those before 0001)
     if isinstance(data_type, VariantType):
         return value["v"]
     return value

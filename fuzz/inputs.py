@@ -59,7 +59,8 @@ ODD_NUMBERS = [
 ODD_STRINGS = [
     "\ud800", "\udc00", "\ud800\udc00", "\udbff\udfff", "x\ud800y", "\x00", '"', "\\", "\u2028", "é€😀", "",
     "BOGUS", "1", "true", "null", "00000000-0000-0000-0000-000000000000", "not-a-uuid",
-    "2018-04-05T03:56:31Z", "2018-04-05t03:56:31.1234567+01:00", "AAAA", "QQ", "QQ==\n", "::", "http://[",
+    "2018-04-05T03:56:31Z", "2018-04-05t03:56:31.1234567+01:00", "0001-01-01T00:00:00+00:01", "AAAA", "QQ",
+    "QQ==\n", "::", "http://[",
 ]  # fmt: skip
 PREFIXES = [
     b"\xef\xbb\xbf", b"\x00", b"\x00\x00\x00", b" \x00", b"\xfe\xff", b"\xff\xfe", b"\x00\x00\xfe\xff", b"\x007",
@@ -73,6 +74,9 @@ TIMES = [
     "2018-04-05T03:56:31+01:00", "2018-04-05T03:56:31-23:59", "2018-04-05T03:56:31+24:00", "2018-04-05T03:56:60Z",
     "2018-04-05T03:56:31", "2018-04-05", "2018-02-30T00:00:00Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z",
     "2018-04-05T03:56:31.Z", "2018-04-05T03:56:31,5Z", "+2018-04-05T03:56:31Z", "",
+    # an offset that puts the instant before 0001 or after 9999 (UTC): no Spark TIMESTAMP holds it
+    "0001-01-01T00:00:00+00:01", "0001-01-01T00:59:59.999999+01:00", "9999-12-31T23:59:59-00:01",
+    "9999-12-31T23:30:00-23:59", "0001-01-01T00:00:00-00:01", "9999-12-31T23:59:59.999999+00:01",
 ]  # fmt: skip
 CONTENT_TYPES = [
     "application/json", "application/json; charset=utf-8", "Application/JSON", "text/plain",
@@ -531,7 +535,9 @@ def _odd(rng: random.Random, value: Any, data_type: DataType) -> Any:
 
         return {"f": struct.pack(">d", rng.choice(FLOATS)).hex()}
     if isinstance(data_type, TimestampType):
-        return {"t": rng.choice([0, -1, 253402300799999999, -62135596800000000, 1522900591007000, 1])}
+        # the first and the last microsecond of the years 0001 to 9999 (UTC), and one past each: Spark holds those too
+        edges = [253402300799999999, -62135596800000000, 253402300800000000, -62135596800000001, -(2**63), 2**63 - 1]
+        return {"t": rng.choice([0, -1, 1522900591007000, 1, *edges])}
     if isinstance(data_type, VariantType):
         return {"v": rng.choice(VARIANT_TEXTS)}
     if isinstance(data_type, ArrayType):

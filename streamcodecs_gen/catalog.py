@@ -465,6 +465,12 @@ CATALOG: tuple[Message, ...] = (
         "An RFC 3339 text naming no instant (why: Python datetime's words; text: its repr).",
     ),
     Message(
+        "instant_out_of_range",
+        "the instant {micros} microseconds from 1970-01-01T00:00:00Z is outside the years 0001 to 9999 (UTC)",
+        "A time outside Spark's TIMESTAMP range (and Python's datetime's, and RFC 3339's four-digit years), decoded"
+        " (its offset put it there) or handed to an encode function by Spark.",
+    ),
+    Message(
         "forbidden_character",
         "holds the character U+{code} (control characters, surrogates and noncharacters are not allowed)",
         "A text holding a character no string may hold (code: at least 4 upper-case hex digits).",

@@ -6,11 +6,15 @@ the README): ``.venv/bin/python fuzz/differential.py``.
 
 from __future__ import annotations
 
+import base64
+import random
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,3 +55,69 @@ def test_both_codecs_decide_a_sample_alike(sample: str, protocol: str) -> None:
     inputs, disagreements = map(int, found.groups())
     assert inputs >= COUNT - 1
     assert disagreements == 0, sample
+
+
+# ---------------------------------------------------------------- hand-built inputs of classes the sample rarely meets
+
+
+@pytest.fixture(scope="module")
+def harness() -> Iterator[tuple[Any, dict[str, Any]]]:
+    """The fuzzer's two sides (its ``Java`` process and its ``Run``), for inputs built here by hand."""
+    sys.path.insert(0, str(REPO / "fuzz"))
+    import differential  # noqa: PLC0415 - fuzz/ is put on the path just above
+    from entries import load  # noqa: PLC0415
+
+    protocols = {"cloudevents": load("cloudevents")}
+    java = differential.Java(REPO / "output" / "py", "streamcodecs", list(protocols.values()))
+    try:
+        yield differential, {"java": java, **protocols}
+    finally:
+        java.close()
+
+
+def _answers(harness: tuple[Any, dict[str, Any]], protocol: str, entry: str, cases: list[list[Any]]) -> list[Any]:
+    """Both sides' answers to ``cases``; fails on any disagreement."""
+    differential, sides = harness
+    run = differential.Run(sides[protocol], sides["java"], random.Random(0), 500)
+    answers = run.compare(differential._entry(sides[protocol], entry), cases)
+    assert not run.disagreements, run.disagreements[:3]
+    return answers
+
+
+_EVENT = '{"specversion":"1.0","id":"1","source":"/s","type":"t","time":"%s"}'
+_OUT_OF_RANGE = "is outside the years 0001 to 9999 (UTC)"
+
+
+@pytest.mark.parametrize(
+    "time",
+    ["0001-01-01T00:00:00+00:01", "0001-01-01T00:59:59.999999+01:00", "9999-12-31T23:59:59-00:01"],
+)
+def test_a_time_whose_offset_puts_it_outside_the_years_0001_to_9999_is_refused_alike_on_decode(
+    harness: tuple[Any, dict[str, Any]], time: str
+) -> None:
+    """Before, the JVM path gave Spark a TIMESTAMP before 0001 or after 9999 (outside Spark's range) and the Python
+    path the same micros, which no Python datetime can read back (collect() failed): both refuse it now, in the
+    structured and the binary mode alike."""
+    document = (_EVENT % time).encode()
+    (decoded,) = _answers(harness, "cloudevents", "decode", [[{"b": base64.b64encode(document).decode()}]])
+    assert decoded[0] is None and "`CloudEvent.time`: not representable in Spark" in decoded[-1]
+    assert _OUT_OF_RANGE in decoded[-1]
+    headers = [("ce_specversion", b"1.0"), ("ce_id", b"1"), ("ce_source", b"/s"), ("ce_type", b"t")]
+    headers.append(("ce_time", time.encode()))
+    binary = [None, [k for k, _ in headers], [{"b": base64.b64encode(v).decode()} for _, v in headers]]
+    (record,) = _answers(harness, "cloudevents", "from_kafka", [binary])
+    assert record[2] is None and _OUT_OF_RANGE in record[-1]
+
+
+@pytest.mark.parametrize("micros", [-62135596800000001, 253402300800000000, -(2**63), 2**63 - 1])
+def test_a_time_spark_holds_outside_the_years_0001_to_9999_is_refused_alike_on_encode(
+    harness: tuple[Any, dict[str, Any]], micros: int
+) -> None:
+    """Before, the JVM path wrote such a time as 0000-12-31T23:59:59.999999Z or 10000-01-01T00:00:00Z (texts no
+    RFC 3339 reader, its own included, takes) and the Python path threw OverflowError (the job failed)."""
+    event = ["1.0", "1", "/s", "t", None, None, None, {"t": micros}, None, {"m": []}, None]
+    for entry in ("to_kafka_binary", "to_kafka_structured"):
+        (answer,) = _answers(harness, "cloudevents", entry, [[event]])
+        assert answer[-1] == f"`time`: the instant {micros} microseconds from 1970-01-01T00:00:00Z {_OUT_OF_RANGE}"
+    (encoded,) = _answers(harness, "cloudevents", "encode", [[["CloudEvent", event, None]]])
+    assert encoded[0] is None and _OUT_OF_RANGE in encoded[-1]

@@ -304,7 +304,7 @@ class JavaAttribute:
             return f"{value} == null ? null : Codec.WIRE.{self.wire}ToText({value})"
         if self.content_type:
             return "contentType"
-        return f"Codec.instant({value})" if self.timestamp else value
+        return f"Codec.instant({value}, {java_string(self.field.py)})" if self.timestamp else value
 
     @property
     def from_row(self) -> str:

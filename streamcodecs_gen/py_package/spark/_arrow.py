@@ -43,6 +43,7 @@ __all__ = [
     "Entries",
     "Items",
     "Kind",
+    "OutOfRange",
     "Shape",
     "Struct",
     "arrow_udf",
@@ -58,6 +59,7 @@ __all__ = [
     "pairs_array",
     "problem",
     "reason",
+    "time_unfit",
     "to_array",
     "uuid_of",
     "values_of",
@@ -120,11 +122,41 @@ _MICROS = pa.timestamp("us", tz="UTC")
 _F32 = struct.Struct("<f")
 
 
-def instants(times: pa.Array) -> list[datetime.datetime | None]:
+class OutOfRange(int):
+    """A time Spark holds (its microseconds since the epoch) outside the years a datetime holds (0001 to 9999, UTC):
+    what :func:`instants` gives for it, for the encode functions to refuse (``instant_out_of_range``)."""
+
+    __slots__ = ()
+
+
+def instants(times: pa.Array) -> list[datetime.datetime | OutOfRange | None]:
     """A timestamp array's values as aware datetimes in UTC (whatever its time zone, as the instants they are),
-    None for null; several times faster than ``to_pylist``, which builds a ``ZoneInfo`` time per value."""
+    None for null, :class:`OutOfRange` for one before 0001 or after 9999; several times faster than ``to_pylist``,
+    which builds a ``ZoneInfo`` time per value."""
     micros = times.cast(_MICROS).cast(pa.int64()).to_pylist()
-    return [None if m is None else _EPOCH + m * _MICROSECOND for m in micros]
+    try:
+        return [None if m is None else _EPOCH + m * _MICROSECOND for m in micros]
+    except OverflowError:
+        return [None if m is None else _instant(m) for m in micros]
+
+
+def _instant(micros: int) -> datetime.datetime | OutOfRange:
+    try:
+        return _EPOCH + micros * _MICROSECOND
+    except OverflowError:
+        return OutOfRange(micros)
+
+
+_FIRST = datetime.datetime.min.replace(tzinfo=datetime.UTC)
+_LAST = datetime.datetime.max.replace(tzinfo=datetime.UTC)
+
+
+def time_unfit(time: datetime.datetime | None, path: str) -> str | None:
+    """Why a decoded time cannot be Spark's TIMESTAMP: its offset puts its instant before 0001 or after 9999 (UTC),
+    outside Spark's range (Arrow would take it, and no Python datetime could read it back); None when it can."""
+    if time is None or _FIRST <= time <= _LAST:
+        return None
+    return _m.not_representable(path=path, why=_m.instant_out_of_range(micros=(time - _EPOCH) // _MICROSECOND))
 
 
 def pairs(array: pa.Array) -> list[list[tuple[Any, Any]] | None]:

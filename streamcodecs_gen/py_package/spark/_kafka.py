@@ -185,6 +185,10 @@ class KafkaFunctions(_functions.ProtocolFunctions):
             encoded_from=encoded_from,
         )
         self.event = event
+        self.time_at = event.schema.names.index(event.time) if event.time is not None else -1
+        """Where the event's row holds its time (-1: it has none the Java UDFs take): one whose instant is outside
+        Spark's TIMESTAMP range is a row error (``_arrow.time_unfit``)."""
+        self.time_path = f"{event.message}.{event.time}"
         self.media = media
         self.key_mappers = key_mappers
         self.no_java = no_java
@@ -219,7 +223,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
             _arrow.problem,
             self.codec.DecodeError,
         )
-        payload_name = self.event.payload_name
+        payload_name, time_at = self.event.payload_name, self.time_at
         found: list[Any] = []
         errors: list[str | None] = []
         for document in values.to_pylist():
@@ -227,6 +231,9 @@ class KafkaFunctions(_functions.ProtocolFunctions):
             if document is not None:
                 try:
                     row = spark_row(decode(document), document)
+                    if time_at >= 0 and row[time_at] is not None:
+                        error = _arrow.time_unfit(row[time_at], self.time_path)
+                        row = None if error is not None else row
                 except error_type as exc:
                     error = problem(exc)
                 except UnicodeEncodeError as exc:
@@ -247,7 +254,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
             codec.from_kafka,
             codec.DecodeError,
         )
-        payload_name = self.event.payload_name
+        payload_name, time_at = self.event.payload_name, self.time_at
         records = _arrow.pairs(headers)
         modes: list[str] = []
         found: list[Any] = []
@@ -258,6 +265,9 @@ class KafkaFunctions(_functions.ProtocolFunctions):
             row = error = None
             try:
                 row = spark_row(from_kafka(record), value)
+                if time_at >= 0 and row[time_at] is not None:
+                    error = _arrow.time_unfit(row[time_at], self.time_path)
+                    row = None if error is not None else row
             except error_type as exc:
                 error = problem(exc)
             except UnicodeEncodeError as exc:
@@ -281,10 +291,15 @@ class KafkaFunctions(_functions.ProtocolFunctions):
         event_of, error_type = self.event.event_of, self.codec.EncodeError
         columns = [_arrow.values_of(column) for column in events.flatten()]  # times in UTC, whatever the session's
         valid = events.is_valid().to_pylist() if events.null_count else None
+        at = self.time_at
+        out_of_range = at >= 0 and any(type(t) is _arrow.OutOfRange for t in columns[at])
         out: list[Any] = []
         for i, values in enumerate(zip(*columns, strict=True)):
             if valid is not None and not valid[i]:
                 out.append(None)
+                continue
+            if out_of_range and type(values[at]) is _arrow.OutOfRange:  # before 0001 or after 9999: no datetime
+                out.append(error_type(_m.instant_out_of_range(micros=int(values[at])), field=self.event.time))
                 continue
             try:
                 out.append(event_of(*values))

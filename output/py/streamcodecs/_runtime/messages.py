@@ -468,6 +468,11 @@ def invalid_date_time(*, why: object, text: object) -> str:
     return f"is not a valid date-time ({why}): {text}"
 
 
+def instant_out_of_range(*, micros: object) -> str:
+    """A time outside Spark's TIMESTAMP range (and Python's datetime's, and RFC 3339's four-digit years), decoded (its offset put it there) or handed to an encode function by Spark."""
+    return f"the instant {micros} microseconds from 1970-01-01T00:00:00Z is outside the years 0001 to 9999 (UTC)"
+
+
 def forbidden_character(*, code: object) -> str:
     """A text holding a character no string may hold (code: at least 4 upper-case hex digits)."""
     return f"holds the character U+{code} (control characters, surrogates and noncharacters are not allowed)"

@@ -75,11 +75,37 @@ public final class KafkaSpark {
         return undeclared;
     }
 
-    /** An event's time from microseconds since the epoch (null: none), in UTC. */
-    public static OffsetDateTime time(Long micros) {
-        return micros == null ? null : Instant.ofEpochSecond(
+    /** The first and the last microsecond of the years 0001 to 9999 (UTC): Spark's TIMESTAMP range, Python's
+     * datetime's, and the years RFC 3339 writes. */
+    private static final long FIRST_MICROS = -62_135_596_800_000_000L;
+    private static final long LAST_MICROS = 253_402_300_799_999_999L;
+
+    /** An event's time from microseconds since the epoch (null: none), in UTC; one outside the years 0001 to 9999
+     * is refused (the Python path has no datetime for it), naming {@code field}. */
+    public static OffsetDateTime time(Long micros, String protocol, String field) throws EncodeException {
+        if (micros == null) {
+            return null;
+        }
+        if (micros < FIRST_MICROS || micros > LAST_MICROS) {
+            throw new EncodeException(protocol, Messages.instantOutOfRange(micros), field);
+        }
+        return Instant.ofEpochSecond(
             Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L
         ).atOffset(ZoneOffset.UTC);
+    }
+
+    /** An event's time as Spark's row holds it (null: none), or why it cannot: its instant is outside the years
+     * 0001 to 9999 (an offset put it there), worded as the Python path words it ({@code path}: the attribute). */
+    public static Instant instant(OffsetDateTime time, String path) throws KafkaRules.Invalid {
+        if (time == null) {
+            return null;
+        }
+        Instant instant = time.toInstant();
+        long micros = Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
+        if (micros < FIRST_MICROS || micros > LAST_MICROS) {
+            throw new KafkaRules.Invalid(Messages.notRepresentable(path, Messages.instantOutOfRange(micros)));
+        }
+        return instant;
     }
 
     /** A problem as the Spark functions' {@code error} column reads: the field between backticks (if it names

@@ -7,6 +7,7 @@ import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
 import streamcodecs.runtime.JsonProblem;
 import streamcodecs.runtime.KafkaEvents;
+import streamcodecs.runtime.KafkaSpark;
 import streamcodecs.runtime.KafkaWire;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -715,8 +716,9 @@ public final class Codec {
         return contentMode(KafkaWire.headers(names, values));
     }
 
-    /** The time of an event as the instant it names (Spark's timestamps). */
-    static java.time.Instant instant(OffsetDateTime time) {
-        return time == null ? null : time.toInstant();
+    /** The time of an event as the instant it names (Spark's timestamps); one outside the years 0001 to 9999 (UTC)
+     * is refused, naming the attribute ({@code name}, its Python name) as the Python path names it. */
+    static java.time.Instant instant(OffsetDateTime time, String name) throws KafkaWire.Invalid {
+        return KafkaSpark.instant(time, "CloudEvent." + name);
     }
 }

@@ -33,7 +33,7 @@ final class SparkRows {
             contentType,
             event.dataschema(),
             event.subject(),
-            Codec.instant(event.time()),
+            Codec.instant(event.time(), "time"),
             event.partitionkey(),
             undeclared,
             event.data()
@@ -46,7 +46,7 @@ final class SparkRows {
      * refuses it. */
     static CloudEvent event(Row row, Long micros, Seq<String> names, Seq<String> values) throws EncodeException {
         Map<String, Object> undeclared = KafkaSpark.undeclared(names, values);
-        OffsetDateTime time = KafkaSpark.time(micros);
+        OffsetDateTime time = KafkaSpark.time(micros, Codec.PROTOCOL, "time");
         byte[] data = (byte[]) row.get(10);
         return new CloudEvent(
             row.getString(0),

@@ -456,6 +456,12 @@ public final class Messages {
         return "is not a valid date-time (" + why + "): " + text;
     }
 
+    /** A time outside Spark's TIMESTAMP range (and Python's datetime's, and RFC 3339's four-digit years), decoded (its offset put it there) or handed to an encode function by Spark. */
+    public static String instantOutOfRange(Object micros) {
+        return "the instant " + micros
+                + " microseconds from 1970-01-01T00:00:00Z is outside the years 0001 to 9999 (UTC)";
+    }
+
     /** A text holding a character no string may hold (code: at least 4 upper-case hex digits). */
     public static String forbiddenCharacter(Object code) {
         return "holds the character U+" + code + " (control characters, surrogates and noncharacters are not allowed)";
