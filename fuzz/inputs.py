@@ -90,8 +90,9 @@ LONGS = [*INTEGERS, 2**63 - 1, -(2**63), 2**53 + 1]
 FLOATS = [0.0, -0.0, 1.5, 1e308, -1e308, 5e-324, 1e16, 0.1, float("nan"), float("inf"), float("-inf"), 3.4e38, 1e39]
 VARIANT_TEXTS = [
     "1", "null", "[]", "{}", '{"a":1,"b":[true,null]}', '"s"', "1.5", "1e300", "-0", '"\\u00e9"', "[[[]]]",
-    # nested around the limit: the message's own levels put some of these over it, the others just under
-    *("[" * n + "]" * n for n in (DEPTH_LIMIT - 3, DEPTH_LIMIT - 1)),
+    # nested around the limit: the message's own levels put some of these over it, the others just under; the
+    # last over it by itself (a parser with the limit refuses it before the message's writer sees it)
+    *("[" * n + "]" * n for n in (DEPTH_LIMIT - 3, DEPTH_LIMIT - 1, DEPTH_LIMIT + 1)),
     *('{"a":' * (n - 1) + "{}" + "}" * (n - 1) for n in (DEPTH_LIMIT - 2, DEPTH_LIMIT)),
 ]  # fmt: skip
 

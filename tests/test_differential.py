@@ -67,7 +67,7 @@ def harness() -> Iterator[tuple[Any, dict[str, Any]]]:
     import differential  # noqa: PLC0415 - fuzz/ is put on the path just above
     from entries import load  # noqa: PLC0415
 
-    protocols = {"cloudevents": load("cloudevents")}
+    protocols = {name: load(name) for name in ("cloudevents", "storm")}
     java = differential.Java(REPO / "output" / "py", "streamcodecs", list(protocols.values()))
     try:
         yield differential, {"java": java, **protocols}
@@ -121,3 +121,25 @@ def test_a_time_spark_holds_outside_the_years_0001_to_9999_is_refused_alike_on_e
         assert answer[-1] == f"`time`: the instant {micros} microseconds from 1970-01-01T00:00:00Z {_OUT_OF_RANGE}"
     (encoded,) = _answers(harness, "cloudevents", "encode", [[["CloudEvent", event, None]]])
     assert encoded[0] is None and _OUT_OF_RANGE in encoded[-1]
+
+
+@pytest.mark.parametrize("depth", [999, 1000, 1001, 1500])
+def test_a_variant_nested_past_the_limit_by_itself_is_refused_as_the_whole_message_alike(
+    harness: tuple[Any, dict[str, Any]], depth: int
+) -> None:
+    """Before, a VARIANT nested deeper than the limit by itself was refused at its own path on the JVM path
+    ("Emit.values[0]: malformed JSON: nested too deeply", Jackson refusing it on reading) but as the whole message
+    on the Python path ("Emit: ..."), as both refuse one the message's own levels put over it."""
+    _, sides = harness
+    names = sides["storm"].spark.DECODED.names
+    emit = [None] * len(names)
+    emit[0] = "Emit"
+    deep = {"v": "[" * depth + "]" * depth}
+    emit[names.index("emit")] = [[deep], [], None, "s", None, True]
+    (encoded,) = _answers(harness, "storm", "encode", [[emit]])
+    assert encoded == [None, "Emit: malformed JSON: nested too deeply"]
+    # and only after the problems of the message's other fields, as the Python codec checks them first
+    later = [*emit[:-1], None]
+    later[names.index("emit")] = [[deep], [], None, "s", None, None]
+    (encoded,) = _answers(harness, "storm", "encode", [[later]])
+    assert encoded == [None, "Emit.need_task_ids: Expected `bool`, got `null`"]

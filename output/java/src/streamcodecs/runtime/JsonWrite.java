@@ -124,10 +124,17 @@ public final class JsonWrite {
             w.literal("null");
             return;
         }
+        String text = v.toJson(ZoneOffset.UTC);
         try {
-            w.json(KafkaJson.anyJson(v.toJson(ZoneOffset.UTC).getBytes(StandardCharsets.UTF_8), -1));
+            w.json(KafkaJson.anyJson(text.getBytes(StandardCharsets.UTF_8), -1));
         } catch (KafkaWire.Invalid e) {
-            throw new JsonProblem(e.getMessage());
+            if (!JsonChecks.TOO_DEEP.equals(e.getMessage())) {
+                throw new JsonProblem(e.getMessage());
+            }
+            // Nested deeper than the limit by itself: written as Spark gives it, so that the message is refused as
+            // the Python codec refuses it, whole ("nested too deeply" naming the message, by the check of what was
+            // written) and only after its other fields' problems, not at this value's path.
+            w.json(text);
         }
     }
 
