@@ -570,6 +570,23 @@ def test_storm_component_task_ids_come_late(started: list[Any], tmp_path: Path) 
     assert bolt.end()[0] == 0
 
 
+def test_storm_component_ids_of_an_emit_that_gave_up_are_not_the_next_emits(started: list[Any], tmp_path: Path) -> None:
+    """A malformed message while an emit waits for task ids: the emit raises, the tuple fails, the bolt goes on
+    (exit_on_exception off). The ids Storm then sends answer that emit, so the next emit must get the list after
+    them (on main it returned [5], the first emit's)."""
+    started.append(bolt := Component("ids-go-on", tmp_path))
+    bolt.send(storm_tuple("1", "a"))
+    assert bolt.wait_for(2)[1] == storm.Emit(values=["ids-out", "a"], anchors=["1"], need_task_ids=True)
+    bolt.send(b"not json\nend\n")
+    assert bolt.wait_for(4)[3] == storm.Fail(id="1")
+    bolt.send(storm.encode(storm.TaskIds(task_ids=[5])) + storm_tuple("2", "b"))
+    assert bolt.wait_for(5)[4] == storm.Emit(values=["ids-out", "b"], anchors=["2"], need_task_ids=True)
+    bolt.send(storm.encode(storm.TaskIds(task_ids=[6])))
+    got = bolt.wait_for(8)
+    assert [m.values for m in got if isinstance(m, storm.Emit) and m.values[0] == "got"] == [["got", [6]]]
+    assert got[-1] == storm.Ack(id="2") and bolt.end()[0] == 0
+
+
 @linux
 def test_storm_component_storm_floods_while_an_emit_waits(started: list[Any], tmp_path: Path) -> None:
     """20,000 tuples while an emit waits for task ids that never come: ProtocolError past 10,000 queued."""

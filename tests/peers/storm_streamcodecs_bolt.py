@@ -1,7 +1,8 @@
 """The same bolt as storm_pystorm_bolt.py, written with streamcodecs' ``storm.Bolt``:
 ``python ... MODE [SERIALIZER]``.
 
-Modes: ``echo``, ``ids``, ``fail``, ``direct`` as in storm_pystorm_bolt.py, plus ``print``: each tuple is printed
+Modes: ``echo``, ``ids``, ``fail``, ``direct`` as in storm_pystorm_bolt.py, plus ``ids-go-on``: ``ids`` with
+``exit_on_exception`` off (an emit that raises fails its tuple and the bolt goes on); ``print``: each tuple is printed
 (``print`` output must reach Storm as a log command, not break the protocol) and echoed; ``threads``: for each
 tuple four threads print 2000 lines each (``thread N line I``), then the tuple is echoed.
 """
@@ -24,9 +25,10 @@ SERIALIZER = sys.argv[2] if len(sys.argv) > 2 else "json"  # or "msgpack"
 
 class TestBolt(storm.Bolt):
     mode = sys.argv[1] if len(sys.argv) > 1 else "echo"
+    exit_on_exception = mode != "ids-go-on"
 
     def process(self, tup: storm.Tuple) -> None:
-        if self.mode == "ids":
+        if self.mode in ("ids", "ids-go-on"):
             ids = self.emit(["ids-out", *tup.values], need_task_ids=True)
             self.log(f"task ids {ids}")
             self.emit(["got", ids])

@@ -26,7 +26,8 @@ The API is the one users of Storm's ``storm.py`` and of pystorm know::
 ``emit`` writes ``need_task_ids`` explicitly: with ``need_task_ids=True`` (and no ``direct_task``) it waits for
 the list of task ids Storm answers with and returns it. Storm may send tuples and task-id lists in either order,
 so tuples read while waiting for ids are queued for the main loop, and id lists read while waiting for a tuple are
-queued for ``emit``. Messages are read and written on binary streams (``sys.stdin.buffer`` and
+queued for ``emit``; an emit whose wait raised (the stream failed, a queue overflowed) leaves its list to be dropped
+when it comes, never taken for a later emit's. Messages are read and written on binary streams (``sys.stdin.buffer`` and
 ``sys.stdout.buffer`` by default); while ``run`` serves the real stdout, ``print`` output is sent to Storm as
 ``log`` commands so that it cannot break the protocol.
 
@@ -150,6 +151,7 @@ class _Channel:
         self._commands: deque[Message] = deque()  # tuples and commands read while waiting for task ids
         self._task_ids: deque[list[int]] = deque()  # task-id lists read while waiting for a command
         self._failure: DecodeError | None = None
+        self._orphans = 0  # emits that stopped waiting for their task ids: the next id lists read are theirs
         self._max_queued = max_queued
         self.reading = threading.RLock()
         self.writing = threading.RLock()
@@ -192,20 +194,34 @@ class _Channel:
                 message = self._next()
                 if not isinstance(message, TaskIds):
                     return message
+                if self._orphans:  # the answer to an emit that gave up waiting: nobody else's
+                    self._orphans -= 1
+                    continue
                 self._queue(self._task_ids, message.task_ids, "task-id lists nobody asked for")
 
     def task_ids(self) -> list[int]:
-        """The next task-id list (other messages read meanwhile are queued)."""
+        """The next task-id list (other messages read meanwhile are queued).
+
+        Storm answers emits in order, so when this raises (the stream failed, a queue overflowed, an interrupt)
+        the list it waited for is still to come: it is dropped when it does, never taken for a later emit's.
+        """
         with self.reading:
             if self._task_ids:
                 return self._task_ids.popleft()
-            while True:
-                message = self._next()
-                if message is None:
-                    raise EOFError("Storm closed the stream while the component waited for task ids")
-                if isinstance(message, TaskIds):
-                    return message.task_ids
-                self._queue(self._commands, message, "messages while an emit waited for its task ids")
+            try:
+                while True:
+                    message = self._next()
+                    if message is None:
+                        raise EOFError("Storm closed the stream while the component waited for task ids")
+                    if isinstance(message, TaskIds):
+                        if self._orphans:
+                            self._orphans -= 1
+                            continue
+                        return message.task_ids
+                    self._queue(self._commands, message, "messages while an emit waited for its task ids")
+            except BaseException:
+                self._orphans += 1
+                raise
 
     def _queue(self, queue: deque[Any], item: Any, what: str) -> None:
         if len(queue) >= self._max_queued:
