@@ -205,6 +205,23 @@ def test_kcl_driver_last_line_without_its_end() -> None:
     assert driver.process is not None and driver.process.returncode == 0
 
 
+def test_kcl_driver_child_closes_stdout_and_lives_on() -> None:
+    """The exchange fails within its timeout, its exit status unknown (on main it waited 2 s for the exit and 1 s
+    for stderr whatever the timeout: 3 s for a call bounded by 0.3 s)."""
+    driver = faulty_child("close-stdout", timeout=START)
+    try:
+        until = time.monotonic() + START
+        while "closed" not in driver.stderr and time.monotonic() < until:
+            time.sleep(0.01)
+        start = time.monotonic()
+        with pytest.raises(kcl.ChildExited, match="closed its stdout") as caught:
+            driver.initialize(SHARD, timeout=0.3)
+        assert time.monotonic() - start < 1.5  # 0.3 s and scheduling
+        assert caught.value.returncode is None and "closed" in caught.value.stderr
+    finally:
+        driver.kill()
+
+
 @linux
 def test_kcl_driver_child_writes_stderr_from_threads() -> None:
     seen = scenario("kcl-stderr")
@@ -435,6 +452,21 @@ def test_storm_driver_component_never_answers(kind: type[storm.ShellComponent]) 
                 component.next_tuple()
         assert time.monotonic() - start < 0.5 + GRACE
         assert component.received == [] and component.problems == []
+
+
+def test_storm_driver_component_closes_stdout_and_lives_on() -> None:
+    """The wait fails within its timeout, the exit status unknown (on main it waited 1 s for the exit whatever the
+    timeout: 1 s for a call bounded by 0.1 s)."""
+    with faulty_component(storm.ShellBolt, "close-stdout") as bolt:
+        bolt.timeout = 0.1  # and close() kills it after that
+        until = time.monotonic() + START
+        while b"closed" not in bolt.stderr and time.monotonic() < until:
+            time.sleep(0.01)
+        start = time.monotonic()
+        with pytest.raises(storm.ShellExited, match="closed its stdout") as caught:
+            bolt.heartbeat(timeout=0.1)
+        assert time.monotonic() - start < 0.7  # 0.1 s and scheduling
+        assert caught.value.returncode is None
 
 
 def test_storm_driver_spout_answers_late() -> None:
