@@ -359,6 +359,19 @@ def test_kcl_child_daemon_answers_late(started: list[Any]) -> None:
     assert "the daemon accepted the checkpoint at '7' after it had timed out; the late reply is dropped" in stderr
 
 
+def test_kcl_child_checkpoint_after_an_unreadable_line(started: list[Any]) -> None:
+    """An unreadable line comes before the reply to checkpoint 7; the processor catches the DecodeError and asks
+    again. The conversation cannot go on: the retry raises unsent, and no status follows (on main the retry was
+    written and took the first request's reply as its own success)."""
+    started.append(child := Subject("--retry-unreadable"))
+    child.send(process_records("7").rstrip(b"\n"))
+    assert child.wait_for(1) == [kcl.Checkpoint(sequence_number="7")]
+    child.send(b"not json", checkpoint_reply("7").rstrip(b"\n"))
+    code, stderr = child.end()
+    assert code == 1 and "checkpoint 7: DecodeError" in stderr and "retry 7: DecodeError" in stderr
+    assert child.got == [kcl.Checkpoint(sequence_number="7")]
+
+
 @linux
 def test_kcl_child_daemon_floods_stdin(started: list[Any]) -> None:
     """100 MB of blank lines (the child skips them), then a message: answered; memory stays small."""
