@@ -179,6 +179,14 @@ def test_kcl_driver_child_floods_stdout() -> None:
     assert seen["peak_kib"] - seen["base_kib"] < 32 << 10, seen
 
 
+@linux
+def test_kcl_driver_child_floods_short_lines() -> None:
+    """2-byte lines between exchanges: what is read ahead stays near its 1 MiB bound, each line counted with what
+    it costs beyond its bytes (on main 512 Ki lines were held: about 28 MiB)."""
+    seen = scenario("kcl-short-lines")
+    assert seen["peak_kib"] - seen["base_kib"] < 8 << 10, seen
+
+
 def test_kcl_driver_line_past_the_limit() -> None:
     """Strict: a ProtocolError naming the limit (and the driver is broken: the status may still come)."""
     with faulty_child("long-line", "5000000", timeout=START, max_message=1 << 20) as driver:

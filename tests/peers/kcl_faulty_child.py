@@ -7,7 +7,8 @@ Modes: ``die-mid-line`` (reads a line, writes half a status, exits 5), ``exit CO
 line after SECONDS, the others at once), ``flood`` (answers the first line, then writes 4 KiB lines without end),
 ``long-line BYTES`` (before each status, a line of BYTES bytes), ``no-line-end`` (writes its first status
 without a line end, then exits), ``stderr-threads`` (answers; meanwhile four threads write to stderr without end),
-``close-stdout`` (closes its stdout, says ``closed`` on stderr and lives on without reading).
+``close-stdout`` (closes its stdout, says ``closed`` on stderr and lives on without reading), ``flood-short``
+(``flood`` with 2-byte lines).
 """
 
 from __future__ import annotations
@@ -66,8 +67,8 @@ while line := stdin.readline():
     answer(line, b"" if MODE == "no-line-end" else b"\n")
     if MODE == "no-line-end":
         sys.exit(0)
-    if MODE == "flood":
-        junk = (b"a line nobody asked for " * 170 + b"\n") * 100
+    if MODE in ("flood", "flood-short"):
+        junk = (b"a line nobody asked for " * 170 + b"\n") * 100 if MODE == "flood" else b"a\n" * 200_000
         while True:
             stdout.write(junk)
     first = False
