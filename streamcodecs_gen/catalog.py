@@ -147,6 +147,12 @@ CATALOG: tuple[Message, ...] = (
         "A JSON-family decode (or from_json) given what is neither bytes nor text (kind: its Python type's name).",
     ),
     Message(
+        "not_a_slice",
+        "{call} takes a slice of its bytes, and offset {offset} length {length} is not one of {size} bytes",
+        "A Java decode or feed given an offset and length that are not a slice of its data (size: the data's length).",
+        python_never="a Python decode or feed takes no offset and length: a slice is passed as a memoryview",
+    ),
+    Message(
         "not_a_message",
         "not a {what}: {kind}",
         "encode given what is not one of the protocol's messages (what: 'kcl message', 'CloudEvent'; kind: as above).",

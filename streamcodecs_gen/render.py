@@ -101,12 +101,13 @@ class Renderer:
         return header(source, comment) + body if comment else body
 
 
-_JAVA_IMPORT = re.compile(r"^import ([\w.]+\.(\w+));\n", re.MULTILINE)
+_JAVA_IMPORT = re.compile(r"^import (?:static )?([\w.]+\.(\w+));\n", re.MULTILINE)
 
 
 def drop_unused_java_imports(source: str) -> str:
-    """``source`` without the single-type imports whose simple name it never uses: Java templates import what any
-    protocol of their family may need (as Python templates do, which ruff prunes). Wildcard and static imports stay."""
+    """``source`` without the single-type and single static imports whose simple name it never uses: Java templates
+    import what any protocol of their family may need (as Python templates do, which ruff prunes). Wildcard imports
+    stay."""
     body = _JAVA_IMPORT.sub("", source)
     return _JAVA_IMPORT.sub(lambda m: m.group(0) if re.search(rf"\b{m.group(2)}\b", body) else "", source)
 

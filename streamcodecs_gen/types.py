@@ -412,8 +412,6 @@ WIRE_TYPES: dict[str, WireType] = {
             min_size=4,
             values=_number_value,
             java="Float",
-            java_helper="Float32",
-            java_json_read="(float) JsonRead.number(p, {nullable})",
             check="float",
             check_class="float",
             check_unless="{v} - {v} != 0.0",  # not finite

@@ -130,3 +130,35 @@ def test_the_java_entry_points_given_null_say_what_the_python_ones_say_of_none(s
     assert _java_words(codec.encode) == _python_words(module.encode)
     if reader is not None:
         assert _java_words(reader.feed) == _python_words(module.Reader().feed)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("protocol", ["kcl", "storm"])
+def test_the_java_entry_points_of_a_slice_refuse_null_and_a_range_outside_it_in_the_catalogs_words(
+    spark: Any, protocol: str
+) -> None:
+    """The JSON family's decode and feed of ``data[offset, offset + length)``: null says what the one-argument
+    calls say (the Python codec's words of None), and an offset and length that are not a slice of the data the
+    catalog's ``not_a_slice``, as an IndexOutOfBoundsException (they threw a bare NullPointerException and an
+    ArrayIndexOutOfBoundsException, or read the bytes after the slice's end); a slice is read alone."""
+    from py4j.protocol import Py4JJavaError
+    from streamcodecs._runtime import messages
+
+    module = importlib.import_module(f"streamcodecs.{protocol}")
+    java = getattr(spark._jvm.streamcodecs, protocol)
+    assert _java_words(lambda d: java.Codec.decode(d, 0, 0, -1, -1)) == _python_words(module.decode)
+    assert _java_words(lambda d: java.Reader(None).feed(d, 0, 0)) == _python_words(module.Reader().feed)
+    frame = b'{"command":"sync"}\nend\n' if protocol == "storm" else b'{"action":"shutdownRequested"}\n'
+    data = bytearray(b"xx" + frame + b"yy")
+    assert java.Codec.decode(data, 2, len(frame), -1, -1).messageName() == type(module.decode(frame)).__name__
+    for offset, length in ((-1, 1), (0, -1), (0, len(data) + 1), (len(data), 1), (3, len(data) - 2), (1, 2**31 - 1)):
+        for name in ("decode", "feed"):
+            with pytest.raises(Py4JJavaError) as refused:
+                if name == "decode":
+                    java.Codec.decode(data, offset, length, -1, -1)
+                else:
+                    java.Reader(None).feed(data, offset, length)
+            thrown = refused.value.java_exception
+            assert thrown.getClass().getName() == "java.lang.IndexOutOfBoundsException", (name, offset, length)
+            words = messages.not_a_slice(call=name, offset=offset, length=length, size=len(data))
+            assert thrown.getMessage() == words

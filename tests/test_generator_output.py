@@ -415,9 +415,12 @@ def test_generated_java_keeps_only_the_imports_it_uses() -> None:
 
     source = (
         "package p;\n\nimport java.util.List;\nimport java.util.Map;\nimport java.util.UUID;\nimport q.Messages.*;\n"
-        "import static q.W.f;\n\nfinal class C {\n    List<String> names; // a Map in a comment keeps it\n}\n"
+        "import static q.W.f;\nimport static q.W.g;\n\n"
+        "final class C {\n    List<String> names = g(); // a Map in a comment keeps it\n}\n"
     )
-    assert drop_unused_java_imports(source) == source.replace("import java.util.UUID;\n", "")
+    assert drop_unused_java_imports(source) == source.replace("import java.util.UUID;\n", "").replace(
+        "import static q.W.f;\n", ""
+    )
     sources = sorted((REPO / "output" / "java").rglob("*.java"))
     assert sources
     for path in sources:  # the generated sources, and the hand-written runtime copied among them

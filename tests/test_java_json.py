@@ -435,6 +435,7 @@ def _storm_feeds_python(stream: bytes, limit: int, size: int) -> list[tuple[int,
                 out.append((index, str(exc), -1))
                 data = b""
         out.append((index, "line", reader.line))
+        out.append((index, "buffered", reader.buffered))
     return out
 
 
@@ -453,6 +454,7 @@ def _storm_feeds_java(spark: Any, stream: bytes, limit: int, size: int) -> list[
                 break
             out.append((index, message.messageName(), -1))
         out.append((index, "line", reader.line()))
+        out.append((index, "buffered", reader.buffered()))
     return out
 
 
@@ -465,7 +467,13 @@ def test_the_storm_readers_refuse_a_message_too_long_at_the_same_feed_however_it
     longest line, and a message's bytes only once its end line came, when it had stopped storing them; it reported
     a long line at that line rather than at the message's first, and after a too-long line whose end line came in
     pieces it dropped the rest of the stream. The Python Reader refused a text exactly at the limit when its line
-    end came in a feed before its end line."""
+    end came in a feed before its end line.
+
+    After every feed both say the same ``buffered``: the bytes after the last whole message as received (the Java
+    Reader used to count them less the CR of each CRLF of the message's lines, and the Python Reader the same once a
+    feed had cut a message before them), and 0 while a message too long is dropped (the Python Reader said the 6
+    bytes it keeps to find the end line, the Java Reader the 5 it keeps). A message of one long line, fed in small
+    pieces, is read or refused alike (the Java Reader used to copy all it held on every feed)."""
     good = b'{"command":"log","msg":"hi","level":2}\nend\n'
     text = b'{"command":"log","msg":"x","level":2}'  # 37 bytes
     short_lines = b'{"command":"log",\n' + b"".join(b'"k%d":1,\n' % i for i in range(20)) + b'"msg":"x","level":2}'
@@ -478,6 +486,9 @@ def test_the_storm_readers_refuse_a_message_too_long_at_the_same_feed_however_it
         (good + text + b"\n\n\n\n  \nend\n" + good, 42),  # (43 bytes with the blank lines: too long)
         (good + text + b"\n\n\n\n  \nend\n" + good, 43),
     ]
+    long_line = b'{"command":"log","msg":"' + b"x" * 3000 + b'","level":2}'  # one line of 3038 bytes
+    for limit in (3000, 3038):  # refused as its bytes pass the limit, and read
+        cases.append((good + long_line + b"\r\nend\r\n" + good, limit))
     for limit in (36, 37, 38):  # the good message is 38 bytes
         for end in (b"\nend\n", b"\r\nend\r\n"):
             cases.append((good + text + end + good + text + end + good, limit))
@@ -486,6 +497,6 @@ def test_the_storm_readers_refuse_a_message_too_long_at_the_same_feed_however_it
             python = _storm_feeds_python(stream, limit, size)
             assert _storm_feeds_java(spark, stream, limit, size) == python, (stream, limit, size)
         whole = _storm_feeds_python(stream, limit, len(stream))
-        assert [what for _, what, _ in _storm_feeds_python(stream, limit, 1) if what != "line"] == [
-            what for _, what, _ in whole if what != "line"
+        assert [what for _, what, _ in _storm_feeds_python(stream, limit, 1) if what not in ("line", "buffered")] == [
+            what for _, what, _ in whole if what not in ("line", "buffered")
         ], (stream, limit)

@@ -3,11 +3,13 @@ before anything is allocated (checked under an address-space cap, in a subproces
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import streamcodecs
 from streamcodecs import cloudevents, kcl, pravega, storm
 
 REPO = Path(__file__).resolve().parent.parent
@@ -94,3 +96,63 @@ print("bounded")
 def test_text_that_is_not_unicode_is_a_decode_error(module) -> None:  # noqa: ANN001
     with pytest.raises(module.DecodeError, match="not valid Unicode"):
         module.decode('{"a": "\ud800"}')
+
+
+# Feeds one message of a single long line to the Java Reader's framing in pieces and prints what it allocated
+# meanwhile (HotSpot's count for the thread), the text of the message it cut and what it still holds.
+FRAMES_HARNESS = r"""
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import streamcodecs.runtime.JsonReader;
+
+public class Harness {
+    public static void main(String[] args) {
+        boolean endLine = args[0].equals("end");
+        int length = Integer.parseInt(args[1]);
+        int piece = Integer.parseInt(args[2]);
+        String text = "{\"command\":\"log\",\"msg\":\"" + "x".repeat(length) + "\",\"level\":2}";
+        byte[] data = (text + (endLine ? "\r\nend\r\n" : "\r\n")).getBytes(StandardCharsets.UTF_8);
+        ThreadMXBean bean = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        JsonReader.Frames frames = new JsonReader.Frames(endLine, 1 << 24);
+        long before = bean.getCurrentThreadAllocatedBytes();
+        int most = 0;
+        for (int at = 0; at < data.length; at += piece) {
+            frames.feed(data, at, Math.min(piece, data.length - at));
+            most = Math.max(most, frames.buffered());
+        }
+        long allocated = bean.getCurrentThreadAllocatedBytes() - before;
+        JsonReader.Frame frame = frames.next();
+        System.out.println(allocated + " " + data.length + " " + frame.text().length + " " + most + " "
+            + frames.buffered());
+    }
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("java") is None, reason="needs a JDK (java)")
+@pytest.mark.parametrize(
+    ("mode", "length", "piece"), [("end", 1 << 20, 64), ("end", 1 << 16, 1), ("line", 1 << 20, 16)]
+)
+def test_the_java_reader_reads_a_long_line_fed_in_small_pieces_in_linear_time(
+    tmp_path: Path, mode: str, length: int, piece: int
+) -> None:
+    """The Java Reader's framing holds the line being received in a buffer that grows by doubling and searches
+    only the new bytes for a line end: a message of one long line fed in small pieces allocates a few times its
+    length (it copied all it held on every feed: about a gigabyte for 64 KiB fed a byte at a time, tens of
+    gigabytes for 1 MiB fed in 64-byte pieces). ``buffered`` counts every byte of it, a CR included."""
+    harness = tmp_path / "Harness.java"
+    harness.write_text(FRAMES_HARNESS, encoding="utf-8")
+    jar = Path(streamcodecs.__file__).parent / "spark" / "streamcodecs-spark.jar"
+    result = subprocess.run(
+        ["java", "-Xmx256m", "-cp", str(jar), str(harness), mode, str(length), str(piece)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    allocated, size, text, most, left = map(int, result.stdout.split())
+    assert size == length + len('{"command":"log","msg":"","level":2}') + (7 if mode == "end" else 2)
+    assert text == size - (7 if mode == "end" else 1)  # (less CRLF end CRLF; a line keeps its CR: whitespace)
+    assert most == (size - 1) // piece * piece and left == 0  # before the last feed: all it had, as received
+    assert allocated < 16 * size, allocated

@@ -87,14 +87,13 @@ def _java_kafka(wire: WireType) -> JavaKafkaType | None:
         to_text = f"integerText(value, {low}, {high})"
         to_json: str | None = to_text
     elif wire.py == "float":
+        # (a double: float32 is a binary-family type, whose single precision a JSON number does not carry)
+        assert primitive == "double", f"{wire.name}: a Kafka float is held as a double"
         largest = repr(wire.largest)
-        cast = "" if primitive == "double" else f"({primitive}) "
-        # (a float32 is written as the double of its shortest decimal, which is what Python holds)
-        shown = "PythonText.float32Decimal(value)" if primitive == "float" else "value"
-        read = f"{cast}numberText({{}}, {largest})"
-        from_json = f"{cast}jsonNumber(value, {largest})"
-        to_text = f"PythonText.pythonFloat(finite({shown}, {largest}))"
-        to_json = f"PythonText.msgspecFloat(finite({shown}, {largest}))"
+        read = f"numberText({{}}, {largest})"
+        from_json = f"jsonNumber(value, {largest})"
+        to_text = f"PythonText.pythonFloat(finite(value, {largest}))"
+        to_json = f"PythonText.msgspecFloat(finite(value, {largest}))"
     elif wire.java_kafka_read:
         read = wire.java_kafka_read
         from_json = wire.java_kafka_json or read.format("jsonText(value)")

@@ -653,6 +653,15 @@ def _text_so_far(buffer: bytearray) -> int:
     return len(known) - known.count(b"\r\n")
 
 
+def _raw_start(buffer: bytearray, rest: bytes) -> int:
+    """Where in ``buffer`` the bytes begin that read as ``rest`` with CRLF line ends read as LF, ``rest`` being the
+    end of that reading right after an LF: after the LF that many LFs before the end (reading keeps every LF)."""
+    at = len(buffer)
+    for _ in range(rest.count(b"\n") + 1):
+        at = buffer.rfind(b"\n", 0, at)
+    return at + 1
+
+
 class EndFrames:
     """Reads a byte stream of ``<json>\\nend\\n`` messages: cuts it up and decodes every complete message.
 
@@ -679,8 +688,9 @@ class EndFrames:
 
     @property
     def buffered(self) -> int:
-        """Bytes received but not yet part of a whole message."""
-        return len(self._buffer)
+        """Bytes received but not yet part of a whole message: those after the last one, as received (a CR
+        counted), or 0 while a message refused as too long is dropped up to its end (its error took its place)."""
+        return 0 if self._skipping else len(self._buffer)
 
     def decode(
         self,
@@ -766,7 +776,8 @@ class EndFrames:
             self._check_limit()
             return
         whole = bytes(buffer)
-        if 13 in whole:  # a CR (an int needle: `bytes in bytes` pays for a TypeError first)
+        crlf = 13 in whole  # a CR (an int needle: `bytes in bytes` pays for a TypeError first)
+        if crlf:
             whole = whole.replace(b"\r\n", b"\n")
         parts: list[Any] = whole.split(b"\nend\n")
         rest = parts.pop()
@@ -787,7 +798,10 @@ class EndFrames:
             parts = self._strict(parts)  # the fast path reads the texts as they are: check them here
         self._items += parts
         self.line += lines
-        buffer[:] = rest
+        if crlf:  # keep the rest as received: read as LF once more, a CR before a CRLF would go too
+            del buffer[: _raw_start(buffer, rest)]
+        else:
+            buffer[:] = rest
         self._bare_ends()
         self._check_limit()
 

@@ -23,6 +23,11 @@ def not_bytes_or_text(*, call: object, kind: object) -> str:
     return f"{call} takes bytes, a bytes-like object or str, not {kind}"
 
 
+def not_a_slice(*, call: object, offset: object, length: object, size: object) -> str:
+    """A Java decode or feed given an offset and length that are not a slice of its data (size: the data's length)."""
+    return f"{call} takes a slice of its bytes, and offset {offset} length {length} is not one of {size} bytes"
+
+
 def not_a_message(*, what: object, kind: object) -> str:
     """encode given what is not one of the protocol's messages (what: 'kcl message', 'CloudEvent'; kind: as above)."""
     return f"not a {what}: {kind}"

@@ -1,9 +1,13 @@
 package streamcodecs.runtime;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.LongPredicate;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import scala.collection.Seq;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Values of the binary family's Java codecs to and from Spark's external types (the Spark UDFs' side), failing as
@@ -83,7 +87,7 @@ public final class BinarySpark {
         if (value instanceof Row) {
             return "dict";
         }
-        if (value instanceof List || value instanceof scala.collection.Seq) {
+        if (value instanceof List || value instanceof Seq) {
             return "list";
         }
         return value.getClass().getSimpleName();
@@ -109,8 +113,8 @@ public final class BinarySpark {
     public static <T> List<T> list(Object value, boolean converts, String where, FromSpark<T> convert)
         throws EncodeException {
         List<?> items;
-        if (value instanceof scala.collection.Seq) {
-            items = scala.jdk.javaapi.CollectionConverters.asJava((scala.collection.Seq<?>) value);
+        if (value instanceof Seq) {
+            items = CollectionConverters.asJava((Seq<?>) value);
         } else if (value instanceof List) {
             items = (List<?>) value;
         } else if (value == null) {
@@ -119,7 +123,7 @@ public final class BinarySpark {
         } else {
             throw fail("expected a list, got " + pyType(value), where);
         }
-        java.util.ArrayList<T> out = new java.util.ArrayList<>(items.size());
+        ArrayList<T> out = new ArrayList<>(items.size());
         for (Object item : items) {
             out.add(convert.apply(item));
         }
@@ -203,7 +207,7 @@ public final class BinarySpark {
      * A closed enum's value: an integer that is one of its members ({@code member}), else refused with the
      * definition's {@code refusal} (null, or an integer that would read back as another member or be refused).
      */
-    public static long member(Object value, String where, String refusal, java.util.function.LongPredicate member)
+    public static long member(Object value, String where, String refusal, LongPredicate member)
         throws EncodeException {
         if ((value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte)
             && member.test(((Number) value).longValue())) {

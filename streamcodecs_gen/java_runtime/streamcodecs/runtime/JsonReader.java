@@ -37,7 +37,7 @@ public abstract class JsonReader<M> {
     }
 
     public void feed(byte[] data, int offset, int length) {
-        frames.feed(Arguments.bytes(data, "feed"), offset, length);
+        frames.feed(Arguments.slice(Arguments.bytes(data, "feed"), offset, length, "feed"), offset, length);
     }
 
     /** Lines of the messages cut so far. */
@@ -71,13 +71,27 @@ public abstract class JsonReader<M> {
      * line that is exactly {@code end} ({@code \r\n} line ends read as {@code \n}). A message longer than
      * {@code maxMessage} bytes becomes a problem in its place as soon as its bytes pass the limit (its end line
      * may never come), and its bytes are dropped, so reading goes on after it.
+     *
+     * <p>Bounds: between feeds it holds the line being received (at most {@code maxMessage + 1} bytes, or 5 of a
+     * message being dropped: enough to tell its end line) in a buffer that grows by doubling and is given back
+     * when it is four times what it holds (and over {@value #KEEP} bytes), and with an end line the message's
+     * lines before it (at most {@code maxMessage + 1} bytes). A feed adds its own bytes at most while it is cut.
+     * Each byte is searched for a line end once and copied a bounded number of times, so a message fed in small
+     * pieces costs time linear in its length.
      */
     public static final class Frames {
+        /** The smallest buffer given back after a long line: smaller ones are kept. */
+        static final int KEEP = 1 << 16;
         private final boolean endLine;
         private final int maxMessage;
         private final ArrayDeque<Frame> ready = new ArrayDeque<>();
-        private byte[] pending = new byte[0];
+        /** The line being received, {@code pending[0, size)}: no line end in it. */
+        private byte[] pending = new byte[256];
+        private int size;
+        /** The message's lines so far, each with a {@code \n} (a CR before it dropped), end line mode only. */
         private final ByteArrayOutputStream message = new ByteArrayOutputStream();
+        /** The bytes {@code message} holds as they were received (CRs counted). */
+        private int received;
         private long line;
         private long first = -1;
         private boolean tooLong;
@@ -94,40 +108,66 @@ public abstract class JsonReader<M> {
             return first < 0 ? line : first - 1;
         }
 
-        /** Bytes received but not yet part of a whole message. */
+        /**
+         * Bytes received but not yet part of a whole message: those after the last one, as received (a CR
+         * counted), or 0 while a message refused as too long is dropped up to its end (its error took its place).
+         */
         public int buffered() {
-            return pending.length + message.size();
+            return tooLong ? 0 : size + received;
         }
 
         public void feed(byte[] data, int offset, int length) {
-            byte[] all = new byte[pending.length + length];
-            System.arraycopy(pending, 0, all, 0, pending.length);
-            System.arraycopy(data, offset, all, pending.length, length);
-            int start = 0;
-            for (int i = 0; i < all.length; i++) {
-                if (all[i] == '\n') {
-                    take(all, start, i);
+            int end = offset + length;
+            int start = offset;
+            for (int i = offset; i < end; i++) {
+                if (data[i] == '\n') {
+                    if (size == 0) {
+                        take(data, start, i);
+                    } else { // the line began in an earlier feed: its rest joins it (bytes copied once)
+                        append(data, start, i - start);
+                        take(pending, 0, size);
+                        size = 0;
+                    }
                     start = i + 1;
                 }
             }
-            pending = Arrays.copyOfRange(all, start, all.length);
+            append(data, start, end - start);
             if (!endLine) {
-                if (pending.length > maxMessage && !tooLong) {
+                if (size > maxMessage && !tooLong) {
                     ready.add(new Frame(null, line + 1, Messages.tooLong("line", maxMessage)));
                     tooLong = true;
                 }
                 if (tooLong) {
-                    pending = new byte[0];
+                    size = 0;
                 }
+            } else {
+                if (!tooLong && textSoFar() > maxMessage) {
+                    refuse();
+                }
+                if (tooLong && size > 5) {
+                    // the rest of the message is dropped up to its end line; a line of 5 bytes or more is not one
+                    size = 5;
+                }
+            }
+            if (pending.length > KEEP && size < pending.length / 4) {
+                pending = Arrays.copyOf(pending, Math.max(size * 2, KEEP));
+            }
+        }
+
+        /** Adds {@code data[offset, offset + length)} to the line being received (of a line being dropped, only
+         * what is kept of it). */
+        private void append(byte[] data, int offset, int length) {
+            if (tooLong) {
+                length = Math.min(length, endLine ? Math.max(5 - size, 0) : 0);
+            }
+            if (length == 0) {
                 return;
             }
-            if (!tooLong && textSoFar() > maxMessage) {
-                refuse();
+            if (size + length > pending.length) {
+                pending = Arrays.copyOf(pending, Math.max(pending.length * 2, size + length));
             }
-            if (tooLong && pending.length > 5) {
-                // the rest of the message is dropped up to its end line; a line of 5 bytes or more is not one
-                pending = Arrays.copyOf(pending, 5);
-            }
+            System.arraycopy(data, offset, pending, size, length);
+            size += length;
         }
 
         /**
@@ -138,11 +178,11 @@ public abstract class JsonReader<M> {
          */
         private int textSoFar() {
             int stored = Math.max(message.size() - 1, 0);
-            int end = pending.length;
+            int end = size;
             if (end <= 4 && Arrays.equals(pending, 0, end, END_CR, 0, end)) {
                 return stored;
             }
-            if (pending[end - 1] == '\r') {
+            if (end > 0 && pending[end - 1] == '\r') {
                 end--;
             }
             return stored + (message.size() > 0 ? 1 : 0) + end;
@@ -153,6 +193,7 @@ public abstract class JsonReader<M> {
             ready.add(new Frame(null, first < 0 ? line + 1 : first, Messages.tooLong("message", maxMessage)));
             tooLong = true;
             message.reset();
+            received = 0;
         }
 
         private void take(byte[] all, int start, int end) {
@@ -176,6 +217,7 @@ public abstract class JsonReader<M> {
                 byte[] text = message.size() > 0 ? Arrays.copyOf(message.toByteArray(), message.size() - 1)
                         : new byte[0];
                 message.reset();
+                received = 0;
                 long at = first;
                 first = -1;
                 if (tooLong) { // (a text longer than the limit was refused as it passed it)
@@ -188,6 +230,7 @@ public abstract class JsonReader<M> {
             if (!tooLong) {
                 message.write(all, start, stop - start);
                 message.write('\n');
+                received += end - start + 1;
                 if (message.size() - 1 > maxMessage) {
                     refuse();
                 }
@@ -201,9 +244,11 @@ public abstract class JsonReader<M> {
     }
 
     /**
-     * The length of the JSON text of one {@code <json>\nend\n} frame as a Reader cuts it out of a stream (its line
-     * ends read as by {@link #lineFeeds} first): the text stops before the line end of the {@code end} line, which
-     * may be absent.
+     * The length of the JSON text of one {@code <json>\nend\n} frame: the text stops at the {@code \n} before its
+     * {@code end} line (that line and its own line end may be absent). A Storm codec's {@code decode} calls it on
+     * the frame as it is, CRs and all (a CR is whitespace wherever the text is JSON, so the message read is the
+     * same), and for a frame it refuses once more on {@link #lineFeeds}'s copy, so that the refusal's offset is the
+     * one in the text a Reader cuts out of a stream ({@code \r\n} line ends read as {@code \n}).
      */
     public static int stripEndLine(byte[] data, int offset, int length) {
         int end = offset + length;

@@ -1,5 +1,6 @@
 package streamcodecs.runtime;
 
+import java.util.Arrays;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 import org.apache.spark.sql.types.ArrayType;
@@ -75,7 +76,7 @@ public final class RowShape {
 
     /** {@code expected} without its field {@code name}: what a function reads of a row type. */
     public static StructType without(StructType expected, String name) {
-        return new StructType(java.util.Arrays.stream(expected.fields())
+        return new StructType(Arrays.stream(expected.fields())
                 .filter(f -> !f.name().equals(name)).toArray(StructField[]::new));
     }
 

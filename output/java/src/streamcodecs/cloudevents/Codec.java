@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import static streamcodecs.runtime.Messages.notAMessage;
+
 /**
  * The cloudevents codec on the JVM: {@link CloudEvent} from and to Kafka records (binary and structured
  * content mode) and the JSON event format, with the rules of the Python codec {@code cloudevents}: the
@@ -704,7 +706,7 @@ public final class Codec {
     /** encode, to_json and to_kafka given null say what the Python codec says of None. */
     private static void given(CloudEvent event) throws EncodeException {
         if (event == null) {
-            throw EVENTS.encodeError(streamcodecs.runtime.Messages.notAMessage("CloudEvent", Arguments.NONE), null);
+            throw EVENTS.encodeError(notAMessage("CloudEvent", Arguments.NONE), null);
         }
     }
 

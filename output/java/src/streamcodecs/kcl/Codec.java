@@ -20,6 +20,9 @@ import streamcodecs.runtime.JsonScan;
 import streamcodecs.runtime.JsonSpark;
 import streamcodecs.runtime.JsonWire;
 import streamcodecs.runtime.JsonWrite;
+
+import static streamcodecs.runtime.Messages.notAMessage;
+
 /**
  * Decode and encode every kcl message as the Python codec does: the same checks, the same reasons.
  *
@@ -58,6 +61,7 @@ public final class Codec {
     /** The message in {@code data[offset, offset + length)}; {@code line} (or -1) is named by errors. */
     public static Messages.Message decode(byte[] data, int offset, int length, int direction, long line)
             throws DecodeException {
+        Arguments.slice(Arguments.bytesOrText(data, "decode"), offset, length, "decode");
         JsonProblem text = JsonParsing.textProblem(data, offset, length);
         if (text != null) {
             throw failure(text, line);
@@ -1292,7 +1296,7 @@ public final class Codec {
     public static byte[] encode(Messages.Message message) throws EncodeException {
         if (message == null) {
             throw new EncodeException(
-                PROTOCOL, streamcodecs.runtime.Messages.notAMessage(PROTOCOL + " message", Arguments.NONE), null
+                PROTOCOL, notAMessage(PROTOCOL + " message", Arguments.NONE), null
             );
         }
         String name = message.messageName();

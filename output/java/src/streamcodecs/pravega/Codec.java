@@ -13,6 +13,12 @@ import streamcodecs.runtime.DecodeException;
 import streamcodecs.runtime.EncodeException;
 import streamcodecs.runtime.PythonText;
 
+import static streamcodecs.runtime.Messages.frameTooLong;
+import static streamcodecs.runtime.Messages.invalidEnum;
+import static streamcodecs.runtime.Messages.notAMessage;
+import static streamcodecs.runtime.Messages.sizeBeyondLeft;
+import static streamcodecs.runtime.Messages.unknownTypeCode;
+
 /**
  * Decode and encode Pravega segment-store wire protocol frames: a int32 type code, an int32 payload length
  * (big-endian), then the payload. Decoders read the newest layout, fill defaults for trailing fields an older peer did
@@ -414,7 +420,7 @@ public final class Codec {
                 }
                 return readKeepAlive(in);
             default:
-                throw fail(streamcodecs.runtime.Messages.unknownTypeCode(code), start);
+                throw fail(unknownTypeCode(code), start);
         }
     }
 
@@ -656,10 +662,7 @@ public final class Codec {
                 throw new IllegalStateException(message.wireName());
         }
         if (out.size() > MAX_FRAME) {
-            throw new EncodeException(
-                PROTOCOL,
-                streamcodecs.runtime.Messages.frameTooLong(out.size(), MAX_FRAME),
-                null);
+            throw new EncodeException(PROTOCOL, frameTooLong(out.size(), MAX_FRAME), null);
         }
         return finish(out);
     }
@@ -887,7 +890,7 @@ public final class Codec {
     private static Out frame(Message message) throws EncodeException {
         if (message == null) {
             throw new EncodeException(
-                PROTOCOL, streamcodecs.runtime.Messages.notAMessage(PROTOCOL + " message", Arguments.NONE), null
+                PROTOCOL, notAMessage(PROTOCOL + " message", Arguments.NONE), null
             );
         }
         Out out = new Out(PROTOCOL, 64);
@@ -1147,7 +1150,7 @@ public final class Codec {
             throw out.fail("'NoneType' object has no attribute 'type_code'", "InlineEvent.type_code");
         }
         if (value.typeCode() != 0) {  // (the frame would carry the constant, not this value)
-            throw out.fail(streamcodecs.runtime.Messages.invalidEnum(value.typeCode()), "InlineEvent.type_code");
+            throw out.fail(invalidEnum(value.typeCode()), "InlineEvent.type_code");
         }
         out.int32(0);
         out.bytes(value.data(), "InlineEvent.data");
@@ -1178,7 +1181,7 @@ public final class Codec {
         long size = in.int32();
         data = in.bytes("TableKey.data", false);
         if (data.length > 0 && left < size) {
-            throw in.fail(streamcodecs.runtime.Messages.sizeBeyondLeft(size, left), in.pos, "TableKey size");
+            throw in.fail(sizeBeyondLeft(size, left), in.pos, "TableKey size");
         }
         if (data.length > 0) {
             in.need(8, "TableKey.key_version");
@@ -1210,7 +1213,7 @@ public final class Codec {
         long size = in.int32();
         data = in.bytes("TableValue.data", false);
         if (data.length > 0 && left < size) {
-            throw in.fail(streamcodecs.runtime.Messages.sizeBeyondLeft(size, left), in.pos, "TableValue size");
+            throw in.fail(sizeBeyondLeft(size, left), in.pos, "TableValue size");
         }
         return new TableValue(data);
     }

@@ -4,7 +4,8 @@ package streamcodecs.runtime;
 
 /**
  * The codecs' entry points given null where they take bytes: an {@link IllegalArgumentException} in the words the
- * Python codec's {@code TypeError} says of None (a programming error, not input the codec refuses).
+ * Python codec's {@code TypeError} says of None (a programming error, not input the codec refuses); given an offset
+ * and length that are not a slice of the bytes, an {@link IndexOutOfBoundsException} in the catalog's words.
  */
 public final class Arguments {
     /** The name of null's type as the Python codec names None's. */
@@ -17,6 +18,17 @@ public final class Arguments {
     public static byte[] bytes(byte[] data, String call) {
         if (data == null) {
             throw new IllegalArgumentException(Messages.notBytes(call, NONE));
+        }
+        return data;
+    }
+
+    /**
+     * {@code data} (not null) when {@code [offset, offset + length)} is a slice of it: else an
+     * {@link IndexOutOfBoundsException} in the catalog's words ({@code call}: decode, feed).
+     */
+    public static byte[] slice(byte[] data, int offset, int length, String call) {
+        if (offset < 0 || length < 0 || length > data.length - offset) {
+            throw new IndexOutOfBoundsException(Messages.notASlice(call, offset, length, data.length));
         }
         return data;
     }

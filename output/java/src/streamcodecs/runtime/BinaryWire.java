@@ -421,7 +421,7 @@ public final class BinaryWire {
         }
 
         /** A list's int32 item count. */
-        public void count(java.util.List<?> items, String field) throws EncodeException {
+        public void count(List<?> items, String field) throws EncodeException {
             if (items == null) {
                 throw fail("object of type 'NoneType' has no len()", field);
             }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import com.fasterxml.jackson.databind.node.TreeTraversingParser;
 import java.io.IOException;
 import java.math.BigInteger;
+import java.time.DateTimeException;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -224,7 +225,7 @@ public final class JsonRead {
         }
         try {
             return OffsetDateTime.of(year, month, day, hour, minute, second, nanos, zone);
-        } catch (java.time.DateTimeException e) {
+        } catch (DateTimeException e) {
             throw invalid;
         }
     }

@@ -15,6 +15,8 @@ import java.util.function.Function;
 import org.apache.spark.types.variant.Variant;
 import org.apache.spark.types.variant.VariantUtil;
 import org.apache.spark.unsafe.types.VariantVal;
+import scala.collection.Seq;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The JSON family's conversions between the codec's values and Spark's external row values (ARRAY as Object[],
@@ -102,7 +104,7 @@ public final class JsonSpark {
             return null;
         }
         List<?> source = o instanceof List<?> list ? list
-                : scala.jdk.javaapi.CollectionConverters.asJava((scala.collection.Seq<?>) o);
+                : CollectionConverters.asJava((Seq<?>) o);
         List<T> out = new ArrayList<>(source.size());
         int index = 0;
         try {
@@ -122,7 +124,7 @@ public final class JsonSpark {
             return null;
         }
         Map<?, ?> source = o instanceof Map<?, ?> map ? map
-                : scala.jdk.javaapi.CollectionConverters.asJava((scala.collection.Map<?, ?>) o);
+                : CollectionConverters.asJava((scala.collection.Map<?, ?>) o);
         Map<String, T> out = new LinkedHashMap<>(source.size() * 2);
         try {
             for (Map.Entry<?, ?> e : source.entrySet()) {

@@ -105,23 +105,6 @@ public final class JsonWire {
         JsonWrite.integer(w, v, true, -9223372036854775808L, 9223372036854775807L);
     }
 
-    public static Float readFloat32(JsonParser p) throws IOException, JsonProblem {
-        return (float) JsonRead.number(p, false);
-    }
-
-    public static Float readFloat32OrNull(JsonParser p) throws IOException, JsonProblem {
-        return p.currentToken() == JsonToken.VALUE_NULL ? null
-                : (float) JsonRead.number(p, true);
-    }
-
-    public static void writeFloat32(CompactJson w, Float v) throws JsonProblem {
-        JsonWrite.float32(w, v, false);
-    }
-
-    public static void writeFloat32OrNull(CompactJson w, Float v) throws JsonProblem {
-        JsonWrite.float32(w, v, true);
-    }
-
     public static Double readFloat64(JsonParser p) throws IOException, JsonProblem {
         return JsonRead.number(p, false);
     }

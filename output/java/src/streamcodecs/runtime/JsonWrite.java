@@ -79,12 +79,6 @@ public final class JsonWrite {
         }
     }
 
-    static void float32(CompactJson w, Float v, boolean nullable) throws JsonProblem {
-        if (!isNull(w, v, "float", nullable)) {
-            w.number(pythonFloat(PythonText.float32Decimal(v)));
-        }
-    }
-
     static void base64(CompactJson w, byte[] v, boolean nullable) throws JsonProblem {
         if (!isNull(w, v, "bytes", nullable)) {
             w.string(Base64.getEncoder().encodeToString(v));

@@ -8,6 +8,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -245,7 +246,7 @@ public abstract class KafkaRules {
     }
 
     private static String hex(int code, int digits) {
-        String text = Integer.toHexString(code).toUpperCase(java.util.Locale.ROOT);
+        String text = Integer.toHexString(code).toUpperCase(Locale.ROOT);
         return "0".repeat(Math.max(0, digits - text.length())) + text;
     }
 

@@ -22,6 +22,12 @@ public final class Messages {
         return String.valueOf(call) + " takes bytes, a bytes-like object or str, not " + kind;
     }
 
+    /** A Java decode or feed given an offset and length that are not a slice of its data (size: the data's length). */
+    public static String notASlice(Object call, Object offset, Object length, Object size) {
+        return String.valueOf(call) + " takes a slice of its bytes, and offset " + offset + " length " + length
+                + " is not one of " + size + " bytes";
+    }
+
     /** encode given what is not one of the protocol's messages (what: 'kcl message', 'CloudEvent'; kind: as above). */
     public static String notAMessage(Object what, Object kind) {
         return "not a " + what + ": " + kind;

@@ -127,25 +127,6 @@ public final class PythonText {
     }
 
     /**
-     * The double of the shortest decimal (fewest significant digits, rounded half-even from the exact value) that
-     * is the same float32 as {@code value}: what the Python Spark functions read a FLOAT as (0.1 for the float32
-     * nearest 0.1, whose exact value is 0.100000001490116...).
-     */
-    public static double float32Decimal(float value) {
-        if (!Float.isFinite(value) || value == 0) {
-            return value;
-        }
-        BigDecimal exact = new BigDecimal(value);
-        for (int digits = 1; digits < 10; digits++) {
-            double shorter = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN)).doubleValue();
-            if ((float) shorter == value) {
-                return shorter;
-            }
-        }
-        return value;
-    }
-
-    /**
      * A double as Python's {@code repr} writes it: the shortest decimal that reads back as the same double (of
      * those, the nearest), in positional notation when its exponent is in -4..15 ({@code 0.0001},
      * {@code 1234.5}, {@code 1e+16}, {@code 1e-05}, {@code 10000000000.0}), {@code inf}, {@code nan}.

@@ -2,6 +2,7 @@
 // edit that file, not this copy.
 package streamcodecs.runtime;
 
+import java.util.Arrays;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 import org.apache.spark.sql.types.ArrayType;
@@ -77,7 +78,7 @@ public final class RowShape {
 
     /** {@code expected} without its field {@code name}: what a function reads of a row type. */
     public static StructType without(StructType expected, String name) {
-        return new StructType(java.util.Arrays.stream(expected.fields())
+        return new StructType(Arrays.stream(expected.fields())
                 .filter(f -> !f.name().equals(name)).toArray(StructField[]::new));
     }
 

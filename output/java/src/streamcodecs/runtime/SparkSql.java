@@ -14,6 +14,7 @@ import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
 import org.apache.spark.sql.classic.ColumnNodeToExpressionConverter$;
 import org.apache.spark.sql.classic.ExpressionUtils;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StringType;
 import scala.Function1;
 import scala.Tuple3;
 import scala.collection.immutable.Seq;
@@ -78,7 +79,7 @@ public final class SparkSql {
                 return absent;
             }
             Expression e = children.apply(i);
-            boolean text = e.dataType() instanceof org.apache.spark.sql.types.StringType
+            boolean text = e.dataType() instanceof StringType
                 || e.dataType().equals(DataTypes.NullType);
             if (!text || !e.foldable()) {
                 throw new IllegalArgumentException(function + ": " + name + " must be a constant string or NULL, not "
