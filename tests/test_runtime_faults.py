@@ -638,6 +638,33 @@ def test_storm_component_ids_of_an_interrupted_wait_are_not_the_next_emits(start
     assert got[-1] == storm.Ack(id="2") and bolt.end()[0] == 0
 
 
+def test_storm_component_serves_nothing_after_a_malformed_message(started: list[Any], tmp_path: Path) -> None:
+    """A malformed message while an emit waits for task ids: the emit raises, the tuple fails and the bolt goes on
+    (exit_on_exception off), but the stream cannot be trusted after it (the bad message may have been the ids): the
+    main loop's next read raises it again and run ends (on main the bolt went on, and the next emit took the first
+    emit's ids, [5], as its own)."""
+    started.append(bolt := Component("ids-go-on", tmp_path))
+    bolt.send(storm_tuple("1", "a"))
+    assert bolt.wait_for(2)[1] == storm.Emit(values=["ids-out", "a"], anchors=["1"], need_task_ids=True)
+    bolt.send(b"not json\nend\n" + storm.encode(storm.TaskIds(task_ids=[5])) + storm_tuple("2", "b"))
+    code, stderr = bolt.end()
+    assert code == 1 and "DecodeError" in stderr
+    assert storm.Fail(id="1") in bolt.got and not [m for m in bolt.got if isinstance(m, storm.Emit) and "b" in m.values]
+
+
+def test_storm_component_serves_nothing_after_a_queue_overflow(started: list[Any], tmp_path: Path) -> None:
+    """More tuples than max_queued (3) while an emit waits: the emit raises ProtocolError and the bolt goes on
+    (exit_on_exception off), but a tuple was dropped: the main loop's next read raises it again and run ends (on
+    main the bolt went on serving the queued tuples)."""
+    started.append(bolt := Component("ids-go-on", tmp_path))
+    bolt.send(storm_tuple("1", "a"))
+    assert bolt.wait_for(2)[1] == storm.Emit(values=["ids-out", "a"], anchors=["1"], need_task_ids=True)
+    bolt.send(b"".join(storm_tuple(str(n), "q") for n in range(2, 6)))
+    code, stderr = bolt.wait(START)
+    assert code == 1 and "more than 3 messages while an emit waited for its task ids" in stderr
+    assert not [m for m in bolt.wait_for(10) if isinstance(m, storm.Emit) and "q" in m.values]
+
+
 @linux
 def test_storm_component_storm_floods_while_an_emit_waits(started: list[Any], tmp_path: Path) -> None:
     """20,000 tuples while an emit waits for task ids that never come: ProtocolError past 10,000 queued."""

@@ -2,7 +2,7 @@
 ``python ... MODE [SERIALIZER]``.
 
 Modes: ``echo``, ``ids``, ``fail``, ``direct`` as in storm_pystorm_bolt.py, plus ``ids-go-on``: ``ids`` with
-``exit_on_exception`` off (an emit that raises fails its tuple and the bolt goes on);
+``exit_on_exception`` off (an emit that raises fails its tuple and the bolt goes on) and ``max_queued`` 3;
 ``ids-alarm``: ``ids``, but the wait for the ids of a tuple ``alarm`` is cut after 0.2 s by a SIGALRM handler that
 raises TimeoutError, which ``process`` catches (``["got", "alarm", "timed out"]``); ``print``: each tuple is printed
 (``print`` output must reach Storm as a log command, not break the protocol) and echoed; ``threads``: for each
@@ -33,6 +33,7 @@ SERIALIZER = sys.argv[2] if len(sys.argv) > 2 else "json"  # or "msgpack"
 class TestBolt(storm.Bolt):
     mode = sys.argv[1] if len(sys.argv) > 1 else "echo"
     exit_on_exception = mode != "ids-go-on"
+    max_queued = 3 if mode == "ids-go-on" else storm.Bolt.max_queued
 
     def process(self, tup: storm.Tuple) -> None:
         if self.mode == "ids-alarm":

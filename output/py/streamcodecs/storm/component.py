@@ -38,12 +38,14 @@ thread's unfinished line is sent as it is once it passes 64 KiB. An ``emit`` tha
 next id list, so two threads' waits are served in the order of their emits.
 
 Faults: a malformed message from Storm is reported to it (``error``) and raised (``DecodeError``), also an ``end``
-line with nothing before it, as soon as it arrives; Storm closing the stream in the middle of a message is a
-``DecodeError``; at its end between messages ``run`` returns. Memory is bounded: Storm's bytes are read 64 KiB at
-a time, a message longer than ``max_message`` is dropped as it comes (a ``DecodeError``), and at most
-``max_queued`` tuples (read while an ``emit`` waits for its task ids) or id lists (read while the main loop waits
-for a tuple) wait in the queues, beyond which ``run`` raises :class:`ProtocolError` (Storm keeps at most
-``topology.shellbolt.max.pending``, 100 by default, tuples in flight to a bolt). Waits are not bounded here: Storm
+line with nothing before it, as soon as it arrives, and again at every later read (so by ``run`` too when an
+``emit`` raised it first and the bolt went on): nothing Storm sent after it is served. Storm closing the stream in
+the middle of a message is a ``DecodeError``; at its end between messages ``run`` returns. Memory is bounded:
+Storm's bytes are read 64 KiB at a time, a message longer than ``max_message`` is dropped as it comes (a
+``DecodeError``), and at most ``max_queued`` tuples (read while an ``emit`` waits for its task ids) or id lists
+(read while the main loop waits for a tuple) wait in the queues, beyond which every later read raises
+:class:`ProtocolError`, so ``run`` does (Storm keeps at most ``topology.shellbolt.max.pending``, 100 by default,
+tuples in flight to a bolt). Waits are not bounded here: Storm
 bounds them, killing a component that answers no heartbeat within ``topology.subprocess.timeout.secs``.
 
 ``serializer`` chooses the framing, as pystorm's ``serializer=`` does: ``"json"`` (JSON and an ``end`` line, what
@@ -150,7 +152,8 @@ class _Channel:
         self._incoming: deque[Message] = deque()  # decoded, not yet looked at
         self._commands: deque[Message] = deque()  # tuples and commands read while waiting for task ids
         self._task_ids: deque[list[int]] = deque()  # task-id lists read while waiting for a command
-        self._failure: DecodeError | None = None
+        self._failure: DecodeError | None = None  # sticky: Storm's stream cannot be trusted after it
+        self._overflow: ProtocolError | None = None  # sticky too: a message was dropped
         self._orphans = 0  # emits that stopped waiting for their task ids: the next id lists read are theirs
         self._max_queued = max_queued
         self.reading = threading.RLock()
@@ -168,9 +171,8 @@ class _Channel:
     def _next(self) -> Message | None:
         """The next message in stream order; ``None`` when Storm closed the stream between messages."""
         while not self._incoming:
-            if self._failure is not None:  # raised once the messages before it are taken
-                failure, self._failure = self._failure, None
-                raise failure
+            if self._failure is not None:  # raised once the messages before it are taken, then at every read
+                raise self._failure
             data = self._read(65536)
             if not data:
                 if self._reader.buffered:
@@ -188,6 +190,8 @@ class _Channel:
     def command(self) -> Message | None:
         """The next message that is not a task-id list (those are queued); ``None`` at the end of the stream."""
         with self.reading:
+            if self._overflow is not None:
+                raise self._overflow
             if self._commands:
                 return self._commands.popleft()
             while True:
@@ -206,6 +210,8 @@ class _Channel:
         the list it waited for is still to come: it is dropped when it does, never taken for a later emit's.
         """
         with self.reading:
+            if self._overflow is not None:
+                raise self._overflow
             if self._task_ids:
                 return self._task_ids.popleft()
             try:
@@ -225,7 +231,8 @@ class _Channel:
 
     def _queue(self, queue: deque[Any], item: Any, what: str) -> None:
         if len(queue) >= self._max_queued:
-            raise ProtocolError(f"more than {self._max_queued} {what}")
+            self._overflow = ProtocolError(f"more than {self._max_queued} {what}")
+            raise self._overflow
         queue.append(item)
 
 
