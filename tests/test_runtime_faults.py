@@ -94,6 +94,49 @@ def scenario(name: str) -> dict[str, Any]:
     return dict(json.loads(result.stdout.splitlines()[-1]))
 
 
+# ============================================================================================ the plumbing
+def test_writer_writes_nothing_after_it_broke(tmp_path: Path) -> None:
+    """A 1 MB message is stuck on a full pipe when the writer breaks (a reading thread posted more than
+    ``max_posted`` replies) and is closed; the next file opened gets the pipe's descriptor number. On main the
+    writer's thread went on with the message it had begun and wrote the rest of it (960 KiB) into that file."""
+    import fcntl
+    import termios
+
+    from streamcodecs._runtime.stdio import Broken, Writer
+
+    read_end, write_end = os.pipe()
+    writer = Writer(os.fdopen(write_end, "wb"), "test", own=True, max_posted=1)
+    failures: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            writer.write(b"x" * (1 << 20), time.monotonic() + START)
+        except Broken as exc:
+            failures.append(exc)
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    try:
+        until = time.monotonic() + START
+        while fcntl.ioctl(read_end, termios.FIONREAD, b"\0\0\0\0") != (65536).to_bytes(4, sys.byteorder):
+            assert time.monotonic() < until, "the pipe never filled"
+            time.sleep(0.01)
+        writer.post(b"a", time.monotonic() + START)
+        with pytest.raises(Broken, match="more than 1 messages queued unwritten"):
+            writer.post(b"b", time.monotonic() + START)
+        writer.close(time.monotonic() + START)
+        unrelated = os.open(tmp_path / "unrelated", os.O_WRONLY | os.O_CREAT)
+        if unrelated != write_end:
+            os.dup2(unrelated, write_end)
+            os.close(unrelated)
+        thread.join(START)
+        assert not thread.is_alive() and failures
+        assert (tmp_path / "unrelated").stat().st_size == 0
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
 # ============================================================================================ KCL daemon driver
 def faulty_child(mode: str, *args: str, **options: Any) -> kcl.ChildDriver:
     return kcl.ChildDriver.launch([sys.executable, str(PEERS / "kcl_faulty_child.py"), mode, *args], **options)

@@ -11,7 +11,8 @@ Three pieces, each with a bound it keeps whatever the other side does:
 - :class:`Writer`: whole messages written to a binary stream, each ``write`` waiting at most until its deadline,
   from any thread, in the order of the calls; the reading side never waits for a writer (``post`` queues a message
   without waiting). A write that misses its deadline or fails breaks the writer: the stream is no longer at a
-  message boundary, so every later call raises :class:`Broken`.
+  message boundary, so every later call raises :class:`Broken`, and nothing more is written, not even the rest of
+  a message begun.
 - :class:`Tail`: the last ``limit`` bytes of a stream (a peer's stderr).
 """
 
@@ -290,18 +291,23 @@ class Writer:
                 pass
 
     def _close_stream(self) -> None:
-        """Close the stream, unless a thread is inside its write (it could hold the stream's lock for ever)."""
-        if self._private and self._fd is not None:
+        """Close the stream, unless a thread is inside its write (it could hold the stream's lock for ever).
+
+        The descriptor is let go of under the lock, under which every write on it is made: once closed, its number
+        may be reused by any file the process opens next, and no write of this writer's may land there."""
+        with self._lock:
             fd, self._fd = self._fd, None
+        if self._private and fd is not None:
             try:
                 os.close(fd)
             except OSError:
                 pass
+            fd = None
         if self._stuck:
             return
         try:
-            if self._fd is not None:
-                os.set_blocking(self._fd, True)
+            if fd is not None:
+                os.set_blocking(fd, True)
             self._stream.close()
         except (OSError, ValueError):
             pass
@@ -421,10 +427,15 @@ class Writer:
             _, ready, _ = select.select([], [fd], [], None if left == math.inf else left)
             if not ready:
                 continue
-            try:
-                written = os.write(fd, data[:_CHUNK])
-            except BlockingIOError:
-                continue
+            with self._lock:  # not after a break (nothing more is written), nor on a descriptor closed meanwhile
+                if self._broken is not None:
+                    raise self._broken
+                if self._fd != fd:
+                    raise Broken(f"{self._name}: the stream is closed")
+                try:
+                    written = os.write(fd, data[:_CHUNK])
+                except BlockingIOError:
+                    continue
             data = data[written:]
             job.data = data
 
