@@ -132,7 +132,7 @@ public final class JsonWrite {
                 throw new JsonProblem(e.getMessage());
             }
             // Nested deeper than the limit by itself: written as Spark gives it, so that the message is refused as
-            // the Python codec refuses it, whole ("nested too deeply" naming the message, by the check of what was
+            // the Python codec refuses it, whole (too deep, naming the message, by the check of what was
             // written) and only after its other fields' problems, not at this value's path.
             w.json(text);
         }
