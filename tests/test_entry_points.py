@@ -162,3 +162,22 @@ def test_the_java_entry_points_of_a_slice_refuse_null_and_a_range_outside_it_in_
             assert thrown.getClass().getName() == "java.lang.IndexOutOfBoundsException", (name, offset, length)
             words = messages.not_a_slice(call=name, offset=offset, length=length, size=len(data))
             assert thrown.getMessage() == words
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("protocol", ["kcl", "storm", "pravega"])
+def test_the_java_codecs_refuse_an_unknown_direction_in_the_python_codecs_words(spark: Any, protocol: str) -> None:
+    """The catalog's unknown_direction, its fields as Python's reprs (the directions a tuple): the Java JSON codecs
+    wrote their own words (``expected one of to_child, to_daemon``, a name in quotes whatever it held), the binary
+    one a Java list (``[request, reply]``), and the JSON family's Python template its own copy of the text."""
+    from pyspark.errors.exceptions.captured import IllegalArgumentException
+
+    module = importlib.import_module(f"streamcodecs.{protocol}")
+    java = getattr(spark._jvm.streamcodecs, protocol)
+    for name in ("sideways", "it's", "tab\there"):
+        with pytest.raises(ValueError) as python:
+            module.Reader(direction=name)
+        with pytest.raises(IllegalArgumentException) as refused:
+            java.Reader(name, 100) if protocol == "pravega" else java.Reader(name)
+        assert str(refused.value) == str(python.value), name
+        assert str(python.value).startswith(f"unknown direction {name!r}; expected one of ("), name
