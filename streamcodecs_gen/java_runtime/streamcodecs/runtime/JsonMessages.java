@@ -29,6 +29,16 @@ public final class JsonMessages {
                 Messages.unknownDirection(PythonText.repr(name), PythonText.tuple(List.of(directions))));
     }
 
+    /** {@code index}, when it is a direction's in {@code directions} or -1 (every direction): else the refusal of an
+     * unknown direction, naming the index. */
+    public static int direction(String[] directions, int index) {
+        if (index < -1 || index >= directions.length) {
+            throw new IllegalArgumentException(
+                    Messages.unknownDirection(index, PythonText.tuple(List.of(directions))));
+        }
+        return index;
+    }
+
     /** Why a scanned value cannot be a tagged message of any direction (not an object, no tag, a tag that is not a
      * string), or null when it has a string tag. */
     public static JsonProblem tagProblem(JsonScan scan, String tagKey) {
