@@ -43,6 +43,7 @@ class Message:
     doc: str
     source: str = ""  # the library whose words these are, when the Python path takes them from it
     python_never: str = ""  # why the Python runtime never says it (what refuses the same input there first)
+    java_never: str = ""  # why the Java runtime never says it (what it has no counterpart of)
     column: bool = False  # its fields are Spark columns: said as the pieces to concat (a text is a literal)
 
     @property
@@ -163,7 +164,8 @@ CATALOG: tuple[Message, ...] = (
         "malformed JSON: nested too deeply",
         "JSON nested deeper than MAX_DEPTH (at the bracket that opens one level too many).",
     ),
-    # The JSON family's own words (jsonwire.py, jsonpacked.py, jsonpaths.py; JsonParsing, JsonReader, JsonMessages).
+    # The JSON family's own words (jsontext.py, jsonfailures.py, jsonwire.py, jsonpacked.py, jsonpaths.py; JsonParsing,
+    # JsonReader, JsonMessages).
     Message("nested_too_deeply", "nested too deeply", "Why a text is malformed when it nests deeper than MAX_DEPTH."),
     Message("malformed", "malformed {syntax}: {why}", "A text that is not JSON (or MessagePack: syntax) and why."),
     Message("string_not_utf8", "a string is not valid UTF-8 ({why})", "Why a text is malformed (why: the codec's)."),
@@ -236,6 +238,12 @@ CATALOG: tuple[Message, ...] = (
         "unknown_mode",
         "unknown mode {mode}; expected one of {modes}",
         "A Spark function asked for a mode it does not have (both shown as Python reprs).",
+    ),
+    Message(
+        "unknown_key_mapper",
+        "unknown key mapper {mapper}; expected one of {mappers}",
+        "A to_kafka's key mapper name the protocol lacks (both as Python reprs): a ValueError, the caller's mistake.",
+        java_never="the SQL to_kafka takes no key mapper: its caller makes the key column",
     ),
     Message(
         "not_in_direction",

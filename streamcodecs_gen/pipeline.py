@@ -86,8 +86,8 @@ def load_protocols(
                 Problem(
                     str(definitions),
                     0,
-                    f"--protocol {name!r} is not defined",
-                    "use one of: " + ", ".join(sorted(names)),
+                    f"--protocol {name!r}: no protocol of that name is defined here",
+                    "pass one of: " + ", ".join(sorted(names)),
                 )
             )
     if problems:

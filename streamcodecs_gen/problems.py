@@ -10,12 +10,12 @@ from dataclasses import dataclass
 @dataclass(frozen=True, order=True)
 class Problem:
     file: str
-    line: int
+    line: int  # 0: of the file (or directory) as a whole, at no line of it
     message: str
     hint: str = ""
 
     def __str__(self) -> str:
-        text = f"{self.file}:{self.line}: {self.message}"
+        text = f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
         return f"{text} — {self.hint}" if self.hint else text
 
 

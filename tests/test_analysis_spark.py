@@ -3,12 +3,14 @@ each field, the schemas' names and lines, and the decoded row's columns per mess
 
 from __future__ import annotations
 
+import importlib
+import re
 from pathlib import Path
 
 import pytest
 from test_analysis_arrow import field, list_of, map_of, owner, struct, wire
 
-from streamcodecs_gen.analysis.spark import kind_column, pyspark, spark_plan
+from streamcodecs_gen.analysis.spark import ENCODE_SKIPS, kind_column, pyspark, spark_plan
 from streamcodecs_gen.model import Message, Origin, Protocol
 from streamcodecs_gen.pipeline import load_protocols
 
@@ -68,3 +70,18 @@ def test_the_plan_of_a_json_protocol(protocols: dict[str, Protocol]) -> None:
     types = {f.type for s in plan.schemas for f in s.fields}
     assert "VariantType()" in types or "ArrayType(VariantType())" in types
     assert all(s.doc.startswith(f"{s.owner.name} (message): ") for s in plan.schemas if s.message)
+
+
+@pytest.mark.parametrize("protocol", ["cloudevents", "kcl", "pravega", "storm"])
+def test_what_encode_reads_is_one_fact_both_targets_render(protocol: str) -> None:
+    """``encode`` reads DECODED but ENCODE_SKIPS: the Python function object and the Java UDF are given it from the
+    generated module and the generated ``Sql`` class, each rendered from the analysis' one constant."""
+    module = importlib.import_module(f"streamcodecs.spark.{protocol}")
+    decoded = [f.name for f in module.DECODED.fields]
+    assert ENCODE_SKIPS in decoded
+    assert [f.name for f in module._FUNCTIONS.encoded_from.fields] == [n for n in decoded if n != ENCODE_SKIPS]
+    java = REPO / "output" / "java" / "src" / "streamcodecs" / protocol
+    sql = (java / "Sql.java").read_text(encoding="utf-8")
+    assert f'ENCODED_FROM = RowShape.without(DECODED, "{ENCODE_SKIPS}");' in sql
+    encode = (java / "Encode.java").read_text(encoding="utf-8")
+    assert re.findall(r"new RowShape\([^;]*;", encode) == [f'new RowShape("{protocol} encode", Sql.ENCODED_FROM);']

@@ -111,6 +111,11 @@ REFUSED = [
     (kcl, b'{"action":"processRecords","records":[ {"sequenceNumber":"1"}]}', 39, "records[0].data"),
     (kcl, b'{"action":"processRecords","records":[{"data":"QQ","partitionKey":"p","sequenceNumber":"1"}]}', 46, None),
     (kcl, b'{"action":"initialize","shardId":5,"shardId":"a"}', 33, "shardId"),  # the typed path: the first
+    # a repeated tag: the first picks the message, the first other value is the one refused
+    (kcl, b'{"action":"status","action":"x"}', 28, "action"),
+    (kcl, b'{"action":"status","action":5}', 28, "action"),
+    (kcl, b'{"action":"status", "action":"st\\u0061tus", "action":"y"}', 53, "action"),
+    (kcl, b'{"action":"bogus","action":"status"}', 10, "action"),  # the first is no message's: refused itself
     (kcl, b'{"action":"shutdown","reason":"SOMETIMES"}', 30, "reason"),
     (kcl, b'{"act\\u0069on":"initialize","shardId":5}', 38, "shardId"),
     (storm, b'{"foo":1}\nend\n', 0, None),

@@ -224,15 +224,7 @@ def test_flags_binary_and_test_dirs(tmp_path: Path) -> None:
     assert (root / "data" / "vec" / "fixture" / "1" / "manifest.json").is_file()
     test_file = root / "checks" / "test_compat_fixture.py"
     assert '"../data/vec"' in test_file.read_text()
-    ran = subprocess.run(
-        [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "checks"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert ran.returncode == 0, ran.stdout[-1500:]
+    _generated_tests_pass(root, "checks")
 
 
 def test_compat_tests_run_with_plain_pytest_when_the_package_is_under_an_output_dir(tmp_path: Path) -> None:
@@ -240,8 +232,13 @@ def test_compat_tests_run_with_plain_pytest_when_the_package_is_under_an_output_
     root = tmp_path / "out"
     result = generate("-p", str(FIXTURES), "-r", str(root), "-n", "acme.codecs", "-o", "src", "-q")
     assert result.returncode == 0, result.stderr
+    _generated_tests_pass(root, "tests")
+
+
+def _generated_tests_pass(root: Path, tests: str) -> None:
+    """The generated compatibility tests in ``root``'s directory ``tests`` pass, run there with plain pytest."""
     ran = subprocess.run(
-        [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", tests],
         cwd=root,
         capture_output=True,
         text=True,
@@ -397,7 +394,9 @@ def test_protocol_flag_writes_only_that_protocol_and_keeps_the_others(tmp_path: 
     assert other.read_text().endswith("# hand edit\n"), "another protocol's files are left as they are"
     assert (root / "streamcodecs" / "jfixture" / "__init__.py").is_file(), "nor are they removed as stale"
     unknown = generate("-p", str(FIXTURES), "-r", str(root), "--protocol", "nope")
-    assert unknown.returncode == 2 and "'nope' is not defined" in unknown.stderr
+    assert unknown.returncode == 2
+    assert f"{FIXTURES.name}: --protocol 'nope': no protocol of that name is defined here" in unknown.stderr
+    assert "pass one of: fixture, jfixture" in unknown.stderr and ":0:" not in unknown.stderr  # at no line
 
 
 def test_files_streamcodecs_did_not_write_are_never_overwritten(tmp_path: Path) -> None:

@@ -55,6 +55,11 @@ WORDED: dict[str, list[bytes]] = {
         b'{"action":"initialize","shardId":5,"shardId":"a"}',
         b'{"action":"processRecords","records":[ {"sequenceNumber":"1"}]}',
         b'{"act\\u0069on":"initialize","shardId":5}',
+        # a repeated tag: refused at the first value other than the first (which picked the message)
+        b'{"action":"status","action":"x"}',
+        b'{"action":"status","action":5}',
+        b'{"action":"status", "action":"st\\u0061tus", "action":"y"}',
+        b'{"action":"bogus","action":"status"}',
     ],
     "storm": [
         # CRLF line ends read as LF, and the text stops before its end line's line end, as a Reader cuts it

@@ -316,7 +316,7 @@ def test_a_missing_module_is_one_line_and_exit_2_not_a_template_bug(tmp_path: Pa
 
 def test_every_third_party_module_the_generator_imports_is_a_named_requirement() -> None:
     """A module missing from REQUIREMENTS gives a traceback where the README promises one line (as msgspec did)."""
-    import ast
+    from test_py_package import imported_modules
 
     from streamcodecs_gen.environment import REQUIREMENTS
 
@@ -324,19 +324,9 @@ def test_every_third_party_module_the_generator_imports_is_a_named_requirement()
     # the generator's own code.
     copied = {"py_package", "py_tests"}
     sources = [p for p in (REPO / "streamcodecs_gen").rglob("*.py") if not copied & set(p.parts)]
-    imported: dict[str, str] = {}
-    for path in sources:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            else:
-                continue
-            for name in names:
-                top = name.split(".")[0]
-                if top not in sys.stdlib_module_names and top != "streamcodecs_gen":
-                    imported.setdefault(top, str(path.relative_to(REPO)))
+    imported = {
+        top: str(path.relative_to(REPO)) for top, path in imported_modules(sources).items() if top != "streamcodecs_gen"
+    }
     assert {"yaml", "jinja2", "jsonschema", "msgspec"} <= set(imported), imported  # the scan sees them
     missing = {top: where for top, where in imported.items() if top not in REQUIREMENTS}
     assert not missing, f"imported by the generator but not in environment.REQUIREMENTS: {missing}"

@@ -156,12 +156,12 @@ def test_a_companion_is_a_module_or_a_package(tmp_path: Path, monkeypatch: pytes
     assert target_py.companion_sources("storm", "shell") == []  # not under tmp_path: nothing there
 
 
-def _imported_distributions(files: list[Path]) -> set[str]:
-    """The top-level modules outside the standard library and the package that ``files`` import, anywhere in them
-    (a function's own imports too)."""
+def imported_modules(files: list[Path]) -> dict[str, Path]:
+    """The top-level modules outside the standard library that ``files`` import, anywhere in them (a function's own
+    imports too), each with the first of ``files`` that imports it."""
     import ast
 
-    found: set[str] = set()
+    found: dict[str, Path] = {}
     for path in files:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
@@ -170,8 +170,15 @@ def _imported_distributions(files: list[Path]) -> set[str]:
                 names = [node.module]
             else:
                 continue
-            found |= {n.split(".")[0] for n in names if n.split(".")[0] not in sys.stdlib_module_names}
-    return found - {"streamcodecs"}
+            for name in names:
+                if name.split(".")[0] not in sys.stdlib_module_names:
+                    found.setdefault(name.split(".")[0], path)
+    return found
+
+
+def _imported_distributions(files: list[Path]) -> set[str]:
+    """The top-level modules outside the standard library and the package that ``files`` import."""
+    return set(imported_modules(files)) - {"streamcodecs"}
 
 
 def test_the_package_declares_every_distribution_it_imports() -> None:

@@ -463,3 +463,12 @@ def test_decode_reads_the_json_event_format_as_the_codec_does(spark: Any, path: 
             assert _field_of(row["d"]["error"]) == _field_of(problem), value[:100]
         if event is not None:
             assert _spark_fields(row["d"]["cloud_event"], event) == _codec_fields(event)
+
+
+def test_an_unknown_key_mapper_is_the_callers_mistake_in_the_codecs_words(decoded: dict[str, Any]) -> None:
+    """A ValueError when the query is built, as the codec's ``to_kafka`` raises it: not bad data in a row."""
+    with pytest.raises(ValueError) as spark:
+        decoded["module"].to_kafka(decoded["query"], "binary", key_mapper="nope")
+    with pytest.raises(ValueError) as codec:
+        ce.to_kafka(ce.CloudEvent(id="1", source="urn:a", type="t"), key_mapper="nope")
+    assert str(spark.value) == str(codec.value) == "unknown key mapper 'nope'; expected one of ['partitionkey']"

@@ -256,6 +256,7 @@ def test_binary_decode_and_encode_batches() -> None:
         protocol="pravega",
         directions=spv.DIRECTIONS,
         decoded=spv.DECODED,
+        encoded_from=spv._ENCODED_FROM,
         kinds=spv._KINDS,
     )
     frames = pa.array([pv.encode(pv.KeepAlive()), None, b"\x00\x00"], pa.binary())

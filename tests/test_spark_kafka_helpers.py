@@ -23,6 +23,7 @@ FUNCTIONS = kafka.KafkaFunctions(
     protocol="cloudevents",
     directions=sce.DIRECTIONS,
     decoded=sce.DECODED,
+    encoded_from=sce._ENCODED_FROM,
     event=kafka.SparkEvent(
         message="CloudEvent",
         column="cloud_event",
@@ -63,6 +64,7 @@ def test_a_protocol_without_a_java_target_says_why_once_where_the_session_runs_t
         protocol="nojava",
         directions=sce.DIRECTIONS,
         decoded=sce.DECODED,
+        encoded_from=sce._ENCODED_FROM,
         event=FUNCTIONS.event,
         media=MEDIA,
         key_mappers={},

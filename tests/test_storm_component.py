@@ -5,6 +5,7 @@ process over binary streams; the answers are read back with the codec.
 
 from __future__ import annotations
 
+import inspect
 import io
 import os
 import threading
@@ -454,3 +455,12 @@ def test_a_flood_of_tuples_while_an_emit_waits_for_ids_is_bounded(tmp_path: Path
     stream = java_handshake(tmp_path) + java_tuple("1", "ask") + b"".join(java_tuple(str(n), "x") for n in range(200))
     with pytest.raises(storm.ProtocolError, match="more than 100 messages while an emit waited for its task ids"):
         bolt.run(io.BytesIO(stream), io.BytesIO())
+
+
+@pytest.mark.parametrize("role", [storm.ShellBolt, storm.ShellSpout])
+def test_each_role_shows_its_keyword_arguments(role: type) -> None:
+    """help() and a type checker see each option of both roles, with its default: no ``**options`` hides them."""
+    parameters = inspect.signature(role).parameters
+    assert all(p.kind is not inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    assert {"component", "task_ids", "timeout", "strict", "serializer", "keep_bytes"} <= set(parameters)
+    assert parameters["timeout"].default == 10.0

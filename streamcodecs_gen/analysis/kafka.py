@@ -19,7 +19,7 @@ from ..patterns import java_patterns
 from ..types import JAVA_PRIMITIVES, JSON_BYTES, WireType
 from .exports import exports
 from .runtime import java_kafka_types, kafka_java_type, python_kafka_codec
-from .spark import kind_column, pyspark, schema_name
+from .spark import ENCODE_SKIPS, kind_column, pyspark, schema_name
 
 MODULE_NAMES = (
     "MAX_MESSAGE",
@@ -250,7 +250,7 @@ def kafka_spark(protocol: Protocol) -> SparkKafka:
 
 def spark_context(protocol: Protocol) -> dict[str, Any]:
     """What the Kafka family's Spark template reads besides the event model (``python_context``)."""
-    return {"spark": kafka_spark(protocol)}
+    return {"spark": kafka_spark(protocol), "encode_skips": ENCODE_SKIPS}
 
 
 # --- the Java target ------------------------------------------------------------------------------------------

@@ -22,6 +22,10 @@ BINARY_ROW = ("message", "error", "offset")
 """The binary family's decoded row's own columns, which no kind's column is named (an inline frame has ``offset``)."""
 JSON_ROW = ("message", "error")
 """The JSON family's decoded row's own columns, which no kind's column is named."""
+ENCODE_SKIPS = "error"
+"""The one column of a decoded row (``DECODED``, every family) that ``encode`` does not read: a row built to be
+encoded lacks it. Both targets render it: the Python Spark module's ``_ENCODED_FROM`` and Java's
+``Sql.ENCODED_FROM`` are ``DECODED`` without it (``encode_skips`` in the Spark templates' context, ``SqlPlan``'s)."""
 
 
 def schema_name(s: Struct) -> str:
@@ -119,4 +123,8 @@ def spark_plan(protocol: Protocol, *, reserved: Sequence[str], variant: bool) ->
 
 def spark_context(protocol: Protocol, *, reserved: Sequence[str], variant: bool) -> dict[str, Any]:
     """What the binary and JSON Spark templates read: the plan, and the Arrow conversions (``analysis/arrow.py``)."""
-    return {"spark": spark_plan(protocol, reserved=reserved, variant=variant), **arrow_context(protocol)}
+    return {
+        "spark": spark_plan(protocol, reserved=reserved, variant=variant),
+        "encode_skips": ENCODE_SKIPS,
+        **arrow_context(protocol),
+    }

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..model import ListRef, MapRef, Message, Protocol, StructRef, TypeRef, WireRef
 from .kafka import SparkKafka
-from .spark import SparkPlan
+from .spark import ENCODE_SKIPS, SparkPlan
 
 SQL_NAMES = {
     "decode": "{protocol}_decode",
@@ -128,6 +128,11 @@ class SqlPlan:
     payload: str | None = None
     time: str | None = None
     extra: str | None = None
+
+    @property
+    def encode_skips(self) -> str:
+        """The DECODED column ``encode`` does not read (``Sql.ENCODED_FROM`` is DECODED without it)."""
+        return ENCODE_SKIPS
 
     def function(self, python: str) -> SqlFunction:
         return next(f for f in self.functions if f.python == python)

@@ -3,7 +3,7 @@ calls, and the refusals they raise.
 
 A protocol's generated writer tests each value's exact class (and range) itself; a value that fails that test comes
 here, to the checker of its kind, which accepts what still reads back equal and otherwise raises the
-:class:`Refusal` decode would give, in decode's words. Decoding lives in :mod:`.jsonwire`.
+:class:`Refusal` decode would give, in decode's words. Decoding lives in :mod:`.jsonpaths`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ import msgspec
 
 from . import messages as _m
 from .errors import EncodeError
+from .jsonfailures import PACKED_TOO_DEEP
 from .jsonpacked import NOT_OPENERS
-from .jsonwire import MAX_DEPTH, PACKED_TOO_DEEP, TOO_DEEP, roomy
+from .jsontext import roomy
+from .messages import MAX_DEPTH, TOO_DEEP
 
 __all__ = [
     "ENCODE_FAILURES",

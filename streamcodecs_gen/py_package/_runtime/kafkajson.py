@@ -12,8 +12,9 @@ from typing import Any, Final
 import msgspec
 
 from . import messages as _m
-from .jsonwire import MAX_DEPTH, nesting, roomy, syntax_before_too_deep, too_deep_at
+from .jsontext import nesting, roomy, syntax_before_too_deep, too_deep_at
 from .kafkarules import Invalid
+from .messages import MAX_DEPTH
 
 __all__ = ["JSON_ENCODE", "TOO_DEEP", "finite", "json_decode", "json_encode", "json_raw"]
 
@@ -69,7 +70,7 @@ def json_decode(data: bytes | bytearray | memoryview | str) -> Any:
 
     The family's strict text, as the Java codec reads it: text that is not UTF-8 is refused at its first invalid
     byte, whatever else is wrong with it (RFC 8259 8.1), and arrays and objects nest at most
-    :data:`~.jsonwire.MAX_DEPTH` deep, whatever the interpreter's stack (a repeated member name keeps its last
+    :data:`~.messages.MAX_DEPTH` deep, whatever the interpreter's stack (a repeated member name keeps its last
     value, in the first one's place: a Python dict, as the CloudEvents SDKs' parsers read an object)."""
     try:
         value = _JSON_DECODE(data)

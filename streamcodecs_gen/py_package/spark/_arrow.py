@@ -7,8 +7,9 @@ for every wire family: one Arrow array in, the codec called once per row, one Ar
 
 A free-form JSON value crosses as its JSON text (:func:`json_text`, :func:`json_value`), which ``_variant`` turns
 into a VARIANT and back on the JVM. The other concerns of the Python path have modules of their own: ``_variant``
-(VARIANT columns as text), ``_shipped`` (how the function objects pickle), ``_gc`` (the collector paused for a
-batch) and ``_functions`` (``ProtocolFunctions``, what the families' function objects share).
+(VARIANT columns as text), ``_shape`` (structs read by field name), ``_shipped`` (how the function objects pickle),
+``_gc`` (the collector paused for a batch) and ``_functions`` (``ProtocolFunctions``, what the families' function
+objects share).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from pyspark.sql.types import DataType
 
 from .._runtime import messages as _m
 from .._runtime.errors import DecodeError, EncodeError
-from .._runtime.jsonwire import roomy
+from .._runtime.jsontext import roomy
 from . import ENCODED
 
 __all__ = [

@@ -43,9 +43,18 @@ class BinaryFunctions(_functions.ProtocolFunctions):
         protocol: str,
         directions: tuple[str, ...],
         decoded: StructType,
+        encoded_from: StructType,
         kinds: dict[str, _arrow.Kind],
     ) -> None:
-        super().__init__(module, name, codec=codec, protocol=protocol, directions=directions, decoded=decoded)
+        super().__init__(
+            module,
+            name,
+            codec=codec,
+            protocol=protocol,
+            directions=directions,
+            decoded=decoded,
+            encoded_from=encoded_from,
+        )
         self.kinds = kinds
         self.decoded_arrow: pa.StructType = to_arrow_type(decoded)
 

@@ -12,15 +12,16 @@ from pyspark.sql.types import StructType
 
 from . import ENCODED, _jvm, check_mode, encoded
 from ._arrow import arrow_udf
+from ._shape import by_name, named_fields
 from ._shipped import Shipped
-from ._variant import by_name, named_fields
 
 __all__ = ["ProtocolFunctions"]
 
 
 class ProtocolFunctions(Shipped):
     """The Spark functions of one protocol, over its codec: ``codec`` is its generated codec module, ``protocol`` its
-    name, ``directions`` its ``DIRECTIONS`` and ``decoded`` its ``DECODED`` (the row ``decode`` gives)."""
+    name, ``directions`` its ``DIRECTIONS``, ``decoded`` its ``DECODED`` (the row ``decode`` gives) and ``encoded_from``
+    its ``_ENCODED_FROM`` (what ``encode`` reads of such a row)."""
 
     def __init__(
         self,
@@ -31,14 +32,15 @@ class ProtocolFunctions(Shipped):
         protocol: str,
         directions: tuple[str, ...],
         decoded: StructType,
+        encoded_from: StructType,
     ) -> None:
         super().__init__(module, name)
         self.codec = codec
         self.protocol = protocol
         self.directions = directions
         self.decoded = decoded
-        self.encoded_from = StructType([f for f in decoded.fields if f.name != "error"])
-        """What ``encode`` reads of a DECODED row: all of it but ``error`` (which a row built to be encoded lacks)."""
+        self.encoded_from = encoded_from
+        """What ``encode`` reads of a DECODED row (the module's ``_ENCODED_FROM``)."""
 
     def encode_batch(self, rows: pa.Array) -> pa.Array:
         """``encode`` of one batch on the Python path: ``DECODED`` rows (free-form JSON as its text) -> ``ENCODED``."""

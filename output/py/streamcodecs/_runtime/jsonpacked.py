@@ -3,7 +3,8 @@
 values (and runs of common messages decoded in one pass) for a protocol's incremental ``Reader``.
 
 msgspec has no call that reads one value off the front of a buffer; :class:`PackedFrames` finds where values end by
-C passes over the bytes instead (see its docstring). The per-value decoding and the errors are :mod:`.jsonwire`'s.
+C passes over the bytes instead (see its docstring). The per-value decoding is :mod:`.jsonpaths`', the errors
+:mod:`.jsonfailures`'.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from typing import Any
 import msgspec
 
 from .errors import DecodeError
-from .jsonwire import _BYTE, _PACKED_MALFORMED, DECODE_FAILURES, MAX_DEPTH, PACKED_TOO_DEEP, roomy
-from .messages import too_long
+from .jsonfailures import _BYTE, _PACKED_MALFORMED, DECODE_FAILURES, PACKED_TOO_DEEP
+from .jsontext import roomy
+from .messages import MAX_DEPTH, too_long
 
 __all__ = ["NOT_OPENERS", "PackedFrames", "PackedRun", "packed_end", "refuse_unbounded", "too_deep"]
 
@@ -66,7 +68,7 @@ level of nesting adds one, so bytes with fewer cannot nest that deep (other valu
 
 # ---------------------------------------------------------------- nesting, whatever the stack
 # msgspec reads MessagePack as deep as the interpreter's recursion limit less the stack in use allows (below 1000
-# with Python's default limit), so, as with JSON text (jsonwire), a value deeper than that fails first and then its
+# with Python's default limit), so, as with JSON text (jsontext), a value deeper than that fails first and then its
 # nesting decides: refused as PACKED_TOO_DEEP when deeper than MAX_DEPTH, else read again with room on the stack;
 # and where the recursion limit was raised above MAX_DEPTH (msgspec would read deeper), a value that could be
 # deeper is measured before it is read.

@@ -23,23 +23,12 @@ import msgspec
 
 from . import messages as _m
 from .errors import DecodeError
+from .jsonfailures import _MISSING, DECODE_FAILURES, PACKED_TOO_DEEP, decode_error
 from .jsonpacked import deeper_packed, packed_end, refuse_unbounded
-from .jsonwire import (
-    _MISSING,
-    _PATH,
-    DECODE_FAILURES,
-    EMPTY_MESSAGE,
-    MAX_DEPTH,
-    PACKED_TOO_DEEP,
-    Fast,
-    check_text,
-    decode_error,
-    deeper,
-    located,
-    malformed_first,
-    telling_failure,
-    unbounded,
-)
+from .jsonplaces import _PATH, located, tag_again_at, telling_failure
+from .jsontext import check_text, deeper, malformed_first, unbounded
+from .jsonwire import Fast
+from .messages import EMPTY_MESSAGE, MAX_DEPTH
 
 __all__ = ["fast_text", "general_packed", "general_text", "recogniser", "typed_packed", "typed_text"]
 
@@ -89,6 +78,17 @@ def typed_text(
 
     getrecursionlimit = sys.getrecursionlimit
 
+    def tag_again(failure: DecodeError, text: bytes, name: str) -> DecodeError:
+        """``failure`` of direction ``name``'s decoder, at the value that it refuses when that is a repeated tag key's
+        value other than its first: the decoder read the message the first names (one of the direction's), then
+        refused the other there."""
+        if failure.field != tag_key or failure.offset is not None:
+            return failure
+        again = tag_again_at(text, tag_key)
+        if again is None or not isinstance(again[0], str) or name not in tag_directions.get(again[0], ()):
+            return failure
+        return error(failure.reason, offset=again[1], field=failure.field, line=failure.line)
+
     def decode_text(direction: str | None, text: bytes, line: int | None) -> Any:
         if not text.isascii() or 92 in text:  # else nothing check_text looks for (the common case, without a call)
             check_text(text, error, line)
@@ -102,7 +102,7 @@ def typed_text(
                     raise
                 except DECODE_FAILURES as exc:
                     failure = decode_error(malformed_first(exc, text), error, line=line, size=len(text))
-                    raise located(failure, text, error, last=False) from None
+                    raise located(tag_again(failure, text, direction), text, error, last=False) from None
             failures: dict[str, Exception] = {}
             for name, decoder in decoders.items():  # a tag used in several directions: the first that fits wins
                 try:
@@ -115,7 +115,8 @@ def typed_text(
                         break
             telling = telling_failure(failures, text, tag_key, tag_directions)
             failure = decode_error(malformed_first(telling, text), error, line=line, size=len(text))
-            raise located(failure, text, error, last=False) from None
+            name = next(name for name, exc in failures.items() if exc is telling)
+            raise located(tag_again(failure, text, name), text, error, last=False) from None
         except RecursionError:
             return deeper(text, error, line, partial(decode_text, direction, text, line))  # no closure: no cells
 
@@ -165,7 +166,7 @@ def _packed_items(data: Any, pos: int) -> tuple[bool | None, int, int]:
 
 
 def packed_value_at(data: Any, field: str | None, *, missing: bool = False, last: bool = True) -> int:
-    """:func:`~.jsonwire.value_at` of a MessagePack value (a whole one, refused after it was read): the offset in
+    """:func:`~.jsonplaces.value_at` of a MessagePack value (a whole one, refused after it was read): the offset in
     ``data`` of the value at ``field``, or with ``missing`` of the map that lacks its last key."""
     pos = 0
     steps = list(_PATH.finditer(field or ""))
@@ -240,7 +241,7 @@ def packed_located(
     bad: Exception | None = None,
 ) -> Any:
     """``exc`` naming the offset of what it refuses in the MessagePack value ``data`` (at ``at`` in a stream) when it
-    names none, as :func:`~.jsonwire.located` does in JSON text: a string that is not UTF-8 (``bad``) at its bad
+    names none, as :func:`~.jsonplaces.located` does in JSON text: a string that is not UTF-8 (``bad``) at its bad
     byte; a value nested too deeply at its start (not at the map or array that opens one level too many, as in JSON
     text: the Reader's runs do not follow that)."""
     if isinstance(bad, UnicodeDecodeError):  # msgspec's offset is in the string: the string's, in the value

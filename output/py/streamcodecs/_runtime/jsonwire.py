@@ -1,29 +1,40 @@
 # Copied from streamcodecs_gen/py_package/_runtime/jsonwire.py by ./generator.py; edit that file, not this copy.
-"""Support for the JSON wire family (JSON lines, and JSON followed by an ``end`` line) and its MessagePack variant.
+"""The JSON wire family's streams (JSON lines, and JSON followed by an ``end`` line; the MessagePack variant's is
+``jsonpacked``): a frame as bytes (:func:`as_bytes`, :func:`strip_end_line`) and a byte stream cut into messages
+and decoded for the incremental readers (:class:`LineFrames`, :class:`EndFrames`, :class:`LineReader`,
+:class:`Reader`).
 
-msgspec decodes straight into typed Structs and validates every field in C; these helpers turn its errors into
-the protocol's :class:`~.errors.DecodeError` naming the line, byte offset and field, and split byte streams into
-messages for the incremental readers.
+Its neighbours, one concern each: ``jsontext`` (the texts both codecs refuse alike: strict text, nesting),
+``jsonfailures`` (msgspec's failures as the protocol's DecodeError) and ``jsonplaces`` (where in a text a refusal
+is). This module also gives their names (and the JSON wire types) under the one path that generated code and users
+import: ``_runtime.jsonwire``.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import sys
 import typing
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-import msgspec
-
 from .errors import DecodeError, check_bytes
-from .messages import EMPTY_MESSAGE as EMPTY_MESSAGE
-from .messages import JSON_TRUNCATED, NESTED_TOO_DEEPLY, lone_surrogate, malformed, string_not_utf8, too_long
-from .messages import MAX_DEPTH as MAX_DEPTH
-from .messages import TOO_DEEP as TOO_DEEP
+from .jsonfailures import DECODE_FAILURES, PACKED_TOO_DEEP, decode_error
+from .jsonplaces import located, member_at, tag_again_at, telling_failure, value_at
+from .jsontext import (
+    _plainly_strict,
+    check_text,
+    deeper,
+    malformed_first,
+    nesting,
+    roomy,
+    syntax_before_too_deep,
+    too_deep,
+    too_deep_at,
+    unbounded,
+)
+from .messages import EMPTY_MESSAGE, MAX_DEPTH, TOO_DEEP, too_long
 from .wiretypes import Int8, Int16, Int32, Int64, Timestamp  # (rendered from the type records; re-exported)
 
 if typing.TYPE_CHECKING:
@@ -47,11 +58,14 @@ __all__ = [
     "malformed_first",
     "roomy",
     "nesting",
+    "unbounded",
     "as_bytes",
     "decode_error",
     "located",
     "member_at",
     "value_at",
+    "tag_again_at",
+    "telling_failure",
     "LineFrames",
     "LineReader",
     "Reader",
@@ -65,356 +79,6 @@ __all__ = [
 
 
 M = TypeVar("M")
-
-_AT = re.compile(r" - at `\$(?P<path>[^`]*)`$")
-_BYTE = re.compile(r"\(byte (?P<offset>\d+)\)")
-_MISSING = re.compile(r"missing required field `(?P<name>[^`]*)`")
-_PACKED_MALFORMED = re.compile(r"^MessagePack data is malformed: ")
-PACKED_TOO_DEEP = malformed(syntax="MessagePack", why=NESTED_TOO_DEEPLY)
-"""MessagePack nested deeper than :data:`MAX_DEPTH`: :data:`TOO_DEEP`'s words, naming the format it refuses."""
-DECODE_FAILURES = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
-"""What msgspec raises for input it cannot decode: its own errors, and for invalid UTF-8 in a string or deep
-nesting, these two built-in ones."""
-
-# ---------------------------------------------------------------- the JSON texts both codecs refuse alike
-# The rules of the family's documented "strict text" (docs/definition-format.md), applied by the Java codec too:
-# a message's text must be UTF-8 and hold no lone surrogate escape, wherever (RFC 8259 sections 8.1 and 8.2; no peer
-# refuses either, msgspec only where it decodes a string); it may nest arrays and objects MAX_DEPTH deep, whatever
-# the interpreter's stack; and a text that is not JSON is reported as malformed, whatever else is wrong with it.
-# MAX_DEPTH (the message catalog's): Jackson's default limit (``StreamReadConstraints``), which the KCL
-# MultiLangDaemon, the CloudEvents Java SDK and the Java codec read with. msgspec's own limit is the interpreter's
-# recursion limit less the stack in use (below 1000 with Python's default limit), so a deeper document fails there
-# first and :func:`deeper` decides: refused when deeper than this, else decoded again with room on the stack.
-_ESCAPES = re.compile(
-    rb"\\(?:u(?:[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|(?P<lone>[dD][89a-fA-F][0-9a-fA-F]{2})"
-    rb"|[0-9a-fA-F]{4})|.)",
-    re.S,
-)
-"""One escape (a backslash and what it takes): a surrogate pair, a lone surrogate (``lone``), another ``\\u``
-escape, or a backslash and one character."""
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
-_BRACKETS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)  # a string (skipped whole) or a bracket
-_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
-_RAW = msgspec.json.Decoder(msgspec.Raw)  # checks the syntax of a text (and nothing else), builds nothing
-
-
-def check_text(text: bytes, error: type[DecodeError], line: int | None = None) -> None:
-    """Refuses (``error``) a JSON text that is not UTF-8 or holds a lone surrogate escape (``\\ud800`` not followed
-    by a low surrogate, or a low one alone), anywhere in it: RFC 8259 8.1 (JSON text is UTF-8) and 8.2 (strings of
-    Unicode characters). Two C passes for a text of ASCII without a backslash."""
-    if text.isascii() and 92 not in text:  # no UTF-8 to check, no escape
-        return
-    if not text.isascii():
-        try:
-            text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            reason = malformed(syntax="JSON", why=string_not_utf8(why=exc.reason))
-            raise error(reason, offset=exc.start, line=line) from None
-    if _SURROGATE_ESCAPE.search(text) is not None:
-        for escape in _ESCAPES.finditer(text, text.index(b"\\")):
-            if escape.group("lone") is not None:
-                written = escape.group().decode("ascii")
-                reason = malformed(syntax="JSON", why=lone_surrogate(escape=written))
-                raise error(reason, offset=escape.start(), line=line)
-
-
-def _plainly_strict(text: bytes, end: int) -> bool:
-    """Whether every text in ``text[:end]`` passes :func:`check_text`, told by one pass over all of them: UTF-8
-    throughout and no escape that may be a surrogate's (False: check each text, see :func:`check_text`)."""
-    whole = end == len(text)  # (one message: decoded as it is, where a view and its slice cost more than the decode)
-    if not text.isascii():
-        try:
-            text.decode("utf-8") if whole else str(memoryview(text)[:end], "utf-8")
-        except UnicodeDecodeError:
-            return False
-    if whole and 92 not in text:  # no backslash, no escape (an int needle: one memchr)
-        return True
-    return text.find(b"\\ud", 0, end) < 0 and text.find(b"\\uD", 0, end) < 0  # two C passes, not a regex
-
-
-def nesting(text: bytes) -> int:
-    """How deep the arrays and objects of a JSON text nest (outside its strings)."""
-    brackets = _STRING.sub(b"", text).translate(None, _NOT_BRACKETS)
-    depth = deepest = 0
-    for b in brackets:
-        if b in b"[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
-
-
-def too_deep_at(text: bytes) -> int:
-    """Where a JSON text nested deeper than :data:`MAX_DEPTH` is refused: at the bracket that opens one level too many
-    (outside its strings, as :func:`nesting` counts), where the Java codec's parser stops."""
-    depth = 0
-    for token in _BRACKETS.finditer(text):
-        mark = token.group()[0]
-        if mark == 0x5B or mark == 0x7B:  # [ {
-            depth += 1
-            if depth > MAX_DEPTH:
-                return token.start()
-        elif mark == 0x5D or mark == 0x7D:
-            depth -= 1
-    return 0  # not reached: only a text nested too deeply is asked about
-
-
-def syntax_before_too_deep(text: bytes) -> msgspec.DecodeError | None:
-    """Of a JSON text nested deeper than :data:`MAX_DEPTH`: the syntax error that comes before the bracket opening one
-    level too many, or None. The Java codec's parser reads in the text's order and stops at whichever it meets first;
-    msgspec reads the text up to that bracket (with room on the stack) to tell: cut short there, it met none."""
-    try:
-        roomy(lambda: _RAW.decode(text[: too_deep_at(text) + 1]))
-    except msgspec.DecodeError as exc:
-        return None if str(exc) == JSON_TRUNCATED else exc
-    return None  # not reached: the text stops inside that bracket's value
-
-
-def too_deep(text: bytes, error: type[DecodeError], line: int | None) -> DecodeError:
-    """The refusal of a text nested deeper than :data:`MAX_DEPTH`: at the bracket that opens one level too many, or
-    the syntax error before it (:func:`syntax_before_too_deep`)."""
-    syntax = syntax_before_too_deep(text)
-    if syntax is not None:
-        return decode_error(syntax, error, line=line)
-    return error(TOO_DEEP, offset=too_deep_at(text), line=line)
-
-
-def deeper(text: bytes, error: type[DecodeError], line: int | None, again: Callable[[], M]) -> M:
-    """After msgspec ran out of stack on ``text``: refused as nested too deeply when it nests deeper than
-    :data:`MAX_DEPTH` (:func:`too_deep`), else ``again()`` with room for that depth on the stack."""
-    if nesting(text) > MAX_DEPTH:
-        raise too_deep(text, error, line)
-    return roomy(again)
-
-
-def roomy(call: Callable[[], M]) -> M:
-    """``call()`` with room on the stack for :data:`MAX_DEPTH` more levels of nesting: up to four frames a level (the
-    encode checks' walk of a free-form value takes three: the walk, ``any`` and its generator)."""
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(limit + 4 * MAX_DEPTH + 100)
-    try:
-        return call()
-    finally:
-        sys.setrecursionlimit(limit)
-
-
-def unbounded(text: bytes, error: type[DecodeError], line: int | None) -> None:
-    """Refuses a text nested deeper than :data:`MAX_DEPTH` when the interpreter's recursion limit was raised above
-    it (then msgspec would read it): what keeps the limit fixed in every interpreter."""
-    if sys.getrecursionlimit() > MAX_DEPTH and nesting(text) > MAX_DEPTH:
-        raise too_deep(text, error, line)
-
-
-def malformed_first(exc: Exception, text: bytes) -> Exception:
-    """Of a failure to decode ``text``: the text's syntax error when it is not JSON at all (whatever else was found
-    first, as the Java codec, which reads the syntax first), else ``exc``."""
-    if isinstance(exc, msgspec.DecodeError) and not isinstance(exc, msgspec.ValidationError):
-        return exc
-    try:
-        try:
-            _RAW.decode(text)
-        except RecursionError as deep:
-            if nesting(text) > MAX_DEPTH:
-                return syntax_before_too_deep(text) or deep
-            roomy(lambda: _RAW.decode(text))
-    except msgspec.ValidationError:
-        return exc
-    except msgspec.DecodeError as syntax:
-        return syntax
-    return exc
-
-
-def _first_tag(text: bytes, tag_key: str) -> Any:
-    """The first value of the top-level object's tag key (the message's tag, as msgspec and Jackson read a tagged
-    type), or None. Only on the error path: the standard library keeps every occurrence of a key."""
-    if not text.lstrip(b" \t\r\n").startswith(b"{"):
-        return None
-    found: list[list[tuple[str, Any]]] = []
-
-    def pairs(items: list[tuple[str, Any]]) -> None:
-        found[:] = [items]  # the top level's are the last pairs made
-
-    try:
-        roomy(lambda: json.loads(text, object_pairs_hook=pairs))
-    except (ValueError, RecursionError):
-        return None
-    return next((value for key, value in found[0] if key == tag_key), None) if found else None
-
-
-def telling_failure(
-    failures: dict[str, Exception], text: bytes, tag_key: str, tag_directions: Mapping[str, tuple[str, ...]]
-) -> Exception:
-    """Of the failures of decoding ``text`` in each direction (in order), the one to report.
-
-    When the message's tag belongs to exactly one direction, that direction's failure names the real problem (the
-    others only say that they do not know the tag); otherwise the first.
-    """
-    first = next(iter(failures.values()))
-    if len(failures) < 2:
-        return first
-    tag = _first_tag(text, tag_key)
-    owners = tag_directions.get(tag, ()) if isinstance(tag, str) else ()
-    return failures[owners[0]] if len(owners) == 1 and owners[0] in failures else first
-
-
-def decode_error(
-    exc: Exception,
-    error: type[DecodeError],
-    *,
-    line: int | None = None,
-    message: str | None = None,
-    syntax: str = "JSON",
-    at: int | None = None,
-    size: int | None = None,
-) -> DecodeError:
-    """Translate a msgspec error into ``error`` with the field path and byte offset it names.
-
-    ``syntax`` names the encoding in the reason (``JSON`` or ``MessagePack``); ``at`` is the stream offset of the
-    value, added to the offset msgspec names (and given alone when it names none). ``size`` is the length of the
-    input decoded: an input cut short (msgspec names no offset) is refused at its end, where more was needed.
-    """
-    text = str(exc)
-    if size is not None and text == JSON_TRUNCATED:
-        exc = msgspec.DecodeError(f"{text} (byte {size})")
-        text = str(exc)
-    field = None
-    match = _AT.search(text)
-    if match:
-        field = match.group("path").lstrip(".") or None
-        text = text[: match.start()]
-    offset = None
-    match = _BYTE.search(text)
-    if match:
-        offset = int(match.group("offset"))
-        text = (text[: match.start()] + text[match.end() :]).strip()
-    if at is not None:
-        offset = at + (offset or 0)
-    if isinstance(exc, msgspec.ValidationError):
-        text = text.replace("Object missing required field", "missing required field")
-        missing = _MISSING.search(text)
-        if missing:  # name the absent field itself, not only the object that lacks it
-            field = f"{field}.{missing.group('name')}" if field else missing.group("name")
-    elif isinstance(exc, msgspec.DecodeError):
-        text = malformed(syntax=syntax, why=_PACKED_MALFORMED.sub("", text))
-    elif isinstance(exc, UnicodeDecodeError):
-        text = malformed(syntax=syntax, why=string_not_utf8(why=exc.reason))
-    elif isinstance(exc, RecursionError):
-        text = malformed(syntax=syntax, why=NESTED_TOO_DEEPLY)
-    return error(message or text, offset=offset, field=field, line=line)
-
-
-# ---------------------------------------------------------------- where a refused value is
-# msgspec names a field path but no offset for a value it refuses (and none for a missing field or a value no
-# message matches); the offset is found again in the text, on the error path only, as the Java codec finds it
-# (JsonPlaces.valueAt): the field's value, or for a missing field the object that lacks it, or for a value no
-# message matches the value itself. The text is JSON (a syntax error is reported before any of these).
-_PATH = re.compile(r"\.?(?P<key>[^.\[]+)|\[(?P<index>\d+|\.\.\.)\]")
-_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
-_SPACE = re.compile(rb"[ \t\r\n]*")
-_SCALAR_END = re.compile(rb"[,\]} \t\r\n]|$")
-
-
-def _value_end(text: bytes, pos: int) -> int:
-    """The end of the JSON value that starts at ``pos``."""
-    first = text[pos]
-    if first == 0x22:  # "
-        return _JSON_STRING.match(text, pos).end()  # type: ignore[union-attr]
-    if first not in b"[{":
-        return _SCALAR_END.search(text, pos).start()  # type: ignore[union-attr]
-    depth = 0
-    for token in _BRACKETS.finditer(text, pos):
-        mark = token.group()[0]
-        if mark in b"[{":
-            depth += 1
-        elif mark in b"]}":
-            depth -= 1
-            if depth == 0:
-                return token.end()
-    return len(text)
-
-
-def _inside(text: bytes, pos: int, key: str | None, index: int, last: bool) -> int | None:
-    """The start of member ``key`` of the object at ``pos`` (its last when ``last``, else its first), or of item
-    ``index`` of the array there; None when it has none."""
-    close = 0x7D if key is not None else 0x5D  # } or ]
-    pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
-    found = None
-    count = 0
-    while pos < len(text) and text[pos] != close:
-        if key is not None:
-            name = _JSON_STRING.match(text, pos)
-            assert name is not None
-            raw = name.group()
-            pos = _SPACE.match(text, _SPACE.match(text, name.end()).end() + 1).end()  # type: ignore[union-attr]
-            if (json.loads(raw) if 92 in raw else raw[1:-1].decode("utf-8")) == key:
-                found = pos
-                if not last:
-                    return found
-        elif count == index:
-            return pos
-        count += 1
-        pos = _SPACE.match(text, _value_end(text, pos)).end()  # type: ignore[union-attr]
-        if pos < len(text) and text[pos] == 0x2C:  # ,
-            pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
-    return found
-
-
-def value_at(text: bytes, field: str | None, *, missing: bool = False, last: bool = True) -> int:
-    """The offset in JSON ``text`` of the value at ``field`` (a DecodeError's path: ``records[0].data``), or with
-    ``missing`` of the object that lacks its last key; the top-level value's without a field.
-
-    Of a repeated key, the value read (``last``: the last, as the general path's dict holds it; else the first, which
-    the typed path refuses first). A path the text does not hold all of ends where it stops: an entry of a map
-    (``[...]``) is not named, so the map; a key of an array is the message whose one field the array is, an index of
-    a scalar the lone scalar read as a list of one, so that value.
-    """
-    pos = _SPACE.match(text).end()  # type: ignore[union-attr]
-    steps = list(_PATH.finditer(field or ""))
-    if missing and steps:
-        steps.pop()
-    for step in steps:
-        if pos >= len(text):
-            break
-        kind = text[pos]
-        key, index = step.group("key"), step.group("index")
-        if index == "...":
-            break
-        if key is not None and kind != 0x7B:  # not an object: an array stands for its message's one field
-            if kind == 0x5B:
-                continue
-            break
-        if index is not None and kind != 0x5B:  # not an array: a lone scalar stands for its list of one
-            if kind == 0x7B:
-                break
-            continue
-        found = _inside(text, pos, key, int(index or 0), last)
-        if found is None:
-            break
-        pos = found
-    return pos
-
-
-def member_at(text: bytes, name: str | None) -> int:
-    """The offset in JSON ``text`` of the value of the top-level object's member ``name`` (of a repeated name, the
-    last, as a dict holds it), or of the top-level value when it has none (or is no object, or without a name)."""
-    pos = _SPACE.match(text).end()  # type: ignore[union-attr]
-    if name is None or pos >= len(text) or text[pos] != 0x7B:
-        return pos
-    found = _inside(text, pos, name, 0, True)
-    return pos if found is None else found
-
-
-def located(exc: DecodeError, text: bytes, error: type[DecodeError], *, last: bool = True) -> DecodeError:
-    """``exc`` naming the offset in ``text`` of what it refuses (:func:`value_at`) when it names none."""
-    if exc.offset is not None:
-        return exc
-    if exc.reason == TOO_DEEP:  # (malformed_first's verdict on a text msgspec refused for another reason first)
-        offset = too_deep_at(text)
-    else:
-        offset = value_at(text, exc.field, missing=_MISSING.match(exc.reason) is not None, last=last)
-    return error(exc.reason, offset=offset, field=exc.field, line=exc.line)
 
 
 def as_bytes(frame: bytes | bytearray | memoryview | str, error: type[DecodeError] = DecodeError) -> bytes:

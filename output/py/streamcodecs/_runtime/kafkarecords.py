@@ -22,7 +22,8 @@ import msgspec
 
 from . import messages as _m
 from .errors import DecodeError, EncodeError, check_bytes
-from .jsonwire import LineReader, member_at
+from .jsonplaces import member_at
+from .jsonwire import LineReader
 from .kafkajson import JSON_ENCODE, finite, json_decode, json_raw
 from .kafkarules import Invalid, ascii_lower
 from .kafkarules import media_type_essence as _essence
@@ -279,7 +280,7 @@ def event_format(
             raise decode_error(str(exc), offset=exc.offset) from None
         try:
             return from_json_object(document)
-        except decode_error as exc:  # named where it is: the member's value (jsonwire.member_at), else the event's
+        except decode_error as exc:  # named where it is: the member's value (jsonplaces.member_at), else the event's
             if exc.offset is not None:
                 raise
             where = member_at(bytes(data), exc.field)
@@ -338,9 +339,7 @@ def record_key(
             raise encode_error("give a key or a key_mapper, not both")
         if isinstance(key_mapper, str):
             if key_mapper not in key_mappers:
-                raise encode_error(
-                    f"unknown key mapper {key_mapper!r}; expected a callable or one of {sorted(key_mappers)}"
-                )
+                raise ValueError(_m.unknown_key_mapper(mapper=repr(key_mapper), mappers=sorted(key_mappers)))
             return key_mappers[key_mapper](event)
         key = key_mapper(event)
     if key is None or type(key) is bytes:
@@ -513,7 +512,8 @@ class Records(Generic[E]):
             """The event as a Kafka record in ``mode`` ``"binary"`` or ``"structured"``.
 
             The record key is ``key`` (a str is UTF-8 encoded), or, when ``key_mapper`` is given, what it returns: a
-            mapper name (the module's docstring lists them) or a callable taking the event.
+            mapper name (the module's docstring lists them; another name is a ValueError) or a callable taking the
+            event.
             The event is never changed.  ``headers`` are written after the event's own headers; a name that would be
             read as an attribute is an EncodeError.
             """

@@ -155,6 +155,11 @@ def unknown_mode(*, mode: object, modes: object) -> str:
     return f"unknown mode {mode}; expected one of {modes}"
 
 
+def unknown_key_mapper(*, mapper: object, mappers: object) -> str:
+    """A to_kafka's key mapper name the protocol lacks (both as Python reprs): a ValueError, the caller's mistake."""
+    return f"unknown key mapper {mapper}; expected one of {mappers}"
+
+
 def not_in_direction(*, code: object, direction: object) -> str:
     """A frame's type code belongs to the protocol but not to the direction read."""
     return f"type code {code} is not sent in direction {direction}"

@@ -34,7 +34,7 @@ from pyspark.sql.types import (
 
 from .._runtime import kafkawire as _kw
 from .._runtime import messages as _m
-from .._runtime.jsonwire import roomy
+from .._runtime.jsontext import roomy
 from . import (
     ENCODED,
     _arrow,
@@ -48,7 +48,7 @@ from . import (
     raise_unless_null,
     said,
 )
-from ._variant import by_name, named_fields
+from ._shape import by_name, named_fields
 
 __all__ = ["CONTENT_MODES", "HEADERS", "KAFKA_SOURCE_SCHEMA", "KafkaFunctions", "Media", "SparkEvent"]
 
@@ -170,12 +170,21 @@ class KafkaFunctions(_functions.ProtocolFunctions):
         protocol: str,
         directions: tuple[str, ...],
         decoded: StructType,
+        encoded_from: StructType,
         event: SparkEvent,
         media: Media,
         key_mappers: dict[str, tuple[str, str]],
         no_java: str | None = None,
     ) -> None:
-        super().__init__(module, name, codec=codec, protocol=protocol, directions=directions, decoded=decoded)
+        super().__init__(
+            module,
+            name,
+            codec=codec,
+            protocol=protocol,
+            directions=directions,
+            decoded=decoded,
+            encoded_from=encoded_from,
+        )
         self.event = event
         self.media = media
         self.key_mappers = key_mappers
@@ -484,10 +493,10 @@ class KafkaFunctions(_functions.ProtocolFunctions):
         if mode not in CONTENT_MODES:
             raise ValueError(_m.unknown_mode(mode=repr(mode), modes=CONTENT_MODES))
         on_error = check_mode(on_error)
-        e = named_fields(_quoted(event), self.decoded[self.event.column].dataType)
+        e = named_fields(_quoted(event), self.event.schema)  # the event's type: its column's in DECODED
         if key_mapper is not None:
             if key_mapper not in self.key_mappers:
-                raise ValueError(f"unknown key mapper {key_mapper!r}; expected one of {sorted(self.key_mappers)}")
+                raise ValueError(_m.unknown_key_mapper(mapper=repr(key_mapper), mappers=sorted(self.key_mappers)))
             field, encoding = self.key_mappers[key_mapper]
             key = F.encode(e[field], encoding)
         elif "key" in df.columns:
@@ -504,7 +513,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
                 with _gc.no_cycle_collection():
                     return self.to_kafka_batch(events, mode)
 
-            written = _arrow.arrow_udf(write, _TO_KAFKA_ROW)(by_name(e, self.decoded[self.event.column].dataType))
+            written = _arrow.arrow_udf(write, _TO_KAFKA_ROW)(by_name(e, self.event.schema))
         routes = [_quoted(c) for c in routing]
         staged = df.select(key.alias(_STAGE.format("key")), written.alias(_STAGE.format("written")), *routes)
         w = F.col(_STAGE.format("written"))

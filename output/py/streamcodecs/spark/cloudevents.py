@@ -115,6 +115,8 @@ DECODED = StructType(
     ]
 )
 """What :func:`decode` returns: the message name, the event, and the problem of a bad row."""
+_ENCODED_FROM = StructType([f for f in DECODED.fields if f.name != "error"])
+"""What :func:`encode` reads of a ``DECODED`` row: all of it but ``error`` (a row built to be encoded lacks it)."""
 ENCODED = _sp.ENCODED
 """What :func:`encode` returns: ``data`` (the event in the JSON event format) and ``error`` (why it cannot be)."""
 
@@ -205,6 +207,7 @@ _FUNCTIONS = _kafka.KafkaFunctions(
     protocol="cloudevents",
     directions=DIRECTIONS,
     decoded=DECODED,
+    encoded_from=_ENCODED_FROM,
     event=_kafka.SparkEvent(
         message="CloudEvent",
         column="cloud_event",

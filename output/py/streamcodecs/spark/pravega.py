@@ -1087,6 +1087,8 @@ DECODED = StructType(
     ]
 )
 """What :func:`decode` returns: the message name, one column per message kind, and the problem of a bad frame."""
+_ENCODED_FROM = StructType([f for f in DECODED.fields if f.name != "error"])
+"""What :func:`encode` reads of a ``DECODED`` row: all of it but ``error`` (a row built to be encoded lacks it)."""
 ENCODED = _sp.ENCODED
 """What :func:`encode` returns: ``data`` (the bytes on the wire) and ``error`` (why the row cannot be encoded)."""
 
@@ -2620,6 +2622,7 @@ _FUNCTIONS = _binary.BinaryFunctions(
     protocol="pravega",
     directions=DIRECTIONS,
     decoded=DECODED,
+    encoded_from=_ENCODED_FROM,
     kinds=_KINDS,
 )
 _INLINE = _inline.InlineFunctions(

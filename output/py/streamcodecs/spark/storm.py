@@ -300,6 +300,8 @@ DECODED = StructType(
     ]
 )
 """What :func:`decode` returns: the message name, one column per message kind, and the problem of a bad row."""
+_ENCODED_FROM = StructType([f for f in DECODED.fields if f.name != "error"])
+"""What :func:`encode` reads of a ``DECODED`` row: all of it but ``error`` (a row built to be encoded lacks it)."""
 ENCODED = _sp.ENCODED
 """What :func:`encode` returns: ``data`` (the bytes on the wire) and ``error`` (why the row cannot be encoded)."""
 
@@ -614,6 +616,7 @@ _FUNCTIONS = _json.JsonFunctions(
     protocol="storm",
     directions=DIRECTIONS,
     decoded=DECODED,
+    encoded_from=_ENCODED_FROM,
     kinds=_KINDS,
 )
 

@@ -2,7 +2,7 @@ package streamcodecs.runtime;
 
 /**
  * The JSON family's encode checks that only the written bytes show, as the Python codec makes them after its one
- * serialization (``jsonwire.check_written``): a message holding free-form values may nest no deeper than
+ * serialization (``jsonchecks.check_written``): a message holding free-form values may nest no deeper than
  * {@link JsonParsing#MAX_DEPTH}, which decoding refuses. The generated encoder calls them for the messages the
  * generator says hold free-form values (``json_checks.written_checked``), the same ones the Python encoder checks.
  */

@@ -65,6 +65,11 @@ class ShellComponent:
         serializer: str = "json",
         keep_bytes: int = KEEP_BYTES,
     ) -> None:
+        """The component run as ``command`` (its argv, with ``env`` and ``cwd``), not started yet. The handshake
+        gives it ``conf``, ``pid_dir`` (a new temporary directory when None) and ``context`` (else one of
+        ``component`` with ``task_id``); ``task_ids`` answer its emits; ``timeout`` bounds every wait; ``strict``
+        raises what Storm's Java side would die on; ``max_message``, ``keep_bytes`` and ``serializer`` are the
+        limits and the framing (the package's docstring says more)."""
         self.argv = list(command)
         self.serializer = serializer
         """The framing spoken with the component (``"json"`` or ``"msgpack"``)."""
@@ -102,6 +107,11 @@ class ShellComponent:
         """How many ``sync`` messages arrived."""
         self.problems: list[str] = []
         """What Storm's Java side would have died on, in order (the last :data:`MAX_PROBLEMS`)."""
+        self._role_state()
+
+    def _role_state(self) -> None:
+        """Sets up the state of a role (bolt or spout) beside what both share: the last step of ``__init__``, whose
+        keyword arguments the roles take as they are (so that ``help()`` shows them)."""
 
     # -- lifecycle
 

@@ -4,7 +4,6 @@ commands in order, also after a command timed out."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
 from typing import Any
 
 from ..messages import (
@@ -41,8 +40,7 @@ class _Answer:
 class ShellSpout(ShellComponent):
     """Drives a shell spout: each command is answered by emits and logs, then ``sync``."""
 
-    def __init__(self, command: Sequence[str], **options: Any) -> None:
-        super().__init__(command, **options)
+    def _role_state(self) -> None:
         self._answers: deque[_Answer] = deque()  # commands sent whose sync has not come, oldest first
         self._unasked: list[Message] = []  # read while no command was owed: Storm reads them as the next answer's
         self._unasked_kept = 0

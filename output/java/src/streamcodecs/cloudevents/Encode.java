@@ -16,7 +16,7 @@ import scala.collection.Seq;
 public final class Encode implements UDF4<Row, Long, Seq<String>, Seq<String>, Row> {
     private static final long serialVersionUID = 1L;
     private static final String MESSAGE = "CloudEvent";
-    private static final RowShape DECODED = new RowShape("cloudevents encode", RowShape.without(Sql.DECODED, "error"));
+    private static final RowShape DECODED = new RowShape("cloudevents encode", Sql.ENCODED_FROM);
 
     @Override
     public Row call(Row given, Long micros, Seq<String> names, Seq<String> values) {

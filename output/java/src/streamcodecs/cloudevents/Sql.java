@@ -40,6 +40,8 @@ public final class Sql {
                 `datacontenttype`: STRING, `dataschema`: STRING, `subject`: STRING, `time`: TIMESTAMP,
                 `partitionkey`: STRING, `extensions`: MAP<STRING, STRING>, `data`: BINARY>,
             `error` STRING""");
+    /** What {@code encode} reads: {@code DECODED} but {@code error} (the Python module's {@code _ENCODED_FROM}). */
+    static final StructType ENCODED_FROM = RowShape.without(DECODED, "error");
     /** The row of the Python module's {@code from_kafka}: its {@code FROM_KAFKA_COLUMNS}. */
     static final StructType FROM_KAFKA = SqlFunctions.schema("""
             `content_mode` STRING,

@@ -11,7 +11,7 @@ import org.apache.spark.sql.api.java.UDF1;
  */
 public final class Encode implements UDF1<Row, Row> {
     private static final long serialVersionUID = 1L;
-    private static final RowShape DECODED = new RowShape("kcl encode", RowShape.without(Sql.DECODED, "error"));
+    private static final RowShape DECODED = new RowShape("kcl encode", Sql.ENCODED_FROM);
 
     @Override
     public Row call(Row row) {

@@ -2,6 +2,7 @@
 package streamcodecs.kcl;
 
 import java.util.List;
+import streamcodecs.runtime.RowShape;
 import streamcodecs.runtime.SparkSql;
 import streamcodecs.runtime.SqlFunctions;
 import streamcodecs.runtime.SqlFunctions.Udf;
@@ -37,6 +38,8 @@ public final class Sql {
             `checkpoint` STRUCT<`checkpoint`: STRING, `sequence_number`: STRING, `sub_sequence_number`: BIGINT,
                 `error`: STRING>,
             `error` STRING""");
+    /** What {@code encode} reads: {@code DECODED} but {@code error} (the Python module's {@code _ENCODED_FROM}). */
+    static final StructType ENCODED_FROM = RowShape.without(DECODED, "error");
 
     private Sql() {
     }

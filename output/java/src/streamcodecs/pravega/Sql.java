@@ -2,6 +2,7 @@
 package streamcodecs.pravega;
 
 import java.util.List;
+import streamcodecs.runtime.RowShape;
 import streamcodecs.runtime.SparkSql;
 import streamcodecs.runtime.SqlFunctions;
 import streamcodecs.runtime.SqlFunctions.Udf;
@@ -143,6 +144,8 @@ public final class Sql {
                 `merged_sources`: ARRAY<STRUCT<`source`: STRING, `new_target_write_offset`: BIGINT>>>,
             `keep_alive` BOOLEAN,
             `error` STRING""");
+    /** What {@code encode} reads: {@code DECODED} but {@code error} (the Python module's {@code _ENCODED_FROM}). */
+    static final StructType ENCODED_FROM = RowShape.without(DECODED, "error");
     /** The Python module's {@code INLINE}. */
     static final StructType INLINE = SqlFunctions.schema("""
             `offset` BIGINT,

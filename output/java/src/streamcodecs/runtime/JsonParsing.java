@@ -25,7 +25,7 @@ public final class JsonParsing {
     /**
      * The deepest nesting of arrays and objects a message may have; deeper JSON is refused in the Python codec's
      * words ({@code nested too deeply}). Jackson's default limit, which the KCL MultiLangDaemon and the CloudEvents
-     * Java SDK read with; the Python codec applies the same one (jsonwire.MAX_DEPTH), whatever its stack.
+     * Java SDK read with; the Python codec applies the same one (messages.MAX_DEPTH), whatever its stack.
      */
     public static final int MAX_DEPTH = Messages.MAX_DEPTH;
 
@@ -348,7 +348,7 @@ public final class JsonParsing {
     /**
      * A problem when {@code data[offset, offset + length)} is not valid UTF-8 or holds a lone surrogate escape
      * ({@code \\ud800} not followed by a low surrogate's, or a low one alone), anywhere in it, else null: the
-     * family's strict text (RFC 8259 8.1 and 8.2), as the Python codec checks it (jsonwire.check_text), invalid UTF-8
+     * family's strict text (RFC 8259 8.1 and 8.2), as the Python codec checks it (jsontext.check_text), invalid UTF-8
      * first. An escape is a backslash and what it takes: a backslash and one character, or {@code \\u} and four hex
      * digits.
      */
@@ -469,14 +469,15 @@ public final class JsonParsing {
         return new JsonProblem(Messages.expectedType(type, kind));
     }
 
-    /** A repeated tag key inside a message: as msgspec reads it, it must be the message's own tag again. */
+    /** A repeated tag key inside a message: as msgspec reads it, it must be the message's own tag again; another
+     * value is refused where it is (jsonplaces.tag_again_at: the message was picked by the first). */
     public static void readTag(JsonParser p, String tag) throws IOException, JsonProblem {
         if (p.currentToken() != JsonToken.VALUE_STRING) {
-            throw new JsonProblem(Messages.expectedTagType("str"));
+            throw new JsonProblem(Messages.expectedTagType("str"), false, p.currentTokenLocation().getByteOffset());
         }
         String text = p.getText();
         if (!text.equals(tag)) {
-            throw new JsonProblem("Invalid value '" + text + "'");
+            throw new JsonProblem(Messages.invalidTag(text), false, p.currentTokenLocation().getByteOffset());
         }
     }
 

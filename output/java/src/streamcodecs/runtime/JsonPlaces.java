@@ -11,7 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Where in a JSON text a refused value is, as the Python runtime finds it (jsonwire.value_at): the value at a
+ * Where in a JSON text a refused value is, as the Python runtime finds it (jsonplaces.value_at): the value at a
  * problem's field path, or for a missing field the object that lacks it, or without a field the top-level value.
  * Only on the error path, and only on a text that is JSON (a syntax error is reported before any such problem).
  */
@@ -74,7 +74,7 @@ public final class JsonPlaces {
     /**
      * The offset, from {@code offset}, of the value of the top-level object's member {@code name} in
      * {@code data[offset, offset + length)} (of a repeated name, the last, as the event's members hold it), or of the
-     * top-level value when it has none (or is no object, or without a name), as jsonwire.member_at finds it.
+     * top-level value when it has none (or is no object, or without a name), as jsonplaces.member_at finds it.
      */
     public static int memberAt(byte[] data, int offset, int length, String name) {
         int end = offset + length;
@@ -88,7 +88,7 @@ public final class JsonPlaces {
 
     /**
      * Where a JSON text nested deeper than {@link Messages#MAX_DEPTH} is refused, from {@code offset}: at the bracket
-     * that opens one level too many (outside its strings), as jsonwire.too_deep_at finds it.
+     * that opens one level too many (outside its strings), as jsontext.too_deep_at finds it.
      */
     public static int tooDeepAt(byte[] data, int offset, int length) {
         int end = offset + length;

@@ -147,6 +147,11 @@ public final class Messages {
         return "unknown mode " + mode + "; expected one of " + modes;
     }
 
+    /** A to_kafka's key mapper name the protocol lacks (both as Python reprs): a ValueError, the caller's mistake. */
+    public static String unknownKeyMapper(Object mapper, Object mappers) {
+        return "unknown key mapper " + mapper + "; expected one of " + mappers;
+    }
+
     /** A frame's type code belongs to the protocol but not to the direction read. */
     public static String notInDirection(Object code, Object direction) {
         return "type code " + code + " is not sent in direction " + direction;

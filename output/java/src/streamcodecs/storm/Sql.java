@@ -2,6 +2,7 @@
 package streamcodecs.storm;
 
 import java.util.List;
+import streamcodecs.runtime.RowShape;
 import streamcodecs.runtime.SparkSql;
 import streamcodecs.runtime.SqlFunctions;
 import streamcodecs.runtime.SqlFunctions.Udf;
@@ -49,6 +50,8 @@ public final class Sql {
             `metrics` STRUCT<`name`: STRING, `params`: VARIANT>,
             `sync` BOOLEAN,
             `error` STRING""");
+    /** What {@code encode} reads: {@code DECODED} but {@code error} (the Python module's {@code _ENCODED_FROM}). */
+    static final StructType ENCODED_FROM = RowShape.without(DECODED, "error");
 
     private Sql() {
     }

@@ -33,8 +33,7 @@ def _random_id() -> str:
 class ShellBolt(ShellComponent):
     """Drives a shell bolt: tuples, tick tuples and heartbeats in; emits, acks, fails and the rest out."""
 
-    def __init__(self, command: Sequence[str], **options: Any) -> None:
-        super().__init__(command, **options)
+    def _role_state(self) -> None:
         self.pending: dict[str, Message] = {}
         """Tuples sent and not yet acked or failed, by id."""
         self.results: dict[str, str] = {}
