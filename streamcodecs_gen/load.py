@@ -102,10 +102,11 @@ class Document:
 
 
 def load_file(path: Path, display: str) -> Document:
+    data = path.read_bytes()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DefinitionError([Problem(display, 1, f"not UTF-8 ({exc.reason})", "save the file as UTF-8")]) from None
+        raise DefinitionError([_not_utf8(display, data, exc)]) from None
     try:
         data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
     except yaml.MarkedYAMLError as exc:
@@ -118,6 +119,13 @@ def load_file(path: Path, display: str) -> Document:
         raise DefinitionError([Problem(display, 1, f"YAML error: {exc}", "fix the YAML syntax")]) from None
     _mark_origin(data, display, "")
     return Document(display, data)
+
+
+def _not_utf8(display: str, data: bytes, exc: UnicodeDecodeError) -> Problem:
+    """The first byte that is not UTF-8, at its line and column (1-based, counted in bytes)."""
+    line_start = data.rfind(b"\n", 0, exc.start) + 1
+    where = f"byte 0x{data[exc.start]:02x} at column {exc.start - line_start + 1} is {exc.reason}"
+    return Problem(display, data.count(b"\n", 0, exc.start) + 1, f"not UTF-8 ({where})", "save the file as UTF-8")
 
 
 def _mark_origin(node: Any, display: str, path: str) -> None:

@@ -814,3 +814,20 @@ def test_a_shape_may_match_an_enum_field_on_a_members_wire_value(tmp_path: Path)
     )
     assert "match: {mood: loud}" in text
     assert problems_for(tmp_path, text) == []
+
+
+def test_bytes_that_are_not_utf8_are_reported_at_their_line(tmp_path: Path) -> None:
+    """A stray Latin-1 byte in a doc (an editor saving in the wrong encoding) was reported at line 1, whatever its
+    line: the user had to search a long file for it."""
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    data = JSON.replace("{name: shardId, type: string}", "{name: shardId, type: string, doc: caf\xe9}")
+    (defs / "demo.yaml").write_bytes(data.encode("latin-1"))
+    with pytest.raises(DefinitionError) as caught:
+        load_protocols(defs, tmp_path)
+    line = line_of(data, "doc: caf")
+    column = data.splitlines()[line - 1].index("\xe9") + 1
+    assert [str(p) for p in caught.value.problems] == [
+        f"defs/demo.yaml:{line}: not UTF-8 (byte 0xe9 at column {column} is invalid continuation byte)"
+        " — save the file as UTF-8"
+    ]
