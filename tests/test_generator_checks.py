@@ -831,3 +831,40 @@ def test_bytes_that_are_not_utf8_are_reported_at_their_line(tmp_path: Path) -> N
         f"defs/demo.yaml:{line}: not UTF-8 (byte 0xe9 at column {column} is invalid continuation byte)"
         " — save the file as UTF-8"
     ]
+
+
+@pytest.mark.parametrize(
+    ("base", "old", "new", "clash"),
+    [
+        # a Java keyword takes "Field" after it, which another field's name may already be
+        (
+            JSON,
+            "      - {name: shardId, type: string}\n",
+            "      - {name: default, type: string}\n      - {name: default_field, type: string}\n",
+            "fields 'default' (line {first}) and 'default_field' of 'Start' have one Java name, 'defaultField'",
+        ),
+        # Python names that differ only in their underscores, one Java camelCase
+        (
+            JSON,
+            "      - {name: shardId, type: string}\n",
+            "      - {name: a_b, type: string}\n      - {name: a__b, type: string, py: a__b}\n",
+            "fields 'a_b' (line {first}) and 'a__b' of 'Start' have one Java name, 'aB'",
+        ),
+        (
+            BINARY,
+            "      - {name: a, type: int32}\n",
+            "      - {name: new, type: int32, py: new_value}\n      - {name: newField, type: int32}\n",
+            "fields 'new' (line {first}) and 'newField' of 'Pair' have one Java name, 'newField'",
+        ),
+    ],
+    ids=["json keyword", "json underscores", "binary keyword"],
+)
+def test_fields_with_one_java_name_are_a_problem_of_the_definition(
+    tmp_path: Path, base: str, old: str, new: str, clash: str
+) -> None:
+    """The Python names differ, so only javac noticed: "a template bug" and a traceback, exit 1, after every check
+    had passed. Now it is the second field's problem, with what to change."""
+    text = base.replace(old, new)
+    first, second = (line_of(text, line.strip()) for line in new.splitlines())
+    found = problems_for(tmp_path, text)
+    assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{second}: {clash.format(first=first)} — ")

@@ -53,10 +53,22 @@ def _definition_names(ctx: Context) -> Iterator[Problem]:
 
 
 def _field_names(ctx: Context, owner: Struct) -> Iterator[Problem]:
-    """An owner's fields: distinct wire names and Python names, each usable as a key and as an attribute."""
+    """An owner's fields: distinct wire names, Python names and Java names, each usable as a key and as an
+    attribute."""
     wire: dict[str, int] = {}
     python: dict[str, int] = {}
+    java: dict[str, Field] = {}
     for f in owner.fields:
+        java_name = ctx.wire_family.java_name(f)
+        other = java.setdefault(java_name, f)
+        if other is not f and other.name != f.name and other.py != f.py:  # else reported as a wire or Python clash
+            yield ctx.problem(
+                f,
+                "py" if f.py_explicit else "name",
+                f"fields {other.name!r} (line {other.origin.line}) and {f.name!r} of {owner.name!r} have one Java "
+                f"name, {java_name!r}",
+                ctx.wire_family.java_rename,
+            )
         if f.name in wire:
             yield ctx.problem(
                 f, "name", f"field {f.name!r} appears twice in {owner.name!r}", f"the first is at line {wire[f.name]}"
