@@ -868,3 +868,66 @@ def test_fields_with_one_java_name_are_a_problem_of_the_definition(
     first, second = (line_of(text, line.strip()) for line in new.splitlines())
     found = problems_for(tmp_path, text)
     assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{second}: {clash.format(first=first)} — ")
+
+
+@pytest.mark.parametrize(
+    ("base", "name", "words"),
+    [
+        (JSON, "Any", "a name the generated Python module uses itself"),
+        (JSON, "Reader", "a name the generated Python module uses itself"),
+        (JSON, "String", "a Java class the generated Java code uses"),
+        (BINARY, "List", "a Java class the generated Java code uses"),
+        (BINARY, "Double", "a Java class the generated Java code uses"),
+    ],
+)
+def test_a_definition_name_the_generated_code_uses_itself_is_a_problem(
+    tmp_path: Path, base: str, name: str, words: str
+) -> None:
+    """A message named Any replaced typing.Any in the generated module, so every map<string,any> field decoded as
+    that message; a type named String or List hid Java's, and javac failed ("a template bug", a traceback)."""
+    old = "  - name: Start\n" if base is JSON else "  - name: Pair\n"
+    text = base.replace(old, f"  - name: {name}\n")
+    assert problems_for(tmp_path, text) == [
+        f"defs/demo.yaml:{line_of(text, f'name: {name}')}: {name!r} is {words}"
+        + ("" if "Python" in words else " (a class of that name would hide it)")
+        + " — rename it"
+    ]
+
+
+def _generated(pattern: str) -> list[Path]:
+    return sorted((REPO / "output").glob(pattern))
+
+
+def test_the_names_generated_code_uses_are_all_known_to_the_check() -> None:
+    """Every CamelCase name a generated messages module binds besides the definitions' classes, and every class
+    name the generated Java uses where a definition's class is in scope, is one the definitions may not take."""
+    import ast
+    import re
+
+    from streamcodecs_gen.checks.names import JAVA_TYPES
+    from streamcodecs_gen.naming import PYTHON_MODULE_NAMES
+
+    protocols = load_protocols(REPO / "protocol-definitions", REPO)
+    defined = {node.name for p in protocols for node in [*p.messages, *p.structs, *p.enums]}
+    bound = set()
+    for path in _generated("py/streamcodecs/*/messages.py"):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                bound |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+                bound.add(node.name)
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                bound |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    camel = {name for name in bound - defined if name[:1].isupper() and not name.isupper()}
+    assert camel and camel <= PYTHON_MODULE_NAMES, sorted(camel - PYTHON_MODULE_NAMES)
+    used = set()
+    for p in protocols:
+        for path in _generated(f"java/src/streamcodecs/{p.name}/*.java"):
+            text = path.read_text(encoding="utf-8")
+            if p.family == "kafka" or path.name == "Messages.java" or "Messages.*;" in text:
+                text = re.sub(
+                    r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/|^(?:import|package) [^\n]*', "", text, flags=re.S | re.M
+                )
+                used |= set(re.findall(r"(?<![.\w])([A-Z]\w*[a-z]\w*)\b", text))
+    assert used - defined and used - defined <= JAVA_TYPES, sorted(used - defined - JAVA_TYPES)

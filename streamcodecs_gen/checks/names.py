@@ -6,8 +6,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..model import Enum, Field, Struct
-from ..naming import RESERVED_ATTRIBUTES, SHADOWING, identifier_problem
+from ..naming import JAVA_CLASS_NAMES, PYTHON_MODULE_NAMES, RESERVED_ATTRIBUTES, SHADOWING, identifier_problem
 from ..problems import Problem, suggest
+from ..types import JAVA_PRIMITIVES, WIRE_TYPES
 from .context import Context
 
 
@@ -18,6 +19,10 @@ def check_names(ctx: Context) -> Iterator[Problem]:
         yield from _field_names(ctx, owner)
     for enum in ctx.enums():
         yield from _enum_members(ctx, enum)
+    shared = [ctx.scope.shared_structs[name] for name in ctx.used_shared_structs()]
+    for node in [*shared, *(enum for enum in ctx.enums() if enum.shared)]:  # rendered into this protocol's code
+        if why := _generated_name(node.name):
+            yield ctx.problem(node, "name", why, "rename it")
     for const in ctx.protocol.constants:
         if why := identifier_problem(const.name):
             yield ctx.problem(const, "name", why, "rename it")
@@ -48,8 +53,21 @@ def _definition_names(ctx: Context) -> Iterator[Problem]:
                 )
             else:
                 seen[name] = (section, node.origin.line)
-            if why := identifier_problem(name):
+            if why := identifier_problem(name) or _generated_name(name):
                 yield ctx.problem(node, "name", why, "rename it")
+
+
+JAVA_TYPES = JAVA_CLASS_NAMES | {t.java for t in WIRE_TYPES.values() if t.java} | set(JAVA_PRIMITIVES)
+"""Every Java class name a definition's class would shadow: the generated code's own, and the wire types'."""
+
+
+def _generated_name(name: str) -> str | None:
+    """Why a message, type or enum cannot be called ``name``: the generated code uses that name for something else."""
+    if name in PYTHON_MODULE_NAMES:
+        return f"{name!r} is a name the generated Python module uses itself"
+    if name in JAVA_TYPES:
+        return f"{name!r} is a Java class the generated Java code uses (a class of that name would hide it)"
+    return None
 
 
 def _field_names(ctx: Context, owner: Struct) -> Iterator[Problem]:
