@@ -94,6 +94,49 @@ def scenario(name: str) -> dict[str, Any]:
     return dict(json.loads(result.stdout.splitlines()[-1]))
 
 
+# ============================================================================================ the plumbing
+def test_writer_writes_nothing_after_it_broke(tmp_path: Path) -> None:
+    """A 1 MB message is stuck on a full pipe when the writer breaks (a reading thread posted more than
+    ``max_posted`` replies) and is closed; the next file opened gets the pipe's descriptor number. On main the
+    writer's thread went on with the message it had begun and wrote the rest of it (960 KiB) into that file."""
+    import fcntl
+    import termios
+
+    from streamcodecs._runtime.stdio import Broken, Writer
+
+    read_end, write_end = os.pipe()
+    writer = Writer(os.fdopen(write_end, "wb"), "test", own=True, max_posted=1)
+    failures: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            writer.write(b"x" * (1 << 20), time.monotonic() + START)
+        except Broken as exc:
+            failures.append(exc)
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    try:
+        until = time.monotonic() + START
+        while fcntl.ioctl(read_end, termios.FIONREAD, b"\0\0\0\0") != (65536).to_bytes(4, sys.byteorder):
+            assert time.monotonic() < until, "the pipe never filled"
+            time.sleep(0.01)
+        writer.post(b"a", time.monotonic() + START)
+        with pytest.raises(Broken, match="more than 1 messages queued unwritten"):
+            writer.post(b"b", time.monotonic() + START)
+        writer.close(time.monotonic() + START)
+        unrelated = os.open(tmp_path / "unrelated", os.O_WRONLY | os.O_CREAT)
+        if unrelated != write_end:
+            os.dup2(unrelated, write_end)
+            os.close(unrelated)
+        thread.join(START)
+        assert not thread.is_alive() and failures
+        assert (tmp_path / "unrelated").stat().st_size == 0
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
 # ============================================================================================ KCL daemon driver
 def faulty_child(mode: str, *args: str, **options: Any) -> kcl.ChildDriver:
     return kcl.ChildDriver.launch([sys.executable, str(PEERS / "kcl_faulty_child.py"), mode, *args], **options)
@@ -179,6 +222,14 @@ def test_kcl_driver_child_floods_stdout() -> None:
     assert seen["peak_kib"] - seen["base_kib"] < 32 << 10, seen
 
 
+@linux
+def test_kcl_driver_child_floods_short_lines() -> None:
+    """2-byte lines between exchanges: what is read ahead stays near its 1 MiB bound, each line counted with what
+    it costs beyond its bytes (on main 512 Ki lines were held: about 28 MiB)."""
+    seen = scenario("kcl-short-lines")
+    assert seen["peak_kib"] - seen["base_kib"] < 8 << 10, seen
+
+
 def test_kcl_driver_line_past_the_limit() -> None:
     """Strict: a ProtocolError naming the limit (and the driver is broken: the status may still come)."""
     with faulty_child("long-line", "5000000", timeout=START, max_message=1 << 20) as driver:
@@ -203,6 +254,23 @@ def test_kcl_driver_last_line_without_its_end() -> None:
     with faulty_child("no-line-end", timeout=START) as driver:
         assert driver.initialize(SHARD).status == kcl.Status(response_for="initialize")
     assert driver.process is not None and driver.process.returncode == 0
+
+
+def test_kcl_driver_child_closes_stdout_and_lives_on() -> None:
+    """The exchange fails within its timeout, its exit status unknown (on main it waited 2 s for the exit and 1 s
+    for stderr whatever the timeout: 3 s for a call bounded by 0.3 s)."""
+    driver = faulty_child("close-stdout", timeout=START)
+    try:
+        until = time.monotonic() + START
+        while "closed" not in driver.stderr and time.monotonic() < until:
+            time.sleep(0.01)
+        start = time.monotonic()
+        with pytest.raises(kcl.ChildExited, match="closed its stdout") as caught:
+            driver.initialize(SHARD, timeout=0.3)
+        assert time.monotonic() - start < 1.5  # 0.3 s and scheduling
+        assert caught.value.returncode is None and "closed" in caught.value.stderr
+    finally:
+        driver.kill()
 
 
 @linux
@@ -342,6 +410,19 @@ def test_kcl_child_daemon_answers_late(started: list[Any]) -> None:
     assert "the daemon accepted the checkpoint at '7' after it had timed out; the late reply is dropped" in stderr
 
 
+def test_kcl_child_checkpoint_after_an_unreadable_line(started: list[Any]) -> None:
+    """An unreadable line comes before the reply to checkpoint 7; the processor catches the DecodeError and asks
+    again. The conversation cannot go on: the retry raises unsent, and no status follows (on main the retry was
+    written and took the first request's reply as its own success)."""
+    started.append(child := Subject("--retry-unreadable"))
+    child.send(process_records("7").rstrip(b"\n"))
+    assert child.wait_for(1) == [kcl.Checkpoint(sequence_number="7")]
+    child.send(b"not json", checkpoint_reply("7").rstrip(b"\n"))
+    code, stderr = child.end()
+    assert code == 1 and "checkpoint 7: DecodeError" in stderr and "retry 7: DecodeError" in stderr
+    assert child.got == [kcl.Checkpoint(sequence_number="7")]
+
+
 @linux
 def test_kcl_child_daemon_floods_stdin(started: list[Any]) -> None:
     """100 MB of blank lines (the child skips them), then a message: answered; memory stays small."""
@@ -435,6 +516,21 @@ def test_storm_driver_component_never_answers(kind: type[storm.ShellComponent]) 
                 component.next_tuple()
         assert time.monotonic() - start < 0.5 + GRACE
         assert component.received == [] and component.problems == []
+
+
+def test_storm_driver_component_closes_stdout_and_lives_on() -> None:
+    """The wait fails within its timeout, the exit status unknown (on main it waited 1 s for the exit whatever the
+    timeout: 1 s for a call bounded by 0.1 s)."""
+    with faulty_component(storm.ShellBolt, "close-stdout") as bolt:
+        bolt.timeout = 0.1  # and close() kills it after that
+        until = time.monotonic() + START
+        while b"closed" not in bolt.stderr and time.monotonic() < until:
+            time.sleep(0.01)
+        start = time.monotonic()
+        with pytest.raises(storm.ShellExited, match="closed its stdout") as caught:
+            bolt.heartbeat(timeout=0.1)
+        assert time.monotonic() - start < 0.7  # 0.1 s and scheduling
+        assert caught.value.returncode is None
 
 
 def test_storm_driver_spout_answers_late() -> None:
@@ -568,6 +664,48 @@ def test_storm_component_task_ids_come_late(started: list[Any], tmp_path: Path) 
     assert [m.values for m in got if isinstance(m, storm.Emit) and m.values[0] == "got"] == [["got", [5]], ["got", [6]]]
     assert [m for m in got if isinstance(m, storm.Ack)] == [storm.Ack(id="1"), storm.Ack(id="2")]
     assert bolt.end()[0] == 0
+
+
+def test_storm_component_ids_of_an_interrupted_wait_are_not_the_next_emits(started: list[Any], tmp_path: Path) -> None:
+    """process() cuts an emit's wait for task ids (a SIGALRM handler raises) and goes on. Storm answers emits in
+    order, so the ids that come next are that emit's: the next emit must get the list after them (on main it
+    returned [5], the first emit's)."""
+    started.append(bolt := Component("ids-alarm", tmp_path))
+    bolt.send(storm_tuple("1", "alarm"))
+    assert bolt.wait_for(3)[2] == storm.Emit(values=["got", "alarm", "timed out"], anchors=["1"], need_task_ids=False)
+    bolt.send(storm.encode(storm.TaskIds(task_ids=[5])) + storm_tuple("2", "b"))
+    assert bolt.wait_for(5)[4] == storm.Emit(values=["ids-out", "b"], anchors=["2"], need_task_ids=True)
+    bolt.send(storm.encode(storm.TaskIds(task_ids=[6])))
+    got = bolt.wait_for(7)
+    assert [m.values for m in got if isinstance(m, storm.Emit) and m.values[0] == "got"][1:] == [["got", "b", [6]]]
+    assert got[-1] == storm.Ack(id="2") and bolt.end()[0] == 0
+
+
+def test_storm_component_serves_nothing_after_a_malformed_message(started: list[Any], tmp_path: Path) -> None:
+    """A malformed message while an emit waits for task ids: the emit raises, the tuple fails and the bolt goes on
+    (exit_on_exception off), but the stream cannot be trusted after it (the bad message may have been the ids): the
+    main loop's next read raises it again and run ends (on main the bolt went on, and the next emit took the first
+    emit's ids, [5], as its own)."""
+    started.append(bolt := Component("ids-go-on", tmp_path))
+    bolt.send(storm_tuple("1", "a"))
+    assert bolt.wait_for(2)[1] == storm.Emit(values=["ids-out", "a"], anchors=["1"], need_task_ids=True)
+    bolt.send(b"not json\nend\n" + storm.encode(storm.TaskIds(task_ids=[5])) + storm_tuple("2", "b"))
+    code, stderr = bolt.end()
+    assert code == 1 and "DecodeError" in stderr
+    assert storm.Fail(id="1") in bolt.got and not [m for m in bolt.got if isinstance(m, storm.Emit) and "b" in m.values]
+
+
+def test_storm_component_serves_nothing_after_a_queue_overflow(started: list[Any], tmp_path: Path) -> None:
+    """More tuples than max_queued (3) while an emit waits: the emit raises ProtocolError and the bolt goes on
+    (exit_on_exception off), but a tuple was dropped: the main loop's next read raises it again and run ends (on
+    main the bolt went on serving the queued tuples)."""
+    started.append(bolt := Component("ids-go-on", tmp_path))
+    bolt.send(storm_tuple("1", "a"))
+    assert bolt.wait_for(2)[1] == storm.Emit(values=["ids-out", "a"], anchors=["1"], need_task_ids=True)
+    bolt.send(b"".join(storm_tuple(str(n), "q") for n in range(2, 6)))
+    code, stderr = bolt.wait(START)
+    assert code == 1 and "more than 3 messages while an emit waited for its task ids" in stderr
+    assert not [m for m in bolt.wait_for(10) if isinstance(m, storm.Emit) and "q" in m.values]
 
 
 @linux

@@ -51,6 +51,18 @@ def kcl_flood() -> dict[str, object]:
     return {"base_kib": base, "peak_kib": status_kib("VmHWM"), **observed}
 
 
+def kcl_short_lines() -> dict[str, object]:
+    """A child that floods stdout with 2-byte lines between exchanges: the lines read ahead are many small objects,
+    each costing far more than its bytes."""
+    child = [sys.executable, str(PEERS / "kcl_faulty_child.py"), "flood-short"]
+    with kcl.ChildDriver.launch(child, timeout=10, strict=False, keep_bytes=KEEP) as driver:
+        driver.initialize("shardId-0")
+        base = status_kib("VmRSS")
+        wait_watching(1.0, base)  # between exchanges: nobody asked for these lines
+        driver.kill()
+    return {"base_kib": base, "peak_kib": status_kib("VmHWM")}
+
+
 def kcl_stderr() -> dict[str, object]:
     """A child whose threads write to stderr without end while it answers."""
     child = [sys.executable, str(PEERS / "kcl_faulty_child.py"), "stderr-threads"]
@@ -77,4 +89,13 @@ def storm_flood() -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    print(json.dumps({"kcl-flood": kcl_flood, "kcl-stderr": kcl_stderr, "storm-flood": storm_flood}[sys.argv[1]]()))
+    print(
+        json.dumps(
+            {
+                "kcl-flood": kcl_flood,
+                "kcl-short-lines": kcl_short_lines,
+                "kcl-stderr": kcl_stderr,
+                "storm-flood": storm_flood,
+            }[sys.argv[1]]()
+        )
+    )

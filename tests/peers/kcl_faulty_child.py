@@ -6,12 +6,15 @@ Modes: ``die-mid-line`` (reads a line, writes half a status, exits 5), ``exit CO
 ``never-read`` (never reads its stdin), ``never-answer`` (reads, never writes), ``late SECONDS`` (answers the first
 line after SECONDS, the others at once), ``flood`` (answers the first line, then writes 4 KiB lines without end),
 ``long-line BYTES`` (before each status, a line of BYTES bytes), ``no-line-end`` (writes its first status
-without a line end, then exits), ``stderr-threads`` (answers; meanwhile four threads write to stderr without end).
+without a line end, then exits), ``stderr-threads`` (answers; meanwhile four threads write to stderr without end),
+``close-stdout`` (closes its stdout, says ``closed`` on stderr and lives on without reading), ``flood-short``
+(``flood`` with 2-byte lines).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
@@ -38,6 +41,11 @@ def stderr_writer(n: int) -> None:
 
 if MODE == "never-read":
     time.sleep(600)
+if MODE == "close-stdout":
+    os.close(1)
+    sys.stderr.write("closed\n")
+    sys.stderr.flush()
+    time.sleep(600)
 if MODE == "stderr-threads":
     for n in range(4):
         threading.Thread(target=stderr_writer, args=(n,), daemon=True).start()
@@ -59,8 +67,8 @@ while line := stdin.readline():
     answer(line, b"" if MODE == "no-line-end" else b"\n")
     if MODE == "no-line-end":
         sys.exit(0)
-    if MODE == "flood":
-        junk = (b"a line nobody asked for " * 170 + b"\n") * 100
+    if MODE in ("flood", "flood-short"):
+        junk = (b"a line nobody asked for " * 170 + b"\n") * 100 if MODE == "flood" else b"a\n" * 200_000
         while True:
             stdout.write(junk)
     first = False

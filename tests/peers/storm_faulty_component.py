@@ -8,7 +8,8 @@ without end; ``long-message BYTES`` answers the first tuple with a log of BYTES 
 ``slow-spout SECONDS`` is a spout whose first answer comes after SECONDS (emit ``first``), the others at once
 (emit ``n``, the command's number); ``late-heartbeat SECONDS`` is a bolt that answers its first heartbeat after
 SECONDS (the others after 0.3 s); ``ids-while-logging`` emits wanting task ids, then writes a 4 MB log before it
-reads again, then acks the tuple it got and logs the ids.
+reads again, then acks the tuple it got and logs the ids; ``close-stdout`` closes its stdout, says ``closed`` on
+stderr and lives on without reading.
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ open(os.path.join(setup["pidDir"], str(os.getpid())), "w").close()
 send({"pid": os.getpid()})
 
 if MODE == "never-read":
+    time.sleep(600)
+elif MODE == "close-stdout":
+    os.close(1)
+    sys.stderr.write("closed\n")
+    sys.stderr.flush()
     time.sleep(600)
 elif MODE == "never-answer":
     while True:

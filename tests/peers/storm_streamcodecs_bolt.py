@@ -1,17 +1,25 @@
 """The same bolt as storm_pystorm_bolt.py, written with streamcodecs' ``storm.Bolt``:
 ``python ... MODE [SERIALIZER]``.
 
-Modes: ``echo``, ``ids``, ``fail``, ``direct`` as in storm_pystorm_bolt.py, plus ``print``: each tuple is printed
+Modes: ``echo``, ``ids``, ``fail``, ``direct`` as in storm_pystorm_bolt.py, plus ``ids-go-on``: ``ids`` with
+``exit_on_exception`` off (an emit that raises fails its tuple and the bolt goes on) and ``max_queued`` 3;
+``ids-alarm``: ``ids``, but the wait for the ids of a tuple ``alarm`` is cut after 0.2 s by a SIGALRM handler that
+raises TimeoutError, which ``process`` catches (``["got", "alarm", "timed out"]``); ``print``: each tuple is printed
 (``print`` output must reach Storm as a log command, not break the protocol) and echoed; ``threads``: for each
 tuple four threads print 2000 lines each (``thread N line I``), then the tuple is echoed.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 
 from streamcodecs import storm
+
+
+def interrupt(signum: int, frame: object) -> None:
+    raise TimeoutError("no task ids within 0.2 s")
 
 
 def chatter(n: int) -> None:
@@ -24,9 +32,22 @@ SERIALIZER = sys.argv[2] if len(sys.argv) > 2 else "json"  # or "msgpack"
 
 class TestBolt(storm.Bolt):
     mode = sys.argv[1] if len(sys.argv) > 1 else "echo"
+    exit_on_exception = mode != "ids-go-on"
+    max_queued = 3 if mode == "ids-go-on" else storm.Bolt.max_queued
 
     def process(self, tup: storm.Tuple) -> None:
-        if self.mode == "ids":
+        if self.mode == "ids-alarm":
+            if tup.values == ["alarm"]:
+                signal.signal(signal.SIGALRM, interrupt)
+                signal.setitimer(signal.ITIMER_REAL, 0.2)
+            try:
+                ids: object = self.emit(["ids-out", *tup.values], need_task_ids=True)
+            except TimeoutError:
+                ids = "timed out"
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            self.emit(["got", *tup.values, ids])
+        elif self.mode in ("ids", "ids-go-on"):
             ids = self.emit(["ids-out", *tup.values], need_task_ids=True)
             self.log(f"task ids {ids}")
             self.emit(["got", ids])

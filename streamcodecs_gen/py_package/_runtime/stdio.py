@@ -3,13 +3,15 @@
 Three pieces, each with a bound it keeps whatever the other side does:
 
 - :class:`LineQueue`: the lines of a binary stream, read by a daemon thread so that every wait for one can have a
-  timeout. The thread stops reading while ``budget`` bytes wait unread (the writer then blocks on the full pipe:
-  back-pressure, as a peer that reads only when it waits would give), so at most ``budget`` bytes, or one line if
-  longer, plus the line being read (at most ``limit`` bytes) are held.
+  timeout. The thread stops reading while ``budget`` bytes wait unread, each line counted 48 bytes more (what it
+  costs beyond its bytes); the writer then blocks on the full pipe (back-pressure, as a peer that reads only when it
+  waits would give), so at most ``budget`` bytes, or one line if longer, plus the line being read (at most
+  ``limit`` bytes) are held.
 - :class:`Writer`: whole messages written to a binary stream, each ``write`` waiting at most until its deadline,
   from any thread, in the order of the calls; the reading side never waits for a writer (``post`` queues a message
   without waiting). A write that misses its deadline or fails breaks the writer: the stream is no longer at a
-  message boundary, so every later call raises :class:`Broken`.
+  message boundary, so every later call raises :class:`Broken`, and nothing more is written, not even the rest of
+  a message begun.
 - :class:`Tail`: the last ``limit`` bytes of a stream (a peer's stderr).
 """
 
@@ -32,6 +34,9 @@ TAIL_BYTES = 1 << 20
 """Default bytes of a peer's stderr a runtime keeps (the last ones)."""
 
 _CHUNK = 1 << 16
+_LINE_COST = 48
+"""What a queued line costs beyond its bytes (the bytes object's header, its slot in the queue), counted against a
+:class:`LineQueue`'s budget: counted by their bytes alone, 2-byte lines held about 28 times the budget."""
 
 
 class Broken(ConnectionError):
@@ -64,16 +69,17 @@ class LineQueue:
 
     @property
     def queued(self) -> int:
-        """Bytes read and not yet taken."""
+        """What the lines read and not yet taken count against the budget: their bytes, and 48 more for each."""
         with self._ready:
             return self._queued
 
     def _put(self, item: bytes | BaseException | None) -> None:
         with self._ready:
             if isinstance(item, bytes):
-                while self._queued and self._queued + len(item) > self._budget:
+                cost = len(item) + _LINE_COST
+                while self._queued and self._queued + cost > self._budget:
                     self._ready.wait()
-                self._queued += len(item)
+                self._queued += cost
             self._items.append(item)
             self._ready.notify_all()
 
@@ -130,7 +136,7 @@ class LineQueue:
                 self._ready.wait(left)
             item = self._items.popleft()
             if isinstance(item, bytes):
-                self._queued -= len(item)
+                self._queued -= len(item) + _LINE_COST
                 self._ready.notify_all()
         if isinstance(item, BaseException):
             self._ended = True
@@ -284,18 +290,23 @@ class Writer:
                 pass
 
     def _close_stream(self) -> None:
-        """Close the stream, unless a thread is inside its write (it could hold the stream's lock for ever)."""
-        if self._private and self._fd is not None:
+        """Close the stream, unless a thread is inside its write (it could hold the stream's lock for ever).
+
+        The descriptor is let go of under the lock, under which every write on it is made: once closed, its number
+        may be reused by any file the process opens next, and no write of this writer's may land there."""
+        with self._lock:
             fd, self._fd = self._fd, None
+        if self._private and fd is not None:
             try:
                 os.close(fd)
             except OSError:
                 pass
+            fd = None
         if self._stuck:
             return
         try:
-            if self._fd is not None:
-                os.set_blocking(self._fd, True)
+            if fd is not None:
+                os.set_blocking(fd, True)
             self._stream.close()
         except (OSError, ValueError):
             pass
@@ -415,10 +426,15 @@ class Writer:
             _, ready, _ = select.select([], [fd], [], None if left == math.inf else left)
             if not ready:
                 continue
-            try:
-                written = os.write(fd, data[:_CHUNK])
-            except BlockingIOError:
-                continue
+            with self._lock:  # not after a break (nothing more is written), nor on a descriptor closed meanwhile
+                if self._broken is not None:
+                    raise self._broken
+                if self._fd != fd:
+                    raise Broken(f"{self._name}: the stream is closed")
+                try:
+                    written = os.write(fd, data[:_CHUNK])
+                except BlockingIOError:
+                    continue
             data = data[written:]
             job.data = data
 

@@ -220,8 +220,10 @@ class Checkpointer:
         number there. Raises :class:`CheckpointError` with the daemon's error name when it refuses (a reply other
         than a checkpoint reply counts as ``InvalidStateException``, and that message is then handled by
         :func:`run_child` as usual), ``TimeoutError`` when no reply comes within the timeout (writing the request
-        included), ``EOFError`` when the daemon closes the stream first, and the codec's ``EncodeError`` for values
-        the daemon cannot take.
+        included), ``EOFError`` when the daemon closes the stream first, the codec's ``EncodeError`` for values
+        the daemon cannot take, and its ``DecodeError`` for a line from the daemon that does not decode: the
+        conversation cannot go on after one (the line may have been the reply), so every later call raises it again
+        without writing, and :func:`run_child` stops once the processor method returns.
 
         Returning means the daemon accepted *this* request: its reply echoes the position asked for, and the late
         reply to a checkpoint that timed out is recognised (the daemon answers requests in order), reported on
@@ -235,6 +237,8 @@ class Checkpointer:
         with self._lock:
             if not self._open:
                 raise CheckpointError(INVALID_STATE_EXCEPTION)
+            if conversation.inbox.failure is not None:  # a line was lost: no reply can be matched to a request now
+                raise conversation.inbox.failure
             if len(conversation.owed) >= MAX_OWED:
                 raise TimeoutError(f"the daemon has not answered the last {MAX_OWED} checkpoints; not sending another")
             deadline = None if self._timeout is None else time.monotonic() + self._timeout

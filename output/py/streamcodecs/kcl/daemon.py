@@ -97,6 +97,7 @@ KEEP_BYTES = 64 << 20
 """Default bytes of lines a :class:`ChildDriver` keeps for inspection (``exchanges``, ``transcript``)."""
 _ENTRY_COST = 64  # what a kept line costs beyond its bytes, roughly (the tuple, the list slot)
 _LONG_LINE_KEPT = 256  # bytes of an over-long line kept in the transcript
+_EXIT_GRACE = 0.1  # seconds a child whose stdout ended is given to be seen exiting, even past the call's deadline
 
 CheckpointCallback = Callable[[Checkpoint, str], "str | None"]
 """``on_checkpoint(request, action)``: ``None`` accepts the checkpoint; a string refuses it with that error name
@@ -127,7 +128,8 @@ class ProtocolError(Exception):
 
 class ChildExited(ProtocolError):
     """The child closed its stdout (or its stdin broke) in the middle of an exchange; ``returncode`` is its exit
-    status when it is known within 2 s, ``stderr`` the end of what it wrote there."""
+    status when it is known by the call's deadline (at least 0.1 s after its stdout ended, at most 2 s), ``stderr``
+    the end of what it wrote there by then."""
 
     def __init__(
         self, message: str, *, exchange: Exchange | None = None, returncode: int | None = None, stderr: str = ""
@@ -478,7 +480,7 @@ class ChildDriver:
         except Broken as exc:
             raise ChildBroken(f"writing to the child failed earlier ({exc.cause})", cause=exc.cause) from None
         except (OSError, ValueError) as exc:
-            raise self._exited(exchange, f"writing to the child failed ({exc})") from None
+            raise self._exited(exchange, f"writing to the child failed ({exc})", deadline) from None
 
     def _receive(self, exchange: Exchange, deadline: float, limit: float) -> Status | Checkpoint:
         while True:
@@ -487,17 +489,18 @@ class ChildDriver:
             except TimeoutError:
                 raise TimeoutError(f"the child sent no status for {exchange.action!r} within {limit:g} s") from None
             except (OSError, ValueError) as exc:
-                raise self._exited(exchange, f"reading the child's stdout failed ({exc})") from None
+                raise self._exited(exchange, f"reading the child's stdout failed ({exc})", deadline) from None
             if raw is None:
                 if self._ended or not self._reader.buffered:
                     self._ended = True
-                    raise self._exited(exchange, f"the child closed its stdout while {exchange.action!r} waited")
+                    what = f"the child closed its stdout while {exchange.action!r} waited"
+                    raise self._exited(exchange, what, deadline)
                 self._ended = True
                 try:
                     messages = self._reader.feed(b"\n")  # the last line, which had no line end
                 except DecodeError:
                     what = f"the child closed its stdout in the middle of a line while {exchange.action!r} waited"
-                    raise self._exited(exchange, what) from None
+                    raise self._exited(exchange, what, deadline) from None
                 text = self._unfinished
             else:
                 kept = self._kept_text(raw)
@@ -542,15 +545,20 @@ class ChildDriver:
             sequence_number=request.sequence_number, sub_sequence_number=request.sub_sequence_number, error=error
         )
 
-    def _exited(self, exchange: Exchange, what: str) -> ChildExited:
+    def _exited(self, exchange: Exchange, what: str, deadline: float) -> ChildExited:
+        """The error for a child whose stdout ended or whose stdin broke: its exit status and stderr as far as they
+        are known by the exchange's deadline (at least :data:`_EXIT_GRACE` after the stream ended, at most 2 s): a
+        child that closed its stdout and lives on must not stretch the call's bound."""
+        now = time.monotonic()
+        until = min(max(deadline, now + _EXIT_GRACE), now + 2.0)
         code = None
         if self.process is not None:
             try:
-                code = self.process.wait(2.0)
+                code = self.process.wait(max(0.0, until - time.monotonic()))
             except subprocess.TimeoutExpired:
                 code = None
         if self._stderr_thread is not None:
-            self._stderr_thread.join(1.0)
+            self._stderr_thread.join(max(0.0, until - time.monotonic()))
         detail = f" (exit code {code})" if code is not None else ""
         return ChildExited(what + detail, exchange=exchange, returncode=code, stderr=self.stderr)
 

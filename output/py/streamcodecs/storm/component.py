@@ -26,7 +26,8 @@ The API is the one users of Storm's ``storm.py`` and of pystorm know::
 ``emit`` writes ``need_task_ids`` explicitly: with ``need_task_ids=True`` (and no ``direct_task``) it waits for
 the list of task ids Storm answers with and returns it. Storm may send tuples and task-id lists in either order,
 so tuples read while waiting for ids are queued for the main loop, and id lists read while waiting for a tuple are
-queued for ``emit``. Messages are read and written on binary streams (``sys.stdin.buffer`` and
+queued for ``emit``; an emit whose wait raised (the stream failed, a queue overflowed) leaves its list to be dropped
+when it comes, never taken for a later emit's. Messages are read and written on binary streams (``sys.stdin.buffer`` and
 ``sys.stdout.buffer`` by default); while ``run`` serves the real stdout, ``print`` output is sent to Storm as
 ``log`` commands so that it cannot break the protocol.
 
@@ -37,12 +38,14 @@ thread's unfinished line is sent as it is once it passes 64 KiB. An ``emit`` tha
 next id list, so two threads' waits are served in the order of their emits.
 
 Faults: a malformed message from Storm is reported to it (``error``) and raised (``DecodeError``), also an ``end``
-line with nothing before it, as soon as it arrives; Storm closing the stream in the middle of a message is a
-``DecodeError``; at its end between messages ``run`` returns. Memory is bounded: Storm's bytes are read 64 KiB at
-a time, a message longer than ``max_message`` is dropped as it comes (a ``DecodeError``), and at most
-``max_queued`` tuples (read while an ``emit`` waits for its task ids) or id lists (read while the main loop waits
-for a tuple) wait in the queues, beyond which ``run`` raises :class:`ProtocolError` (Storm keeps at most
-``topology.shellbolt.max.pending``, 100 by default, tuples in flight to a bolt). Waits are not bounded here: Storm
+line with nothing before it, as soon as it arrives, and again at every later read (so by ``run`` too when an
+``emit`` raised it first and the bolt went on): nothing Storm sent after it is served. Storm closing the stream in
+the middle of a message is a ``DecodeError``; at its end between messages ``run`` returns. Memory is bounded:
+Storm's bytes are read 64 KiB at a time, a message longer than ``max_message`` is dropped as it comes (a
+``DecodeError``), and at most ``max_queued`` tuples (read while an ``emit`` waits for its task ids) or id lists
+(read while the main loop waits for a tuple) wait in the queues, beyond which every later read raises
+:class:`ProtocolError`, so ``run`` does (Storm keeps at most ``topology.shellbolt.max.pending``, 100 by default,
+tuples in flight to a bolt). Waits are not bounded here: Storm
 bounds them, killing a component that answers no heartbeat within ``topology.subprocess.timeout.secs``.
 
 ``serializer`` chooses the framing, as pystorm's ``serializer=`` does: ``"json"`` (JSON and an ``end`` line, what
@@ -149,7 +152,9 @@ class _Channel:
         self._incoming: deque[Message] = deque()  # decoded, not yet looked at
         self._commands: deque[Message] = deque()  # tuples and commands read while waiting for task ids
         self._task_ids: deque[list[int]] = deque()  # task-id lists read while waiting for a command
-        self._failure: DecodeError | None = None
+        self._failure: DecodeError | None = None  # sticky: Storm's stream cannot be trusted after it
+        self._overflow: ProtocolError | None = None  # sticky too: a message was dropped
+        self._orphans = 0  # emits that stopped waiting for their task ids: the next id lists read are theirs
         self._max_queued = max_queued
         self.reading = threading.RLock()
         self.writing = threading.RLock()
@@ -166,9 +171,8 @@ class _Channel:
     def _next(self) -> Message | None:
         """The next message in stream order; ``None`` when Storm closed the stream between messages."""
         while not self._incoming:
-            if self._failure is not None:  # raised once the messages before it are taken
-                failure, self._failure = self._failure, None
-                raise failure
+            if self._failure is not None:  # raised once the messages before it are taken, then at every read
+                raise self._failure
             data = self._read(65536)
             if not data:
                 if self._reader.buffered:
@@ -186,30 +190,49 @@ class _Channel:
     def command(self) -> Message | None:
         """The next message that is not a task-id list (those are queued); ``None`` at the end of the stream."""
         with self.reading:
+            if self._overflow is not None:
+                raise self._overflow
             if self._commands:
                 return self._commands.popleft()
             while True:
                 message = self._next()
                 if not isinstance(message, TaskIds):
                     return message
+                if self._orphans:  # the answer to an emit that gave up waiting: nobody else's
+                    self._orphans -= 1
+                    continue
                 self._queue(self._task_ids, message.task_ids, "task-id lists nobody asked for")
 
     def task_ids(self) -> list[int]:
-        """The next task-id list (other messages read meanwhile are queued)."""
+        """The next task-id list (other messages read meanwhile are queued).
+
+        Storm answers emits in order, so when this raises (the stream failed, a queue overflowed, an interrupt)
+        the list it waited for is still to come: it is dropped when it does, never taken for a later emit's.
+        """
         with self.reading:
+            if self._overflow is not None:
+                raise self._overflow
             if self._task_ids:
                 return self._task_ids.popleft()
-            while True:
-                message = self._next()
-                if message is None:
-                    raise EOFError("Storm closed the stream while the component waited for task ids")
-                if isinstance(message, TaskIds):
-                    return message.task_ids
-                self._queue(self._commands, message, "messages while an emit waited for its task ids")
+            try:
+                while True:
+                    message = self._next()
+                    if message is None:
+                        raise EOFError("Storm closed the stream while the component waited for task ids")
+                    if isinstance(message, TaskIds):
+                        if self._orphans:
+                            self._orphans -= 1
+                            continue
+                        return message.task_ids
+                    self._queue(self._commands, message, "messages while an emit waited for its task ids")
+            except BaseException:
+                self._orphans += 1
+                raise
 
     def _queue(self, queue: deque[Any], item: Any, what: str) -> None:
         if len(queue) >= self._max_queued:
-            raise ProtocolError(f"more than {self._max_queued} {what}")
+            self._overflow = ProtocolError(f"more than {self._max_queued} {what}")
+            raise self._overflow
         queue.append(item)
 
 

@@ -33,9 +33,10 @@ only its own. A heartbeat is answered by the first sync after every earlier hear
 owes an emit are queued ahead of messages not yet begun (as Storm's writer gives them priority), so a component
 that writes while Storm writes to it cannot deadlock the two. A write the component does not take within
 ``timeout`` raises :class:`ShellTimeout` and breaks the connection (a message may be cut in two): every later call
-raises :class:`ShellBroken`. A component that exits raises :class:`ShellExited` with its exit status and the end of
-its stderr. Memory is bounded: ``received`` (and ``emits``, ``logs``, ``errors``, ``metrics``, ``acks``,
-``fails``, ``results``, which hold the same messages) keeps the most recent messages within ``keep_bytes`` of the
+raises :class:`ShellBroken`. A component that exits raises :class:`ShellExited` with its exit status (when it has
+ended by the call's deadline, or within 0.1 s of closing its stdout) and the end of its stderr. Memory is bounded:
+``received`` (and ``emits``, ``logs``, ``errors``, ``metrics``, ``acks``, ``fails``, ``results``, which hold the same
+messages) keeps the most recent messages within ``keep_bytes`` of the
 wire bytes they came in (each counted 256 bytes more); older ones are dropped, counted in ``forgotten``;
 ``problems`` keeps the last 1000; ``stderr`` the last 1 MiB; a message longer than ``max_message`` is dropped as
 it comes (a problem).

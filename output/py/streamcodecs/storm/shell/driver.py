@@ -41,6 +41,7 @@ KEEP_BYTES = 64 << 20
 """Default wire bytes of messages a driver keeps for inspection (``received`` and the lists drawn from it)."""
 MAX_PROBLEMS = 1000
 """Problems a driver keeps (the most recent)."""
+_EXIT_GRACE = 0.1  # seconds a component whose stdout ended is given to be seen exiting, even past a call's deadline
 MESSAGE_COST = 256
 """What a kept message costs beyond its wire bytes, roughly (counted against ``keep_bytes``)."""
 
@@ -218,8 +219,9 @@ class ShellComponent:
     def _write_bytes(self, data: bytes) -> None:
         self._require_process()
         assert self._writer is not None
+        deadline = time.monotonic() + self.timeout
         try:
-            self._writer.write(data, time.monotonic() + self.timeout)
+            self._writer.write(data, deadline)
         except TimeoutError:
             raise ShellTimeout(
                 f"the component took nothing of a {len(data)}-byte message within {self.timeout:g} s"
@@ -228,7 +230,7 @@ class ShellComponent:
         except Broken as exc:
             raise self._broken_error(exc) from None
         except (OSError, ValueError) as exc:
-            status = self._exit_status()
+            status = self._exit_status(deadline)
             raise ShellExited(f"cannot write to the component: {exc}", status, self.stderr) from None
 
     def _broken_error(self, exc: Broken) -> ShellBroken:
@@ -249,7 +251,7 @@ class ShellComponent:
                 if done():
                     return
                 if self._eof:
-                    status = self._exit_status()
+                    status = self._exit_status(deadline)
                     stderr = self.stderr
                     where = " in the middle of a message" if self._cut else ""
                     raise ShellExited(
@@ -271,10 +273,13 @@ class ShellComponent:
         if self.strict and self.problems:
             raise ShellProtocolError("; ".join(self.problems))
 
-    def _exit_status(self) -> int | None:
+    def _exit_status(self, deadline: float) -> int | None:
+        """The exit status if the process ends by ``deadline`` (a call's; at least :data:`_EXIT_GRACE` from now, at
+        most 1 s), else ``None``: a component that closed its stdout and lives on must not stretch the call's bound."""
         process = self._require_process()
+        now = time.monotonic()
         try:
-            return process.wait(1.0)
+            return process.wait(min(max(deadline - now, _EXIT_GRACE), 1.0))
         except subprocess.TimeoutExpired:
             return None
 
