@@ -332,7 +332,7 @@ CASES = [
         "not a member",
         "unknown: GREEN",
     ),
-    ("enum repeated value", BINARY, "{name: BLUE, value: 1}", "{name: BLUE, value: 0}", "repeated", "name: BLUE"),
+    ("enum repeated value", BINARY, "{name: BLUE, value: 1}", "{name: BLUE, value: 0}", "is also RED's", "name: BLUE"),
     ("unknown key", BINARY, "    code: 2\n", "    code: 2\n    colour: red\n", "unknown key", "colour: red"),
     (
         "map key not string",
@@ -783,7 +783,30 @@ def test_a_shared_enums_members_are_checked_in_the_protocols_using_it(tmp_path: 
         load_protocols(defs, tmp_path)
     found = [str(p) for p in info.value.problems]
     assert any(p.startswith("defs/custom/Custom.yaml:5:") and "A's value 300 does not fit int8" in p for p in found)
-    assert any(p.startswith("defs/custom/Custom.yaml:5:") and "is repeated" in p for p in found), found
+    assert any(p.startswith("defs/custom/Custom.yaml:5:") and "B's value 300 is also A's (line 5)" in p for p in found)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        (
+            "{name: BLUE, value: 1}",
+            "{name: BLUE, value: 0}",
+            "enum Color: BLUE's value 0 is also RED's (line {line}) — give each member a distinct value",
+        ),
+        (
+            "{name: BLUE, value: 1}",
+            "{name: RED, value: 1}",
+            "enum Color: member RED is repeated (first at line {line}) — give each member a distinct name",
+        ),
+    ],
+)
+def test_a_repeated_enum_member_or_value_says_which_it_is(tmp_path: Path, old: str, new: str, says: str) -> None:
+    """It said "member BLUE or its value 0 is repeated", leaving the user to find which, and where the first is."""
+    members = "    values:\n      - {name: RED, value: 0}\n      - " + new + "\n"
+    text = BINARY.replace("    values: [{name: RED, value: 0}, {name: BLUE, value: 1}]\n", members)
+    line = line_of(text, "{name: RED, value: 0}")
+    assert problems_for(tmp_path, text) == [f"defs/demo.yaml:{line + 1}: " + says.format(line=line)]
 
 
 def test_shared_custom_types_are_checked_and_named_by_their_own_file(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..model import Enum, Field, Struct
+from ..model import Enum, EnumValue, Field, Struct
 from ..naming import JAVA_CLASS_NAMES, PYTHON_MODULE_NAMES, RESERVED_ATTRIBUTES, SHADOWING, identifier_problem
 from ..problems import Problem, suggest
 from ..types import JAVA_PRIMITIVES, WIRE_TYPES
@@ -127,19 +127,25 @@ def _field_name_usable(ctx: Context, f: Field) -> Iterator[Problem]:
 
 def _enum_members(ctx: Context, enum: Enum) -> Iterator[Problem]:
     """Distinct member names and values of the enum's wire type; `unknown` names a member (or is `keep`)."""
-    members: set[str] = set()
-    values: set[Any] = set()
+    members: dict[str, EnumValue] = {}
+    values: dict[Any, EnumValue] = {}
     wants_str = enum.wire_type.is_text
     for value in enum.values:
-        if value.name in members or value.value in values:
+        if (first := members.setdefault(value.name, value)) is not value:
             yield ctx.problem(
                 value,
                 "name",
-                f"enum {enum.name}: member {value.name} or its value {value.value!r} is repeated",
-                "give each member a distinct name and value",
+                f"enum {enum.name}: member {value.name} is repeated (first at line {first.origin.line})",
+                "give each member a distinct name",
             )
-        members.add(value.name)
-        values.add(value.value)
+        elif (first := values.setdefault(value.value, value)) is not value:
+            yield ctx.problem(
+                value,
+                "value",
+                f"enum {enum.name}: {value.name}'s value {value.value!r} is also {first.name}'s "
+                f"(line {first.origin.line})",
+                "give each member a distinct value",
+            )
         if isinstance(value.value, str) != wants_str:
             yield ctx.problem(
                 value,
