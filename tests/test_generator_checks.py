@@ -954,3 +954,23 @@ def test_the_names_generated_code_uses_are_all_known_to_the_check() -> None:
                 )
                 used |= set(re.findall(r"(?<![.\w])([A-Z]\w*[a-z]\w*)\b", text))
     assert used - defined and used - defined <= JAVA_TYPES, sorted(used - defined - JAVA_TYPES)
+
+
+def test_a_type_of_another_protocol_is_named_with_where_it_is_and_how_to_share_it(tmp_path: Path) -> None:
+    """It was an unknown type with a list of this protocol's names, as if misspelt: the user who had defined it one
+    file away was not told that a protocol sees only its own types and custom/'s."""
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    (defs / "a.yaml").write_text(BINARY, encoding="utf-8")
+    other = JSON.replace("{name: shardId, type: string}", "{name: shardId, type: Pair}")
+    other = other.replace("{name: responseFor, type: string}", "{name: responseFor, type: list<Hello>}")
+    (defs / "b.yaml").write_text(other, encoding="utf-8")
+    with pytest.raises(DefinitionError) as caught:
+        load_protocols(defs, tmp_path)
+    hint = "to share it between protocols, define it in the definitions' custom/*.yaml (customTypes: or enums:)"
+    assert [str(p) for p in caught.value.problems] == [
+        f"defs/b.yaml:{line_of(other, 'type: Pair')}: Start.shardId: type 'Pair' is a type of protocol 'demo' "
+        f"(defs/a.yaml:{line_of(BINARY, 'name: Pair')}), which protocol 'jdemo' cannot name — {hint}",
+        f"defs/b.yaml:{line_of(other, 'list<Hello>')}: Status.responseFor: type 'Hello' is a message of protocol "
+        f"'demo' (defs/a.yaml:{line_of(BINARY, 'name: Hello')}), which protocol 'jdemo' cannot name — {hint}",
+    ]
