@@ -974,3 +974,27 @@ def test_a_type_of_another_protocol_is_named_with_where_it_is_and_how_to_share_i
         f"defs/b.yaml:{line_of(other, 'list<Hello>')}: Status.responseFor: type 'Hello' is a message of protocol "
         f"'demo' (defs/a.yaml:{line_of(BINARY, 'name: Hello')}), which protocol 'jdemo' cannot name — {hint}",
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        ("  - name: Start\n", "  - name: start\n", '/messages/0/name: "start" is not a CamelCase name — write Start'),
+        (
+            "  - name: Start\n",
+            "  - name: shard-started\n",
+            '"shard-started" is not a CamelCase name — write ShardStarted',
+        ),
+        ("{name: down}", "{name: Down}", '/directions/0/name: "Down" is not a snake_case name — write down'),
+        ("{name: down}", "{name: 9down}", "is not a snake_case name — use lower-case letters, digits and _"),
+    ],
+)
+def test_a_name_of_the_wrong_form_is_named_in_words_with_the_name_to_write(
+    tmp_path: Path, old: str, new: str, says: str
+) -> None:
+    """It said "'start' does not match '^[A-Z][A-Za-z0-9]*$' — it must match ^[A-Z][A-Za-z0-9]*$": the schema's
+    regex, twice, for a rule the definition's author knows as CamelCase."""
+    text = JSON.replace(old, new, 1)
+    found = problems_for(tmp_path, text)
+    assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{line_of(text, new.strip())}: "), found
+    assert found[0].endswith(says), found
