@@ -998,3 +998,33 @@ def test_a_name_of_the_wrong_form_is_named_in_words_with_the_name_to_write(
     found = problems_for(tmp_path, text)
     assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{line_of(text, new.strip())}: "), found
     assert found[0].endswith(says), found
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        # the parser notices at the next quote, lines later, in its own words ("expected <block end>, but found ...")
+        (
+            "    tag: start\n",
+            '    tag: "start\n',
+            'the " opened here is not closed on its line, so the value runs on to line {end} — close the " on line '
+            "{line}",  # the next quote: tag "status"
+        ),
+        # or at the end of the file
+        (
+            "{name: responseFor, type: string}",
+            "{name: responseFor, type: 'string}",
+            "the ' opened here is not closed on its line, so the value runs on to the end of the file — close the ' on "
+            "line {line}",
+        ),
+        ("    tag: start\n", "\ttag: start\n", "a tab character, and YAML indents with spaces only — use spaces"),
+    ],
+    ids=["quote closed later", "quote never closed", "tab"],
+)
+def test_yaml_syntax_errors_name_their_cause_at_its_line(tmp_path: Path, old: str, new: str, says: str) -> None:
+    """An unclosed quote was reported where the parser gave up (the next quote, or the end of the file) in its own
+    words, and a tab as "found character '\\t' that cannot start any token — fix the YAML syntax"."""
+    text = JSON.replace("tag: status", 'tag: "status"').replace(old, new, 1)
+    line = line_of(text, new.strip())
+    end = line_of(text, 'tag: "status"')
+    assert problems_for(tmp_path, text) == [f"defs/demo.yaml:{line}: YAML error: {says.format(line=line, end=end)}"]
