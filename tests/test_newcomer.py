@@ -30,7 +30,16 @@ import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 NOT_COPIED = shutil.ignore_patterns(
-    ".git", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis", "spark-warehouse", "results"
+    ".git",
+    ".venv",
+    "__pycache__",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".hypothesis",
+    "spark-warehouse",
+    "results",
+    "build",  # what .gitignore keeps out of a clone and a pip install of output/py leaves behind
+    "*.egg-info",
 )
 
 # The smallest protocols the schema allows, one per wire family (json in both framings), each with fewer messages

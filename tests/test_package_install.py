@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,10 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def test_pip_install_of_the_generated_package(tmp_path: Path) -> None:
+    # pip builds a local directory in place (its build/ lands in the directory): it installs a copy, so that the
+    # checkout is left as it was (a stale build/lib there was linted by test_newcomer's copy of the checkout)
+    source = tmp_path / "py"
+    shutil.copytree(REPO / "output" / "py", source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
     target = tmp_path / "site"
     install = subprocess.run(
         [
@@ -22,7 +27,7 @@ def test_pip_install_of_the_generated_package(tmp_path: Path) -> None:
             "--no-deps",
             "--target",
             str(target),
-            str(REPO / "output" / "py"),
+            str(source),
         ],
         capture_output=True,
         text=True,

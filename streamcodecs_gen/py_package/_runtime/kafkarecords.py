@@ -28,12 +28,14 @@ from .kafkarules import Invalid, ascii_lower
 from .kafkarules import media_type_essence as _essence
 from .kafkarules import media_type_parameter as _parameter
 
-__all__ = ["BINARY_TYPES", "KafkaRecord", "Reader", "Records", "ToKafka", "header_pairs", "kind"]
+__all__ = ["BINARY_TYPES", "CONTENT_MODES", "KafkaRecord", "Reader", "Records", "ToKafka", "header_pairs", "kind"]
 
 E = TypeVar("E")
 
 Headers = list[tuple[str, bytes | None]]
 BINARY_TYPES = (bytes, bytearray, memoryview)
+CONTENT_MODES: tuple[str, ...] = ("binary", "structured")
+"""The modes ``to_kafka`` writes a record in (the Kafka binding's content modes; ``from_kafka`` tells them apart)."""
 
 
 class KafkaRecord(msgspec.Struct, gc=False):
@@ -335,7 +337,7 @@ def record_key(
     """The record key: ``key``, or what ``key_mapper`` (a name in ``key_mappers`` or a callable) makes of the event."""
     if key_mapper is not None:
         if key is not None:
-            raise encode_error("give a key or a key_mapper, not both")
+            raise ValueError("give a key or a key_mapper, not both")  # the caller's mistake, as an unknown mapper
         if isinstance(key_mapper, str):
             if key_mapper not in key_mappers:
                 raise ValueError(_m.unknown_key_mapper(mapper=repr(key_mapper), mappers=sorted(key_mappers)))
@@ -512,7 +514,7 @@ class Records(Generic[E]):
 
             The record key is ``key`` (a str is UTF-8 encoded), or, when ``key_mapper`` is given, what it returns: a
             mapper name (the module's docstring lists them; another name is a ValueError) or a callable taking the
-            event.
+            event; giving both, or another mode, is a ValueError too (the caller's mistake, as in the Spark function).
             The event is never changed.  ``headers`` are written after the event's own headers; a name that would be
             read as an attribute is an EncodeError.
             """
@@ -525,7 +527,7 @@ class Records(Generic[E]):
                 value = json_value(event)
                 record_headers = [(detection_header, structured_content_type)]
             else:
-                raise encode_error(f"mode must be 'binary' or 'structured', not {mode!r}")
+                raise ValueError(_m.unknown_mode(mode=repr(mode), modes=CONTENT_MODES))  # as the Spark function
             if headers is not None:
                 record_headers += extra_headers(headers, prefix, header_attribute, encode_error)
             if key_mapper is None and (key is None or type(key) is bytes):

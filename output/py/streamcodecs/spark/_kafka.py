@@ -35,6 +35,7 @@ from pyspark.sql.types import (
 from .._runtime import kafkawire as _kw
 from .._runtime import messages as _m
 from .._runtime.jsontext import roomy
+from .._runtime.kafkarecords import CONTENT_MODES
 from . import (
     ENCODED,
     _arrow,
@@ -52,7 +53,6 @@ from ._shape import by_name, named_fields
 
 __all__ = ["CONTENT_MODES", "HEADERS", "KAFKA_SOURCE_SCHEMA", "KafkaFunctions", "Media", "SparkEvent"]
 
-CONTENT_MODES: tuple[str, ...] = ("binary", "structured")
 HEADERS = ArrayType(StructType([StructField("key", StringType()), StructField("value", BinaryType())]))
 KAFKA_SOURCE_SCHEMA = StructType(
     [
