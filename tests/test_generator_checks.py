@@ -1028,3 +1028,18 @@ def test_yaml_syntax_errors_name_their_cause_at_its_line(tmp_path: Path, old: st
     line = line_of(text, new.strip())
     end = line_of(text, 'tag: "status"')
     assert problems_for(tmp_path, text) == [f"defs/demo.yaml:{line}: YAML error: {says.format(line=line, end=end)}"]
+
+
+def test_a_shared_type_named_like_a_generated_name_is_a_problem_of_its_own_file(tmp_path: Path) -> None:
+    defs = tmp_path / "defs"
+    (defs / "custom").mkdir(parents=True)
+    (defs / "custom" / "Custom.yaml").write_text(
+        "customTypes: []\nenums:\n  - name: Map\n    type: int8\n    values: [{name: A, value: 1}]\n", encoding="utf-8"
+    )
+    (defs / "demo.yaml").write_text(BINARY.replace("{name: a, type: int32}", "{name: a, type: Map}"), encoding="utf-8")
+    with pytest.raises(DefinitionError) as caught:
+        load_protocols(defs, tmp_path)
+    assert [str(p) for p in caught.value.problems] == [
+        "defs/custom/Custom.yaml:3: 'Map' is a Java class the generated Java code uses (a class of that name would "
+        "hide it) — rename it"
+    ]

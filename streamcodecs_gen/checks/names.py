@@ -19,8 +19,9 @@ def check_names(ctx: Context) -> Iterator[Problem]:
         yield from _field_names(ctx, owner)
     for enum in ctx.enums():
         yield from _enum_members(ctx, enum)
-    shared = [ctx.scope.shared_structs[name] for name in ctx.used_shared_structs()]
-    for node in [*shared, *(enum for enum in ctx.enums() if enum.shared)]:  # rendered into this protocol's code
+    shared: list[Struct | Enum] = [ctx.scope.shared_structs[name] for name in ctx.used_shared_structs()]
+    shared += [enum for enum in ctx.enums() if enum.shared]
+    for node in shared:  # custom/'s types, rendered into this protocol's code
         if why := _generated_name(node.name):
             yield ctx.problem(node, "name", why, "rename it")
     for const in ctx.protocol.constants:
