@@ -140,8 +140,10 @@ def test_the_java_entry_points_of_a_slice_refuse_null_and_a_range_outside_it_in_
     """The JSON family's decode and feed of ``data[offset, offset + length)``: null says what the one-argument
     calls say (the Python codec's words of None), and an offset and length that are not a slice of the data the
     catalog's ``not_a_slice``, as an IndexOutOfBoundsException (they threw a bare NullPointerException and an
-    ArrayIndexOutOfBoundsException, or read the bytes after the slice's end); a slice is read alone."""
+    ArrayIndexOutOfBoundsException, or read the bytes after the slice's end); a slice is read alone. A direction
+    index that is no direction's is an unknown direction."""
     from py4j.protocol import Py4JJavaError
+    from pyspark.errors.exceptions.captured import IllegalArgumentException
     from streamcodecs._runtime import messages
 
     module = importlib.import_module(f"streamcodecs.{protocol}")
@@ -151,6 +153,11 @@ def test_the_java_entry_points_of_a_slice_refuse_null_and_a_range_outside_it_in_
     frame = b'{"command":"sync"}\nend\n' if protocol == "storm" else b'{"action":"shutdownRequested"}\n'
     data = bytearray(b"xx" + frame + b"yy")
     assert java.Codec.decode(data, 2, len(frame), -1, -1).messageName() == type(module.decode(frame)).__name__
+    directions = len(module.DIRECTIONS)
+    for direction in (-2, directions):  # an index that is no direction's (ArrayIndexOutOfBounds on a refusal)
+        with pytest.raises(IllegalArgumentException) as unknown:
+            java.Codec.decode(data, 2, len(frame), direction, -1)
+        assert str(unknown.value) == messages.unknown_direction(direction=direction, directions=module.DIRECTIONS)
     for offset, length in ((-1, 1), (0, -1), (0, len(data) + 1), (len(data), 1), (3, len(data) - 2), (1, 2**31 - 1)):
         for name in ("decode", "feed"):
             with pytest.raises(Py4JJavaError) as refused:
@@ -162,3 +169,22 @@ def test_the_java_entry_points_of_a_slice_refuse_null_and_a_range_outside_it_in_
             assert thrown.getClass().getName() == "java.lang.IndexOutOfBoundsException", (name, offset, length)
             words = messages.not_a_slice(call=name, offset=offset, length=length, size=len(data))
             assert thrown.getMessage() == words
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("protocol", ["kcl", "storm", "pravega"])
+def test_the_java_codecs_refuse_an_unknown_direction_in_the_python_codecs_words(spark: Any, protocol: str) -> None:
+    """The catalog's unknown_direction, its fields as Python's reprs (the directions a tuple): the Java JSON codecs
+    wrote their own words (``expected one of to_child, to_daemon``, a name in quotes whatever it held), the binary
+    one a Java list (``[request, reply]``), and the JSON family's Python template its own copy of the text."""
+    from pyspark.errors.exceptions.captured import IllegalArgumentException
+
+    module = importlib.import_module(f"streamcodecs.{protocol}")
+    java = getattr(spark._jvm.streamcodecs, protocol)
+    for name in ("sideways", "it's", "tab\there"):
+        with pytest.raises(ValueError) as python:
+            module.Reader(direction=name)
+        with pytest.raises(IllegalArgumentException) as refused:
+            java.Reader(name, 100) if protocol == "pravega" else java.Reader(name)
+        assert str(refused.value) == str(python.value), name
+        assert str(python.value).startswith(f"unknown direction {name!r}; expected one of ("), name

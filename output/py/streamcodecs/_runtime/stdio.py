@@ -446,7 +446,10 @@ def _wait(deadline: float, margin: float) -> float | None:
 
 
 class Tail:
-    """The last ``limit`` bytes written to it (thread-safe), and how many were dropped before them."""
+    """The last ``limit`` bytes written to it (thread-safe), and how many were dropped before them.
+
+    Memory: at most ``2 * limit`` bytes plus the last ``append``'s (older bytes go in steps of more than ``limit``,
+    so that keeping the tail costs amortised linear time)."""
 
     def __init__(self, limit: int = TAIL_BYTES) -> None:
         self.limit = limit

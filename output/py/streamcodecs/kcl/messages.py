@@ -726,7 +726,7 @@ _decode_text: Callable[[str | None, bytes, int | None], Message] = _jp.typed_tex
 
 def _check_direction(direction: str | None) -> None:
     if direction is not None and direction not in DIRECTIONS:
-        raise ValueError(f"unknown direction {direction!r}; expected one of {DIRECTIONS}")
+        raise ValueError(_m.unknown_direction(direction=repr(direction), directions=DIRECTIONS))
 
 
 def _check_serializer(serializer: str) -> None:

@@ -1643,7 +1643,7 @@ _decode_packed: Callable[[str | None, Any, int | None], Message] = _jp.general_p
 
 def _check_direction(direction: str | None) -> None:
     if direction is not None and direction not in DIRECTIONS:
-        raise ValueError(f"unknown direction {direction!r}; expected one of {DIRECTIONS}")
+        raise ValueError(_m.unknown_direction(direction=repr(direction), directions=DIRECTIONS))
 
 
 def _check_serializer(serializer: str) -> None:

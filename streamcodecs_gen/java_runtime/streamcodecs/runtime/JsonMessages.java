@@ -2,6 +2,7 @@ package streamcodecs.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Iterator;
+import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 
@@ -25,7 +26,17 @@ public final class JsonMessages {
             }
         }
         throw new IllegalArgumentException(
-                "unknown direction '" + name + "'; expected one of " + String.join(", ", directions));
+                Messages.unknownDirection(PythonText.repr(name), PythonText.tuple(List.of(directions))));
+    }
+
+    /** {@code index}, when it is a direction's in {@code directions} or -1 (every direction): else the refusal of an
+     * unknown direction, naming the index. */
+    public static int direction(String[] directions, int index) {
+        if (index < -1 || index >= directions.length) {
+            throw new IllegalArgumentException(
+                    Messages.unknownDirection(index, PythonText.tuple(List.of(directions))));
+        }
+        return index;
     }
 
     /** Why a scanned value cannot be a tagged message of any direction (not an object, no tag, a tag that is not a

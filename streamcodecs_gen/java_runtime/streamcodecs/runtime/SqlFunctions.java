@@ -16,7 +16,6 @@ import static org.apache.spark.sql.functions.when;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -59,7 +58,8 @@ public final class SqlFunctions {
     public static String mode(String function, String mode) {
         String upper = mode == null ? null : mode.toUpperCase(Locale.ROOT);
         if (!MODES.contains(upper)) {
-            throw new IllegalArgumentException(function + ": " + Messages.unknownMode(repr(mode), tuple(MODES)));
+            throw new IllegalArgumentException(function + ": "
+                + Messages.unknownMode(repr(mode), PythonText.tuple(MODES)));
         }
         return upper;
     }
@@ -68,7 +68,7 @@ public final class SqlFunctions {
     public static String direction(String function, String direction, List<String> directions) {
         if (direction != null && !directions.contains(direction)) {
             throw new IllegalArgumentException(function + ": "
-                + Messages.unknownDirection(repr(direction), tuple(directions)));
+                + Messages.unknownDirection(repr(direction), PythonText.tuple(directions)));
         }
         return direction;
     }
@@ -77,18 +77,13 @@ public final class SqlFunctions {
     public static String contentMode(String function, String mode) {
         if (!CONTENT_MODES.contains(mode)) {
             throw new IllegalArgumentException(function + ": "
-                + Messages.unknownMode(repr(mode), tuple(CONTENT_MODES)));
+                + Messages.unknownMode(repr(mode), PythonText.tuple(CONTENT_MODES)));
         }
         return mode;
     }
 
     private static String repr(String text) {
-        return text == null ? "None" : "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
-    }
-
-    private static String tuple(List<String> items) {
-        String inner = items.stream().map(SqlFunctions::repr).collect(Collectors.joining(", "));
-        return "(" + inner + (items.size() == 1 ? ",)" : ")");
+        return text == null ? "None" : PythonText.repr(text);
     }
 
     // ------------------------------------------------------------------ the column rules every family shares

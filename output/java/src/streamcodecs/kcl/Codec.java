@@ -62,6 +62,7 @@ public final class Codec {
     public static Messages.Message decode(byte[] data, int offset, int length, int direction, long line)
             throws DecodeException {
         Arguments.slice(Arguments.bytesOrText(data, "decode"), offset, length, "decode");
+        JsonMessages.direction(DIRECTIONS, direction);
         JsonProblem text = JsonParsing.textProblem(data, offset, length);
         if (text != null) {
             throw failure(text, line);

@@ -30,7 +30,8 @@ public final class BinaryWire {
         }
         int index = directions.indexOf(direction);
         if (index < 0) {
-            throw new IllegalArgumentException(Messages.unknownDirection(PythonText.repr(direction), directions));
+            throw new IllegalArgumentException(
+                    Messages.unknownDirection(PythonText.repr(direction), PythonText.tuple(directions)));
         }
         return 1 << index;
     }

@@ -8,6 +8,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.ByteOrder;
+import java.util.List;
 
 /**
  * Text as the Python codecs see it, for every family's Java codec, so that reasons read the same on both paths:
@@ -80,6 +81,15 @@ public final class PythonText {
      */
     public static String refusal(String text, String type, String repr) {
         return text.replace("{type}", type).replace("{value}", repr);
+    }
+
+    /** Python's {@code repr} of a tuple of strings: {@code ('a', 'b')}, {@code ('a',)}. */
+    public static String tuple(List<String> items) {
+        StringBuilder out = new StringBuilder("(");
+        for (String item : items) {
+            out.append(out.length() > 1 ? ", " : "").append(repr(item));
+        }
+        return out.append(items.size() == 1 ? ",)" : ")").toString();
     }
 
     /**

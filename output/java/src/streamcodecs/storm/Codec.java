@@ -76,6 +76,7 @@ public final class Codec {
     public static Messages.Message decode(byte[] data, int offset, int length, int direction, long line)
             throws DecodeException {
         Arguments.slice(Arguments.bytesOrText(data, "decode"), offset, length, "decode");
+        JsonMessages.direction(DIRECTIONS, direction);
         try {
             return decodeText(data, offset, JsonReader.stripEndLine(data, offset, length), direction, line);
         } catch (DecodeException e) {
