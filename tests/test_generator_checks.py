@@ -1043,3 +1043,25 @@ def test_a_shared_type_named_like_a_generated_name_is_a_problem_of_its_own_file(
         "defs/custom/Custom.yaml:3: 'Map' is a Java class the generated Java code uses (a class of that name would "
         "hide it) — rename it"
     ]
+
+
+def test_javac_refusing_the_sources_is_an_error_message_and_nothing_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A definition the checks let through but javac refuses was a traceback ending in RuntimeError, exit 1: the
+    user is told, in a message, that it is the generator's bug, with what javac said, and nothing is written."""
+    from streamcodecs_gen import cli, jar
+
+    fake = tmp_path / "javac"
+    fake.write_text("#!/bin/sh\necho 'streamcodecs/demo/Messages.java:3: error: something javac refuses'\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(jar, "javac", lambda: str(fake))
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    (defs / "demo.yaml").write_text(JSON, encoding="utf-8")
+    out = tmp_path / "out"
+    assert cli.main(["-l", "py", "-p", str(defs), "-r", str(out), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: javac refused the generated Java sources, so nothing was written.")
+    assert "streamcodecs/demo/Messages.java:3: error: something javac refuses" in err and "Traceback" not in err
+    assert not out.exists()
