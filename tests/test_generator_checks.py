@@ -931,7 +931,8 @@ def test_the_names_generated_code_uses_are_all_known_to_the_check() -> None:
     from streamcodecs_gen.naming import PYTHON_MODULE_NAMES
 
     protocols = load_protocols(REPO / "protocol-definitions", REPO)
-    defined = {node.name for p in protocols for node in [*p.messages, *p.structs, *p.enums]}
+    defined = {m.name for p in protocols for m in p.messages}
+    defined |= {s.name for p in protocols for s in p.structs} | {e.name for p in protocols for e in p.enums}
     bound = set()
     for path in _generated("py/streamcodecs/*/messages.py"):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
