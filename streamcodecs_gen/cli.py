@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath
 
 from .compat import compare
 from .frozen import frozen_changes
-from .jar import MissingJdk
+from .jar import JavacFailed, MissingJdk
 from .model import Protocol
 from .naming import identifier_problem
 from .pipeline import load_protocols
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         assert home is not None
         changes = frozen_changes(exc, definitions, home.root)
         return _refuse(DefinitionError(changes), "; nothing was written.", shown_from)
-    except MissingJdk as exc:
+    except (MissingJdk, JavacFailed) as exc:
         print(exc, file=sys.stderr)
         return 2
     plans: list[tuple[Path, dict[PurePosixPath, str | bytes], frozenset[str]]] = []

@@ -38,6 +38,11 @@ class MissingJdk(RuntimeError):
     """No ``javac`` to rebuild a jar whose sources changed: a problem of the environment, reported in one line."""
 
 
+class JavacFailed(RuntimeError):
+    """javac refused the Java target's sources: a generator bug (the checks let through a definition the Java code
+    cannot hold, or a template is wrong), reported with javac's words and nothing written."""
+
+
 def spark_jars() -> Path:
     spec = importlib.util.find_spec("pyspark")
     if spec is None or not spec.submodule_search_locations:
@@ -163,7 +168,11 @@ def build(sources: list[OutputFile], print_: str) -> bytes:
             check=False,
         )
         if result.returncode != 0:
-            raise RuntimeError(f"javac failed on the Java target (a template bug):\n{result.stdout}{result.stderr}")
+            raise JavacFailed(
+                "error: javac refused the generated Java sources, so nothing was written. This is a bug of the "
+                "generator, not of your definitions' YAML: please report it with the definitions. javac said:\n"
+                + (result.stdout + result.stderr).replace(str(src) + os.sep, "")
+            )
         return _zip(classes, print_)
 
 

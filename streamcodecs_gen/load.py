@@ -102,22 +102,69 @@ class Document:
 
 
 def load_file(path: Path, display: str) -> Document:
+    data = path.read_bytes()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DefinitionError([Problem(display, 1, f"not UTF-8 ({exc.reason})", "save the file as UTF-8")]) from None
+        raise DefinitionError([_not_utf8(display, data, exc)]) from None
     try:
         data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        raise DefinitionError(
-            [Problem(display, line, f"YAML error: {exc.problem or exc.context}", "fix the YAML syntax")]
-        ) from None
+        raise DefinitionError([_yaml_problem(display, text, exc)]) from None
     except yaml.YAMLError as exc:
         raise DefinitionError([Problem(display, 1, f"YAML error: {exc}", "fix the YAML syntax")]) from None
     _mark_origin(data, display, "")
     return Document(display, data)
+
+
+def _yaml_problem(display: str, text: str, exc: yaml.MarkedYAMLError) -> Problem:
+    """A YAML syntax error at the line of its cause where the parser's own words would point elsewhere: a tab, and a
+    quote left open (the parser notices one at the end of the file, or lines later, at the next quote)."""
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else 1
+    problem = str(exc.problem or exc.context)
+    if problem.startswith("found character '\\t'"):
+        return Problem(display, line, "YAML error: a tab character, and YAML indents with spaces only", "use spaces")
+    opened = _open_quote(text, exc, line)
+    if opened is not None:
+        quote, at = opened
+        end = "the end of the file" if exc.context == _IN_QUOTES else f"line {line}"
+        return Problem(
+            display,
+            at,
+            f"YAML error: the {quote} opened here is not closed on its line, so the value runs on to {end}",
+            f"close the {quote} on line {at}",
+        )
+    return Problem(display, line, f"YAML error: {problem}", "fix the YAML syntax")
+
+
+_IN_QUOTES = "while scanning a quoted scalar"
+"""PyYAML's context of an error inside a quoted value: one that reached the end of the file."""
+
+
+def _open_quote(text: str, exc: yaml.MarkedYAMLError, line: int) -> tuple[str, int] | None:
+    """The quote and line of a quoted value that runs on past its line to the YAML error at ``line``: a quote that
+    reached the end of the file, or a quoted value spanning lines that ends where the error is (at the next quote,
+    which closed it)."""
+    if exc.context == _IN_QUOTES and exc.context_mark is not None:
+        start = exc.context_mark
+        return text[start.index], start.line + 1
+    found = None
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            is_quoted = isinstance(token, yaml.ScalarToken) and token.style in ('"', "'")
+            if is_quoted and token.start_mark.line < token.end_mark.line == line - 1:
+                found = (token.style, token.start_mark.line + 1)
+    except yaml.YAMLError:
+        pass
+    return found
+
+
+def _not_utf8(display: str, data: bytes, exc: UnicodeDecodeError) -> Problem:
+    """The first byte that is not UTF-8, at its line and column (1-based, counted in bytes)."""
+    line_start = data.rfind(b"\n", 0, exc.start) + 1
+    where = f"byte 0x{data[exc.start]:02x} at column {exc.start - line_start + 1} is {exc.reason}"
+    return Problem(display, data.count(b"\n", 0, exc.start) + 1, f"not UTF-8 ({where})", "save the file as UTF-8")
 
 
 def _mark_origin(node: Any, display: str, path: str) -> None:

@@ -27,6 +27,24 @@ SHADOWING = frozenset(
     }
 )
 
+# Names a generated messages module binds for itself (its imports, the Message union, the Reader): a message, type
+# or enum of that name would replace it there. A type named Any made every map<string,any> field decode as that type.
+PYTHON_MODULE_NAMES = frozenset(
+    """Any Callable ClassVar DecodeError EncodeError Final Iterable Int32 Int64 KafkaRecord Literal Mapping Message
+    MissingType Reader TypeAlias""".split()
+)
+# Simple names the generated Java refers to where a message, type or enum class is in scope (the protocol's
+# Messages.java, the files importing Messages.*, a kafka protocol's package), besides each wire type's Java type: a
+# class of that name would shadow it, and javac fails.
+JAVA_CLASS_NAMES = frozenset(
+    """Arguments ArrayList BinarySpark BinaryWire Boolean Codec CompactJson Data DataText DataTypes Decode
+    DecodeException Encode EncodeException FromKafka IOException IllegalArgumentException IllegalStateException In
+    Integer JsonParser JsonProblem JsonRead JsonToken KafkaEvents KafkaSpark KafkaWire List Long Map Message Messages
+    Number Object OffsetDateTime Out Override Pattern PythonText Reader Row RowFactory RowShape Seq Set SparkRows
+    SparkSessionExtensions SparkSql SplitInline Sql SqlFunctions String StructType ToKafkaBinary ToKafkaStructured Udf
+    VariantVal""".split()
+)
+
 
 def snake_case(name: str) -> str:
     """``highVersion`` -> ``high_version``; ``task->component`` -> ``task_component``; ``pidDir`` -> ``pid_dir``."""

@@ -60,6 +60,23 @@ def _built(documents: list[Document], shared: SharedTypes, problems: list[Proble
     return built
 
 
+def _defined_elsewhere(built: list[Built], one: Built) -> dict[str, str]:
+    """The types, enums and messages the other protocols define, each to what and where it is."""
+    found: dict[str, str] = {}
+    for other in built:
+        if other is one:
+            continue
+        p = other.protocol
+        for kind, nodes in (
+            ("a type", other.scope.own_structs),
+            ("an enum", other.scope.own_enums),
+            ("a message", p.messages),
+        ):
+            for node in nodes:
+                found.setdefault(node.name, f"{kind} of protocol {p.name!r} ({node.origin.file}:{node.origin.line})")
+    return found
+
+
 def load_protocols(
     definitions: Path, display_root: Path, *, id_check: bool = True, only: list[str] | None = None
 ) -> list[Protocol]:
@@ -75,7 +92,8 @@ def load_protocols(
     if loaded.customs_complete:  # else the checks would report the unreadable file's types as unknown
         for one in built:
             # Shared custom types are checked in the context of each protocol that uses them.
-            found = run_checks(Context(one.protocol, one.scope, id_check=id_check))
+            elsewhere = _defined_elsewhere(built, one)
+            found = run_checks(Context(one.protocol, one.scope, id_check=id_check, elsewhere=elsewhere))
             problems.extend(found)
             if not found:
                 valid.append(one.protocol)

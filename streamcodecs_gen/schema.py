@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -10,6 +13,7 @@ from typing import Any
 import jsonschema
 
 from .load import Document, Mapping, Sequence
+from .naming import snake_case, upper_snake_case
 from .problems import Problem
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
@@ -50,6 +54,10 @@ def _hint(error: jsonschema.ValidationError) -> str:
         return 'write versions as quoted strings such as "2.10"'
     if error.validator == "type" and error.validator_value == "string" and isinstance(error.instance, float):
         return f"quote it: YAML reads {_yaml(error.instance)} as a number"
+    if error.validator == "pattern" and (name := _NAME_PATTERNS.get(str(error.validator_value))):
+        spelled = name.spell(str(error.instance))
+        fits = spelled != error.instance and re.fullmatch(str(error.validator_value), spelled)
+        return f"write {spelled}" if fits else name.how
     if error.validator == "pattern":
         return f"it must match {error.validator_value}"
     if error.validator == "type":
@@ -119,8 +127,33 @@ def _yaml_number(value: float) -> str:
     return repr(value)
 
 
+@dataclass(frozen=True)
+class _Name:
+    """A name pattern of the schemas in words: what such a name is, how to write one, and the name rewritten so."""
+
+    words: str
+    how: str
+    spell: Callable[[str], str]
+
+
+def _camel(name: str) -> str:
+    return "".join(word[:1].upper() + word[1:] for word in snake_case(name).split("_"))
+
+
+_NAME_PATTERNS = {
+    "^[A-Z][A-Za-z0-9]*$": _Name("a CamelCase name", "start with a capital letter, then letters and digits", _camel),
+    "^[A-Z][A-Z0-9_]*$": _Name(
+        "an UPPER_SNAKE_CASE name", "use capital letters, digits and _, starting with a letter", upper_snake_case
+    ),
+    "^[a-z_][a-z0-9_]*$": _Name("a snake_case name", "use lower-case letters, digits and _", snake_case),
+}
+"""The names the schemas' patterns ask for: a name that is not one is reported in these words, not as a regex."""
+
+
 def _message(error: jsonschema.ValidationError) -> str:
     where = "/" + "/".join(str(p) for p in error.absolute_path)
+    if error.validator == "pattern" and (name := _NAME_PATTERNS.get(str(error.validator_value))):
+        return f"{where}: {_yaml(error.instance)} is not {name.words}"
     if error.validator == "type" and error.instance is None and not error.absolute_path:
         return f"{where}: the file is empty"
     if error.validator == "type" and error.instance is None:

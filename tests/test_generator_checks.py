@@ -332,7 +332,7 @@ CASES = [
         "not a member",
         "unknown: GREEN",
     ),
-    ("enum repeated value", BINARY, "{name: BLUE, value: 1}", "{name: BLUE, value: 0}", "repeated", "name: BLUE"),
+    ("enum repeated value", BINARY, "{name: BLUE, value: 1}", "{name: BLUE, value: 0}", "is also RED's", "name: BLUE"),
     ("unknown key", BINARY, "    code: 2\n", "    code: 2\n    colour: red\n", "unknown key", "colour: red"),
     (
         "map key not string",
@@ -783,7 +783,30 @@ def test_a_shared_enums_members_are_checked_in_the_protocols_using_it(tmp_path: 
         load_protocols(defs, tmp_path)
     found = [str(p) for p in info.value.problems]
     assert any(p.startswith("defs/custom/Custom.yaml:5:") and "A's value 300 does not fit int8" in p for p in found)
-    assert any(p.startswith("defs/custom/Custom.yaml:5:") and "is repeated" in p for p in found), found
+    assert any(p.startswith("defs/custom/Custom.yaml:5:") and "B's value 300 is also A's (line 5)" in p for p in found)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        (
+            "{name: BLUE, value: 1}",
+            "{name: BLUE, value: 0}",
+            "enum Color: BLUE's value 0 is also RED's (line {line}) — give each member a distinct value",
+        ),
+        (
+            "{name: BLUE, value: 1}",
+            "{name: RED, value: 1}",
+            "enum Color: member RED is repeated (first at line {line}) — give each member a distinct name",
+        ),
+    ],
+)
+def test_a_repeated_enum_member_or_value_says_which_it_is(tmp_path: Path, old: str, new: str, says: str) -> None:
+    """It said "member BLUE or its value 0 is repeated", leaving the user to find which, and where the first is."""
+    members = "    values:\n      - {name: RED, value: 0}\n      - " + new + "\n"
+    text = BINARY.replace("    values: [{name: RED, value: 0}, {name: BLUE, value: 1}]\n", members)
+    line = line_of(text, "{name: RED, value: 0}")
+    assert problems_for(tmp_path, text) == [f"defs/demo.yaml:{line + 1}: " + says.format(line=line)]
 
 
 def test_shared_custom_types_are_checked_and_named_by_their_own_file(tmp_path: Path) -> None:
@@ -814,3 +837,232 @@ def test_a_shape_may_match_an_enum_field_on_a_members_wire_value(tmp_path: Path)
     )
     assert "match: {mood: loud}" in text
     assert problems_for(tmp_path, text) == []
+
+
+def test_bytes_that_are_not_utf8_are_reported_at_their_line(tmp_path: Path) -> None:
+    """A stray Latin-1 byte in a doc (an editor saving in the wrong encoding) was reported at line 1, whatever its
+    line: the user had to search a long file for it."""
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    data = JSON.replace("{name: shardId, type: string}", "{name: shardId, type: string, doc: caf\xe9}")
+    (defs / "demo.yaml").write_bytes(data.encode("latin-1"))
+    with pytest.raises(DefinitionError) as caught:
+        load_protocols(defs, tmp_path)
+    line = line_of(data, "doc: caf")
+    column = data.splitlines()[line - 1].index("\xe9") + 1
+    assert [str(p) for p in caught.value.problems] == [
+        f"defs/demo.yaml:{line}: not UTF-8 (byte 0xe9 at column {column} is invalid continuation byte)"
+        " — save the file as UTF-8"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("base", "old", "new", "clash"),
+    [
+        # a Java keyword takes "Field" after it, which another field's name may already be
+        (
+            JSON,
+            "      - {name: shardId, type: string}\n",
+            "      - {name: default, type: string}\n      - {name: default_field, type: string}\n",
+            "fields 'default' (line {first}) and 'default_field' of 'Start' have one Java name, 'defaultField'",
+        ),
+        # Python names that differ only in their underscores, one Java camelCase
+        (
+            JSON,
+            "      - {name: shardId, type: string}\n",
+            "      - {name: a_b, type: string}\n      - {name: a__b, type: string, py: a__b}\n",
+            "fields 'a_b' (line {first}) and 'a__b' of 'Start' have one Java name, 'aB'",
+        ),
+        (
+            BINARY,
+            "      - {name: a, type: int32}\n",
+            "      - {name: new, type: int32, py: new_value}\n      - {name: newField, type: int32}\n",
+            "fields 'new' (line {first}) and 'newField' of 'Pair' have one Java name, 'newField'",
+        ),
+    ],
+    ids=["json keyword", "json underscores", "binary keyword"],
+)
+def test_fields_with_one_java_name_are_a_problem_of_the_definition(
+    tmp_path: Path, base: str, old: str, new: str, clash: str
+) -> None:
+    """The Python names differ, so only javac noticed: "a template bug" and a traceback, exit 1, after every check
+    had passed. Now it is the second field's problem, with what to change."""
+    text = base.replace(old, new)
+    first, second = (line_of(text, line.strip()) for line in new.splitlines())
+    found = problems_for(tmp_path, text)
+    assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{second}: {clash.format(first=first)} — ")
+
+
+@pytest.mark.parametrize(
+    ("base", "name", "words"),
+    [
+        (JSON, "Any", "a name the generated Python module uses itself"),
+        (JSON, "Reader", "a name the generated Python module uses itself"),
+        (JSON, "String", "a Java class the generated Java code uses"),
+        (BINARY, "List", "a Java class the generated Java code uses"),
+        (BINARY, "Double", "a Java class the generated Java code uses"),
+    ],
+)
+def test_a_definition_name_the_generated_code_uses_itself_is_a_problem(
+    tmp_path: Path, base: str, name: str, words: str
+) -> None:
+    """A message named Any replaced typing.Any in the generated module, so every map<string,any> field decoded as
+    that message; a type named String or List hid Java's, and javac failed ("a template bug", a traceback)."""
+    old = "  - name: Start\n" if base is JSON else "  - name: Pair\n"
+    text = base.replace(old, f"  - name: {name}\n")
+    assert problems_for(tmp_path, text) == [
+        f"defs/demo.yaml:{line_of(text, f'name: {name}')}: {name!r} is {words}"
+        + ("" if "Python" in words else " (a class of that name would hide it)")
+        + " — rename it"
+    ]
+
+
+def _generated(pattern: str) -> list[Path]:
+    return sorted((REPO / "output").glob(pattern))
+
+
+def test_the_names_generated_code_uses_are_all_known_to_the_check() -> None:
+    """Every CamelCase name a generated messages module binds besides the definitions' classes, and every class
+    name the generated Java uses where a definition's class is in scope, is one the definitions may not take."""
+    import ast
+    import re
+
+    from streamcodecs_gen.checks.names import JAVA_TYPES
+    from streamcodecs_gen.naming import PYTHON_MODULE_NAMES
+
+    protocols = load_protocols(REPO / "protocol-definitions", REPO)
+    defined = {m.name for p in protocols for m in p.messages}
+    defined |= {s.name for p in protocols for s in p.structs} | {e.name for p in protocols for e in p.enums}
+    bound = set()
+    for path in _generated("py/streamcodecs/*/messages.py"):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                bound |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+                bound.add(node.name)
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                bound |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    camel = {name for name in bound - defined if name[:1].isupper() and not name.isupper()}
+    assert camel and camel <= PYTHON_MODULE_NAMES, sorted(camel - PYTHON_MODULE_NAMES)
+    used = set()
+    for p in protocols:
+        for path in _generated(f"java/src/streamcodecs/{p.name}/*.java"):
+            text = path.read_text(encoding="utf-8")
+            if p.family == "kafka" or path.name == "Messages.java" or "Messages.*;" in text:
+                text = re.sub(
+                    r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/|^(?:import|package) [^\n]*', "", text, flags=re.S | re.M
+                )
+                used |= set(re.findall(r"(?<![.\w])([A-Z]\w*[a-z]\w*)\b", text))
+    assert used - defined and used - defined <= JAVA_TYPES, sorted(used - defined - JAVA_TYPES)
+
+
+def test_a_type_of_another_protocol_is_named_with_where_it_is_and_how_to_share_it(tmp_path: Path) -> None:
+    """It was an unknown type with a list of this protocol's names, as if misspelt: the user who had defined it one
+    file away was not told that a protocol sees only its own types and custom/'s."""
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    (defs / "a.yaml").write_text(BINARY, encoding="utf-8")
+    other = JSON.replace("{name: shardId, type: string}", "{name: shardId, type: Pair}")
+    other = other.replace("{name: responseFor, type: string}", "{name: responseFor, type: list<Hello>}")
+    (defs / "b.yaml").write_text(other, encoding="utf-8")
+    with pytest.raises(DefinitionError) as caught:
+        load_protocols(defs, tmp_path)
+    hint = "to share it between protocols, define it in the definitions' custom/*.yaml (customTypes: or enums:)"
+    assert [str(p) for p in caught.value.problems] == [
+        f"defs/b.yaml:{line_of(other, 'type: Pair')}: Start.shardId: type 'Pair' is a type of protocol 'demo' "
+        f"(defs/a.yaml:{line_of(BINARY, 'name: Pair')}), which protocol 'jdemo' cannot name — {hint}",
+        f"defs/b.yaml:{line_of(other, 'list<Hello>')}: Status.responseFor: type 'Hello' is a message of protocol "
+        f"'demo' (defs/a.yaml:{line_of(BINARY, 'name: Hello')}), which protocol 'jdemo' cannot name — {hint}",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        ("  - name: Start\n", "  - name: start\n", '/messages/0/name: "start" is not a CamelCase name — write Start'),
+        (
+            "  - name: Start\n",
+            "  - name: shard-started\n",
+            '"shard-started" is not a CamelCase name — write ShardStarted',
+        ),
+        ("{name: down}", "{name: Down}", '/directions/0/name: "Down" is not a snake_case name — write down'),
+        ("{name: down}", "{name: 9down}", "is not a snake_case name — use lower-case letters, digits and _"),
+    ],
+)
+def test_a_name_of_the_wrong_form_is_named_in_words_with_the_name_to_write(
+    tmp_path: Path, old: str, new: str, says: str
+) -> None:
+    """It said "'start' does not match '^[A-Z][A-Za-z0-9]*$' — it must match ^[A-Z][A-Za-z0-9]*$": the schema's
+    regex, twice, for a rule the definition's author knows as CamelCase."""
+    text = JSON.replace(old, new, 1)
+    found = problems_for(tmp_path, text)
+    assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{line_of(text, new.strip())}: "), found
+    assert found[0].endswith(says), found
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        # the parser notices at the next quote, lines later, in its own words ("expected <block end>, but found ...")
+        (
+            "    tag: start\n",
+            '    tag: "start\n',
+            'the " opened here is not closed on its line, so the value runs on to line {end} — close the " on line '
+            "{line}",  # the next quote: tag "status"
+        ),
+        # or at the end of the file
+        (
+            "{name: responseFor, type: string}",
+            "{name: responseFor, type: 'string}",
+            "the ' opened here is not closed on its line, so the value runs on to the end of the file — close the ' on "
+            "line {line}",
+        ),
+        ("    tag: start\n", "\ttag: start\n", "a tab character, and YAML indents with spaces only — use spaces"),
+    ],
+    ids=["quote closed later", "quote never closed", "tab"],
+)
+def test_yaml_syntax_errors_name_their_cause_at_its_line(tmp_path: Path, old: str, new: str, says: str) -> None:
+    """An unclosed quote was reported where the parser gave up (the next quote, or the end of the file) in its own
+    words, and a tab as "found character '\\t' that cannot start any token — fix the YAML syntax"."""
+    text = JSON.replace("tag: status", 'tag: "status"').replace(old, new, 1)
+    line = line_of(text, new.strip())
+    end = line_of(text, 'tag: "status"')
+    assert problems_for(tmp_path, text) == [f"defs/demo.yaml:{line}: YAML error: {says.format(line=line, end=end)}"]
+
+
+def test_a_shared_type_named_like_a_generated_name_is_a_problem_of_its_own_file(tmp_path: Path) -> None:
+    defs = tmp_path / "defs"
+    (defs / "custom").mkdir(parents=True)
+    (defs / "custom" / "Custom.yaml").write_text(
+        "customTypes: []\nenums:\n  - name: Map\n    type: int8\n    values: [{name: A, value: 1}]\n", encoding="utf-8"
+    )
+    (defs / "demo.yaml").write_text(BINARY.replace("{name: a, type: int32}", "{name: a, type: Map}"), encoding="utf-8")
+    with pytest.raises(DefinitionError) as caught:
+        load_protocols(defs, tmp_path)
+    assert [str(p) for p in caught.value.problems] == [
+        "defs/custom/Custom.yaml:3: 'Map' is a Java class the generated Java code uses (a class of that name would "
+        "hide it) — rename it"
+    ]
+
+
+def test_javac_refusing_the_sources_is_an_error_message_and_nothing_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A definition the checks let through but javac refuses was a traceback ending in RuntimeError, exit 1: the
+    user is told, in a message, that it is the generator's bug, with what javac said, and nothing is written."""
+    from streamcodecs_gen import cli, jar
+
+    fake = tmp_path / "javac"
+    fake.write_text("#!/bin/sh\necho 'streamcodecs/demo/Messages.java:3: error: something javac refuses'\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(jar, "javac", lambda: str(fake))
+    defs = tmp_path / "defs"
+    defs.mkdir()
+    (defs / "demo.yaml").write_text(JSON, encoding="utf-8")
+    out = tmp_path / "out"
+    assert cli.main(["-l", "py", "-p", str(defs), "-r", str(out), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: javac refused the generated Java sources, so nothing was written.")
+    assert "streamcodecs/demo/Messages.java:3: error: something javac refuses" in err and "Traceback" not in err
+    assert not out.exists()

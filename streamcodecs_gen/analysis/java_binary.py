@@ -12,24 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..families.binary import java_identifier
 from ..families.framing import BinaryFraming
 from ..filters import javastr as java_string
 from ..layout import Layout, Step, binary_layout, min_size
 from ..model import Enum, EnumRef, Field, ListRef, Message, Protocol, Struct, StructRef, TypeRef, WireRef
-from ..naming import java_safe
 from ..types import JAVA_PRIMITIVES, WIRE_TYPES, WireType, enum_refusal
-
-_MESSAGE_METHODS = frozenset({"wireCode", "wireName"})
-"""The Message interface's methods: a record component may not take their names."""
 
 _LOCALS = frozenset({"in", "out", "at", "size", "left", "outerEnd", "sizeAt", "value", "item", "items", "count", "i"})
 """Names the generated read and write methods use for themselves."""
 
 _BOXED = {primitive: boxed for boxed, primitive in JAVA_PRIMITIVES.items()}
-
-
-def java_identifier(name: str) -> str:
-    return java_safe(name, _MESSAGE_METHODS)
 
 
 @dataclass

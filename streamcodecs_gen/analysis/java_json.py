@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..families.framing import JsonFraming
+from ..families.json import java_field_name
 from ..filters import javastr as java_string
 from ..model import (
     Enum,
@@ -32,23 +33,14 @@ from ..model import (
     UnknownRef,
     WireRef,
 )
-from ..naming import java_camel, java_safe
 from .json import encode_rule, fast_path, field_mode, tag_owners, typed_path
 from .json_checks import shadows, written_checked
 
 # The Java type of each JSON-family wire type, and the runtime helper suffix that reads and writes it.
 _SPARK_CONVERTS = {"UUID": "JsonSpark.uuidText", "OffsetDateTime": "JsonSpark.sqlTimestamp"}
 """Java types that are not already Spark's external value: the helper converting them."""
-_TAKEN = frozenset(
-    # the generated methods' own variables, and the methods every record has
-    "p t key strict e w m r v o x messageName hashCode toString equals getClass notify notifyAll wait".split()
-)
-
-
-def camel(py_name: str) -> str:
-    """``shard_id`` -> ``shardId``: a record component and its local variable (``Field`` appended to a Java
-    keyword or a name the generated code uses itself)."""
-    return java_safe(java_camel(py_name), _TAKEN)
+camel = java_field_name
+"""``shard_id`` -> ``shardId``: a field's record component and local variable (the family's ``java_name``)."""
 
 
 def java_type(ref: TypeRef) -> str:

@@ -12,9 +12,10 @@ from itertools import takewhile
 from typing import Any
 
 from ..families.framing import KafkaFraming
+from ..families.kafka import KAFKA
 from ..filters import javastr as java_string
 from ..model import Field, MapRef, Message, Protocol, WireRef
-from ..naming import java_camel, java_safe
+from ..naming import java_camel
 from ..patterns import java_patterns
 from ..types import JAVA_PRIMITIVES, JSON_BYTES, WireType
 from .exports import exports
@@ -413,7 +414,7 @@ def java_kafka(protocol: Protocol) -> JavaKafka | None:
         event=event,
         attributes=attributes,
         extensions_at=extensions_at,
-        extensions=java_safe(java_camel(event.extra.py)),
+        extensions=KAFKA.java_name(event.extra),
         content_type_at=next((i for i, a in enumerate(attributes) if a.content_type), -1),
         patterns={name: _java_pieces(regex) for name, regex in java_patterns().items()},
         name_pattern=java_string(framing.attribute_names.pattern),
@@ -439,7 +440,7 @@ def _java_attributes(event: KafkaEvent, extensions_at: int) -> list[JavaAttribut
             JavaAttribute(
                 field=f,
                 name=f.name,
-                java=java_safe(java_camel(f.py)),
+                java=KAFKA.java_name(f),
                 type=str(kafka_java_type(wire)),
                 wire=java_camel(wire.name),
                 header=event.header(f),

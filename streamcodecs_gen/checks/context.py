@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..families.base import Family
@@ -21,6 +21,9 @@ class Context:
     protocol: Protocol
     scope: TypeScope
     id_check: bool = True
+    elsewhere: Mapping[str, str] = field(default_factory=dict)
+    """Names the other protocols of the run define (types, enums, messages), each to where: ``a type of protocol
+    'kcl' (protocol-definitions/kcl.yaml:82)``. A protocol cannot name them; the problem says where they are."""
 
     @property
     def family(self) -> str:

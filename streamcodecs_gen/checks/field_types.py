@@ -65,6 +65,11 @@ def _resolve(ctx: Context, ref: TypeRef) -> tuple[str | None, str | None]:
         return None, None
     if isinstance(ref, StructRef | EnumRef):
         return None, None
+    if head in ctx.elsewhere:
+        return (
+            f"type {head!r} is {ctx.elsewhere[head]}, which protocol {ctx.protocol.name!r} cannot name",
+            "to share it between protocols, define it in the definitions' custom/*.yaml (customTypes: or enums:)",
+        )
     return f"unknown type {head!r}", suggest(head, ctx.scope.known)
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..model import Enum, Field, Struct
-from ..naming import RESERVED_ATTRIBUTES, SHADOWING, identifier_problem
+from ..model import Enum, EnumValue, Field, Struct
+from ..naming import JAVA_CLASS_NAMES, PYTHON_MODULE_NAMES, RESERVED_ATTRIBUTES, SHADOWING, identifier_problem
 from ..problems import Problem, suggest
+from ..types import JAVA_PRIMITIVES, WIRE_TYPES
 from .context import Context
 
 
@@ -18,6 +19,11 @@ def check_names(ctx: Context) -> Iterator[Problem]:
         yield from _field_names(ctx, owner)
     for enum in ctx.enums():
         yield from _enum_members(ctx, enum)
+    shared: list[Struct | Enum] = [ctx.scope.shared_structs[name] for name in ctx.used_shared_structs()]
+    shared += [enum for enum in ctx.enums() if enum.shared]
+    for node in shared:  # custom/'s types, rendered into this protocol's code
+        if why := _generated_name(node.name):
+            yield ctx.problem(node, "name", why, "rename it")
     for const in ctx.protocol.constants:
         if why := identifier_problem(const.name):
             yield ctx.problem(const, "name", why, "rename it")
@@ -48,15 +54,40 @@ def _definition_names(ctx: Context) -> Iterator[Problem]:
                 )
             else:
                 seen[name] = (section, node.origin.line)
-            if why := identifier_problem(name):
+            if why := identifier_problem(name) or _generated_name(name):
                 yield ctx.problem(node, "name", why, "rename it")
 
 
+JAVA_TYPES = JAVA_CLASS_NAMES | {t.java for t in WIRE_TYPES.values() if t.java} | set(JAVA_PRIMITIVES)
+"""Every Java class name a definition's class would shadow: the generated code's own, and the wire types'."""
+
+
+def _generated_name(name: str) -> str | None:
+    """Why a message, type or enum cannot be called ``name``: the generated code uses that name for something else."""
+    if name in PYTHON_MODULE_NAMES:
+        return f"{name!r} is a name the generated Python module uses itself"
+    if name in JAVA_TYPES:
+        return f"{name!r} is a Java class the generated Java code uses (a class of that name would hide it)"
+    return None
+
+
 def _field_names(ctx: Context, owner: Struct) -> Iterator[Problem]:
-    """An owner's fields: distinct wire names and Python names, each usable as a key and as an attribute."""
+    """An owner's fields: distinct wire names, Python names and Java names, each usable as a key and as an
+    attribute."""
     wire: dict[str, int] = {}
     python: dict[str, int] = {}
+    java: dict[str, Field] = {}
     for f in owner.fields:
+        java_name = ctx.wire_family.java_name(f)
+        other = java.setdefault(java_name, f)
+        if other is not f and other.name != f.name and other.py != f.py:  # else reported as a wire or Python clash
+            yield ctx.problem(
+                f,
+                "py" if f.py_explicit else "name",
+                f"fields {other.name!r} (line {other.origin.line}) and {f.name!r} of {owner.name!r} have one Java "
+                f"name, {java_name!r}",
+                ctx.wire_family.java_rename,
+            )
         if f.name in wire:
             yield ctx.problem(
                 f, "name", f"field {f.name!r} appears twice in {owner.name!r}", f"the first is at line {wire[f.name]}"
@@ -97,19 +128,25 @@ def _field_name_usable(ctx: Context, f: Field) -> Iterator[Problem]:
 
 def _enum_members(ctx: Context, enum: Enum) -> Iterator[Problem]:
     """Distinct member names and values of the enum's wire type; `unknown` names a member (or is `keep`)."""
-    members: set[str] = set()
-    values: set[Any] = set()
+    members: dict[str, EnumValue] = {}
+    values: dict[Any, EnumValue] = {}
     wants_str = enum.wire_type.is_text
     for value in enum.values:
-        if value.name in members or value.value in values:
+        if (first := members.setdefault(value.name, value)) is not value:
             yield ctx.problem(
                 value,
                 "name",
-                f"enum {enum.name}: member {value.name} or its value {value.value!r} is repeated",
-                "give each member a distinct name and value",
+                f"enum {enum.name}: member {value.name} is repeated (first at line {first.origin.line})",
+                "give each member a distinct name",
             )
-        members.add(value.name)
-        values.add(value.value)
+        elif (first := values.setdefault(value.value, value)) is not value:
+            yield ctx.problem(
+                value,
+                "value",
+                f"enum {enum.name}: {value.name}'s value {value.value!r} is also {first.name}'s "
+                f"(line {first.origin.line})",
+                "give each member a distinct value",
+            )
         if isinstance(value.value, str) != wants_str:
             yield ctx.problem(
                 value,

@@ -6,6 +6,7 @@ import typing
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..naming import java_camel, java_safe
 from ..problems import Problem
 from .framing import FramingVariant, build
 
@@ -62,6 +63,14 @@ class Family:
     """A message may declare one ``additional`` map<string,T> field for the attributes it does not declare."""
     nonfinite_floats: ClassVar[bool] = False
     """A float field's wire carries NaN and infinity, so a default may be one (JSON has no form for them)."""
+
+    java_rename: ClassVar[str] = "set another `py:` name (the Java name is its camelCase)"
+    """What to change when two fields of an owner have one Java name (:meth:`java_name`)."""
+
+    def java_name(self, f: Field) -> str:
+        """The field's name in the family's Java codec: its record component, accessor and local variable. Two
+        fields of an owner must not share one (the checks refuse it; javac would)."""
+        return java_safe(java_camel(f.py))
 
     def framing(self, node: Any) -> Any:
         """The typed framing configuration of a definition whose ``framing`` mapping the schema accepted."""

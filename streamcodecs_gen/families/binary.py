@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ..naming import java_safe
 from ..problems import Problem
 from ..types import CONTAINERS, WIRE_TYPES
 from .base import CheckContext, Family, discriminator_keys
@@ -13,6 +14,15 @@ from .framing import BinaryFraming
 if TYPE_CHECKING:
     from ..model import Field, Struct
     from ..resolve import TypeScope
+
+JAVA_MESSAGE_METHODS = frozenset({"wireCode", "wireName"})
+"""The Java Message interface's methods: a record component may not take their names."""
+
+
+def java_identifier(name: str) -> str:
+    """A binary field's Java name: its wire name as written (``Field`` appended to a Java keyword or a method of
+    the Message interface)."""
+    return java_safe(name, JAVA_MESSAGE_METHODS)
 
 
 class Binary(Family):
@@ -25,6 +35,10 @@ class Binary(Family):
     open_enums = True
     negative_lengths = True
     nonfinite_floats = True
+    java_rename = "rename one of them (the Java name is the wire name)"
+
+    def java_name(self, f: Field) -> str:
+        return java_identifier(f.name)
 
     def discriminators(self, ctx: CheckContext) -> Iterator[Problem]:
         yield from _binary_codes(ctx)

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..model import EnumRef
+from ..naming import java_camel, java_safe
 from ..problems import Problem, suggest
 from ..types import WIRE_TYPES
 from .base import CheckContext, Family, discriminator_keys
@@ -14,6 +15,18 @@ from .framing import FramingVariant, JsonFraming
 if TYPE_CHECKING:
     from ..model import Field, Message, Struct
 
+JAVA_TAKEN = frozenset(
+    # the generated methods' own variables, and the methods every record has
+    "p t key strict e w m r v o x messageName hashCode toString equals getClass notify notifyAll wait".split()
+)
+"""Names the JSON family's Java codec uses itself: a field's Java name takes ``Field`` after them."""
+
+
+def java_field_name(py_name: str) -> str:
+    """``shard_id`` -> ``shardId``: a record component and its local variable (``Field`` appended to a Java
+    keyword or a name the generated code uses itself)."""
+    return java_safe(java_camel(py_name), JAVA_TAKEN)
+
 
 class Json(Family):
     """Field names are JSON keys written unescaped; a tagged message's tag sits in the framing's tag key."""
@@ -21,6 +34,9 @@ class Json(Family):
     name = "json"
     framing_type = JsonFraming
     plain_keys = True
+
+    def java_name(self, f: Field) -> str:
+        return java_field_name(f.py)
 
     def variants(self, framing: JsonFraming) -> list[FramingVariant]:
         return framing.variants
