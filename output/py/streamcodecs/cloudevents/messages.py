@@ -185,7 +185,8 @@ class CloudEvent(msgspec.Struct, kw_only=True, gc=False):
     subject: str | None = None
     """Subject of the event within the context of `source`, e.g. a file name."""
     time: datetime.datetime | None = None
-    """RFC 3339 time of the occurrence. Never invented on decode; sub-microsecond digits are truncated."""
+    """RFC 3339 time of the occurrence. Never invented on decode; sub-microsecond digits are truncated. In Spark, a
+    time outside the years 0001 to 9999 (UTC), which an offset can make of a valid text, is a row error."""
     partitionkey: str | None = None
     """Partitioning extension: groups related events. Only the opt-in key mapper copies it to the record key; a
     decoded record key never fills it."""
