@@ -438,6 +438,9 @@ public final class JsonParsing {
         if (t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_NUMBER_INT) {
             return wrongNumber(type, p);
         }
+        if (t == JsonToken.VALUE_EMBEDDED_OBJECT && p instanceof PackedRead.Parser packed) {
+            return PackedRead.expected(type, packed);
+        }
         return new JsonProblem(Messages.expectedType(type, got(t)));
     }
 
