@@ -554,9 +554,9 @@ public final class PackedRead {
 
     /**
      * Refuses a value holding a map key that is not a string or an extension other than the timestamp, wherever it
-     * is (but a message's own keys, which are unknown keys and ignored), the first in the order of its bytes (after it was read whole, as the Python codec walks what msgspec
-     * parsed): the definition's free-form values are JSON values (a VARIANT in Spark), which have no form for them.
-     * Named at the map, or the extension, by its path.
+     * is (but a message's own keys, which are unknown keys and ignored), the first in the order of its bytes (after
+     * it was read whole, as the Python codec walks what msgspec parsed): the definition's free-form values are JSON
+     * values (a VARIANT in Spark), which have no form for them. Named at the map, or the extension, by its path.
      */
     private static void refuseOdd(JsonNode node) throws JsonProblem {
         switch (node.getNodeType()) {
