@@ -151,7 +151,7 @@ def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: ty
             except error as exc:
                 raise packed_located(exc, data, at, error) from None
         assert first is not None
-        failure = decode_error(first, error, syntax="MessagePack", at=at, size=len(data))
+        failure = decode_error(first, error, syntax=_m.PACKED_SYNTAX, at=at, size=len(data))
         raise packed_located(failure, data, at, error, last=False, bad=first) from None
 
     return decode_packed
@@ -164,7 +164,7 @@ def refuse_odd(value: Any, data: Any, at: int | None, error: type[DecodeError]) 
     """Refuses a parsed MessagePack value holding a map key that is not a string or an extension other than the
     timestamp (:func:`~.jsonpacked.odd_value`), at the map or the extension, after msgspec found it well-formed (a
     message's own keys that are not strings are unknown keys: the caller has dropped them)."""
-    if may_be_odd(data):
+    if type(value) is not dict or may_be_odd(data):  # (the test counts the bytes of a message's own map)
         found = odd_value(value)
         if found is not None:
             reason, path = found
@@ -458,7 +458,7 @@ def general_packed(
             except RecursionError:
                 raise
             except DECODE_FAILURES as exc:
-                failure = decode_error(exc, error, syntax="MessagePack", at=at, size=len(data))
+                failure = decode_error(exc, error, syntax=_m.PACKED_SYNTAX, at=at, size=len(data))
                 raise packed_located(failure, data, at, error, bad=exc) from None
             if type(value) is dict and not all(type(key) is str for key in value):  # a message's own keys that are
                 value = {key: item for key, item in value.items() if type(key) is str}  # not strings: unknown keys

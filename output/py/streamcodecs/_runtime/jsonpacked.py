@@ -103,7 +103,7 @@ def odd_value(value: Any) -> tuple[str, str] | None:
     try:
         return _odd(value, "")
     except RecursionError:  # (nested up to MAX_DEPTH, deeper than the stack in use allows)
-        return roomy(partial(_odd, value, ""))  # type: ignore[no-any-return]
+        return roomy(partial(_odd, value, ""))
 
 
 def _odd(value: Any, path: str) -> tuple[str, str] | None:

@@ -283,9 +283,9 @@ public final class PackedValues {
     // ------------------------------------------------------------------------------------------- any, as a VARIANT
 
     /**
-     * An {@code any} value read from a MessagePack tree as a VARIANT (null for nil): as the Python codec's value
-     * becomes one (numbers as their JSON text does, so that both framings give the same VARIANT of the same
-     * number); bytes as binary, the timestamp as a timestamp, NaN and infinities as doubles (a map key that is not
+     * An {@code any} value read from a MessagePack tree as a VARIANT (null for nil), holding the Python codec's
+     * value: an integer as a long (a decimal beyond it), a float as a double (NaN and infinities too: MessagePack
+     * carries them), bytes as binary, the timestamp as a timestamp (a map key that is not
      * a string and an extension other than the timestamp, which a VARIANT has no form for, were refused by
      * {@link PackedRead#read}).
      */
@@ -325,12 +325,7 @@ public final class PackedValues {
                         b.appendVariant(VariantBuilder.parseJson(node.bigIntegerValue().toString(), false));
                     }
                 } else {
-                    double d = node.doubleValue();
-                    if (Double.isNaN(d) || Double.isInfinite(d)) {
-                        b.appendDouble(d);
-                    } else {
-                        b.appendVariant(VariantBuilder.parseJson(PythonText.msgspecFloat(d), false));
-                    }
+                    b.appendDouble(node.doubleValue()); // a float stays one (an integral decimal would not)
                 }
                 return;
             case ARRAY: {

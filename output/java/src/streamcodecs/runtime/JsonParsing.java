@@ -463,7 +463,8 @@ public final class JsonParsing {
                     kind = "float";
                 }
             }
-            if ("float".equals(kind) && Double.isInfinite(p.getDoubleValue())) {
+            if ("float".equals(kind) && Double.isInfinite(p.getDoubleValue()) && !(p instanceof PackedRead.Parser)) {
+                // (a JSON number beyond a double's range; MessagePack's infinities are floats like any other)
                 return new JsonProblem(Messages.NUMBER_OUT_OF_RANGE);
             }
         } catch (IOException e) {

@@ -55,6 +55,9 @@ public final class PackedRead {
     public record OddMap(List<JsonNode> keys, List<JsonNode> values) {
     }
 
+    /** The last second of the year 9999 (UTC), in seconds since the epoch. */
+    private static final long LAST_SECOND = 253402300799L;
+
     private final byte[] data;
     private final int base;
     private final int end;
@@ -63,6 +66,7 @@ public final class PackedRead {
     private final boolean[] maps = new boolean[Messages.MAX_DEPTH + 2];
     private final int[] items = new int[Messages.MAX_DEPTH + 2];
     private final int[] starts = new int[Messages.MAX_DEPTH + 2];
+    private final boolean[] keys = new boolean[Messages.MAX_DEPTH + 2];
     private int depth;
 
     private PackedRead(byte[] data, int offset, int length) {
@@ -250,9 +254,28 @@ public final class PackedRead {
                 return new Bytes(((com.fasterxml.jackson.databind.node.BinaryNode) node).binaryValue());
             case POJO:
                 Object pojo = ((POJONode) node).getPojo();
-                return pojo instanceof OddMap ? JsonScan.OBJECT : pojo;
+                return pojo instanceof OffsetDateTime t ? new Datetime(t) : pojo;
             default:
                 return JsonScan.NULL;
+        }
+    }
+
+    /** A scanned timestamp (shown as Python's repr of the aware datetime the Python codec reads it as). */
+    public record Datetime(OffsetDateTime value) {
+        @Override
+        public String toString() {
+            OffsetDateTime t = value;
+            StringBuilder out = new StringBuilder("datetime.datetime(").append(t.getYear()).append(", ")
+                    .append(t.getMonthValue()).append(", ").append(t.getDayOfMonth()).append(", ")
+                    .append(t.getHour()).append(", ").append(t.getMinute());
+            int micros = t.getNano() / 1000;
+            if (t.getSecond() != 0 || micros != 0) {
+                out.append(", ").append(t.getSecond());
+            }
+            if (micros != 0) {
+                out.append(", ").append(micros);
+            }
+            return out.append(", tzinfo=datetime.timezone.utc)").toString();
         }
     }
 
@@ -440,6 +463,11 @@ public final class PackedRead {
         } catch (java.time.DateTimeException e) {
             throw invalid(Messages.PACKED_TIMESTAMP_RANGE, start);
         }
+        if (time.getYear() > 9999 && seconds == LAST_SECOND + 1) {
+            // msgspec's own bound lets the first second of the year 10000 through, which Python's datetime then
+            // refuses (a ValueError the Python codec words as the bound's refusal, at the value's start)
+            throw new JsonProblem(Messages.PACKED_TIMESTAMP_RANGE, false, 0);
+        }
         if (time.getYear() < 1 || time.getYear() > 9999) {
             throw invalid(Messages.PACKED_TIMESTAMP_RANGE, start);
         }
@@ -460,6 +488,17 @@ public final class PackedRead {
      * place for it (the item an array path leads to, up to the first map).
      */
     private JsonProblem invalid(String reason, int start) {
+        String where = null; // in a map's key: msgspec says where in its reason (each key in the one around it)
+        int from = 0;
+        for (int k = 0; k < depth; k++) {
+            if (maps[k] && keys[k]) {
+                where = (where == null ? "$" : "key") + path(from, k) + (where == null ? "" : "` in `" + where);
+                from = k + 1;
+            }
+        }
+        if (where != null) {
+            return new JsonProblem(reason + " - at `key" + path(from, depth) + "` in `" + where + "`", false, 0);
+        }
         JsonProblem problem = new JsonProblem(reason, false, place(start) - base);
         for (int i = depth - 1; i >= 0; i--) {
             if (maps[i]) {
@@ -469,6 +508,15 @@ public final class PackedRead {
             }
         }
         return problem;
+    }
+
+    /** msgspec's path through the open containers {@code [from, to)} ({@code [0]} an item, {@code [...]} a value). */
+    private String path(int from, int to) {
+        StringBuilder out = new StringBuilder();
+        for (int i = from; i < to; i++) {
+            out.append(maps[i] ? "[...]" : "[" + items[i] + "]");
+        }
+        return out.toString();
     }
 
     private int place(int start) {
@@ -487,6 +535,7 @@ public final class PackedRead {
         maps[depth] = map;
         items[depth] = 0;
         starts[depth] = start;
+        keys[depth] = false;
         depth++;
     }
 
@@ -507,10 +556,11 @@ public final class PackedRead {
         ObjectNode object = NODES.objectNode();
         OddMap odd = null;
         for (int i = 0; i < count; i++) {
+            keys[depth - 1] = true;
             JsonNode key = value();
+            keys[depth - 1] = false;
             JsonNode item = value();
-            if (key.isObject() || key.isPojo() && ((POJONode) key).getPojo() instanceof OddMap
-                    || key.isArray() && !hashable(key)) {
+            if (!hashable(key)) {
                 throw malformed(Messages.PACKED_UNHASHABLE, pos); // (msgspec says the byte after the value)
             }
             if (odd == null && key.isTextual()) {
@@ -530,11 +580,16 @@ public final class PackedRead {
         return odd == null ? object : NODES.pojoNode(odd);
     }
 
-    private static boolean hashable(JsonNode array) {
-        for (JsonNode item : array) {
-            if (item.isObject() || item.isPojo() && ((POJONode) item).getPojo() instanceof OddMap
-                    || item.isArray() && !hashable(item)) {
-                return false;
+    /** Whether a key is hashable in Python (a map and an extension are not; an array is a tuple of its items). */
+    private static boolean hashable(JsonNode key) {
+        if (key.isObject() || key.isPojo() && !(((POJONode) key).getPojo() instanceof OffsetDateTime)) {
+            return false;
+        }
+        if (key.isArray()) {
+            for (JsonNode item : key) {
+                if (!hashable(item)) {
+                    return false;
+                }
             }
         }
         return true;
