@@ -60,6 +60,13 @@ WORDED: dict[str, list[bytes]] = {
         b'{"action":"status","action":5}',
         b'{"action":"status", "action":"st\\u0061tus", "action":"y"}',
         b'{"action":"bogus","action":"status"}',
+        # a repeated key: refused at the occurrence the typed path could not take
+        b'{"action":"checkpoint","checkpoint":"1","checkpoint":5}',
+        b'{"action":"checkpoint","checkpoint":"1","checkpoint":"2","checkpoint":5,"checkpoint":6}',
+        b'{"checkpoint":"1", "che\\u0063kpoint" : 5,"action":"checkpoint"}',
+        b'{"action":"processRecords","records":[],"records":[{"data":"QQ==","data":5}]}',
+        b'{"action":"processRecords","records":[{"data":"QQ==","partitionKey":"p","sequenceNumber":"1"}],'
+        b'"records":[{"data":"QQ==","partitionKey":"p","sequenceNumber":"1"},{"data":"QQ==","partitionKey":"p"}]}',
     ],
     "storm": [
         # CRLF line ends read as LF, and the text stops before its end line's line end, as a Reader cuts it
