@@ -130,6 +130,8 @@ class AskingBolt(storm.Bolt):
             self.got.append(self.emit(["asked"], need_task_ids=True))
         elif tup.values[0] == "direct":
             self.got.append(self.emit(["d"], direct_task=9, need_task_ids=True))
+        elif tup.values[0] == "task 0":
+            self.got.append(self.emit(["z"], direct_task=0, need_task_ids=True))
         else:
             self.emit(["plain"])
 
@@ -161,6 +163,17 @@ def test_direct_emit_returns_the_task_without_asking_storm(tmp_path: Path) -> No
     out = serve(bolt, java_handshake(tmp_path) + java_tuple("1", "direct"))
     assert bolt.got == [[9]]
     assert out[1] == storm.Emit(values=["d"], anchors=["1"], task=9, need_task_ids=False)
+
+
+def test_an_emit_to_task_0_is_a_normal_emit_as_storm_reads_it(tmp_path: Path) -> None:
+    """Storm's ShellBolt and ShellSpout take task 0 (as an absent task) for a normal emit, answered with its task ids
+    when they are needed: the ids are waited for, not made up as [0] (pystorm's answer, which leaves Storm's list to
+    be taken by a later emit); and the 0 is not written (Storm 2.6.0+ fails on a small integer task)."""
+    bolt = AskingBolt()
+    stream = java_handshake(tmp_path) + java_tuple("1", "task 0") + b"[4,6]\nend\n" + java_tuple("2", "ask")
+    out = serve(bolt, stream + b"[8]\nend\n")
+    assert bolt.got == [[4, 6], [8]]
+    assert out[1] == storm.Emit(values=["z"], anchors=["1"], need_task_ids=True)
 
 
 class Failing(storm.Bolt):

@@ -23,7 +23,7 @@ The API is the one users of Storm's ``storm.py`` and of pystorm know::
 - A :class:`Spout` gets ``next_tuple``, ``ack(tup_id)``, ``fail(tup_id)``, ``activate`` and ``deactivate``; after
   each it sends the ``sync`` Storm waits for, also when the method raised (after reporting the error).
 
-``emit`` writes ``need_task_ids`` explicitly: with ``need_task_ids=True`` (and no ``direct_task``) it waits for
+``emit`` writes ``need_task_ids`` explicitly: with ``need_task_ids=True`` (and no ``direct_task``, or 0) it waits for
 the list of task ids Storm answers with and returns it. Storm may send tuples and task-id lists in either order,
 so tuples read while waiting for ids are queued for the main loop, and id lists read while waiting for a tuple are
 queued for ``emit``; an emit whose wait raised (the stream failed, a queue overflowed) leaves its list to be dropped
@@ -331,7 +331,9 @@ class Component:
         """Emit a tuple (the methods of :class:`Bolt` and :class:`Spout` fill in anchors and ids).
 
         Returns the task ids the tuple went to when ``need_task_ids`` is true (for a direct emit, ``[direct_task]``
-        without asking Storm, as pystorm does), else ``None``.
+        without asking Storm, as pystorm does), else ``None``. A ``direct_task`` of 0 is a normal emit, as Storm's
+        ShellBolt and ShellSpout read it (task 0 is none): its ids are asked for, and the 0 is not written (Storm
+        2.6.0+ fails on a small integer task).
         """
         return self._emit(values, stream, anchors, tup_id, direct_task, need_task_ids)
 
@@ -351,6 +353,8 @@ class Component:
         channel = self._channel
         if channel is None:
             channel = self._require_channel()
+        if not direct_task:  # None, or 0: Storm's shell components read a task of 0 as none (a normal emit)
+            direct_task = None
         wait = need_task_ids and direct_task is None
         ids: Any = anchors
         if anchors is not None:
