@@ -433,6 +433,26 @@ def test_print_from_many_threads_loses_and_doubles_nothing(tmp_path: Path) -> No
         ]
 
 
+def test_a_thread_that_ends_mid_line_has_its_line_sent_when_it_ends(tmp_path: Path) -> None:
+    """A thread's unfinished line is sent when the thread ends, as a line of its own: not held until the component
+    stops (on main, every ended thread's line stayed, so many short threads' lines grew without bound), nor taken up
+    by a later thread that got the same ident (its line then held two threads' text)."""
+    from streamcodecs.storm.component import _LogStream
+
+    bolt = Recorder()
+    out = io.BytesIO()
+    bolt.run(io.BytesIO(java_handshake(tmp_path)), out)
+    stream = _LogStream(bolt)
+    for n in range(50):
+        thread = threading.Thread(target=lambda n=n: print(f"left by {n}", end="", file=stream))
+        thread.start()
+        thread.join()
+    print("whole", file=stream)
+    logs = [m.msg for m in messages_of(out) if isinstance(m, storm.Log)]
+    assert logs == [f"left by {n}" for n in range(50)] + ["whole"]
+    assert not stream._pending
+
+
 def test_a_bare_end_line_is_reported_without_waiting_for_more(tmp_path: Path) -> None:
     """An end line with nothing before it, last in what Storm sent, over a pipe left open: run raises at once
     (on main the line stayed buffered until more data came, so the bolt waited for ever)."""

@@ -33,8 +33,9 @@ when it comes, never taken for a later emit's. Messages are read and written on 
 Threads: ``emit``, ``log``, ``report_error``, ``report_metric``, ``ack``, ``fail``, ``sync`` and ``print`` may be
 called from any thread. Each message is written whole, a thread's messages in the order it wrote them, none lost
 or doubled; ``print`` output is cut into lines per thread (a log line never holds two threads' text), and a
-thread's unfinished line is sent as it is once it passes 64 KiB. An ``emit`` that waits for task ids takes the
-next id list, so two threads' waits are served in the order of their emits.
+thread's unfinished line is sent as it is once it passes 64 KiB, or when the thread ends (so the lines held are one
+per live thread). An ``emit`` that waits for task ids takes the next id list, so two threads' waits are served in
+the order of their emits.
 
 Faults: a malformed message from Storm is reported to it (``error``) and raised (``DecodeError``), also an ``end``
 line with nothing before it, as soon as it arrives, and again at every later read (so by ``run`` too when an
@@ -241,13 +242,23 @@ _LOG_PIECE = 1 << 16  # characters of an unfinished line a thread may leave befo
 class _LogStream(io.TextIOBase):
     """Stands in for ``sys.stdout`` while a component serves the real one: each line written becomes a ``log``.
 
-    Lines are cut per thread, so a line never mixes two threads' text, and a thread's lines go out in its order.
+    Lines are cut per thread, so a line never mixes two threads' text, and a thread's lines go out in its order. A
+    thread's unfinished line is sent as it is once it passes 64 KiB, when the thread flushes, when it ends, or when
+    the component stops: the lines held are at most one per live thread, each under 64 KiB.
     """
 
     def __init__(self, component: Component) -> None:
         self._component = component
         self._lock = threading.Lock()
         self._pending: dict[int, str] = {}  # each thread's unfinished line
+        self._watched = threading.local()  # in each thread that left a line: what sends it when the thread ends
+
+    def _ended(self, thread: int) -> None:
+        """Send the unfinished line of ``thread``, which is ending (its ident may be another thread's next)."""
+        with self._lock:
+            rest = self._pending.pop(thread, "")
+        if rest.strip():
+            self._component.log(rest)
 
     def writable(self) -> bool:
         return True
@@ -262,6 +273,8 @@ class _LogStream(io.TextIOBase):
                 lines.append(rest)
             elif rest:
                 self._pending[thread] = rest
+                if not hasattr(self._watched, "end"):  # dropped with the thread's locals, as the thread ends
+                    self._watched.end = _ThreadEnd(self, thread)
         for line in lines:  # outside the lock: the thread's next write waits for these anyway
             if line.strip():
                 self._component.log(line)
@@ -281,6 +294,20 @@ class _LogStream(io.TextIOBase):
         for rest in rests:
             if rest.strip():
                 self._component.log(rest)
+
+
+class _ThreadEnd:
+    """Held in a thread's locals only: when the thread ends they are dropped, and so this is, which sends the line
+    the thread left unfinished (in that thread, before its ident can be another's)."""
+
+    __slots__ = ("_stream", "_thread")
+
+    def __init__(self, stream: _LogStream, thread: int) -> None:
+        self._stream = stream
+        self._thread = thread
+
+    def __del__(self) -> None:
+        self._stream._ended(self._thread)
 
 
 class Component:
