@@ -102,14 +102,31 @@ def _occurrences(text: bytes, pos: int, key: str) -> list[tuple[int, int, int]]:
 def _refused_one(text: bytes, spots: list[tuple[int, int, int]], refused: Callable[[bytes], bool]) -> tuple[int, bytes]:
     """Of a key repeated in an object (``spots``: :func:`_occurrences`), the occurrence a one-pass decoder refused
     (it reads each in turn, and refuses the first it cannot take): the first that ``text`` without the ones after it
-    is still ``refused`` for; its value's start, and that text (the same up to the end of that value)."""
-    for k, (_, start, _) in enumerate(spots[:-1]):
-        shorter = text
-        for before, _, end in reversed(spots[k + 1 :]):  # each after it, with the comma before it
-            shorter = shorter[:before] + shorter[end:]
-        if refused(shorter):
-            return start, shorter
-    return spots[-1][1], text
+    is still ``refused`` for; its value's start, and that text (the same up to the end of that value).
+
+    Without the ones after an occurrence before the refused one the text is not refused so (the decoder takes the
+    occurrences kept and goes on to the rest of the text), and with the refused one kept it is: so the occurrence is
+    found by bisection, in as many decodes as the number of occurrences has bits."""
+
+    def without_after(k: int) -> bytes:  # ``text`` without the occurrences after ``k`` (each with its comma)
+        pieces = []
+        at = 0
+        for before, _, end in spots[k + 1 :]:
+            pieces.append(text[at:before])
+            at = end
+        pieces.append(text[at:])
+        return b"".join(pieces)
+
+    low, high = 0, len(spots) - 1
+    shorter = text  # the text without the occurrences after ``high`` (none after the last: the text, refused)
+    while low < high:
+        middle = (low + high) // 2
+        candidate = without_after(middle)
+        if refused(candidate):
+            high, shorter = middle, candidate
+        else:
+            low = middle + 1
+    return spots[high][1], shorter
 
 
 def value_at(
