@@ -2,8 +2,6 @@ package streamcodecs.runtime;
 
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
-import java.time.Duration;
-import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Base64;
@@ -434,83 +432,14 @@ public abstract class KafkaRules {
         return value;
     }
 
-    /** The first and the last instant of the years RFC 3339 writes, as local times. */
-    private static final LocalDateTime FIRST = LocalDateTime.of(1, 1, 1, 0, 0);
-    private static final LocalDateTime LAST = LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_999);
-    /** The largest UTC offset RFC 3339 writes, in minutes (23:59; Java's offsets stop at 18:00). */
-    private static final int MAX_OFFSET = 23 * 60 + 59;
-
-    /**
-     * {@code YYYY-MM-DDTHH:MM:SS}, {@code .ffffff} only when there are microseconds, then {@code Z} or
-     * {@code +hh:mm}: as the Python runtime writes it. An offset with seconds is refused in its words; so is a time
-     * no RFC 3339 text names, so that encode never writes what decode refuses: a time outside the years 0001 to
-     * 9999 at its offset is written at the offset nearest to UTC (at most 23:59, beyond what Java holds) that puts
-     * it inside them: the text {@link #parseTimestamp} read such an instant from (held at UTC), or another naming
-     * the same instant; else refused.
-     */
+    /** {@code value} as {@link Rfc3339#text} writes it; refused in {@link Rfc3339#problem}'s words when it has no
+     * such text. */
     String timestampText(OffsetDateTime value) throws Invalid {
-        int seconds = value.getOffset().getTotalSeconds();
-        if (seconds % 60 != 0) {
-            throw new Invalid(Messages.offsetWithSeconds(timedelta(seconds)));
+        String problem = Rfc3339.problem(value);
+        if (problem != null) {
+            throw new Invalid(problem);
         }
-        LocalDateTime local = value.toLocalDateTime();
-        int minutes = seconds / 60;
-        if (local.isBefore(FIRST) || local.isAfter(LAST)) {
-            LocalDateTime utc = value.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
-            long past = utc.isAfter(LAST) ? -minutesUp(Duration.between(LAST, utc))
-                    : utc.isBefore(FIRST) ? minutesUp(Duration.between(utc, FIRST)) : 0;
-            if (Math.abs(past) > MAX_OFFSET) {
-                throw new Invalid(Messages.outsideTheYears(value));
-            }
-            minutes = (int) past;
-            local = utc.plusMinutes(minutes);
-        }
-        return timestampText(local, minutes);
-    }
-
-    /** A duration's whole minutes, rounded up. */
-    private static long minutesUp(Duration d) {
-        long whole = d.toMinutes();
-        return d.equals(Duration.ofMinutes(whole)) ? whole : whole + 1;
-    }
-
-    /** An offset of {@code seconds} as Python's timedelta says it: {@code 1:00:30}, {@code -1 day, 22:59:30}. */
-    private static String timedelta(int seconds) {
-        int rest = seconds < 0 ? seconds + 86_400 : seconds;
-        String clock = rest / 3600 + ":" + (rest / 60 % 60 < 10 ? "0" : "") + rest / 60 % 60 + ":"
-                + (rest % 60 < 10 ? "0" : "") + rest % 60;
-        return seconds < 0 ? "-1 day, " + clock : clock;
-    }
-
-    /** {@code local} (in the years 0001 to 9999) at an offset of {@code minutes}. */
-    private static String timestampText(LocalDateTime local, int minutes) {
-        StringBuilder out = new StringBuilder(32);
-        int year = local.getYear();
-        String y = Integer.toString(year);
-        out.append(year >= 1000 ? y : "0".repeat(Math.max(0, 4 - y.length())) + y);
-        two(out.append('-'), local.getMonthValue());
-        two(out.append('-'), local.getDayOfMonth());
-        two(out.append('T'), local.getHour());
-        two(out.append(':'), local.getMinute());
-        two(out.append(':'), local.getSecond());
-        int micros = local.getNano() / 1000;
-        if (micros != 0) {
-            String m = Integer.toString(micros);
-            out.append('.').append("0".repeat(6 - m.length())).append(m);
-        }
-        if (minutes == 0) {
-            out.append('Z');
-        } else {
-            out.append(minutes < 0 ? '-' : '+');
-            minutes = Math.abs(minutes);
-            two(out, minutes / 60);
-            two(out.append(':'), minutes % 60);
-        }
-        return out.toString();
-    }
-
-    private static void two(StringBuilder out, int value) {
-        out.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
+        return Rfc3339.text(value);
     }
 
     // --- booleans and integers (canonical strings in headers, JSON booleans and integers in the format) --------
