@@ -27,6 +27,7 @@ __all__ = [
     "NOT_OPENERS",
     "PackedFrames",
     "PackedRun",
+    "free_ok",
     "may_be_odd",
     "odd_value",
     "packed_end",
@@ -93,6 +94,23 @@ def may_be_odd(data: Any, count: int = 1) -> bool:
     if type(data) is not bytes and type(data) is not bytearray:
         data = bytes(data)
     return len(data.translate(None, NOT_ODD)) > count
+
+
+def free_ok(message: Any) -> bool:
+    """Whether a message surely holds nothing :func:`odd_value` looks for: each of its fields that may hold a
+    free-form value holds a scalar or a list of scalars (the common tuple: one pass in C), as a message's fields
+    are looked up with no walk and no copy of its bytes. False: :func:`odd_value` decides."""
+    fields = _FREE.get(type(message))
+    if fields is None:
+        if type(type(message)) is not _STRUCT_META:
+            return False
+        fields = _free_fields(type(message))
+    for name, _ in fields:
+        item = getattr(message, name)
+        if type(item) in _LEAVES or (type(item) is list and _LEAVES.issuperset(map(type, item))):
+            continue
+        return False
+    return True
 
 
 def odd_value(value: Any) -> tuple[str, str] | None:
@@ -362,7 +380,7 @@ class PackedFrames:
         ):
             single: list[Any] = []
             done, self._hint = fast([data], 0, single, self._hint)  # msgspec refuses a cut or second value
-            if done and (not may_be_odd(data) or odd_value(single[0]) is None):
+            if done and (free_ok(single[0]) or odd_value(single[0]) is None):
                 self.offset += len(data)
                 return single
         self._cut(data)
@@ -380,8 +398,8 @@ class PackedFrames:
                     first, before = index, len(messages)
                     index, self._hint = fast(items, index, messages, self._hint)  # stops at a batch (not bytes)
                     for at in range(before, len(messages)):  # one message a value: one holding what JSON has no
-                        raw = items[first + at - before]  # form for is the general path's, which refuses it
-                        if may_be_odd(raw) and odd_value(messages[at]) is not None:
+                        message = messages[at]  # form for is the general path's, which refuses it
+                        if not free_ok(message) and odd_value(message) is not None:
                             del messages[at:]
                             index = first + at - before
                             break
@@ -499,7 +517,7 @@ class PackedFrames:
         """The messages of an array of whole values when all are common ones (decoded in one pass), else None; it
         answers only when decoding the values one by one would give the same messages."""
         decoded = self._decode_batch(run, values)
-        if decoded is not None and may_be_odd(values[_HEAD:], len(decoded)):
+        if decoded is not None and not all(map(free_ok, decoded)):
             if any(odd_value(message) is not None for message in decoded):
                 return None  # one by one: a value holds what JSON has no form for (the general path refuses it)
         return decoded

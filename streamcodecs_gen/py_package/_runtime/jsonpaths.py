@@ -23,7 +23,7 @@ import msgspec
 from . import messages as _m
 from .errors import DecodeError
 from .jsonfailures import _MISSING, DECODE_FAILURES, PACKED_TOO_DEEP, decode_error
-from .jsonpacked import deeper_packed, may_be_odd, odd_value, packed_end, refuse_unbounded
+from .jsonpacked import deeper_packed, free_ok, may_be_odd, odd_value, packed_end, refuse_unbounded
 from .jsonplaces import _PATH, located, tag_again_at, telling_failure
 from .jsontext import check_text, deeper, malformed_first, unbounded
 from .jsonwire import Fast
@@ -150,7 +150,7 @@ def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: ty
             for decoder in (decoders[direction],) if direction is not None else tuple(decoders.values()):
                 try:
                     message = decoder.decode(data)
-                    if may_be_odd(data) and odd_value(message) is not None:
+                    if not free_ok(message) and odd_value(message) is not None:
                         value = _PARSE(data)
                         if type(value) is dict:  # (a message's own keys that are not strings: unknown keys)
                             value = {key: item for key, item in value.items() if type(key) is str}

@@ -1066,7 +1066,7 @@ def _write_handshake(value: Handshake, packed: bool) -> bytes:
         raise _jc.expected("object", v, "context", False)
     if packed:
         data = _PACKED_ENCODE(value)
-        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
             _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
@@ -1098,7 +1098,7 @@ def _write_heartbeat(value: Heartbeat, packed: bool) -> bytes:
         raise _jc.non_finite(v, "tuple")
     if packed:
         data = _PACKED_ENCODE(value)
-        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
             _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
@@ -1130,7 +1130,7 @@ def _write_tick(value: Tick, packed: bool) -> bytes:
         raise _jc.non_finite(v, "tuple")
     if packed:
         data = _PACKED_ENCODE(value)
-        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
             _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
@@ -1166,7 +1166,7 @@ def _write_bolt_tuple(value: BoltTuple, packed: bool) -> bytes:
         raise _jc.Refusal("read as a Tick (comp '__system', stream '__tick')", "comp")
     if packed:
         data = _PACKED_ENCODE(value)
-        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
             _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
@@ -1213,7 +1213,7 @@ def _write_spout_ack(value: SpoutAck, packed: bool) -> bytes:
         _jc.check_free(v, "id", packed)
     if packed:
         data = _PACKED_ENCODE(value)
-        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
             _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
@@ -1231,7 +1231,7 @@ def _write_spout_fail(value: SpoutFail, packed: bool) -> bytes:
         _jc.check_free(v, "id", packed)
     if packed:
         data = _PACKED_ENCODE(value)
-        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
             _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
@@ -1307,7 +1307,7 @@ def _write_emit(value: Emit, packed: bool) -> bytes:
         _jc.check_bool(v, "need_task_ids", False, packed)
     if packed:
         data = _PACKED_ENCODE(value)
-        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
             _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
@@ -1379,7 +1379,7 @@ def _write_metrics(value: Metrics, packed: bool) -> bytes:
         _jc.check_free(v, "params", packed)
     if packed:
         data = _PACKED_ENCODE(value)
-        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
             _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
