@@ -171,15 +171,114 @@ def _message(error: jsonschema.ValidationError) -> str:
 
 
 def validate_document(doc: Document, schema_name: str) -> list[Problem]:
+    return checked_document(doc, schema_name).problems
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A document against its schema: the problems, and the part of it the semantic checks can still read.
+
+    ``accepted`` is the document without each list item (a message, a field, an enum member, ...) that holds a
+    problem of shape (a value of another type, a required key missing, a value not among those allowed), so that
+    the builder and the checks, which trust the schema's shapes, meet none; a problem they read past (an unknown
+    key, a name of the wrong form, a number out of the schema's range) keeps its item.  It is None when a problem of
+    shape is outside every list item (the file's own keys, its framing): nothing of the file can be read safely.
+    ``dropped`` holds the names of the types and enums left out, which the checks are not to call unknown
+    (``unnamed``: one of them has no name that can be read).
+    """
+
+    problems: list[Problem]
+    accepted: Any | None
+    dropped: frozenset[str] = frozenset()
+    unnamed: bool = False
+    left_out: frozenset[str] = frozenset()
+    """The lists items were left out of, by their keys: ``messages``, ``messages/fields``, ``enums/values``."""
+    read_past: frozenset[int] = frozenset()
+    """The lines of the values kept though the schema refuses them (a name of the wrong form, a number out of
+    range): a semantic check that refuses the same value there says what the schema's problem says."""
+
+
+_READ_PAST = frozenset(
+    {
+        "additionalProperties",
+        "pattern",
+        "not",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "uniqueItems",
+    }
+)
+"""The schema's rules whose breach leaves a value of the shape the builder reads (it ignores an unknown key)."""
+
+_NAMED_SECTIONS = frozenset({"types", "enums", "customTypes"})
+"""The lists whose items other parts of a definition name as types."""
+
+
+def checked_document(doc: Document, schema_name: str) -> Checked:
     validator = _validator(schema_name)
     problems = []
+    drop: set[tuple[str | int, ...]] = set()
+    misnamed: set[tuple[str | int, ...]] = set()  # items kept whose name is of the wrong form
+    also: set[str] = set()  # the names of such types, as the schema's problem says to write them
+    read_past: set[int] = set()
+    whole = False
     for error in validator.iter_errors(doc.data):
-        # Prefer the most specific error of an if/then or anyOf.
         leaves = list(error.context) if error.context else [error]
-        for leaf in leaves:
-            path = list(leaf.absolute_path)
-            if leaf.validator == "additionalProperties" and isinstance(leaf.instance, dict):
-                extra = sorted(set(leaf.instance) - set(leaf.schema.get("properties", {})))
-                path += extra[:1]  # point at the first unknown key itself
-            problems.append(Problem(doc.path, line_at(doc.data, path), _message(leaf), _hint(leaf)))
+        path = tuple(error.absolute_path)
+        items = [i for i, step in enumerate(path) if isinstance(step, int)]
+        if error.validator not in _READ_PAST or any(leaf.validator not in _READ_PAST for leaf in leaves):
+            if items:
+                drop.add(path[: items[-1] + 1])
+            else:
+                whole = True
+        elif error.validator == "pattern" and path[-1:] == ("name",) and items:
+            # Looked up under the name it was meant to have, it is not found: as if it were left out.
+            misnamed.add(path[: items[-1] + 1])
+            name = _NAME_PATTERNS.get(str(error.validator_value))
+            if name is not None and len(path) == 3 and path[0] in _NAMED_SECTIONS:
+                also.add(name.spell(str(error.instance)))
+        found = _problems(doc, leaves)
+        if error.validator != "additionalProperties":
+            read_past.update(problem.line for problem in found)
+        problems.extend(found)
+    if whole:
+        return Checked(problems, None)
+    named = [doc.data[path[0]][path[1]] for path in drop if len(path) == 2 and path[0] in _NAMED_SECTIONS]
+    names = [node.get("name") if isinstance(node, dict) else None for node in named]
+    dropped = frozenset(name for name in names if isinstance(name, str)) | also
+    left_out = frozenset("/".join(str(step) for step in path if isinstance(step, str)) for path in drop | misnamed)
+    accepted = _without(doc.data, drop, ())
+    return Checked(problems, accepted, dropped, len(dropped) < len(names), left_out, frozenset(read_past))
+
+
+def _without(node: Any, drop: set[tuple[str | int, ...]], path: tuple[str | int, ...]) -> Any:
+    """A copy of a loaded node without the list items at the paths ``drop``; every copy keeps its lines."""
+    if not any(d[: len(path)] == path for d in drop):
+        return node
+    if isinstance(node, Mapping):
+        copy = Mapping((key, _without(value, drop, (*path, key))) for key, value in node.items())
+        copy.line, copy.key_lines, copy.source, copy.path = node.line, node.key_lines, node.source, node.path
+        return copy
+    if isinstance(node, Sequence):
+        kept = [i for i in range(len(node)) if (*path, i) not in drop]
+        items = Sequence(_without(node[i], drop, (*path, i)) for i in kept)
+        items.line, items.item_lines = node.line, [node.line_of(i) for i in kept]
+        return items
+    return node
+
+
+def _problems(doc: Document, leaves: list[jsonschema.ValidationError]) -> list[Problem]:
+    """The problems of one error, each at its line: the most specific errors of an if/then or anyOf."""
+    problems = []
+    for leaf in leaves:
+        path = list(leaf.absolute_path)
+        if leaf.validator == "additionalProperties" and isinstance(leaf.instance, dict):
+            extra = sorted(set(leaf.instance) - set(leaf.schema.get("properties", {})))
+            path += extra[:1]  # point at the first unknown key itself
+        problems.append(Problem(doc.path, line_at(doc.data, path), _message(leaf), _hint(leaf)))
     return problems

@@ -661,6 +661,46 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
     assert any("replies" in p for p in found)
 
 
+# A schema problem (the text on its line, what it says) in a definition whose message Bye also names a direction it
+# does not declare.
+SCHEMA_AND_SEMANTIC = [
+    ("code: 1\n", "code: one\n", '/messages/0/code: "one" is not an integer — write an integer'),
+    ("type: int32}", "type: 5}", "/types/0/fields/0/type: 5 is not a string — write a string"),
+    ("      - {name: a, type: int32}", "      - [a, int32]", "/types/0/fields/0: a list is not a mapping"),
+    ("  - name: Pair\n", "  - name: pair\n", '/types/0/name: "pair" is not a CamelCase name — write Pair'),
+    ("    type: int8\n", "    type: int9\n", '/enums/0/type: "int9" is not allowed'),
+    ("directions: [request]", "directions: request", '/messages/0/directions: "request" is not a list'),
+    ("code: 2\n", "code: 2\n    nmae: Bye\n", "/messages/1: unknown key 'nmae'"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "says"), SCHEMA_AND_SEMANTIC, ids=[c[1].strip() for c in SCHEMA_AND_SEMANTIC])
+def test_a_schema_problem_does_not_hide_the_semantic_problems_of_its_file(
+    tmp_path: Path, old: str, new: str, says: str
+) -> None:
+    """A file the schema refused was not checked further: its author, having fixed that, met the next problem. The
+    checks now run over what the schema accepted (a message, field or member it refused left out), without
+    concluding from what was left out (direction 'request' would have no message when Hello is)."""
+    text = BINARY.replace(old, new, 1).replace("directions: [reply]", "directions: [rply]")
+    found = problems_for(tmp_path, text)
+    line = line_of(text, new.strip().splitlines()[-1])
+    assert any(p.startswith(f"defs/demo.yaml:{line}: {says}") for p in found), found
+    rply = line_of(text, "[rply]")
+    assert f"defs/demo.yaml:{rply}: message 'Bye': unknown direction 'rply' — did you mean 'reply'?" in found, found
+    assert not any("has no message" in p and "'request'" in p for p in found), found
+
+
+def test_a_definition_the_schema_leaves_nothing_of_is_reported_without_a_crash(tmp_path: Path) -> None:
+    """Left without its versions (each a number where a text goes), the definition cannot be built: its schema
+    problems are what it reports."""
+    text = BINARY.replace('versions: ["1", "2"]', "versions: [1, 2]")
+    found = problems_for(tmp_path, text)
+    assert found == [
+        "defs/demo.yaml:4: /versions/0: 1 is not a string — write a string",
+        "defs/demo.yaml:4: /versions/1: 2 is not a string — write a string",
+    ]
+
+
 REPO = Path(__file__).resolve().parent.parent
 
 # (file, text, the broken text, what the problem says): integers each target writes into code, out of their range,
