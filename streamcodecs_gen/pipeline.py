@@ -3,7 +3,9 @@
 Each definition is built into its model (``build.py``) whatever its semantic problems, from the part the schema
 accepts (``schema.checked_document``: without the list items of a shape the builder cannot read); the checks
 (``checks/``) run over that model, and the protocols without problems are returned as built, for the targets. So a
-user meets every problem of a file in one run: a schema problem does not hide the semantic ones of the rest of it.
+user meets every problem of every file in one run: a schema problem does not hide the semantic ones of the rest of
+its file, and a file that cannot be read at all (YAML syntax, or a custom/ file of the wrong shape) does not hide
+the problems of the others.
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ from .schema import CUSTOM_SCHEMA, PROTOCOL_SCHEMA, checked_document
 
 @dataclass
 class _Unread:
-    """What the checks cannot read: type names the schema refused."""
+    """What the checks cannot read: type names the schema refused, or every name when a custom/ file is unread."""
 
     names: set[str] = field(default_factory=set)
     customs: bool = False
-    """A type or enum without a name was left out: any type name may be its."""
+    """A file of custom/ could not be read, or a type or enum without a name was left out: any type name may be
+    one of those."""
     protocols: bool = False
     """A protocol file could not be read: any protocol name may be its."""
 
@@ -45,7 +48,8 @@ def _shared_types(customs: list[Document], problems: list[Problem], unread: _Unr
         checked = checked_document(doc, CUSTOM_SCHEMA)
         problems.extend(checked.problems)
         unread.names |= checked.dropped
-        unread.customs = unread.customs or checked.unnamed
+        if checked.accepted is None or checked.unnamed:
+            unread.customs = True
         if checked.accepted is None:
             continue
         for section, kind, known in (("customTypes", "custom type", structs), ("enums", "custom enum", enums)):
@@ -141,29 +145,28 @@ def load_protocols(
     """
     loaded = load_definitions(definitions, display_root)
     problems: list[Problem] = list(loaded.problems)  # unreadable files; the others are still checked
-    unread = _Unread(protocols=len(loaded.problems) > 0)
+    unread = _Unread(customs=not loaded.customs_complete, protocols=len(loaded.problems) > 0)
     shared = _shared_types(loaded.customs, problems, unread)
     built = _built(loaded.protocols, shared, problems, unread)
     protocols = [model.built for model in built]
     valid: list[Protocol] = []
-    if loaded.customs_complete:  # else the checks would report the unreadable file's types as unknown
-        for model in built:
-            one = model.built
-            # Shared custom types are checked in the context of each protocol that uses them.
-            elsewhere = _defined_elsewhere(protocols, one)
-            context = Context(
-                one.protocol,
-                one.scope,
-                id_check=id_check,
-                elsewhere=elsewhere,
-                left_out=model.left_out,
-                unread=unread.of_types(),
-            )
-            found = _guarded(functools.partial(run_checks, context), whole=model.whole)
-            file = one.protocol.source
-            problems.extend(p for p in found or [] if p.file != file or p.line not in model.read_past)
-            if model.whole and not found:
-                valid.append(one.protocol)
+    for model in built:
+        one = model.built
+        # Shared custom types are checked in the context of each protocol that uses them.
+        elsewhere = _defined_elsewhere(protocols, one)
+        context = Context(
+            one.protocol,
+            one.scope,
+            id_check=id_check,
+            elsewhere=elsewhere,
+            left_out=model.left_out,
+            unread=unread.of_types(),
+        )
+        found = _guarded(functools.partial(run_checks, context), whole=model.whole)
+        file = one.protocol.source
+        problems.extend(p for p in found or [] if p.file != file or p.line not in model.read_past)
+        if model.whole and not found:
+            valid.append(one.protocol)
     if only and not unread.protocols:  # an unreadable file may define the protocol asked for
         names = {one.protocol.name for one in protocols}
         for name in sorted(set(only) - names):

@@ -701,6 +701,32 @@ def test_a_definition_the_schema_leaves_nothing_of_is_reported_without_a_crash(t
     ]
 
 
+@pytest.mark.parametrize(
+    "custom",
+    [
+        "customTypes:\n  - name: Shared\n    fields:\n      - {name: a, type: int32\n",  # YAML: the } is missing
+        "customTypes:\n  - name: Shared\n    fields: {name: a, type: int32}\n",  # a mapping where a list goes
+        "customTypes: {name: Shared}\n",
+    ],
+    ids=["not YAML", "fields a mapping", "customTypes a mapping"],
+)
+def test_a_broken_custom_file_does_not_hide_the_problems_of_the_protocols(tmp_path: Path, custom: str) -> None:
+    """A custom/ file that could not be read stopped every protocol's checks (its types would have looked unknown):
+    the protocols are now checked, without calling a type unknown that the unread file may define."""
+    defs = tmp_path / "defs"
+    (defs / "custom").mkdir(parents=True)
+    (defs / "custom" / "Custom.yaml").write_text(custom, encoding="utf-8")
+    text = BINARY.replace("{name: a, type: int32}", "{name: a, type: Shared}").replace("[reply]", "[rply]")
+    (defs / "demo.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(DefinitionError) as caught:
+        load_protocols(defs, tmp_path)
+    found = [str(p) for p in caught.value.problems]
+    assert {p.split(":")[0] for p in found} == {"defs/custom/Custom.yaml", "defs/demo.yaml"}, found
+    rply = line_of(text, "[rply]")
+    assert f"defs/demo.yaml:{rply}: message 'Bye': unknown direction 'rply' — did you mean 'reply'?" in found, found
+    assert not any("Shared" in p for p in found), found
+
+
 REPO = Path(__file__).resolve().parent.parent
 
 # (file, text, the broken text, what the problem says): integers each target writes into code, out of their range,
