@@ -246,10 +246,10 @@ def test_the_sibling_and_cloudevents_are_valid(tmp_path: Path) -> None:
         ),
         ("messages:\n", "messages:\n  - {name: Second, directions: [record], fields: []}\n", "exactly one message"),
         ("    batch: unsupported\n", "    batch: unsupported\n  tag_key: x\n", "unknown key"),
-        ("  payload: {field: body, content_type_attribute: mime}\n", "", "'payload' is a required property"),
+        ("  payload: {field: body, content_type_attribute: mime}\n", "", "framing: `payload` is missing"),
         ("value_escape: none", "value_escape: http_percent", "is not allowed"),
         ("text_charsets: [utf-8]", "text_charsets: [latin-1]", "is not allowed"),
-        ("attribute_prefix: acme.", "attribute_prefix: Acme.", "does not match"),
+        ("attribute_prefix: acme.", "attribute_prefix: Acme.", '"Acme." is not a lower-case header name — write acme.'),
     ],
 )
 def test_kafka_check(tmp_path: Path, old: str, new: str, message: str) -> None:
