@@ -9,10 +9,10 @@ import re
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from definition_problems import line_of, problems_after, problems_for, problems_of
 from test_cloudevents_definition import ACME
 
 from streamcodecs_gen.pipeline import load_protocols
@@ -67,24 +67,6 @@ messages:
     fields:
       - {name: responseFor, type: string}
 """
-
-
-def problems_for(tmp_path: Path, text: str, *, id_check: bool = True) -> list[str]:
-    defs = tmp_path / "defs"
-    defs.mkdir(exist_ok=True)
-    (defs / "demo.yaml").write_text(text, encoding="utf-8")
-    try:
-        load_protocols(defs, tmp_path, id_check=id_check)
-    except DefinitionError as exc:
-        return [str(p) for p in exc.problems]
-    return []
-
-
-def line_of(text: str, needle: str) -> int:
-    for number, line in enumerate(text.splitlines(), 1):
-        if needle in line:
-            return number
-    raise AssertionError(f"{needle!r} not in the definition")
 
 
 # (name, base, old text, new text, expected words, the text on the line that must be named)
@@ -689,8 +671,7 @@ def test_a_schema_problem_does_not_hide_the_semantic_problems_of_its_file(
     """A file the schema refused was not checked further: its author, having fixed that, met the next problem. The
     checks now run over what the schema accepted (a message, field or member it refused left out), without
     concluding from what was left out (direction 'request' would have no message when Hello is)."""
-    text = BINARY.replace(old, new, 1).replace("directions: [reply]", "directions: [rply]")
-    found = problems_for(tmp_path, text)
+    text, found = problems_after(tmp_path, BINARY.replace("directions: [reply]", "directions: [rply]"), old, new)
     line = line_of(text, new.strip().splitlines()[-1])
     assert any(p.startswith(f"defs/demo.yaml:{line}: {says}") for p in found), found
     rply = line_of(text, "[rply]")
@@ -721,14 +702,8 @@ def test_a_definition_the_schema_leaves_nothing_of_is_reported_without_a_crash(t
 def test_a_broken_custom_file_does_not_hide_the_problems_of_the_protocols(tmp_path: Path, custom: str) -> None:
     """A custom/ file that could not be read stopped every protocol's checks (its types would have looked unknown):
     the protocols are now checked, without calling a type unknown that the unread file may define."""
-    defs = tmp_path / "defs"
-    (defs / "custom").mkdir(parents=True)
-    (defs / "custom" / "Custom.yaml").write_text(custom, encoding="utf-8")
     text = BINARY.replace("{name: a, type: int32}", "{name: a, type: Shared}").replace("[reply]", "[rply]")
-    (defs / "demo.yaml").write_text(text, encoding="utf-8")
-    with pytest.raises(DefinitionError) as caught:
-        load_protocols(defs, tmp_path)
-    found = [str(p) for p in caught.value.problems]
+    found = problems_of(tmp_path, {"custom/Custom.yaml": custom, "demo.yaml": text})
     assert {p.split(":")[0] for p in found} == {"defs/custom/Custom.yaml", "defs/demo.yaml"}, found
     rply = line_of(text, "[rply]")
     assert f"defs/demo.yaml:{rply}: message 'Bye': unknown direction 'rply' — did you mean 'reply'?" in found, found
@@ -828,34 +803,17 @@ def test_unsafe_yaml_tags_are_rejected(tmp_path: Path) -> None:
 
 
 def test_a_problem_in_one_file_does_not_hide_another(tmp_path: Path) -> None:
-    defs = tmp_path / "defs"
-    defs.mkdir()
-    (defs / "a.yaml").write_text(BINARY.replace("type: int32}", "type: nope}"), encoding="utf-8")
-    (defs / "b.yaml").write_text(
-        textwrap.dedent(JSON)
-        .replace("protocol: jdemo", "protocol: other")
-        .replace("directions: [up]", "directions: [sideways]"),
-        encoding="utf-8",
-    )
-    with pytest.raises(DefinitionError) as info:
-        load_protocols(defs, tmp_path)
-    files = {p.file for p in info.value.problems}
-    assert files == {"defs/a.yaml", "defs/b.yaml"}
+    other = JSON.replace("protocol: jdemo", "protocol: other").replace("directions: [up]", "directions: [sideways]")
+    found = problems_of(tmp_path, {"a.yaml": BINARY.replace("type: int32}", "type: nope}"), "b.yaml": other})
+    assert {p.split(":")[0] for p in found} == {"defs/a.yaml", "defs/b.yaml"}, found
 
 
 def test_a_shared_enums_members_are_checked_in_the_protocols_using_it(tmp_path: Path) -> None:
     # Its values become case labels of the Java codec: a repeated or out-of-range value was javac's "template bug".
-    defs = tmp_path / "defs"
-    (defs / "custom").mkdir(parents=True)
-    (defs / "custom" / "Custom.yaml").write_text(
-        "customTypes: []\nenums:\n  - name: E\n    type: int8\n"
-        "    values: [{name: A, value: 300}, {name: B, value: 300}]\n",
-        encoding="utf-8",
-    )
-    (defs / "demo.yaml").write_text(BINARY.replace("{name: a, type: int32}", "{name: a, type: E}"), encoding="utf-8")
-    with pytest.raises(DefinitionError) as info:
-        load_protocols(defs, tmp_path)
-    found = [str(p) for p in info.value.problems]
+    custom = "customTypes: []\nenums:\n  - name: E\n    type: int8\n"
+    custom += "    values: [{name: A, value: 300}, {name: B, value: 300}]\n"
+    demo = BINARY.replace("{name: a, type: int32}", "{name: a, type: E}")
+    found = problems_of(tmp_path, {"custom/Custom.yaml": custom, "demo.yaml": demo})
     assert any(p.startswith("defs/custom/Custom.yaml:5:") and "A's value 300 does not fit int8" in p for p in found)
     assert any(p.startswith("defs/custom/Custom.yaml:5:") and "B's value 300 is also A's (line 5)" in p for p in found)
 
@@ -884,19 +842,14 @@ def test_a_repeated_enum_member_or_value_says_which_it_is(tmp_path: Path, old: s
 
 
 def test_shared_custom_types_are_checked_and_named_by_their_own_file(tmp_path: Path) -> None:
-    defs = tmp_path / "defs"
-    (defs / "custom").mkdir(parents=True)
-    (defs / "custom" / "Custom.yaml").write_text(
+    custom = (
         "customTypes:\n  - name: Shared\n    fields:\n      - {name: a, type: Strnig}\n"
         "      - {name: class, type: int32}\n"
         "enums:\n  - {name: E, type: int8, values: [{name: A, value: 1}]}\n"
-        "  - {name: E, type: int8, values: [{name: B, value: 2}]}\n",
-        encoding="utf-8",
+        "  - {name: E, type: int8, values: [{name: B, value: 2}]}\n"
     )
-    (defs / "demo.yaml").write_text(BINARY.replace("type: int32}", "type: Shared}"), encoding="utf-8")
-    with pytest.raises(DefinitionError) as info:
-        load_protocols(defs, tmp_path)
-    found = [str(p) for p in info.value.problems]
+    demo = BINARY.replace("type: int32}", "type: Shared}")
+    found = problems_of(tmp_path, {"custom/Custom.yaml": custom, "demo.yaml": demo})
     assert any(p.startswith("defs/custom/Custom.yaml:4:") and "did you mean 'string'" in p for p in found), found
     assert any(p.startswith("defs/custom/Custom.yaml:5:") and "keyword" in p for p in found), found
     assert any("custom enum 'E' is defined twice" in p for p in found), found
@@ -1034,16 +987,10 @@ def test_the_names_generated_code_uses_are_all_known_to_the_check() -> None:
 def test_a_type_of_another_protocol_is_named_with_where_it_is_and_how_to_share_it(tmp_path: Path) -> None:
     """It was an unknown type with a list of this protocol's names, as if misspelt: the user who had defined it one
     file away was not told that a protocol sees only its own types and custom/'s."""
-    defs = tmp_path / "defs"
-    defs.mkdir()
-    (defs / "a.yaml").write_text(BINARY, encoding="utf-8")
     other = JSON.replace("{name: shardId, type: string}", "{name: shardId, type: Pair}")
     other = other.replace("{name: responseFor, type: string}", "{name: responseFor, type: list<Hello>}")
-    (defs / "b.yaml").write_text(other, encoding="utf-8")
-    with pytest.raises(DefinitionError) as caught:
-        load_protocols(defs, tmp_path)
     hint = "to share it between protocols, define it in the definitions' custom/*.yaml (customTypes: or enums:)"
-    assert [str(p) for p in caught.value.problems] == [
+    assert problems_of(tmp_path, {"a.yaml": BINARY, "b.yaml": other}) == [
         f"defs/b.yaml:{line_of(other, 'type: Pair')}: Start.shardId: type 'Pair' is a type of protocol 'demo' "
         f"(defs/a.yaml:{line_of(BINARY, 'name: Pair')}), which protocol 'jdemo' cannot name — {hint}",
         f"defs/b.yaml:{line_of(other, 'list<Hello>')}: Status.responseFor: type 'Hello' is a message of protocol "
@@ -1069,8 +1016,7 @@ def test_a_name_of_the_wrong_form_is_named_in_words_with_the_name_to_write(
 ) -> None:
     """It said "'start' does not match '^[A-Z][A-Za-z0-9]*$' — it must match ^[A-Z][A-Za-z0-9]*$": the schema's
     regex, twice, for a rule the definition's author knows as CamelCase."""
-    text = JSON.replace(old, new, 1)
-    found = problems_for(tmp_path, text)
+    text, found = problems_after(tmp_path, JSON, old, new)
     assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{line_of(text, new.strip())}: "), found
     assert found[0].endswith(says), found
 
@@ -1185,23 +1131,15 @@ def test_a_definition_broken_as_users_do_is_said_in_words_at_its_line(
     expected ':'", the last two a line after the cause) and jsonschema's ("/messages/0/fields/0: 'type' is a
     required property" beside "unknown key 'tpye'") were what a user read; each is now one problem in words, at the
     line to change, saying what to write."""
-    text = BINARY.replace(old, new, 1)
-    assert text != BINARY
-    found = problems_for(tmp_path, text)
+    text, found = problems_after(tmp_path, BINARY, old, new)
     assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{line_of(text, marker)}: {says}"), found
     assert " — " in found[0] and not re.search(r": /|\^|<block|could not find|required property", found[0]), found
 
 
 def test_a_shared_type_named_like_a_generated_name_is_a_problem_of_its_own_file(tmp_path: Path) -> None:
-    defs = tmp_path / "defs"
-    (defs / "custom").mkdir(parents=True)
-    (defs / "custom" / "Custom.yaml").write_text(
-        "customTypes: []\nenums:\n  - name: Map\n    type: int8\n    values: [{name: A, value: 1}]\n", encoding="utf-8"
-    )
-    (defs / "demo.yaml").write_text(BINARY.replace("{name: a, type: int32}", "{name: a, type: Map}"), encoding="utf-8")
-    with pytest.raises(DefinitionError) as caught:
-        load_protocols(defs, tmp_path)
-    assert [str(p) for p in caught.value.problems] == [
+    custom = "customTypes: []\nenums:\n  - name: Map\n    type: int8\n    values: [{name: A, value: 1}]\n"
+    demo = BINARY.replace("{name: a, type: int32}", "{name: a, type: Map}")
+    assert problems_of(tmp_path, {"custom/Custom.yaml": custom, "demo.yaml": demo}) == [
         "defs/custom/Custom.yaml:3: 'Map' is a Java class the generated Java code uses (a class of that name would "
         "hide it) — rename it"
     ]
