@@ -99,6 +99,10 @@ def _mutf8_refs(i: int) -> str:
 
 _PRINTABLE_LATER = "type({v}) is str and ((text_later and {v}.isascii()) or {v}.isprintable())"
 """A printable text type's kafka_json_fast: an ASCII value is left to the written JSON text's test."""
+_PRINTABLE = "type({v}) is str and {v}.isprintable()"
+"""A printable text type's kafka_fast and kafka_read_fast (no control character, surrogate, unassigned...)."""
+_REMEMBERED = "type({{v}}) is str and {{v}} in _kw.{valid}"
+"""kafka_fast and kafka_read_fast of a type whose valid values the runtime remembers (in the set ``valid``)."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +192,10 @@ class WireType:
     # str.isascii (constant time) instead of str.isprintable (a few ns a character), as JSON text without an escape
     # or a DEL holds printable ASCII strings only; None: kafka_fast
     kafka_json_fast: str | None = None
+    # kafka family, decode: what almost every value read of the type passes ({v}: a header's text, or a JSON
+    # format member as msgspec decoded it), which is then the attribute's value as it is; None: every value takes
+    # the runtime's <name>_from_text/_from_json. It is that function's own first test, made without the call
+    kafka_read_fast: str | None = None
 
     @property
     def range(self) -> tuple[int, int]:
@@ -476,7 +484,8 @@ WIRE_TYPES: dict[str, WireType] = {
             java_helper="Str",
             check="str",
             check_class="str",
-            kafka_fast="type({v}) is str and {v}.isprintable()",  # (no control character, surrogate...)
+            kafka_fast=_PRINTABLE,
+            kafka_read_fast=_PRINTABLE,
             kafka_json_fast=_PRINTABLE_LATER,
         ),
         WireType(
@@ -607,7 +616,8 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: f"https://example.com/schemas/{i}.json#/definitions/v{i}",
             java="String",
             java_kafka_read="checkUri({})",
-            kafka_fast="type({v}) is str and {v} in _kw.VALID_URI",  # (remembered as valid before)
+            kafka_fast=_REMEMBERED.format(valid="VALID_URI"),
+            kafka_read_fast=_REMEMBERED.format(valid="VALID_URI"),
         ),
         WireType(
             "uri_reference",
@@ -618,7 +628,8 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: (f"/sensors/{i}", f"urn:uuid:{uuid.UUID(int=i + 1)}", f"{i}-555-123-4567")[i % 3],
             java="String",
             java_kafka_read="checkUriReference({})",
-            kafka_fast="type({v}) is str and {v} in _kw.VALID_URI_REFERENCE",
+            kafka_fast=_REMEMBERED.format(valid="VALID_URI_REFERENCE"),
+            kafka_read_fast=_REMEMBERED.format(valid="VALID_URI_REFERENCE"),
         ),
         WireType(
             "media_type",
@@ -629,7 +640,8 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: ("application/json", "text/plain; charset=utf-8", "application/vnd.example+json")[i % 3],
             java="String",
             java_kafka_read="checkMediaType({})",
-            kafka_fast="type({v}) is str and {v} in _kw.VALID_MEDIA_TYPE",
+            kafka_fast=_REMEMBERED.format(valid="VALID_MEDIA_TYPE"),
+            kafka_read_fast=_REMEMBERED.format(valid="VALID_MEDIA_TYPE"),
         ),
         WireType(
             "attribute_value",
@@ -646,7 +658,8 @@ WIRE_TYPES: dict[str, WireType] = {
                 datetime.datetime(2018, 4, 5, 3, 56, i % 60, tzinfo=datetime.UTC),
             )[i % 5],
             imports=("datetime",),
-            kafka_fast="type({v}) is str and {v}.isprintable()",
+            kafka_fast=_PRINTABLE,
+            kafka_read_fast=_PRINTABLE,
             kafka_json_fast=_PRINTABLE_LATER,
         ),
         WireType(

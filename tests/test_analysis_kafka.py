@@ -11,6 +11,7 @@ import pytest
 from streamcodecs_gen.analysis.kafka import KafkaEvent, attribute_wire, kafka_event, kafka_spark
 from streamcodecs_gen.model import Protocol, WireRef
 from streamcodecs_gen.pipeline import load_protocols
+from streamcodecs_gen.types import WIRE_TYPES
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -129,3 +130,60 @@ def test_the_spark_module_holds_other_python_types_as_text(tmp_path: Path) -> No
     assert spark.key_mappers == [("by_tenant", "tenant", "utf-8")]
     assert not spark.java and spark.time_field is None  # no map of undeclared attributes: no Java target
     assert spark.java_gap == "it declares no map of undeclared attributes (a map field with `additional: true`)"
+
+
+_READ_CORPUS: list[object] = [
+    "",
+    "a",
+    "A234-1234-1234",
+    "temperature",
+    "é",
+    "\x00",
+    "\x1f",
+    "\x7f",
+    "\u2028",
+    "\ud800",
+    "\U0010ffff",
+    " ",
+    "https://example.com/sensors/tn-1234567/alerts",
+    "/sensors/1",
+    "urn:uuid:1",
+    "not a uri",
+    "a b",
+    "http://[::1",
+    "application/json",
+    "text/plain; charset=utf-8",
+    "application/",
+    "json",
+    0,
+    1,
+    True,
+    None,
+    1.5,
+    b"a",
+    ["a"],
+]
+
+
+@pytest.mark.parametrize("name", sorted(n for n, w in WIRE_TYPES.items() if w.kafka_read_fast))
+def test_read_fast_passes_only_what_the_runtime_keeps_as_it_is(name: str) -> None:
+    """A value that passes a type's kafka_read_fast is taken as it is, with no call: the runtime's own converters
+    (from a header's text and from a JSON member) must accept every such value and give it back unchanged."""
+    from streamcodecs._runtime import kafkawire
+
+    test = WIRE_TYPES[name].kafka_read_fast
+    assert test is not None
+    converters = [getattr(kafkawire, f"{name}_from_text"), getattr(kafkawire, f"{name}_from_json")]
+    for value in _READ_CORPUS:  # the runtime remembers valid values: first let it meet every one
+        for convert in converters:
+            try:
+                convert(value)
+            except (kafkawire.Invalid, TypeError, AttributeError):
+                pass
+    passed = [v for v in _READ_CORPUS if eval(test.format(v="v"), {"_kw": kafkawire}, {"v": v})]  # noqa: S307
+    assert passed, "the corpus exercises the fast test"
+    for value in passed:
+        for convert in converters:
+            assert convert(value) is value, (convert.__name__, value)
+    refused = [v for v in _READ_CORPUS if v not in passed and isinstance(v, str)]
+    assert refused, "the corpus holds texts the fast test leaves to the converter"

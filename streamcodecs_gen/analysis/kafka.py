@@ -102,6 +102,14 @@ class KafkaEvent:
         return test, (w.kafka_text if wire == "text" else w.kafka_json).format(v=v)
 
     @staticmethod
+    def read_fast(f: Field, v: str = "value") -> str | None:
+        """Decode's fast path for attribute ``f`` (of the map of undeclared attributes: its values) read into ``v``,
+        a header's text or a JSON format member: the test almost every value passes, which is then the attribute's
+        value as it is; None: every value takes the runtime's converter."""
+        test = attribute_wire(f).kafka_read_fast
+        return test.format(v=v) if test else None
+
+    @staticmethod
     def required(f: Field) -> bool:
         """Whether an event without attribute ``f`` is refused (no default fills it)."""
         return not f.optional and not f.has_default

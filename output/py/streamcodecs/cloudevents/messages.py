@@ -323,58 +323,76 @@ def _from_binary(found: dict[str, str], others: dict[str, str], record_value: An
         raise DecodeError("required attribute 'id' is missing", field="id")
     if value == "":
         raise DecodeError("attribute 'id' must not be empty", field="id")
-    try:
-        v_id = string_from_text(value)
-    except _Invalid as exc:
-        raise DecodeError("attribute 'id' " + str(exc), field="id") from None
+    if type(value) is str and value.isprintable():
+        v_id = value
+    else:
+        try:
+            v_id = string_from_text(value)
+        except _Invalid as exc:
+            raise DecodeError("attribute 'id' " + str(exc), field="id") from None
 
     value = found.get("source")
     if value is None:
         raise DecodeError("required attribute 'source' is missing", field="source")
     if value == "":
         raise DecodeError("attribute 'source' must not be empty", field="source")
-    try:
-        v_source = uri_reference_from_text(value)
-    except _Invalid as exc:
-        raise DecodeError("attribute 'source' " + str(exc), field="source") from None
+    if type(value) is str and value in _kw.VALID_URI_REFERENCE:
+        v_source = value
+    else:
+        try:
+            v_source = uri_reference_from_text(value)
+        except _Invalid as exc:
+            raise DecodeError("attribute 'source' " + str(exc), field="source") from None
 
     value = found.get("type")
     if value is None:
         raise DecodeError("required attribute 'type' is missing", field="type")
     if value == "":
         raise DecodeError("attribute 'type' must not be empty", field="type")
-    try:
-        v_type = string_from_text(value)
-    except _Invalid as exc:
-        raise DecodeError("attribute 'type' " + str(exc), field="type") from None
+    if type(value) is str and value.isprintable():
+        v_type = value
+    else:
+        try:
+            v_type = string_from_text(value)
+        except _Invalid as exc:
+            raise DecodeError("attribute 'type' " + str(exc), field="type") from None
 
     value = found.get("datacontenttype")
     v_datacontenttype: str | None = None
     if value is not None:
-        try:
-            v_datacontenttype = media_type_from_text(value)
-        except _Invalid as exc:
-            raise DecodeError("attribute 'datacontenttype' " + str(exc), field="datacontenttype") from None
+        if type(value) is str and value in _kw.VALID_MEDIA_TYPE:
+            v_datacontenttype = value
+        else:
+            try:
+                v_datacontenttype = media_type_from_text(value)
+            except _Invalid as exc:
+                raise DecodeError("attribute 'datacontenttype' " + str(exc), field="datacontenttype") from None
 
     value = found.get("dataschema")
     v_dataschema: str | None = None
     if value is not None:
         if value == "":
             raise DecodeError("attribute 'dataschema' must not be empty", field="dataschema")
-        try:
-            v_dataschema = uri_from_text(value)
-        except _Invalid as exc:
-            raise DecodeError("attribute 'dataschema' " + str(exc), field="dataschema") from None
+        if type(value) is str and value in _kw.VALID_URI:
+            v_dataschema = value
+        else:
+            try:
+                v_dataschema = uri_from_text(value)
+            except _Invalid as exc:
+                raise DecodeError("attribute 'dataschema' " + str(exc), field="dataschema") from None
 
     value = found.get("subject")
     v_subject: str | None = None
     if value is not None:
         if value == "":
             raise DecodeError("attribute 'subject' must not be empty", field="subject")
-        try:
-            v_subject = string_from_text(value)
-        except _Invalid as exc:
-            raise DecodeError("attribute 'subject' " + str(exc), field="subject") from None
+        if type(value) is str and value.isprintable():
+            v_subject = value
+        else:
+            try:
+                v_subject = string_from_text(value)
+            except _Invalid as exc:
+                raise DecodeError("attribute 'subject' " + str(exc), field="subject") from None
 
     value = found.get("time")
     v_time: datetime.datetime | None = None
@@ -389,13 +407,19 @@ def _from_binary(found: dict[str, str], others: dict[str, str], record_value: An
     if value is not None:
         if value == "":
             raise DecodeError("attribute 'partitionkey' must not be empty", field="partitionkey")
-        try:
-            v_partitionkey = string_from_text(value)
-        except _Invalid as exc:
-            raise DecodeError("attribute 'partitionkey' " + str(exc), field="partitionkey") from None
+        if type(value) is str and value.isprintable():
+            v_partitionkey = value
+        else:
+            try:
+                v_partitionkey = string_from_text(value)
+            except _Invalid as exc:
+                raise DecodeError("attribute 'partitionkey' " + str(exc), field="partitionkey") from None
 
     undeclared: dict[str, bool | int | str | bytes | datetime.datetime] = {}
     for name, text in others.items():
+        if type(text) is str and text.isprintable():
+            undeclared[name] = text
+            continue
         try:
             undeclared[name] = attribute_value_from_text(text)
         except _Invalid as exc:
@@ -601,58 +625,76 @@ def _from_json_object(document: Any) -> CloudEvent:
         raise DecodeError("required attribute 'id' is missing", field="id")
     if value == "":
         raise DecodeError("attribute 'id' must not be empty", field="id")
-    try:
-        v_id = string_from_json(value)
-    except _Invalid as exc:
-        raise DecodeError("attribute 'id' " + str(exc), field="id") from None
+    if type(value) is str and value.isprintable():
+        v_id = value
+    else:
+        try:
+            v_id = string_from_json(value)
+        except _Invalid as exc:
+            raise DecodeError("attribute 'id' " + str(exc), field="id") from None
 
     value = pop("source", None)
     if value is None:
         raise DecodeError("required attribute 'source' is missing", field="source")
     if value == "":
         raise DecodeError("attribute 'source' must not be empty", field="source")
-    try:
-        v_source = uri_reference_from_json(value)
-    except _Invalid as exc:
-        raise DecodeError("attribute 'source' " + str(exc), field="source") from None
+    if type(value) is str and value in _kw.VALID_URI_REFERENCE:
+        v_source = value
+    else:
+        try:
+            v_source = uri_reference_from_json(value)
+        except _Invalid as exc:
+            raise DecodeError("attribute 'source' " + str(exc), field="source") from None
 
     value = pop("type", None)
     if value is None:
         raise DecodeError("required attribute 'type' is missing", field="type")
     if value == "":
         raise DecodeError("attribute 'type' must not be empty", field="type")
-    try:
-        v_type = string_from_json(value)
-    except _Invalid as exc:
-        raise DecodeError("attribute 'type' " + str(exc), field="type") from None
+    if type(value) is str and value.isprintable():
+        v_type = value
+    else:
+        try:
+            v_type = string_from_json(value)
+        except _Invalid as exc:
+            raise DecodeError("attribute 'type' " + str(exc), field="type") from None
 
     value = pop("datacontenttype", None)
     v_datacontenttype: str | None = None
     if value is not None:
-        try:
-            v_datacontenttype = media_type_from_json(value)
-        except _Invalid as exc:
-            raise DecodeError("attribute 'datacontenttype' " + str(exc), field="datacontenttype") from None
+        if type(value) is str and value in _kw.VALID_MEDIA_TYPE:
+            v_datacontenttype = value
+        else:
+            try:
+                v_datacontenttype = media_type_from_json(value)
+            except _Invalid as exc:
+                raise DecodeError("attribute 'datacontenttype' " + str(exc), field="datacontenttype") from None
 
     value = pop("dataschema", None)
     v_dataschema: str | None = None
     if value is not None:
         if value == "":
             raise DecodeError("attribute 'dataschema' must not be empty", field="dataschema")
-        try:
-            v_dataschema = uri_from_json(value)
-        except _Invalid as exc:
-            raise DecodeError("attribute 'dataschema' " + str(exc), field="dataschema") from None
+        if type(value) is str and value in _kw.VALID_URI:
+            v_dataschema = value
+        else:
+            try:
+                v_dataschema = uri_from_json(value)
+            except _Invalid as exc:
+                raise DecodeError("attribute 'dataschema' " + str(exc), field="dataschema") from None
 
     value = pop("subject", None)
     v_subject: str | None = None
     if value is not None:
         if value == "":
             raise DecodeError("attribute 'subject' must not be empty", field="subject")
-        try:
-            v_subject = string_from_json(value)
-        except _Invalid as exc:
-            raise DecodeError("attribute 'subject' " + str(exc), field="subject") from None
+        if type(value) is str and value.isprintable():
+            v_subject = value
+        else:
+            try:
+                v_subject = string_from_json(value)
+            except _Invalid as exc:
+                raise DecodeError("attribute 'subject' " + str(exc), field="subject") from None
 
     value = pop("time", None)
     v_time: datetime.datetime | None = None
@@ -667,10 +709,13 @@ def _from_json_object(document: Any) -> CloudEvent:
     if value is not None:
         if value == "":
             raise DecodeError("attribute 'partitionkey' must not be empty", field="partitionkey")
-        try:
-            v_partitionkey = string_from_json(value)
-        except _Invalid as exc:
-            raise DecodeError("attribute 'partitionkey' " + str(exc), field="partitionkey") from None
+        if type(value) is str and value.isprintable():
+            v_partitionkey = value
+        else:
+            try:
+                v_partitionkey = string_from_json(value)
+            except _Invalid as exc:
+                raise DecodeError("attribute 'partitionkey' " + str(exc), field="partitionkey") from None
 
     data = pop("data", MISSING)
     encoded = pop("data_base64", None)
@@ -701,8 +746,13 @@ def _from_json_object(document: Any) -> CloudEvent:
     for name, value in document.items() if document else ():
         if value is None:
             continue  # a null attribute is an absent one
-        if _NAME_MATCH(name) is None or name in _NOT_EXTENSIONS:
-            raise DecodeError(_m.member_not_attribute_name(name=repr(name), rule=_NAME_RULE), field=name)
+        if name not in _VALID_NAMES:
+            if _NAME_MATCH(name) is None or name in _NOT_EXTENSIONS:
+                raise DecodeError(_m.member_not_attribute_name(name=repr(name), rule=_NAME_RULE), field=name)
+            _kw.remember(_VALID_NAMES, name)
+        if type(value) is str and value.isprintable():
+            others[name] = value
+            continue
         try:
             others[name] = attribute_value_from_json(value)
         except _Invalid as exc:
