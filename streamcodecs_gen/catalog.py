@@ -469,6 +469,17 @@ CATALOG: tuple[Message, ...] = (
         "An RFC 3339 text naming no instant (why: Python datetime's words; text: its repr).",
     ),
     Message(
+        "offset_with_seconds",
+        "has a UTC offset with seconds ({offset}), which RFC 3339 cannot write",
+        "A time to encode whose offset is not whole minutes (offset: Python's timedelta text, 1:00:30).",
+    ),
+    Message(
+        "outside_the_years",
+        "is {time}, which RFC 3339 cannot write: its years are 0001 to 9999 (with an offset of at most 23:59)",
+        "A time to encode that no RFC 3339 text names (time: as Java writes it).",
+        python_never="a Python datetime holds only the years 1 to 9999, each of which RFC 3339 writes",
+    ),
+    Message(
         "instant_out_of_range",
         "the instant {micros} microseconds from 1970-01-01T00:00:00Z is outside the years 0001 to 9999 (UTC)",
         "A time outside Spark's TIMESTAMP range (years 0001 to 9999, UTC): decoded, or from Spark to encode.",

@@ -9,12 +9,14 @@ own event.
 
 from __future__ import annotations
 
+import datetime
 import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from spark_checks import manifest_records, vectors
 from streamcodecs import cloudevents as ce
@@ -223,3 +225,58 @@ def test_an_undeclared_integer_extension_is_an_int32_in_both_codecs(codec: Any, 
         written, refused = _java(lambda s=structured: codec.toKafka(event, s))
         wanted = ce.to_kafka(python, "structured" if structured else "binary")
         assert refused is None and _record(written) == (wanted.headers, wanted.value)
+
+
+@pytest.mark.parametrize("time", ["9999-12-31T23:00:00-23:59", "0001-01-01T00:00:00+23:00", "9999-12-31T23:59:00Z"])
+def test_a_time_java_holds_at_utc_outside_the_years_is_written_as_a_text_decode_takes(
+    spark: Any, codec: Any, time: str
+) -> None:
+    """A time whose offset is beyond Java's 18:00 is held at UTC, which may be the year 10000 or 0: the Java codec
+    writes it at the offset nearest UTC that brings it inside the years 0001 to 9999, a text both codecs decode to
+    the same instant (it wrote 10000-01-01T22:59:00Z, which its own decoder refuses, and 0000-12-31T01:00:00Z)."""
+    data = json.dumps({"specversion": "1.0", "id": "1", "source": "/s", "type": "t", "time": time}).encode()
+    event, problem = _java(lambda: codec.decode(data))
+    assert problem is None, problem and problem.getMessage()
+    want = ce.decode(data).time
+    written = bytes(codec.encode(event))
+    assert ce.decode(written).time == want, written
+    _, refused = _java(lambda: codec.decode(written))
+    assert refused is None, refused and refused.getMessage()
+    for structured in (False, True):
+        headers, value = _record(codec.toKafka(event, structured))
+        assert ce.from_kafka(ce.KafkaRecord(None, value, headers)).time == want, (headers, value)
+
+
+def test_a_time_no_rfc_3339_text_names_is_refused_by_the_java_encoder(spark: Any, codec: Any) -> None:
+    """Encode never writes what decode refuses: a Java time outside the years 0001 to 9999 by more than an offset
+    can make up, and an offset with seconds (which the Python encoder refuses in the same words) are refused, where
+    the Java codec wrote 10000-01-02T00:00:00Z and dropped the seconds, naming another instant."""
+    from streamcodecs._runtime import messages
+
+    jt = spark._jvm.java.time
+    base = codec.decode(b'{"specversion":"1.0","id":"1","source":"/s","type":"t"}')
+
+    def with_time(time: Any) -> Any:
+        fields = ["specversion", "id", "source", "type", "datacontenttype", "dataschema", "subject"]
+        rest = [base.partitionkey(), base.extensions(), base.data(), base.kind()]
+        return spark._jvm.streamcodecs.cloudevents.CloudEvent(*[getattr(base, f)() for f in fields], time, *rest)
+
+    utc = jt.ZoneOffset.UTC
+    for time, reason in (
+        (jt.OffsetDateTime.of(10000, 1, 2, 0, 0, 0, 0, utc), messages.outside_the_years(time="+10000-01-02T00:00Z")),
+        (jt.OffsetDateTime.of(0, 1, 1, 0, 0, 0, 0, utc), messages.outside_the_years(time="0000-01-01T00:00Z")),
+        (
+            jt.OffsetDateTime.of(2020, 1, 1, 0, 0, 0, 0, jt.ZoneOffset.ofHoursMinutesSeconds(-1, 0, -30)),
+            messages.offset_with_seconds(offset="-1 day, 22:59:30"),
+        ),
+    ):
+        for call in (lambda e: codec.encode(e), lambda e: codec.toKafka(e, False), lambda e: codec.toKafka(e, True)):
+            _, refused = _java(lambda c=call, t=time: c(with_time(t)))
+            assert refused is not None and refused.getMessage() == f"cloudevents: time: attribute 'time' {reason}"
+    offset = datetime.timezone(datetime.timedelta(hours=-1, seconds=-30))
+    python = ce.decode(b'{"specversion":"1.0","id":"1","source":"/s","type":"t"}')
+    with pytest.raises(ce.EncodeError) as caught:
+        ce.encode(msgspec.structs.replace(python, time=datetime.datetime(2020, 1, 1, tzinfo=offset)))
+    assert str(caught.value) == "cloudevents: time: attribute 'time' " + messages.offset_with_seconds(
+        offset="-1 day, 22:59:30"
+    )

@@ -111,6 +111,18 @@ REFUSED = [
     (kcl, b'{"action":"processRecords","records":[ {"sequenceNumber":"1"}]}', 39, "records[0].data"),
     (kcl, b'{"action":"processRecords","records":[{"data":"QQ","partitionKey":"p","sequenceNumber":"1"}]}', 46, None),
     (kcl, b'{"action":"initialize","shardId":5,"shardId":"a"}', 33, "shardId"),  # the typed path: the first
+    # a repeated key: the typed path reads each in turn and refuses the first it cannot take, not the first there is
+    (kcl, b'{"action":"checkpoint","checkpoint":"1","checkpoint":5}', 53, "checkpoint"),
+    (kcl, b'{"action":"checkpoint","checkpoint":"1","checkpoint":"2","checkpoint":5,"checkpoint":6}', 70, "checkpoint"),
+    (kcl, b'{"checkpoint":"1", "che\\u0063kpoint" : 5,"action":"checkpoint"}', 39, "checkpoint"),
+    (kcl, b'{"action":"processRecords","records":[],"records":[{"data":"QQ==","data":5}]}', 73, "records[0].data"),
+    (
+        kcl,
+        b'{"action":"processRecords","records":[{"data":"QQ==","partitionKey":"p","sequenceNumber":"1"}],'
+        b'"records":[{"data":"QQ==","partitionKey":"p","sequenceNumber":"1"},{"data":"QQ==","partitionKey":"p"}]}',
+        162,  # the object that lacks it, in the second records
+        "records[1].sequenceNumber",
+    ),
     # a repeated tag: the first picks the message, the first other value is the one refused
     (kcl, b'{"action":"status","action":"x"}', 28, "action"),
     (kcl, b'{"action":"status","action":5}', 28, "action"),

@@ -150,6 +150,10 @@ def test_the_java_entry_points_of_a_slice_refuse_null_and_a_range_outside_it_in_
     java = getattr(spark._jvm.streamcodecs, protocol)
     assert _java_words(lambda d: java.Codec.decode(d, 0, 0, -1, -1)) == _python_words(module.decode)
     assert _java_words(lambda d: java.Reader(None).feed(d, 0, 0)) == _python_words(module.Reader().feed)
+    frames = spark._jvm.streamcodecs.runtime.JsonReader.Frames
+    assert _java_words(lambda d: frames(protocol == "storm", 1 << 20).feed(d, 0, 0)) == _python_words(
+        module.Reader().feed
+    )
     frame = b'{"command":"sync"}\nend\n' if protocol == "storm" else b'{"action":"shutdownRequested"}\n'
     data = bytearray(b"xx" + frame + b"yy")
     assert java.Codec.decode(data, 2, len(frame), -1, -1).messageName() == type(module.decode(frame)).__name__
@@ -159,15 +163,19 @@ def test_the_java_entry_points_of_a_slice_refuse_null_and_a_range_outside_it_in_
             java.Codec.decode(data, 2, len(frame), direction, -1)
         assert str(unknown.value) == messages.unknown_direction(direction=direction, directions=module.DIRECTIONS)
     for offset, length in ((-1, 1), (0, -1), (0, len(data) + 1), (len(data), 1), (3, len(data) - 2), (1, 2**31 - 1)):
-        for name in ("decode", "feed"):
+        for name in ("decode", "feed", "frames"):
             with pytest.raises(Py4JJavaError) as refused:
                 if name == "decode":
                     java.Codec.decode(data, offset, length, -1, -1)
-                else:
+                elif name == "feed":
                     java.Reader(None).feed(data, offset, length)
+                else:  # the public cutter under the Reader
+                    frames(protocol == "storm", 1 << 20).feed(data, offset, length)
             thrown = refused.value.java_exception
             assert thrown.getClass().getName() == "java.lang.IndexOutOfBoundsException", (name, offset, length)
-            words = messages.not_a_slice(call=name, offset=offset, length=length, size=len(data))
+            words = messages.not_a_slice(
+                call=name.replace("frames", "feed"), offset=offset, length=length, size=len(data)
+            )
             assert thrown.getMessage() == words
 
 

@@ -60,6 +60,13 @@ WORDED: dict[str, list[bytes]] = {
         b'{"action":"status","action":5}',
         b'{"action":"status", "action":"st\\u0061tus", "action":"y"}',
         b'{"action":"bogus","action":"status"}',
+        # a repeated key: refused at the occurrence the typed path could not take
+        b'{"action":"checkpoint","checkpoint":"1","checkpoint":5}',
+        b'{"action":"checkpoint","checkpoint":"1","checkpoint":"2","checkpoint":5,"checkpoint":6}',
+        b'{"checkpoint":"1", "che\\u0063kpoint" : 5,"action":"checkpoint"}',
+        b'{"action":"processRecords","records":[],"records":[{"data":"QQ==","data":5}]}',
+        b'{"action":"processRecords","records":[{"data":"QQ==","partitionKey":"p","sequenceNumber":"1"}],'
+        b'"records":[{"data":"QQ==","partitionKey":"p","sequenceNumber":"1"},{"data":"QQ==","partitionKey":"p"}]}',
     ],
     "storm": [
         # CRLF line ends read as LF, and the text stops before its end line's line end, as a Reader cuts it
@@ -367,6 +374,30 @@ def test_the_fixture_protocols_java_codec_round_trips_its_vectors(spark: Any, tm
         message = decode.invoke(None, array(jvm.java.lang.Object, bytearray(data), "up"))
         wire = bytes(encode.invoke(None, array(jvm.java.lang.Object, message)))
         assert wire == codec.encode(codec.decode(data, direction="up")), number
+    # Times as msgspec takes them: offsets up to 23:59 (beyond Java's 18:00, held at UTC: it threw a bare
+    # DateTimeException), not year 0 nor an offset's minutes past 59 (it took both); and written as a text both take
+    # (it wrote the year 10000 and 0 of such a time held at UTC), naming the same instant.
+    for time in (
+        "2020-01-01T00:00:00+23:59",
+        "9999-12-31T23:00:00-23:59",
+        "0001-01-01T00:00:00+23:00",
+        "0000-01-01T00:00:00Z",
+        "2020-01-01T00:00:00+05:60",
+        "2020-01-01T00:00:00+24:00",
+    ):
+        data = b'{"command":"emit","tuple":[],"when":"' + time.encode() + b'"}\nend\n'
+        try:
+            python, refused = codec.decode(data, direction="up"), None
+        except codec.DecodeError as exc:
+            python, refused = None, str(exc)
+        try:
+            message = decode.invoke(None, array(jvm.java.lang.Object, bytearray(data), "up"))
+        except Py4JJavaError as exc:
+            assert str(exc.java_exception.getCause().getMessage()) == refused, time  # (invoke wraps it)
+            continue
+        assert refused is None, time
+        wire = bytes(encode.invoke(None, array(jvm.java.lang.Object, message)))
+        assert codec.decode(wire, direction="up").when == python.when, (time, wire)
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

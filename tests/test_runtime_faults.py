@@ -720,6 +720,18 @@ def test_storm_component_storm_floods_while_an_emit_waits(started: list[Any], tm
 
 
 @linux
+def test_storm_component_storm_floods_large_tuples_while_an_emit_waits(started: list[Any], tmp_path: Path) -> None:
+    """100 tuples of 1 MiB while an emit waits for task ids that never come: ProtocolError past 64 MiB queued (on
+    main the queues counted messages only, 10,000 of up to 16 MiB each: the bolt held them all and waited on)."""
+    started.append(bolt := Component("ids", tmp_path))
+    flood = storm_tuple("0", "ask") + b"".join(storm_tuple(str(n), "x" * (1 << 20)) for n in range(1, 101))
+    quietly(bolt.send, flood)
+    code, stderr = bolt.wait(START)
+    assert code == 1 and "more than 67108864 bytes of messages while an emit waited for its task ids" in stderr
+    assert peak_kib(stderr.encode()) < 150 << 10
+
+
+@linux
 def test_storm_component_message_past_the_limit(started: list[Any], tmp_path: Path) -> None:
     """A 40 MB tuple against the 16 MiB limit: reported to Storm, DecodeError, dropped as it comes."""
     started.append(bolt := Component("echo", tmp_path))

@@ -130,6 +130,8 @@ class AskingBolt(storm.Bolt):
             self.got.append(self.emit(["asked"], need_task_ids=True))
         elif tup.values[0] == "direct":
             self.got.append(self.emit(["d"], direct_task=9, need_task_ids=True))
+        elif tup.values[0] == "task 0":
+            self.got.append(self.emit(["z"], direct_task=0, need_task_ids=True))
         else:
             self.emit(["plain"])
 
@@ -161,6 +163,17 @@ def test_direct_emit_returns_the_task_without_asking_storm(tmp_path: Path) -> No
     out = serve(bolt, java_handshake(tmp_path) + java_tuple("1", "direct"))
     assert bolt.got == [[9]]
     assert out[1] == storm.Emit(values=["d"], anchors=["1"], task=9, need_task_ids=False)
+
+
+def test_an_emit_to_task_0_is_a_normal_emit_as_storm_reads_it(tmp_path: Path) -> None:
+    """Storm's ShellBolt and ShellSpout take task 0 (as an absent task) for a normal emit, answered with its task ids
+    when they are needed: the ids are waited for, not made up as [0] (pystorm's answer, which leaves Storm's list to
+    be taken by a later emit); and the 0 is not written (Storm 2.6.0+ fails on a small integer task)."""
+    bolt = AskingBolt()
+    stream = java_handshake(tmp_path) + java_tuple("1", "task 0") + b"[4,6]\nend\n" + java_tuple("2", "ask")
+    out = serve(bolt, stream + b"[8]\nend\n")
+    assert bolt.got == [[4, 6], [8]]
+    assert out[1] == storm.Emit(values=["z"], anchors=["1"], need_task_ids=True)
 
 
 class Failing(storm.Bolt):
@@ -418,6 +431,26 @@ def test_print_from_many_threads_loses_and_doubles_nothing(tmp_path: Path) -> No
         assert [line for line in logs if line.startswith(f"thread {n} ")] == [
             f"thread {n} line {i}" for i in range(20_000)
         ]
+
+
+def test_a_thread_that_ends_mid_line_has_its_line_sent_when_it_ends(tmp_path: Path) -> None:
+    """A thread's unfinished line is sent when the thread ends, as a line of its own: not held until the component
+    stops (on main, every ended thread's line stayed, so many short threads' lines grew without bound), nor taken up
+    by a later thread that got the same ident (its line then held two threads' text)."""
+    from streamcodecs.storm.component import _LogStream
+
+    bolt = Recorder()
+    out = io.BytesIO()
+    bolt.run(io.BytesIO(java_handshake(tmp_path)), out)
+    stream = _LogStream(bolt)
+    for n in range(50):
+        thread = threading.Thread(target=lambda n=n: print(f"left by {n}", end="", file=stream))
+        thread.start()
+        thread.join()
+    print("whole", file=stream)
+    logs = [m.msg for m in messages_of(out) if isinstance(m, storm.Log)]
+    assert logs == [f"left by {n}" for n in range(50)] + ["whole"]
+    assert not stream._pending
 
 
 def test_a_bare_end_line_is_reported_without_waiting_for_more(tmp_path: Path) -> None:

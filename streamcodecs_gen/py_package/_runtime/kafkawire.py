@@ -441,7 +441,7 @@ def timestamp_to_text(value: Any) -> str:
         if offset is None:
             raise Invalid("must be timezone-aware (a naive datetime has no RFC 3339 form)")
         if offset.microseconds or offset.seconds % 60:
-            raise Invalid(f"has a UTC offset with seconds ({offset}), which RFC 3339 cannot write")
+            raise Invalid(_m.offset_with_seconds(offset=offset))
         minutes = offset.days * 1440 + offset.seconds // 60
         if not minutes:
             zone = "Z"

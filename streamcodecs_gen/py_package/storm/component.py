@@ -22,7 +22,7 @@ The API is the one users of Storm's ``storm.py`` and of pystorm know::
 - A :class:`Spout` gets ``next_tuple``, ``ack(tup_id)``, ``fail(tup_id)``, ``activate`` and ``deactivate``; after
   each it sends the ``sync`` Storm waits for, also when the method raised (after reporting the error).
 
-``emit`` writes ``need_task_ids`` explicitly: with ``need_task_ids=True`` (and no ``direct_task``) it waits for
+``emit`` writes ``need_task_ids`` explicitly: with ``need_task_ids=True`` (and no ``direct_task``, or 0) it waits for
 the list of task ids Storm answers with and returns it. Storm may send tuples and task-id lists in either order,
 so tuples read while waiting for ids are queued for the main loop, and id lists read while waiting for a tuple are
 queued for ``emit``; an emit whose wait raised (the stream failed, a queue overflowed) leaves its list to be dropped
@@ -33,18 +33,22 @@ when it comes, never taken for a later emit's. Messages are read and written on 
 Threads: ``emit``, ``log``, ``report_error``, ``report_metric``, ``ack``, ``fail``, ``sync`` and ``print`` may be
 called from any thread. Each message is written whole, a thread's messages in the order it wrote them, none lost
 or doubled; ``print`` output is cut into lines per thread (a log line never holds two threads' text), and a
-thread's unfinished line is sent as it is once it passes 64 KiB. An ``emit`` that waits for task ids takes the
-next id list, so two threads' waits are served in the order of their emits.
+thread's unfinished line is sent as it is once it passes 64 KiB, or when the thread ends (so the lines held are one
+per live thread). An ``emit`` that waits for task ids takes the next id list, so two threads' waits are served in
+the order of their emits.
 
 Faults: a malformed message from Storm is reported to it (``error``) and raised (``DecodeError``), also an ``end``
 line with nothing before it, as soon as it arrives, and again at every later read (so by ``run`` too when an
 ``emit`` raised it first and the bolt went on): nothing Storm sent after it is served. Storm closing the stream in
 the middle of a message is a ``DecodeError``; at its end between messages ``run`` returns. Memory is bounded:
 Storm's bytes are read 64 KiB at a time, a message longer than ``max_message`` is dropped as it comes (a
-``DecodeError``), and at most ``max_queued`` tuples (read while an ``emit`` waits for its task ids) or id lists
-(read while the main loop waits for a tuple) wait in the queues, beyond which every later read raises
-:class:`ProtocolError`, so ``run`` does (Storm keeps at most ``topology.shellbolt.max.pending``, 100 by default,
-tuples in flight to a bolt). Waits are not bounded here: Storm
+``DecodeError``), and at most ``max_queued`` (10,000) tuples (read while an ``emit`` waits for its task ids) or id
+lists (read while the main loop waits for a tuple) wait in the queues, counting together at most
+``max_queued_bytes`` (64 MiB): each its wire bytes (an even share of the read of 64 KiB or less that completed it)
+and 256. Past either bound every later read raises :class:`ProtocolError`, so ``run`` does (Storm keeps at most
+``topology.shellbolt.max.pending``, 100 by default, tuples in flight to a bolt). Decoded, a message takes more
+memory than its wire bytes: from about as much (a long string) up to 24 times its JSON bytes and 72 times its
+MessagePack bytes (empty maps, a byte each). Waits are not bounded here: Storm
 bounds them, killing a component that answers no heartbeat within ``topology.subprocess.timeout.secs``.
 
 ``serializer`` chooses the framing, as pystorm's ``serializer=`` does: ``"json"`` (JSON and an ``end`` line, what
@@ -138,23 +142,40 @@ class Tuple(NamedTuple):
         return cls(message.id, message.comp, message.stream, message.task, message.values)
 
 
+MAX_QUEUED_BYTES = 64 << 20
+"""What a component's two queues may hold together, in bytes as :meth:`_Channel._queue` counts them."""
+QUEUED_COST = 256
+"""What a queued message counts beyond its wire bytes (a small message takes that much more memory decoded)."""
+
+
 class _Channel:
     """The two streams to Storm: whole messages out (one writer at a time), messages in, with the two queues."""
 
-    def __init__(self, stdin: BinaryIO, stdout: BinaryIO, max_message: int, serializer: str, max_queued: int) -> None:
+    def __init__(
+        self,
+        stdin: BinaryIO,
+        stdout: BinaryIO,
+        max_message: int,
+        serializer: str,
+        max_queued: int,
+        max_queued_bytes: int = MAX_QUEUED_BYTES,
+    ) -> None:
         self._read = getattr(stdin, "read1", None) or stdin.read
         self._stdout = stdout
         self._serializer = serializer
         self._packed = serializer != "json"
         self._writers = message_writers()
         self._reader = Reader(direction="to_component", max_message=max_message, serializer=serializer)
-        self._incoming: deque[Message] = deque()  # decoded, not yet looked at
-        self._commands: deque[Message] = deque()  # tuples and commands read while waiting for task ids
-        self._task_ids: deque[list[int]] = deque()  # task-id lists read while waiting for a command
+        self._incoming: deque[Message] = deque()  # decoded, not yet looked at (all from one read)
+        self._share = 0  # the wire bytes each of them counts: an even share of those their read completed
+        self._commands: deque[tuple[Message, int]] = deque()  # tuples and commands read while waiting for task ids
+        self._task_ids: deque[tuple[list[int], int]] = deque()  # task-id lists read while waiting for a command
+        self._queued = 0  # what the two queues' entries count, in bytes (:meth:`_queue`)
         self._failure: DecodeError | None = None  # sticky: Storm's stream cannot be trusted after it
         self._overflow: ProtocolError | None = None  # sticky too: a message was dropped
         self._orphans = 0  # emits that stopped waiting for their task ids: the next id lists read are theirs
         self._max_queued = max_queued
+        self._max_queued_bytes = max_queued_bytes
         self.reading = threading.RLock()
         self.writing = threading.RLock()
 
@@ -179,11 +200,14 @@ class _Channel:
                         raise DecodeError("the stream ended inside a message", line=self._reader.line + 1)
                     raise DecodeError(f"the stream ended inside a message ({self._reader.buffered} bytes of it)")
                 return None
+            before = self._reader.buffered
             try:
                 self._incoming.extend(self._reader.feed(data))
             except DecodeError as exc:
                 self._incoming.extend(exc.decoded)
                 self._failure = exc
+            if self._incoming:
+                self._share = (before + len(data) - self._reader.buffered) // len(self._incoming)
         return self._incoming.popleft()
 
     def command(self) -> Message | None:
@@ -192,7 +216,9 @@ class _Channel:
             if self._overflow is not None:
                 raise self._overflow
             if self._commands:
-                return self._commands.popleft()
+                command, cost = self._commands.popleft()
+                self._queued -= cost
+                return command
             while True:
                 message = self._next()
                 if not isinstance(message, TaskIds):
@@ -212,7 +238,9 @@ class _Channel:
             if self._overflow is not None:
                 raise self._overflow
             if self._task_ids:
-                return self._task_ids.popleft()
+                ids, cost = self._task_ids.popleft()
+                self._queued -= cost
+                return ids
             try:
                 while True:
                     message = self._next()
@@ -228,11 +256,18 @@ class _Channel:
                 self._orphans += 1
                 raise
 
-    def _queue(self, queue: deque[Any], item: Any, what: str) -> None:
+    def _queue(self, queue: deque[tuple[Any, int]], item: Any, what: str) -> None:
+        """Queue ``item``, the message just read, counted as its wire bytes (its read's even share) and
+        :data:`QUEUED_COST`; past either bound the queues overflow."""
+        cost = self._share + QUEUED_COST
         if len(queue) >= self._max_queued:
             self._overflow = ProtocolError(f"more than {self._max_queued} {what}")
             raise self._overflow
-        queue.append(item)
+        if self._queued + cost > self._max_queued_bytes:
+            self._overflow = ProtocolError(f"more than {self._max_queued_bytes} bytes of {what}")
+            raise self._overflow
+        queue.append((item, cost))
+        self._queued += cost
 
 
 _LOG_PIECE = 1 << 16  # characters of an unfinished line a thread may leave before it is sent as it is
@@ -241,13 +276,23 @@ _LOG_PIECE = 1 << 16  # characters of an unfinished line a thread may leave befo
 class _LogStream(io.TextIOBase):
     """Stands in for ``sys.stdout`` while a component serves the real one: each line written becomes a ``log``.
 
-    Lines are cut per thread, so a line never mixes two threads' text, and a thread's lines go out in its order.
+    Lines are cut per thread, so a line never mixes two threads' text, and a thread's lines go out in its order. A
+    thread's unfinished line is sent as it is once it passes 64 KiB, when the thread flushes, when it ends, or when
+    the component stops: the lines held are at most one per live thread, each under 64 KiB.
     """
 
     def __init__(self, component: Component) -> None:
         self._component = component
         self._lock = threading.Lock()
         self._pending: dict[int, str] = {}  # each thread's unfinished line
+        self._watched = threading.local()  # in each thread that left a line: what sends it when the thread ends
+
+    def _ended(self, thread: int) -> None:
+        """Send the unfinished line of ``thread``, which is ending (its ident may be another thread's next)."""
+        with self._lock:
+            rest = self._pending.pop(thread, "")
+        if rest.strip():
+            self._component.log(rest)
 
     def writable(self) -> bool:
         return True
@@ -262,6 +307,8 @@ class _LogStream(io.TextIOBase):
                 lines.append(rest)
             elif rest:
                 self._pending[thread] = rest
+                if not hasattr(self._watched, "end"):  # dropped with the thread's locals, as the thread ends
+                    self._watched.end = _ThreadEnd(self, thread)
         for line in lines:  # outside the lock: the thread's next write waits for these anyway
             if line.strip():
                 self._component.log(line)
@@ -283,6 +330,20 @@ class _LogStream(io.TextIOBase):
                 self._component.log(rest)
 
 
+class _ThreadEnd:
+    """Held in a thread's locals only: when the thread ends they are dropped, and so this is, which sends the line
+    the thread left unfinished (in that thread, before its ident can be another's)."""
+
+    __slots__ = ("_stream", "_thread")
+
+    def __init__(self, stream: _LogStream, thread: int) -> None:
+        self._stream = stream
+        self._thread = thread
+
+    def __del__(self) -> None:
+        self._stream._ended(self._thread)
+
+
 class Component:
     """What bolts and spouts share: the handshake, ``emit``, ``log``, ``report_error``, ``report_metric``.
 
@@ -296,6 +357,8 @@ class Component:
     """The framing spoken with Storm: one of :data:`SERIALIZERS` (``"json"`` or ``"msgpack"``)."""
     max_queued = 10_000
     """Messages read ahead of their turn (see the module's docstring) that may wait, at most."""
+    max_queued_bytes = MAX_QUEUED_BYTES
+    """What those messages may count together, at most: each its wire bytes and 256 (see the module's docstring)."""
 
     def __init__(self, *, serializer: str | None = None) -> None:
         if serializer is not None:
@@ -330,7 +393,9 @@ class Component:
         """Emit a tuple (the methods of :class:`Bolt` and :class:`Spout` fill in anchors and ids).
 
         Returns the task ids the tuple went to when ``need_task_ids`` is true (for a direct emit, ``[direct_task]``
-        without asking Storm, as pystorm does), else ``None``.
+        without asking Storm, as pystorm does), else ``None``. A ``direct_task`` of 0 is a normal emit, as Storm's
+        ShellBolt and ShellSpout read it (task 0 is none): its ids are asked for, and the 0 is not written (Storm
+        2.6.0+ fails on a small integer task).
         """
         return self._emit(values, stream, anchors, tup_id, direct_task, need_task_ids)
 
@@ -350,6 +415,8 @@ class Component:
         channel = self._channel
         if channel is None:
             channel = self._require_channel()
+        if not direct_task:  # None, or 0: Storm's shell components read a task of 0 as none (a normal emit)
+            direct_task = None
         wait = need_task_ids and direct_task is None
         ids: Any = anchors
         if anchors is not None:
@@ -407,6 +474,7 @@ class Component:
             self.max_message,
             self.serializer,
             self.max_queued,
+            self.max_queued_bytes,
         )
         saved = sys.stdout
         try:

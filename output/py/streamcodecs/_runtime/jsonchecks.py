@@ -199,7 +199,7 @@ def _timestamp_problem(value: datetime.datetime, packed: bool) -> str | None:
     if offset is None:
         return _m.NO_TIMEZONE
     if not packed and (offset.microseconds or offset.seconds % 60):  # (MessagePack writes the instant)
-        return f"has a UTC offset with seconds ({offset}), which RFC 3339 cannot write"
+        return _m.offset_with_seconds(offset=offset)
     return None
 
 

@@ -89,6 +89,21 @@ def typed_text(
             return failure
         return error(failure.reason, offset=again[1], field=failure.field, line=failure.line)
 
+    def still(name: str, exc: Exception) -> Callable[[bytes], bool]:
+        """Whether direction ``name``'s decoder refuses a text as it refused another with ``exc`` (a key repeated
+        on the refused value's path: which occurrence it refused, :func:`~.jsonplaces.value_at`)."""
+
+        def refused(text: bytes) -> bool:
+            try:
+                decoders[name].decode(text)
+            except msgspec.ValidationError as again:
+                return str(again) == str(exc)
+            except DECODE_FAILURES:
+                return False
+            return False
+
+        return refused
+
     def decode_text(direction: str | None, text: bytes, line: int | None) -> Any:
         if not text.isascii() or 92 in text:  # else nothing check_text looks for (the common case, without a call)
             check_text(text, error, line)
@@ -102,7 +117,8 @@ def typed_text(
                     raise
                 except DECODE_FAILURES as exc:
                     failure = decode_error(malformed_first(exc, text), error, line=line, size=len(text))
-                    raise located(tag_again(failure, text, direction), text, error, last=False) from None
+                    failure = tag_again(failure, text, direction)
+                    raise located(failure, text, error, last=False, refused=still(direction, exc)) from None
             failures: dict[str, Exception] = {}
             for name, decoder in decoders.items():  # a tag used in several directions: the first that fits wins
                 try:
@@ -116,7 +132,8 @@ def typed_text(
             telling = telling_failure(failures, text, tag_key, tag_directions)
             failure = decode_error(malformed_first(telling, text), error, line=line, size=len(text))
             name = next(name for name, exc in failures.items() if exc is telling)
-            raise located(tag_again(failure, text, name), text, error, last=False) from None
+            failure = tag_again(failure, text, name)
+            raise located(failure, text, error, last=False, refused=still(name, telling)) from None
         except RecursionError:
             return deeper(text, error, line, partial(decode_text, direction, text, line))  # no closure: no cells
 

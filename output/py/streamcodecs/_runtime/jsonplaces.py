@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import DecodeError
@@ -78,14 +78,73 @@ def _inside(text: bytes, pos: int, key: str | None, index: int, last: bool) -> i
     return found
 
 
-def value_at(text: bytes, field: str | None, *, missing: bool = False, last: bool = True) -> int:
+def _occurrences(text: bytes, pos: int, key: str) -> list[tuple[int, int, int]]:
+    """Of the object at ``pos``, each member ``key``: where the member before it ends (its value's end), where its
+    value starts and where it ends."""
+    pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+    found = []
+    before = pos
+    while pos < len(text) and text[pos] != 0x7D:  # }
+        name = _JSON_STRING.match(text, pos)
+        assert name is not None
+        raw = name.group()
+        pos = _SPACE.match(text, _SPACE.match(text, name.end()).end() + 1).end()  # type: ignore[union-attr]
+        end = _value_end(text, pos)
+        if (json.loads(raw) if 92 in raw else raw[1:-1].decode("utf-8")) == key:
+            found.append((before, pos, end))
+        before = end
+        pos = _SPACE.match(text, end).end()  # type: ignore[union-attr]
+        if pos < len(text) and text[pos] == 0x2C:  # ,
+            pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+    return found
+
+
+def _refused_one(text: bytes, spots: list[tuple[int, int, int]], refused: Callable[[bytes], bool]) -> tuple[int, bytes]:
+    """Of a key repeated in an object (``spots``: :func:`_occurrences`), the occurrence a one-pass decoder refused
+    (it reads each in turn, and refuses the first it cannot take): the first that ``text`` without the ones after it
+    is still ``refused`` for; its value's start, and that text (the same up to the end of that value).
+
+    Without the ones after an occurrence before the refused one the text is not refused so (the decoder takes the
+    occurrences kept and goes on to the rest of the text), and with the refused one kept it is: so the occurrence is
+    found by bisection, in as many decodes as the number of occurrences has bits."""
+
+    def without_after(k: int) -> bytes:  # ``text`` without the occurrences after ``k`` (each with its comma)
+        pieces = []
+        at = 0
+        for before, _, end in spots[k + 1 :]:
+            pieces.append(text[at:before])
+            at = end
+        pieces.append(text[at:])
+        return b"".join(pieces)
+
+    low, high = 0, len(spots) - 1
+    shorter = text  # the text without the occurrences after ``high`` (none after the last: the text, refused)
+    while low < high:
+        middle = (low + high) // 2
+        candidate = without_after(middle)
+        if refused(candidate):
+            high, shorter = middle, candidate
+        else:
+            low = middle + 1
+    return spots[high][1], shorter
+
+
+def value_at(
+    text: bytes,
+    field: str | None,
+    *,
+    missing: bool = False,
+    last: bool = True,
+    refused: Callable[[bytes], bool] | None = None,
+) -> int:
     """The offset in JSON ``text`` of the value at ``field`` (a DecodeError's path: ``records[0].data``), or with
     ``missing`` of the object that lacks its last key; the top-level value's without a field.
 
-    Of a repeated key, the value read (``last``: the last, as the general path's dict holds it; else the first, which
-    the typed path refuses first). A path the text does not hold all of ends where it stops: an entry of a map
-    (``[...]``) is not named, so the map; a key of an array is the message whose one field the array is, an index of
-    a scalar the lone scalar read as a list of one, so that value.
+    Of a repeated key, the value read (``last``: the last, as the general path's dict holds it; else the one the
+    typed path refused, which reads each in turn: the first for which the text without the later ones is still
+    ``refused``, or without that test the first). A path the text does not hold all of ends where it stops: an
+    entry of a map (``[...]``) is not named, so the map; a key of an array is the message whose one field the array
+    is, an index of a scalar the lone scalar read as a list of one, so that value.
     """
     pos = _SPACE.match(text).end()  # type: ignore[union-attr]
     steps = list(_PATH.finditer(field or ""))
@@ -106,6 +165,11 @@ def value_at(text: bytes, field: str | None, *, missing: bool = False, last: boo
             if kind == 0x7B:
                 break
             continue
+        if key is not None and not last and refused is not None:
+            spots = _occurrences(text, pos, key)
+            if len(spots) > 1:
+                pos, text = _refused_one(text, spots, refused)
+                continue
         found = _inside(text, pos, key, int(index or 0), last)
         if found is None:
             break
@@ -123,14 +187,22 @@ def member_at(text: bytes, name: str | None) -> int:
     return pos if found is None else found
 
 
-def located(exc: DecodeError, text: bytes, error: type[DecodeError], *, last: bool = True) -> DecodeError:
+def located(
+    exc: DecodeError,
+    text: bytes,
+    error: type[DecodeError],
+    *,
+    last: bool = True,
+    refused: Callable[[bytes], bool] | None = None,
+) -> DecodeError:
     """``exc`` naming the offset in ``text`` of what it refuses (:func:`value_at`) when it names none."""
     if exc.offset is not None:
         return exc
     if exc.reason == TOO_DEEP:  # (malformed_first's verdict on a text msgspec refused for another reason first)
         offset = too_deep_at(text)
     else:
-        offset = value_at(text, exc.field, missing=_MISSING.match(exc.reason) is not None, last=last)
+        missing = _MISSING.match(exc.reason) is not None
+        offset = value_at(text, exc.field, missing=missing, last=last, refused=refused)
     return error(exc.reason, offset=offset, field=exc.field, line=exc.line)
 
 

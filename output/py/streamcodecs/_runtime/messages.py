@@ -470,6 +470,16 @@ def invalid_date_time(*, why: object, text: object) -> str:
     return f"is not a valid date-time ({why}): {text}"
 
 
+def offset_with_seconds(*, offset: object) -> str:
+    """A time to encode whose offset is not whole minutes (offset: Python's timedelta text, 1:00:30)."""
+    return f"has a UTC offset with seconds ({offset}), which RFC 3339 cannot write"
+
+
+def outside_the_years(*, time: object) -> str:
+    """A time to encode that no RFC 3339 text names (time: as Java writes it)."""
+    return f"is {time}, which RFC 3339 cannot write: its years are 0001 to 9999 (with an offset of at most 23:59)"
+
+
 def instant_out_of_range(*, micros: object) -> str:
     """A time outside Spark's TIMESTAMP range (years 0001 to 9999, UTC): decoded, or from Spark to encode."""
     return f"the instant {micros} microseconds from 1970-01-01T00:00:00Z is outside the years 0001 to 9999 (UTC)"

@@ -212,17 +212,31 @@ public final class JsonRead {
             throw new JsonProblem(Messages.NO_TIMEZONE);
         }
         ZoneOffset zone;
+        int beyond = 0;
         char z = s.charAt(i);
         if ((z == 'Z' || z == 'z') && i + 1 == s.length()) {
             zone = ZoneOffset.UTC;
         } else if ((z == '+' || z == '-') && i + 6 == s.length() && s.charAt(i + 3) == ':') {
-            int minutes = digits(s, i + 1, 2, invalid) * 60 + digits(s, i + 4, 2, invalid);
-            zone = ZoneOffset.ofTotalSeconds((z == '-' ? -60 : 60) * minutes);
+            int hours = digits(s, i + 1, 2, invalid);
+            int minutes = digits(s, i + 4, 2, invalid);
+            if (hours > 23 || minutes > 59) {
+                throw invalid;
+            }
+            minutes = (z == '-' ? -1 : 1) * (hours * 60 + minutes);
+            if (Math.abs(minutes) <= 18 * 60) {
+                zone = ZoneOffset.ofTotalSeconds(60 * minutes);
+            } else { // beyond Java's offsets (msgspec's go to 23:59): the same instant, held at UTC
+                zone = ZoneOffset.UTC;
+                beyond = minutes;
+            }
         } else {
             throw invalid;
         }
+        if (year == 0) { // msgspec's years are Python's, 1 to 9999
+            throw invalid;
+        }
         try {
-            return OffsetDateTime.of(year, month, day, hour, minute, second, nanos, zone);
+            return OffsetDateTime.of(year, month, day, hour, minute, second, nanos, zone).minusMinutes(beyond);
         } catch (DateTimeException e) {
             throw invalid;
         }

@@ -36,8 +36,9 @@ public abstract class JsonReader<M> {
         frames.feed(Arguments.bytes(data, "feed"), 0, data.length);
     }
 
+    /** Feeds {@code data[offset, offset + length)} (refused as {@link Frames#feed} refuses it). */
     public void feed(byte[] data, int offset, int length) {
-        frames.feed(Arguments.slice(Arguments.bytes(data, "feed"), offset, length, "feed"), offset, length);
+        frames.feed(data, offset, length);
     }
 
     /** Lines of the messages cut so far. */
@@ -116,7 +117,13 @@ public abstract class JsonReader<M> {
             return tooLong ? 0 : size + received;
         }
 
+        /**
+         * Cuts {@code data[offset, offset + length)}: null is refused as the Python Reader refuses None, and an
+         * offset and length that are not a slice of {@code data} in the catalog's words (an
+         * {@link IndexOutOfBoundsException}), before anything is read.
+         */
         public void feed(byte[] data, int offset, int length) {
+            Arguments.slice(Arguments.bytes(data, "feed"), offset, length, "feed");
             int end = offset + length;
             int start = offset;
             for (int i = offset; i < end; i++) {

@@ -3,7 +3,6 @@ package streamcodecs.runtime;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -89,27 +88,15 @@ public final class JsonWrite {
         }
     }
 
-    private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
-
-    /** A date-time as msgspec writes it: microseconds when there are any, {@code Z} for UTC. */
-    static String timestampText(OffsetDateTime v) {
-        StringBuilder out = new StringBuilder(SECONDS.format(v));
-        int micros = v.getNano() / 1000;
-        if (micros != 0) {
-            out.append('.').append(String.format("%06d", micros));
-        }
-        int offset = v.getOffset().getTotalSeconds();
-        if (offset == 0) {
-            return out.append('Z').toString();
-        }
-        int minutes = Math.abs(offset) / 60;
-        return out.append(offset < 0 ? '-' : '+').append(String.format("%02d:%02d", minutes / 60, minutes % 60))
-                .toString();
-    }
-
+    /** A date-time as msgspec writes it ({@link Rfc3339#text}); one it has no text for refused in
+     * {@link Rfc3339#problem}'s words (an offset with seconds in the Python encoder's). */
     static void timestamp(CompactJson w, OffsetDateTime v, boolean nullable) throws JsonProblem {
         if (!isNull(w, v, "datetime", nullable)) {
-            w.string(timestampText(v));
+            String problem = Rfc3339.problem(v);
+            if (problem != null) {
+                throw new JsonProblem(problem);
+            }
+            w.string(Rfc3339.text(v));
         }
     }
 

@@ -203,11 +203,16 @@ public final class Codec {
         }
     }
 
-    /** Reads the whole text again as message {@code index}. */
+    /** Reads the whole text again as message {@code index}; a problem says where the parser was (which occurrence of a
+     * repeated key it refused). */
     private static Messages.Message read(byte[] data, int offset, int length, int index) throws JsonProblem {
         try (JsonParser p = JsonParsing.parser(data, offset, length)) {
             p.nextToken();
-            return read(p, index);
+            try {
+                return read(p, index);
+            } catch (JsonProblem e) {
+                throw e.reading(p.currentTokenLocation().getByteOffset());
+            }
         } catch (IOException e) {
             throw JsonParsing.malformed(e, data, offset, length);
         }

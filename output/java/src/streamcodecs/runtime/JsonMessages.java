@@ -107,13 +107,13 @@ public final class JsonMessages {
     /**
      * A decoding problem of the JSON text {@code data[offset, offset + length)}, naming where in it the refused value
      * is when the problem says no offset ({@link JsonPlaces#valueAt}; {@code last}: a repeated key's last value is
-     * the one read).
+     * the one read, else the one the parser was reading when the problem was raised).
      */
     public static DecodeException failure(String protocol, JsonProblem problem, long line, byte[] data, int offset,
             int length, boolean last) {
         long at = problem.offset();
         if (at < 0) {
-            at = JsonPlaces.valueAt(data, offset, length, problem.field(), problem.absent(), last);
+            at = JsonPlaces.valueAt(data, offset, length, problem.field(), problem.absent(), last, problem.reading());
         }
         return new DecodeException(protocol, problem.reason(), line, at, problem.field());
     }

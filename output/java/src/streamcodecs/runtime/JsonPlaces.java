@@ -24,13 +24,16 @@ public final class JsonPlaces {
     /**
      * The offset, from {@code offset}, of the value at {@code field} in {@code data[offset, offset + length)}
      * ({@code missing}: of the object that lacks the path's last key). Of a repeated key, the value read: the last
-     * with {@code last} (as the general path's tree holds it), else the first (which the typed path refuses first). A
-     * path the text does not hold all of ends where it stops: an entry of a map ({@code [...]}) is not named, so the
-     * map; a key of an array is the message whose one field the array is, an index of a scalar the lone scalar read
-     * as a list of one, so that value.
+     * with {@code last} (as the general path's tree holds it), else the one the typed path refused, which reads each
+     * in turn: the last that starts at or before {@code reading} (where its parser was then, from {@code offset};
+     * -1: not known, the first), as jsonplaces.value_at finds it. A path the text does not hold all of ends where it
+     * stops: an entry of a map ({@code [...]}) is not named, so the map; a key of an array is the message whose one
+     * field the array is, an index of a scalar the lone scalar read as a list of one, so that value.
      */
-    public static int valueAt(byte[] data, int offset, int length, String field, boolean missing, boolean last) {
+    public static int valueAt(byte[] data, int offset, int length, String field, boolean missing, boolean last,
+            long reading) {
         int end = offset + length;
+        long before = reading < 0 ? -1 : offset + reading;
         int pos = space(data, offset, end);
         List<String[]> steps = new ArrayList<>();
         Matcher m = PATH.matcher(field == null ? "" : field);
@@ -62,7 +65,7 @@ public final class JsonPlaces {
                 }
                 continue;
             }
-            int found = inside(data, pos, end, key, index == null ? 0 : Integer.parseInt(index), last);
+            int found = inside(data, pos, end, key, index == null ? 0 : Integer.parseInt(index), last, before);
             if (found < 0) {
                 break;
             }
@@ -82,7 +85,7 @@ public final class JsonPlaces {
         if (name == null || pos >= end || data[pos] != '{') {
             return pos - offset;
         }
-        int found = inside(data, pos, end, name, 0, true);
+        int found = inside(data, pos, end, name, 0, true, -1);
         return (found < 0 ? pos : found) - offset;
     }
 
@@ -108,9 +111,10 @@ public final class JsonPlaces {
         return 0; // not reached: only a text nested too deeply is asked about
     }
 
-    /** The start of member {@code key} of the object at {@code pos}, or of item {@code index} of the array there;
-     * -1 when it has none. */
-    private static int inside(byte[] data, int pos, int end, String key, int index, boolean last) {
+    /** The start of member {@code key} of the object at {@code pos} (of a repeated key: its last with {@code last},
+     * else the last that starts at or before {@code before}, or without that the first), or of item {@code index} of
+     * the array there; -1 when it has none. */
+    private static int inside(byte[] data, int pos, int end, String key, int index, boolean last, long before) {
         byte close = (byte) (key != null ? '}' : ']');
         pos = space(data, pos + 1, end);
         int found = -1;
@@ -121,10 +125,10 @@ public final class JsonPlaces {
                 String name = name(data, pos, nameEnd);
                 pos = space(data, space(data, nameEnd, end) + 1, end); // past the colon
                 if (key.equals(name)) {
-                    found = pos;
-                    if (!last) {
-                        return found;
+                    if (!last && (found >= 0 && pos > before || before < 0)) {
+                        return found >= 0 ? found : pos;
                     }
+                    found = pos;
                 }
             } else if (count == index) {
                 return pos;

@@ -16,6 +16,7 @@ public final class JsonProblem extends Exception {
     private final long offset;
     private String path = "";
     private boolean absent;
+    private long reading = -1;
 
     public JsonProblem(String reason) {
         this(reason, false, -1);
@@ -61,6 +62,20 @@ public final class JsonProblem extends Exception {
 
     JsonProblem inMap() {
         path = "[...]" + path;
+        return this;
+    }
+
+    /** Where the parser was when the typed path refused (its token's offset in the text), or -1: which occurrence of a
+     * repeated key on the path it was reading ({@link JsonPlaces#valueAt}). */
+    public long reading() {
+        return reading;
+    }
+
+    /** This problem, raised with the parser at the token at {@code at} (the first such place is kept). */
+    public JsonProblem reading(long at) {
+        if (reading < 0) {
+            reading = at;
+        }
         return this;
     }
 

@@ -434,37 +434,14 @@ public abstract class KafkaRules {
         return value;
     }
 
-    /** {@code YYYY-MM-DDTHH:MM:SS}, {@code .ffffff} only when there are microseconds, then {@code Z} or
-     * {@code +hh:mm}: as the Python runtime writes it. */
+    /** {@code value} as {@link Rfc3339#text} writes it; refused in {@link Rfc3339#problem}'s words when it has no
+     * such text. */
     String timestampText(OffsetDateTime value) throws Invalid {
-        StringBuilder out = new StringBuilder(32);
-        int year = value.getYear();
-        String y = Integer.toString(year);
-        out.append(year >= 1000 ? y : "0".repeat(Math.max(0, 4 - y.length())) + y);
-        two(out.append('-'), value.getMonthValue());
-        two(out.append('-'), value.getDayOfMonth());
-        two(out.append('T'), value.getHour());
-        two(out.append(':'), value.getMinute());
-        two(out.append(':'), value.getSecond());
-        int micros = value.getNano() / 1000;
-        if (micros != 0) {
-            String m = Integer.toString(micros);
-            out.append('.').append("0".repeat(6 - m.length())).append(m);
+        String problem = Rfc3339.problem(value);
+        if (problem != null) {
+            throw new Invalid(problem);
         }
-        int minutes = value.getOffset().getTotalSeconds() / 60;
-        if (minutes == 0) {
-            out.append('Z');
-        } else {
-            out.append(minutes < 0 ? '-' : '+');
-            minutes = Math.abs(minutes);
-            two(out, minutes / 60);
-            two(out.append(':'), minutes % 60);
-        }
-        return out.toString();
-    }
-
-    private static void two(StringBuilder out, int value) {
-        out.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
+        return Rfc3339.text(value);
     }
 
     // --- booleans and integers (canonical strings in headers, JSON booleans and integers in the format) --------

@@ -458,6 +458,17 @@ public final class Messages {
         return "is not a valid date-time (" + why + "): " + text;
     }
 
+    /** A time to encode whose offset is not whole minutes (offset: Python's timedelta text, 1:00:30). */
+    public static String offsetWithSeconds(Object offset) {
+        return "has a UTC offset with seconds (" + offset + "), which RFC 3339 cannot write";
+    }
+
+    /** A time to encode that no RFC 3339 text names (time: as Java writes it). */
+    public static String outsideTheYears(Object time) {
+        return "is " + time
+                + ", which RFC 3339 cannot write: its years are 0001 to 9999 (with an offset of at most 23:59)";
+    }
+
     /** A time outside Spark's TIMESTAMP range (years 0001 to 9999, UTC): decoded, or from Spark to encode. */
     public static String instantOutOfRange(Object micros) {
         return "the instant " + micros
