@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -62,7 +63,8 @@ import scala.collection.Seq;
  * timestamp as {@code {"t": microseconds}}, a VARIANT as {@code {"v": json}} and a map as
  * {@code {"m": [[key, value]...]}}. A UDF that throws answers {@code {"thrown": text}} (in Spark that would fail
  * the job: always a finding). A request {@code ["!variant", {"v": json}]} answers the JSON text Spark's
- * {@code to_json} gives for that VARIANT.
+ * {@code to_json} gives for that VARIANT. A request {@code ["!codec", ...]} calls a protocol's codec directly (see
+ * {@link #codec}).
  */
 public final class Differential {
     /** Requests hold whole frames as base64 (a frame at Pravega's MAX_FRAME is 22 MB of it): no limit. */
@@ -77,6 +79,9 @@ public final class Differential {
     private static final JsonFactory OUT = JsonFactory.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
     private static final JsonFactory VARIANT_TEXT = JsonFactory.builder().streamReadConstraints(UNLIMITED).build();
 
+    /** The package of the classes called ({@code streamcodecs.}). */
+    private static String prefix;
+
     private record Udf(Object instance, Method call, DataType[] args, Function1<Object, Object>[] in,
             DataType returns, Function1<Object, Object> toCatalyst, Function1<Object, Object> toScala) {
     }
@@ -85,7 +90,7 @@ public final class Differential {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8), 1 << 16);
         BufferedWriter out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
         JsonNode setup = MAPPER.readTree(in.readLine());
-        String prefix = setup.get("package").asText() + ".";
+        prefix = setup.get("package").asText() + ".";
         Map<String, Udf> udfs = new HashMap<>();
         for (Map.Entry<String, JsonNode> e : setup.get("udfs").properties()) {
             udfs.put(e.getKey(), udf(prefix + e.getKey(), e.getValue()));
@@ -142,6 +147,9 @@ public final class Differential {
     }
 
     private static String answer(Map<String, Udf> udfs, JsonNode request) throws IOException {
+        if (request.get(0).asText().equals("!codec")) {
+            return codec(prefix, request);
+        }
         if (request.get(0).asText().equals("!variant")) {
             // A VARIANT's JSON text as Spark's to_json gives it (what the Python path is handed for a VARIANT).
             StringWriter text = new StringWriter();
@@ -187,6 +195,52 @@ public final class Differential {
     private static String finish(JsonGenerator g, StringWriter text) throws IOException {
         g.flush();
         return text.toString();
+    }
+
+    /**
+     * {@code ["!codec", protocol, serializer, direction or null, {"b": frame}]}: the protocol's codec called
+     * directly (its framing variants have no Spark function yet): {@code [message name, null, {"b": what encode
+     * writes of the message in that framing} or {"e": encode's refusal}]}, or {@code [null, decode's refusal,
+     * null]}.
+     */
+    private static String codec(String prefix, JsonNode request) throws IOException {
+        String protocol = request.get(1).asText();
+        String serializer = request.get(2).asText();
+        String direction = request.get(3).isNull() ? null : request.get(3).asText();
+        byte[] data = Base64.getDecoder().decode(request.get(4).get("b").asText());
+        try {
+            Class<?> codec = Class.forName(prefix + protocol + ".Codec");
+            Class<?> message = Class.forName(prefix + protocol + ".Messages$Message");
+            Object decoded;
+            try {
+                decoded = codec.getMethod("decode", byte[].class, String.class, String.class)
+                        .invoke(null, data, direction, serializer);
+            } catch (InvocationTargetException e) {
+                if (!e.getCause().getClass().getSimpleName().equals("DecodeException")) {
+                    return thrown(e.getCause());
+                }
+                return MAPPER.writeValueAsString(Arrays.asList(null, e.getCause().getMessage(), null));
+            }
+            String name = (String) message.getMethod("messageName").invoke(decoded);
+            Map<String, String> again = new LinkedHashMap<>();
+            try {
+                byte[] written = (byte[]) codec.getMethod("encode", message, String.class)
+                        .invoke(null, decoded, serializer);
+                again.put("b", Base64.getEncoder().encodeToString(written));
+            } catch (InvocationTargetException e) {
+                if (!e.getCause().getClass().getSimpleName().equals("EncodeException")) {
+                    return thrown(e.getCause());
+                }
+                again.put("e", e.getCause().getMessage());
+            }
+            return MAPPER.writeValueAsString(Arrays.asList(name, null, again));
+        } catch (ReflectiveOperationException e) {
+            return thrown(e);
+        }
+    }
+
+    private static String thrown(Throwable e) throws IOException {
+        return MAPPER.writeValueAsString(Map.of("thrown", e.getClass().getName() + ": " + e.getMessage()));
     }
 
     /** A request's value as a Java program would build it for Spark (lists, maps, rows, instants). */

@@ -701,3 +701,133 @@ def documents(records: list[list[Any]]) -> list[bytes]:
 
 def b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
+
+
+# ---------------------------------------------------------------- MessagePack framing variants
+
+
+def vector_packed(root: Path, protocol: str, variant: str) -> list[tuple[bytes, str | None]]:
+    """Every vector of every version in a MessagePack framing variant (``vectors/<p>/<v>/<variant>/``)."""
+    frames = []
+    for manifest_path in sorted((root / "vectors" / protocol).glob(f"*/{variant}/manifest.json")):
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        blob = (manifest_path.parent / manifest["file"]).read_bytes()
+        for v in manifest["vectors"]:
+            frames.append((blob[v["offset"] : v["offset"] + v["length"]], v.get("direction")))
+    return frames
+
+
+_TIMESTAMPS = [b"\xd6\xff\x00\x00\x00\x01", b"\xd7\xff" + b"\x00" * 7 + b"\x01", b"\xd4\xff\x00",
+               b"\xd7\xff" + b"\xff" * 8, b"\xc7\x0c\xff" + b"\x00" * 4 + (2**40).to_bytes(8, "big"),
+               b"\xc7\x0c\xff" + b"\x00" * 4 + (253402300800).to_bytes(8, "big")]  # fmt: skip
+_PACKED_ODD: list[bytes] = [
+    b"\xc1", b"\xc0", b"\xc2", b"\xc3", b"\xca\x7f\xc0\x00\x00", b"\xca\x3f\xc0\x00\x01", b"\xcb\x7f\xf8" + b"\x00" * 6,
+    b"\xcb\xff\xf0" + b"\x00" * 6, b"\xcf" + b"\xff" * 8, b"\xd3\x80" + b"\x00" * 7, b"\xce\x80\x00\x00\x00",
+    b"\xd2\x80\x00\x00\x00", b"\xcc\xff", b"\xd0\x80", b"\xe0", b"\x7f", b"\xc4\x01x", b"\xc4\x00", b"\xa2\xc3\x28",
+    b"\xd9\x01\xff", b"\xa1\x00", b"\xd4\x05\x00", b"\xc7\x00\x07", b"\x81\x01\x02", b"\x81\xc4\x01k\x01",
+    b"\x81\x91\x01\x01", b"\x81\x80\x01", b"\x81\xc0\xc0", b"\x80", b"\x90", b"\xdc\x00\x00", b"\xde\x00\x00",
+    b"\xdd\x00\x00\x00\x01\x01", b"\x82\xa1a\x01\xa1a\x02", b"\x91" * 1001 + b"\x90", b"\x91" * 997 + b"\x90",
+    b"\x81\xa1a" * 600 + b"\xc0", *_TIMESTAMPS,
+]  # fmt: skip
+
+
+def _packed_values(data: bytes) -> list[tuple[int, int]]:
+    """(start, end) of every whole value in a MessagePack value (its own included), in the order of its bytes."""
+    spans: list[tuple[int, int]] = []
+
+    def walk(at: int) -> int:
+        start = at
+        count, is_map, at = _items(data, at)
+        if count < 0:
+            end = _scalar_end(data, start)
+            spans.append((start, end))
+            return end
+        for _ in range(count * (2 if is_map else 1)):
+            at = walk(at)
+        spans.append((start, at))
+        return at
+
+    try:
+        walk(0)
+    except (IndexError, ValueError, RecursionError):  # cut short, not MessagePack, or very deep: the spans so far
+        pass
+    return spans
+
+
+def _items(data: bytes, at: int) -> tuple[int, bool, int]:
+    head = data[at]
+    if 0x80 <= head <= 0x9F:
+        return head & 0x0F, head < 0x90, at + 1
+    if head in (0xDC, 0xDE):
+        return int.from_bytes(data[at + 1 : at + 3], "big"), head == 0xDE, at + 3
+    if head in (0xDD, 0xDF):
+        return int.from_bytes(data[at + 1 : at + 5], "big"), head == 0xDF, at + 5
+    return -1, False, at
+
+
+def _scalar_end(data: bytes, at: int) -> int:
+    head = data[at]
+    if head <= 0x7F or head >= 0xE0 or head in (0xC0, 0xC2, 0xC3):
+        return at + 1
+    if 0xA0 <= head <= 0xBF:
+        return at + 1 + (head & 0x1F)
+    sizes = {0xCA: 5, 0xCB: 9, 0xCC: 2, 0xCD: 3, 0xCE: 5, 0xCF: 9, 0xD0: 2, 0xD1: 3, 0xD2: 5, 0xD3: 9,
+             0xD4: 3, 0xD5: 4, 0xD6: 6, 0xD7: 10, 0xD8: 18}  # fmt: skip
+    if head in sizes:
+        return at + sizes[head]
+    widths = {0xC4: (1, 0), 0xC5: (2, 0), 0xC6: (4, 0), 0xD9: (1, 0), 0xDA: (2, 0), 0xDB: (4, 0),
+              0xC7: (1, 1), 0xC8: (2, 1), 0xC9: (4, 1)}  # fmt: skip
+    if head in widths:
+        width, extra = widths[head]
+        return at + 1 + width + extra + int.from_bytes(data[at + 1 : at + 1 + width], "big")
+    raise ValueError(head)
+
+
+_PACKED_TEXTS = ["", "x", "command", "tuple", "id", "stream", "__tick", "__system", "__heartbeat", "é€😀", "emit",
+                 "sync", "ack", "pid", "conf", "context", "task", "comp", "anchors", "x" * 40]  # fmt: skip
+
+
+def _packed_text(rng: random.Random) -> bytes:
+    text = rng.choice(_PACKED_TEXTS)
+    raw = text.encode()
+    return (bytes([0xA0 | len(raw)]) if len(raw) < 32 else b"\xd9" + bytes([len(raw)])) + raw
+
+
+def packed_mutation(rng: random.Random, data: bytes) -> bytes:
+    """A MessagePack value changed: one of its values (or a map key) replaced by an odd one (another type, a map
+    key that is not a string, an extension, NaN, integers at their types' edges, invalid UTF-8, deep nesting), a
+    key or value dropped or repeated, or its bytes cut, flipped or extended."""
+    spans = _packed_values(data)
+    roll = rng.random()
+    if spans and roll < 0.6:
+        start, end = rng.choice(spans)
+        if rng.random() < 0.7:
+            new = rng.choice(_PACKED_ODD) if rng.random() < 0.7 else _packed_text(rng)
+        else:
+            other_start, other_end = rng.choice(spans)
+            new = data[other_start:other_end]  # another of its values
+        return data[:start] + new + data[end:]
+    if roll < 0.7 and data:  # a map or an array with one more item, or one fewer
+        opens = [i for i, b in enumerate(data) if 0x81 <= b <= 0x8E or 0x91 <= b <= 0x9E]
+        if opens:
+            at = rng.choice(opens)
+            step = rng.choice([-1, 1])
+            more = rng.choice(_PACKED_ODD) if step > 0 else b""
+            return data[:at] + bytes([data[at] + step]) + data[at + 1 :] + more
+    if roll < 0.8:  # an entry added to the message's map
+        if data and 0x80 <= data[0] <= 0x8E:
+            key = rng.choice([_packed_text(rng), b"\x05", b"\xc4\x01k", b"\xc0", b"\xcb\x7f\xf8" + b"\x00" * 6])
+            return bytes([data[0] + 1]) + key + rng.choice(_PACKED_ODD) + data[1:]
+    if not data:
+        return rng.choice(_PACKED_ODD)
+    at = rng.randrange(len(data))
+    kind = rng.randrange(5)
+    if kind == 0:
+        return data[:at]
+    if kind == 1:
+        return data[:at] + bytes([rng.randrange(256)]) + data[at + 1 :]
+    if kind == 2:
+        return data[:at] + bytes([rng.randrange(256)]) + data[at:]
+    if kind == 3:
+        return data + rng.choice(_PACKED_ODD)
+    return data[:at] + data[at + rng.randrange(1, 8) :]

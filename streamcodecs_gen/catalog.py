@@ -220,6 +220,55 @@ CATALOG: tuple[Message, ...] = (
         "json_syntax", "JSON is malformed: {why}", "A JSON text with a syntax error (why: the parser's).", _MSGSPEC
     ),
     Message("number_out_of_range", "Number out of range", "A number beyond a double's range.", _MSGSPEC),
+    # msgspec's MessagePack words (the MessagePack framing variant: jsonpacked.py, jsonpaths.py; PackedRead,
+    # PackedWrite).
+    Message(
+        "unknown_serializer",
+        "unknown serializer {name}; expected one of {serializers}",
+        "A framing (serializer=) the protocol does not have (name: its repr; serializers: the tuple of those it has).",
+    ),
+    Message("packed_syntax", "MessagePack", "The name the MessagePack framing's malformed values give their syntax."),
+    Message(
+        "packed_opcode",
+        "invalid opcode {opcode}",
+        "A byte no MessagePack value starts with (opcode: its repr).",
+        _MSGSPEC,
+    ),
+    Message(
+        "packed_unhashable",
+        "map keys must be hashable",
+        "A MessagePack map whose key is a map (msgspec says the byte after the key).",
+        _MSGSPEC,
+    ),
+    Message("packed_timestamp", "Invalid MessagePack timestamp", "A timestamp extension of another size.", _MSGSPEC),
+    Message(
+        "packed_timestamp_nanoseconds",
+        "Invalid MessagePack timestamp: nanoseconds out of range",
+        "A timestamp extension with more than 999999999 nanoseconds.",
+        _MSGSPEC,
+    ),
+    Message(
+        "packed_timestamp_range",
+        "Timestamp is out of range ",
+        "A timestamp extension outside the years 1 to 9999 (msgspec's words end with a space).",
+        _MSGSPEC,
+    ),
+    Message(
+        "packed_int_range",
+        "can't serialize ints < -2**63 or > 2**64 - 1",
+        "An integer MessagePack cannot carry, to encode.",
+        _MSGSPEC,
+    ),
+    Message(
+        "packed_key_not_str",
+        "a map key is not a string (`{kind}`), which JSON and a VARIANT have no form for",
+        "A free-form (any) MessagePack value with a map key that is not a string (kind: msgspec's name of its type).",
+    ),
+    Message(
+        "packed_extension",
+        "MessagePack extension type {type}, which JSON and a VARIANT have no form for",
+        "A free-form (any) MessagePack value that is an extension other than the timestamp (type: its number).",
+    ),
     Message("invalid_enum", "Invalid enum value {value}", "A value no member of the enum has.", _MSGSPEC),
     Message(
         "missing_field",

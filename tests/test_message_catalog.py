@@ -188,3 +188,24 @@ def test_the_content_modes_are_the_catalogs_in_both_runtimes_and_the_definition(
     from streamcodecs import cloudevents
 
     assert tuple(mode.value for mode in cloudevents.ContentMode) == catalog.CONTENT_MODES
+
+
+def test_msgspec_messagepack_words_are_msgspecs() -> None:
+    """msgspec's MessagePack words, which the Java codec's MessagePack reader and writer say from the catalog."""
+    by = catalog.BY_NAME
+
+    def refusal(data: bytes) -> str:
+        with pytest.raises(msgspec.DecodeError) as caught:
+            msgspec.msgpack.decode(data)
+        return str(caught.value)
+
+    malformed = "MessagePack data is malformed: "
+    assert refusal(b"\xc1") == malformed + by["packed_opcode"].format(opcode="'\\xc1'") + " (byte 0)"
+    assert refusal(b"\x81\x80\x01") == malformed + by["packed_unhashable"].template + " (byte 3)"
+    assert refusal(b"\xd4\xff\x00") == by["packed_timestamp"].template
+    assert refusal(b"\xd7\xff" + b"\xff" * 8) == by["packed_timestamp_nanoseconds"].template
+    assert refusal(b"\xc7\x0c\xff" + b"\x00" * 4 + (2**40).to_bytes(8, "big")) == by["packed_timestamp_range"].template
+    assert refusal(b"\x01\x02") == malformed + by["json_trailing"].template + " (byte 1)"
+    with pytest.raises(OverflowError) as big:
+        msgspec.msgpack.encode(2**64)
+    assert str(big.value) == by["packed_int_range"].template

@@ -77,11 +77,44 @@ def test_integers_beyond_64_bits_cannot_be_written() -> None:
         storm.encode(emit, serializer=MP)
 
 
-def test_bytes_and_non_string_keys_are_values_msgpack_carries() -> None:
-    emit = storm.Emit(values=[b"\xff\x00", {1: "one"}], need_task_ids=False)
+def test_bytes_are_values_msgpack_carries() -> None:
+    emit = storm.Emit(values=[b"\xff\x00", {"k": b""}], need_task_ids=False)
     frame = storm.encode(emit, serializer=MP)
-    assert msgpack.unpackb(frame, strict_map_key=False)["tuple"] == [b"\xff\x00", {1: "one"}]
+    assert msgpack.unpackb(frame)["tuple"] == [b"\xff\x00", {"k": b""}]
     assert storm.decode(frame, direction="to_storm", serializer=MP) == emit
+
+
+@pytest.mark.parametrize(
+    ("value", "reason", "field"),
+    [
+        ({1: "one"}, "a map key is not a string (`int`)", "tuple[1]"),
+        ({"k": {b"k": 1}}, "a map key is not a string (`bytes`)", "tuple[1].k"),
+        ([msgpack.ExtType(5, b"ab")], "MessagePack extension type 5", "tuple[1][0]"),
+    ],
+)
+def test_what_json_has_no_form_for_is_refused_both_ways(value: Any, reason: str, field: str) -> None:
+    """A free-form value is a JSON value (a VARIANT in Spark): a map key that is not a string (which pystorm's
+    unpacker refuses too) or an extension other than the timestamp is refused wherever it is, at the map or the
+    extension, by decode (the fast path, the general path and the Reader alike) and by encode."""
+    frame = msgpack.packb({"command": "emit", "tuple": ["v", value]}, use_bin_type=True, strict_types=False)
+    with pytest.raises(storm.DecodeError) as info:
+        storm.decode(frame, direction="to_storm", serializer=MP)
+    assert reason in info.value.reason and info.value.field == field
+    sync = msgpack.packb({"command": "sync"})
+    reader = storm.Reader(direction="to_storm", serializer=MP)
+    with pytest.raises(storm.DecodeError) as streamed:
+        reader.feed(sync + frame + sync)
+    assert (streamed.value.reason, streamed.value.field) == (info.value.reason, info.value.field)
+    assert streamed.value.offset == len(sync) + info.value.offset and streamed.value.decoded == [storm.Sync()]
+    assert reader.feed(b"") == [storm.Sync()]
+    if not isinstance(value, list):
+        with pytest.raises(storm.EncodeError, match="a map key is not a string"):
+            storm.encode(storm.Emit(values=["v", value]), serializer=MP)
+    # A message's own keys that are not strings are unknown keys, ignored as every other is (the fast path's
+    # Structs skip them); their values are not looked at.
+    assert storm.decode(msgpack.packb({"pid": 5, 1: 2}), serializer=MP) == storm.PidReply(pid=5)
+    ignored = msgpack.packb({"command": "emit", "tuple": [1], 3: msgpack.ExtType(5, b"")})
+    assert storm.decode(ignored, serializer=MP) == storm.Emit(values=[1])
 
 
 def test_an_unknown_serializer_is_a_value_error() -> None:
@@ -221,10 +254,13 @@ def test_issue32_defect6_a_frame_fed_byte_by_byte_is_read_in_linear_time(monkeyp
     ids=lambda value: f"{type(value).__name__}-{len(value) if hasattr(value, '__len__') else value}",
 )  # fmt: skip
 def test_a_value_of_every_kind_cut_anywhere_waits_for_its_rest(value: Any) -> None:
-    """The structure of an incomplete value is followed for each MessagePack type (extensions included, which an
-    ``any`` field holds as ``msgspec.msgpack.Ext``): the value is read as soon as its last byte arrives, never
+    """The structure of an incomplete value is followed for each MessagePack type (extensions included, under a
+    message's own key that is not a string, which is ignored): the value is read as soon as its last byte arrives, never
     before, wherever it is cut."""
-    packed = msgpack.packb({"command": "metrics", "name": "m", "params": value}, use_bin_type=True)
+    message = {"command": "metrics", "name": "m", "params": value}
+    if isinstance(value, msgpack.ExtType):  # no free-form value (see below): under a key ignored, still followed
+        message = {"command": "metrics", "name": "m", "params": None, 7: value}
+    packed = msgpack.packb(message, use_bin_type=True)
     sync = msgpack.packb({"command": "sync"})
     decoded = storm.decode(packed, serializer=MP)
     cuts = range(1, len(packed)) if len(packed) < 400 else [1, 2, 3, 5, 100, len(packed) // 2, len(packed) - 1]

@@ -13,7 +13,7 @@ what the Spark functions return for it, so no second tree of Java values is buil
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..families.framing import JsonFraming
@@ -350,6 +350,7 @@ class JavaJsonPlan:
     shape_keys: list[str]  # the keys the general path looks at (shape keys and matched keys)
     tag_owners: list[tuple[str, list[int]]]  # each tag -> the indexes of the directions that have it
     columns: int  # DECODED's width
+    packed: list[str] = field(default_factory=list)  # the MessagePack framing variants (framing.variants), by name
 
     @property
     def stream_doc(self) -> str:
@@ -493,6 +494,7 @@ def java_json_plan(protocol: Protocol) -> JavaJsonPlan:
         shape_keys=shape_keys,
         tag_owners=_tag_owners(protocol),
         columns=len(protocol.messages) + 2,
+        packed=[v.name for v in framing.variants if v.encoding == "msgpack"],
     )
 
 

@@ -342,6 +342,8 @@ def check_function(protocol: Protocol, owner: Struct) -> CheckFunction:
         body.add("if packed:")
         body.add(f"    data = _PACKED_ENCODE({written})")
         if free:
+            body.add("    if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form")
+            body.add("        _jc.check_odd(value)")
             body.add("    if len(data) >= _MAX_NESTING:")
             body.add("        _jc.check_written(value, data, True)  # nesting: what only the written bytes show")
         body.add("    return data")

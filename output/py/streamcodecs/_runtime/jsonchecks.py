@@ -22,7 +22,7 @@ import msgspec
 from . import messages as _m
 from .errors import EncodeError
 from .jsonfailures import PACKED_TOO_DEEP
-from .jsonpacked import NOT_OPENERS
+from .jsonpacked import NOT_OPENERS, odd_value
 from .jsontext import roomy
 from .messages import MAX_DEPTH, TOO_DEEP
 
@@ -278,6 +278,16 @@ def check_keys(values: dict[Any, Any], key: str | None) -> None:
     for name in values:
         if not isinstance(name, str):
             raise expected("str", name, None, False).in_map().at(key)
+
+
+def check_odd(message: Any) -> None:
+    """A message to be written as MessagePack holding a map key that is not a string or an extension other than the
+    timestamp in a free-form value, which decode refuses (JSON has no form for them): refused, naming where."""
+    found = odd_value(message)
+    if found is not None:
+        refusal = Refusal(found[0])
+        refusal.path = found[1]
+        raise refusal
 
 
 def check_written(message: Any, data: bytes, packed: bool) -> None:

@@ -10,6 +10,7 @@ import re
 
 import msgspec
 
+from . import messages as _m
 from .errors import DecodeError
 from .messages import JSON_TRUNCATED, NESTED_TOO_DEEPLY, malformed, string_not_utf8
 
@@ -19,11 +20,12 @@ _AT = re.compile(r" - at `\$(?P<path>[^`]*)`$")
 _BYTE = re.compile(r"\(byte (?P<offset>\d+)\)")
 _MISSING = re.compile(r"missing required field `(?P<name>[^`]*)`")
 _PACKED_MALFORMED = re.compile(r"^MessagePack data is malformed: ")
-PACKED_TOO_DEEP = malformed(syntax="MessagePack", why=NESTED_TOO_DEEPLY)
+PACKED_TOO_DEEP = malformed(syntax=_m.PACKED_SYNTAX, why=NESTED_TOO_DEEPLY)
 """MessagePack nested deeper than :data:`MAX_DEPTH`: :data:`TOO_DEEP`'s words, naming the format it refuses."""
-DECODE_FAILURES = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
+DECODE_FAILURES = (msgspec.DecodeError, UnicodeDecodeError, RecursionError, ValueError)
 """What msgspec raises for input it cannot decode: its own errors, and for invalid UTF-8 in a string or deep
-nesting, these two built-in ones."""
+nesting, these two built-in ones; and Python's datetime's ValueError for a MessagePack timestamp of the first second of
+the year 10000, which msgspec's own bound (one second further) lets through."""
 
 
 def decode_error(
@@ -69,4 +71,7 @@ def decode_error(
         text = malformed(syntax=syntax, why=string_not_utf8(why=exc.reason))
     elif isinstance(exc, RecursionError):
         text = malformed(syntax=syntax, why=NESTED_TOO_DEEPLY)
+    elif isinstance(exc, ValueError):  # (a timestamp past msgspec's bound: refused in its words for the next one)
+        text = _m.PACKED_TIMESTAMP_RANGE
+        offset = at or 0
     return error(message or text, offset=offset, field=field, line=line)

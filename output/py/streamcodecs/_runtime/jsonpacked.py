@@ -18,12 +18,22 @@ from typing import Any
 
 import msgspec
 
+from . import messages as _m
 from .errors import DecodeError
 from .jsonfailures import _BYTE, _PACKED_MALFORMED, DECODE_FAILURES, PACKED_TOO_DEEP
 from .jsontext import roomy
 from .messages import MAX_DEPTH, too_long
 
-__all__ = ["NOT_OPENERS", "PackedFrames", "PackedRun", "packed_end", "refuse_unbounded", "too_deep"]
+__all__ = [
+    "NOT_OPENERS",
+    "PackedFrames",
+    "PackedRun",
+    "may_be_odd",
+    "odd_value",
+    "packed_end",
+    "refuse_unbounded",
+    "too_deep",
+]
 
 _RAW_VALUES = msgspec.msgpack.Decoder(list[msgspec.Raw])
 _SKIP_VALUES = msgspec.msgpack.Decoder(msgspec.Raw)  # checks a value's structure, builds nothing
@@ -64,6 +74,71 @@ _OPENERS = bytes(range(0x80, 0xA0)) + b"\xdc\xdd\xde\xdf"  # fixmap, fixarray, a
 NOT_OPENERS = bytes(b for b in range(256) if b not in _OPENERS)
 """Every byte but those that open a map or an array (``bytes.translate(None, NOT_OPENERS)`` keeps the openers): each
 level of nesting adds one, so bytes with fewer cannot nest that deep (other values' bytes may be openers too)."""
+
+
+# ---------------------------------------------------------------- what JSON has no form for
+# A message's MessagePack value may hold no map key that is not a string and no extension but the timestamp,
+# wherever it is: the definition's free-form values are JSON values (a VARIANT in Spark), and pystorm's unpacker
+# refuses such keys too. msgspec reads both into an `any` field, so a value whose bytes could hold them is walked.
+
+_ODD_HEADS = bytes(range(0x80, 0x90)) + b"\xc7\xc8\xc9\xd4\xd5\xd6\xd7\xd8\xde\xdf"  # maps, extensions
+NOT_ODD = bytes(b for b in range(256) if b not in _ODD_HEADS)
+_KINDS = {int: "int", float: "float", bool: "bool", type(None): "null", bytes: "bytes", tuple: "array"}
+_EXT = msgspec.msgpack.Ext
+_STRUCT_META = type(msgspec.Struct)
+
+
+def may_be_odd(data: Any, count: int = 1) -> bool:
+    """Whether ``count`` whole MessagePack values could hold a map key that is not a string or an extension (more
+    bytes that may start a map or an extension than their own maps): one C pass; else :func:`odd_value` says."""
+    if type(data) is not bytes and type(data) is not bytearray:
+        data = bytes(data)
+    return len(data.translate(None, NOT_ODD)) > count
+
+
+def odd_value(value: Any) -> tuple[str, str] | None:
+    """The first map key that is not a string, or extension other than the timestamp, in ``value`` (a parsed
+    MessagePack value, in the order of its bytes, or a message): the refusal and the path to it (``.tuple[0]``: a
+    key's map, an extension itself); None when it holds neither."""
+    try:
+        return _odd(value, "")
+    except RecursionError:  # (nested up to MAX_DEPTH, deeper than the stack in use allows)
+        return roomy(partial(_odd, value, ""))
+
+
+def _odd(value: Any, path: str) -> tuple[str, str] | None:
+    kind = type(value)
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                name = _KINDS.get(type(key)) or ("ext" if type(key) is _EXT else type(key).__name__)
+                return _m.packed_key_not_str(kind=name), path
+            if type(item) in _LEAVES:
+                continue
+            found = _odd(item, f"{path}.{key}")
+            if found is not None:
+                return found
+    elif kind is list or kind is tuple:
+        for index, item in enumerate(value):
+            if type(item) in _LEAVES:
+                continue
+            found = _odd(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    elif kind is _EXT:
+        return _m.packed_extension(type=value.code), path
+    elif type(kind) is _STRUCT_META:
+        for name, key in zip(value.__struct_fields__, value.__struct_encode_fields__, strict=True):
+            item = getattr(value, name)
+            if type(item) in _LEAVES:
+                continue
+            found = _odd(item, f"{path}.{key}")
+            if found is not None:
+                return found
+    return None
+
+
+_LEAVES = frozenset({str, int, float, bool, bytes, type(None)})
 
 
 # ---------------------------------------------------------------- nesting, whatever the stack
@@ -265,7 +340,7 @@ class PackedFrames:
         ):
             single: list[Any] = []
             done, self._hint = fast([data], 0, single, self._hint)  # msgspec refuses a cut or second value
-            if done:
+            if done and (not may_be_odd(data) or odd_value(single[0]) is None):
                 self.offset += len(data)
                 return single
         self._cut(data)
@@ -280,7 +355,14 @@ class PackedFrames:
             while index < end:
                 item = items[index]
                 if type(item) is not _Batch:
+                    first, before = index, len(messages)
                     index, self._hint = fast(items, index, messages, self._hint)  # stops at a batch (not bytes)
+                    for at in range(before, len(messages)):  # one message a value: one holding what JSON has no
+                        raw = items[first + at - before]  # form for is the general path's, which refuses it
+                        if may_be_odd(raw) and odd_value(messages[at]) is not None:
+                            del messages[at:]
+                            index = first + at - before
+                            break
                     if index >= end:
                         break
                     item = items[index]
@@ -394,6 +476,13 @@ class PackedFrames:
     def _decode_run(self, run: PackedRun, values: memoryview) -> Any:
         """The messages of an array of whole values when all are common ones (decoded in one pass), else None; it
         answers only when decoding the values one by one would give the same messages."""
+        decoded = self._decode_batch(run, values)
+        if decoded is not None and may_be_odd(values[_HEAD:], len(decoded)):
+            if any(odd_value(message) is not None for message in decoded):
+                return None  # one by one: a value holds what JSON has no form for (the general path refuses it)
+        return decoded
+
+    def _decode_batch(self, run: PackedRun, values: memoryview) -> Any:
         for base in (self._base_first, not self._base_first):
             if not base:
                 if run.tagged is not None:

@@ -24,7 +24,7 @@ import msgspec
 from . import messages as _m
 from .errors import DecodeError
 from .jsonfailures import _MISSING, DECODE_FAILURES, PACKED_TOO_DEEP, decode_error
-from .jsonpacked import deeper_packed, packed_end, refuse_unbounded
+from .jsonpacked import deeper_packed, may_be_odd, odd_value, packed_end, refuse_unbounded
 from .jsonplaces import _PATH, located, tag_again_at, telling_failure
 from .jsontext import check_text, deeper, malformed_first, unbounded
 from .jsonwire import Fast
@@ -150,7 +150,13 @@ def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: ty
         try:
             for decoder in (decoders[direction],) if direction is not None else tuple(decoders.values()):
                 try:
-                    return decoder.decode(data)
+                    message = decoder.decode(data)
+                    if may_be_odd(data) and odd_value(message) is not None:
+                        value = _PARSE(data)
+                        if type(value) is dict:  # (a message's own keys that are not strings: unknown keys)
+                            value = {key: item for key, item in value.items() if type(key) is str}
+                        refuse_odd(value, data, at, error)
+                    return message
                 except RecursionError:
                     raise
                 except DECODE_FAILURES as exc:
@@ -163,10 +169,26 @@ def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: ty
             except error as exc:
                 raise packed_located(exc, data, at, error) from None
         assert first is not None
-        failure = decode_error(first, error, syntax="MessagePack", at=at, size=len(data))
+        failure = decode_error(first, error, syntax=_m.PACKED_SYNTAX, at=at, size=len(data))
         raise packed_located(failure, data, at, error, last=False, bad=first) from None
 
     return decode_packed
+
+
+_PARSE = msgspec.msgpack.Decoder().decode
+
+
+def refuse_odd(value: Any, data: Any, at: int | None, error: type[DecodeError]) -> None:
+    """Refuses a parsed MessagePack value holding a map key that is not a string or an extension other than the
+    timestamp (:func:`~.jsonpacked.odd_value`), at the map or the extension, after msgspec found it well-formed (a
+    message's own keys that are not strings are unknown keys: the caller has dropped them)."""
+    if type(value) is not dict or may_be_odd(data):  # (the test counts the bytes of a message's own map)
+        found = odd_value(value)
+        if found is not None:
+            reason, path = found
+            field = path.lstrip(".") or None
+            offset = (at or 0) + packed_value_at(bytes(data), field)
+            raise error(reason, offset=offset, field=field)
 
 
 def _packed_items(data: Any, pos: int) -> tuple[bool | None, int, int]:
@@ -447,14 +469,18 @@ def general_packed(
         out: list[Any] = []
         try:
             if fast[direction or directions[0]]([data], 0, out, False)[0]:  # no direction: the first, as below
-                return out[0]
+                if not may_be_odd(data) or odd_value(out[0]) is None:
+                    return out[0]
             try:
                 value = parse(data)
             except RecursionError:
                 raise
             except DECODE_FAILURES as exc:
-                failure = decode_error(exc, error, syntax="MessagePack", at=at, size=len(data))
+                failure = decode_error(exc, error, syntax=_m.PACKED_SYNTAX, at=at, size=len(data))
                 raise packed_located(failure, data, at, error, bad=exc) from None
+            if type(value) is dict and not all(type(key) is str for key in value):  # a message's own keys that are
+                value = {key: item for key, item in value.items() if type(key) is str}  # not strings: unknown keys
+            refuse_odd(value, data, at, error)
             try:
                 return recognise(value, direction, None)
             except error as exc:

@@ -132,6 +132,50 @@ NUMBER_OUT_OF_RANGE: Final = "Number out of range"
 """A number beyond a double's range. (msgspec's words)"""
 
 
+def unknown_serializer(*, name: object, serializers: object) -> str:
+    """A framing (serializer=) the protocol does not have (name: its repr; serializers: the tuple of those it has)."""
+    return f"unknown serializer {name}; expected one of {serializers}"
+
+
+PACKED_SYNTAX: Final = "MessagePack"
+"""The name the MessagePack framing's malformed values give their syntax."""
+
+
+def packed_opcode(*, opcode: object) -> str:
+    """A byte no MessagePack value starts with (opcode: its repr). (msgspec's words)"""
+    return f"invalid opcode {opcode}"
+
+
+PACKED_UNHASHABLE: Final = "map keys must be hashable"
+"""A MessagePack map whose key is a map (msgspec says the byte after the key). (msgspec's words)"""
+
+
+PACKED_TIMESTAMP: Final = "Invalid MessagePack timestamp"
+"""A timestamp extension of another size. (msgspec's words)"""
+
+
+PACKED_TIMESTAMP_NANOSECONDS: Final = "Invalid MessagePack timestamp: nanoseconds out of range"
+"""A timestamp extension with more than 999999999 nanoseconds. (msgspec's words)"""
+
+
+PACKED_TIMESTAMP_RANGE: Final = "Timestamp is out of range "
+"""A timestamp extension outside the years 1 to 9999 (msgspec's words end with a space). (msgspec's words)"""
+
+
+PACKED_INT_RANGE: Final = "can't serialize ints < -2**63 or > 2**64 - 1"
+"""An integer MessagePack cannot carry, to encode. (msgspec's words)"""
+
+
+def packed_key_not_str(*, kind: object) -> str:
+    """A free-form (any) MessagePack value with a map key that is not a string (kind: msgspec's name of its type)."""
+    return f"a map key is not a string (`{kind}`), which JSON and a VARIANT have no form for"
+
+
+def packed_extension(*, type: object) -> str:
+    """A free-form (any) MessagePack value that is an extension other than the timestamp (type: its number)."""
+    return f"MessagePack extension type {type}, which JSON and a VARIANT have no form for"
+
+
 def invalid_enum(*, value: object) -> str:
     """A value no member of the enum has. (msgspec's words)"""
     return f"Invalid enum value {value}"

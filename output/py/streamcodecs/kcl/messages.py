@@ -731,7 +731,7 @@ def _check_direction(direction: str | None) -> None:
 
 def _check_serializer(serializer: str) -> None:
     if serializer not in SERIALIZERS:
-        raise ValueError(f"unknown serializer {serializer!r}; expected one of {SERIALIZERS}")
+        raise ValueError(_m.unknown_serializer(name=repr(serializer), serializers=SERIALIZERS))
 
 
 def decode(frame: bytes | str, *, direction: str | None = None, serializer: str = "json") -> Message:

@@ -68,6 +68,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any, BinaryIO, NamedTuple
 
+from .._runtime import messages as _m
 from .messages import (
     MAX_MESSAGE,
     SERIALIZERS,
@@ -365,7 +366,7 @@ class Component:
         if serializer is not None:
             self.serializer = serializer
         if self.serializer not in SERIALIZERS:
-            raise ValueError(f"unknown serializer {self.serializer!r}; expected one of {SERIALIZERS}")
+            raise ValueError(_m.unknown_serializer(name=repr(self.serializer), serializers=SERIALIZERS))
         self.conf: dict[str, Any] = {}
         self.context = TopologyContext(task_to_component={})
         self.pid_dir = ""

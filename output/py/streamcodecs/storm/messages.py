@@ -1048,6 +1048,8 @@ def _write_handshake(value: Handshake, packed: bool) -> bytes:
         raise _jc.expected("object", v, "context", False)
     if packed:
         data = _PACKED_ENCODE(value)
+        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1078,6 +1080,8 @@ def _write_heartbeat(value: Heartbeat, packed: bool) -> bytes:
         raise _jc.non_finite(v, "tuple")
     if packed:
         data = _PACKED_ENCODE(value)
+        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1108,6 +1112,8 @@ def _write_tick(value: Tick, packed: bool) -> bytes:
         raise _jc.non_finite(v, "tuple")
     if packed:
         data = _PACKED_ENCODE(value)
+        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1142,6 +1148,8 @@ def _write_bolt_tuple(value: BoltTuple, packed: bool) -> bytes:
         raise _jc.Refusal("read as a Tick (comp '__system', stream '__tick')", "comp")
     if packed:
         data = _PACKED_ENCODE(value)
+        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1187,6 +1195,8 @@ def _write_spout_ack(value: SpoutAck, packed: bool) -> bytes:
         _jc.check_free(v, "id", packed)
     if packed:
         data = _PACKED_ENCODE(value)
+        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1203,6 +1213,8 @@ def _write_spout_fail(value: SpoutFail, packed: bool) -> bytes:
         _jc.check_free(v, "id", packed)
     if packed:
         data = _PACKED_ENCODE(value)
+        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1277,6 +1289,8 @@ def _write_emit(value: Emit, packed: bool) -> bytes:
         _jc.check_bool(v, "need_task_ids", False, packed)
     if packed:
         data = _PACKED_ENCODE(value)
+        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1347,6 +1361,8 @@ def _write_metrics(value: Metrics, packed: bool) -> bytes:
         _jc.check_free(v, "params", packed)
     if packed:
         data = _PACKED_ENCODE(value)
+        if _jk.may_be_odd(data):  # a map key that is not a string, an extension: no JSON form
+            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1648,7 +1664,7 @@ def _check_direction(direction: str | None) -> None:
 
 def _check_serializer(serializer: str) -> None:
     if serializer not in SERIALIZERS:
-        raise ValueError(f"unknown serializer {serializer!r}; expected one of {SERIALIZERS}")
+        raise ValueError(_m.unknown_serializer(name=repr(serializer), serializers=SERIALIZERS))
 
 
 def decode(frame: bytes | str, *, direction: str | None = None, serializer: str = "json") -> Message:

@@ -17,6 +17,7 @@ public final class CompactJson {
     private int size;
     private final byte[] hex;
     private boolean first = true;
+    private java.util.List<org.apache.spark.unsafe.types.VariantVal> held;
 
     /** {@code upperHex}: write the escapes of control characters with upper-case hex digits. */
     public CompactJson(boolean upperHex) {
@@ -27,6 +28,32 @@ public final class CompactJson {
     public CompactJson(boolean upperHex, int capacity) {
         hex = upperHex ? HEX_UPPER : HEX_LOWER;
         buf = new byte[Math.max(capacity, 16)];
+    }
+
+    /**
+     * A writer for a message's MessagePack framing ({@link PackedWrite}): each {@code any} value is held aside and
+     * written as {@code @index}, which no JSON holds outside a string.
+     */
+    public static CompactJson holding() {
+        CompactJson w = new CompactJson(false);
+        w.held = new java.util.ArrayList<>();
+        return w;
+    }
+
+    /** The values held aside ({@link #holding}), or null. */
+    java.util.List<org.apache.spark.unsafe.types.VariantVal> held() {
+        return held;
+    }
+
+    /** Holds {@code v} aside, where it belongs ({@link #holding}); false when this writer holds none. */
+    boolean hold(org.apache.spark.unsafe.types.VariantVal v) {
+        if (held == null) {
+            return false;
+        }
+        separate();
+        raw("@" + held.size());
+        held.add(v);
+        return true;
     }
 
     private void room(int more) {

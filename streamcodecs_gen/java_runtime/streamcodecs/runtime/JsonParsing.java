@@ -438,6 +438,9 @@ public final class JsonParsing {
         if (t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_NUMBER_INT) {
             return wrongNumber(type, p);
         }
+        if (t == JsonToken.VALUE_EMBEDDED_OBJECT && p instanceof PackedRead.Parser packed) {
+            return PackedRead.expected(type, packed);
+        }
         return new JsonProblem(Messages.expectedType(type, got(t)));
     }
 
@@ -458,7 +461,8 @@ public final class JsonParsing {
                     kind = "float";
                 }
             }
-            if ("float".equals(kind) && Double.isInfinite(p.getDoubleValue())) {
+            if ("float".equals(kind) && Double.isInfinite(p.getDoubleValue()) && !(p instanceof PackedRead.Parser)) {
+                // (a JSON number beyond a double's range; MessagePack's infinities are floats like any other)
                 return new JsonProblem(Messages.NUMBER_OUT_OF_RANGE);
             }
         } catch (IOException e) {

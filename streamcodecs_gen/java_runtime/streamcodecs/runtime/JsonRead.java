@@ -263,6 +263,11 @@ public final class JsonRead {
         if (t == JsonToken.VALUE_NULL) {
             return null;
         }
+        if (p instanceof PackedRead.Parser packed) {
+            VariantVal v = PackedValues.any(packed.node());
+            p.skipChildren();
+            return v;
+        }
         if (t == JsonToken.VALUE_NUMBER_FLOAT && Double.isInfinite(p.getDoubleValue())) {
             throw new JsonProblem(Messages.NUMBER_OUT_OF_RANGE);
         }

@@ -1300,13 +1300,24 @@ public final class Codec {
 
     /** The message as it goes on the wire, delimiter included. */
     public static byte[] encode(Messages.Message message) throws EncodeException {
+        CompactJson w = new CompactJson(true);
+        write(w, message);
+        w.raw(TERMINATOR);
+        return w.toBytes();
+    }
+
+    /**
+     * Writes the message's JSON with {@code w}, checked as the Python codec checks it; whether it holds free-form
+     * values (whose written bytes are checked for nesting).
+     */
+    private static boolean write(CompactJson w, Messages.Message message) throws EncodeException {
         if (message == null) {
             throw new EncodeException(
                 PROTOCOL, notAMessage(PROTOCOL + " message", Arguments.NONE), null
             );
         }
         String name = message.messageName();
-        CompactJson w = new CompactJson(true);
+        boolean written = false; // a message holding free-form values: its bytes are checked once written
         try {
             switch (name) {
                 case "Initialize":
@@ -1342,8 +1353,7 @@ public final class Codec {
         } catch (JsonProblem e) {
             throw JsonMessages.encodeFailure(PROTOCOL, name, e);
         }
-        w.raw(TERMINATOR);
-        return w.toBytes();
+        return written;
     }
 
     /** The message as it goes on the wire, as text. */

@@ -17,6 +17,20 @@ public final class JsonMessages {
     private JsonMessages() {
     }
 
+    /** The index of a framing in {@code serializers} (its first, JSON, for null). */
+    public static int serializer(String[] serializers, String name) {
+        if (name == null) {
+            return 0;
+        }
+        for (int i = 0; i < serializers.length; i++) {
+            if (serializers[i].equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(
+                Messages.unknownSerializer(PythonText.repr(name), PythonText.tuple(List.of(serializers))));
+    }
+
     /** The index of a direction in {@code directions}; -1 for null (every direction, in order). */
     public static int direction(String[] directions, String name) {
         if (name == null) {

@@ -107,6 +107,9 @@ public final class JsonWrite {
      * written as msgspec writes it: floats in msgspec's form, {@code 1.0E16} as {@code 1e16}); null writes null.
      */
     static void any(CompactJson w, VariantVal v) throws JsonProblem {
+        if (w.hold(v)) {
+            return; // the MessagePack framing writes it (PackedWrite)
+        }
         if (v == null) {
             w.literal("null");
             return;

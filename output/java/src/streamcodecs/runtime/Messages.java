@@ -124,6 +124,44 @@ public final class Messages {
     /** A number beyond a double's range. (msgspec's words) */
     public static final String NUMBER_OUT_OF_RANGE = "Number out of range";
 
+    /** A framing (serializer=) the protocol does not have (name: its repr; serializers: the tuple of those it has). */
+    public static String unknownSerializer(Object name, Object serializers) {
+        return "unknown serializer " + name + "; expected one of " + serializers;
+    }
+
+    /** The name the MessagePack framing's malformed values give their syntax. */
+    public static final String PACKED_SYNTAX = "MessagePack";
+
+    /** A byte no MessagePack value starts with (opcode: its repr). (msgspec's words) */
+    public static String packedOpcode(Object opcode) {
+        return "invalid opcode " + opcode;
+    }
+
+    /** A MessagePack map whose key is a map (msgspec says the byte after the key). (msgspec's words) */
+    public static final String PACKED_UNHASHABLE = "map keys must be hashable";
+
+    /** A timestamp extension of another size. (msgspec's words) */
+    public static final String PACKED_TIMESTAMP = "Invalid MessagePack timestamp";
+
+    /** A timestamp extension with more than 999999999 nanoseconds. (msgspec's words) */
+    public static final String PACKED_TIMESTAMP_NANOSECONDS = "Invalid MessagePack timestamp: nanoseconds out of range";
+
+    /** A timestamp extension outside the years 1 to 9999 (msgspec's words end with a space). (msgspec's words) */
+    public static final String PACKED_TIMESTAMP_RANGE = "Timestamp is out of range ";
+
+    /** An integer MessagePack cannot carry, to encode. (msgspec's words) */
+    public static final String PACKED_INT_RANGE = "can't serialize ints < -2**63 or > 2**64 - 1";
+
+    /** A free-form (any) MessagePack value with a map key that is not a string (kind: msgspec's name of its type). */
+    public static String packedKeyNotStr(Object kind) {
+        return "a map key is not a string (`" + kind + "`), which JSON and a VARIANT have no form for";
+    }
+
+    /** A free-form (any) MessagePack value that is an extension other than the timestamp (type: its number). */
+    public static String packedExtension(Object type) {
+        return "MessagePack extension type " + type + ", which JSON and a VARIANT have no form for";
+    }
+
     /** A value no member of the enum has. (msgspec's words) */
     public static String invalidEnum(Object value) {
         return "Invalid enum value " + value;

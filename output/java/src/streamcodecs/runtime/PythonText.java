@@ -136,6 +136,35 @@ public final class PythonText {
         };
     }
 
+    /** Python's {@code repr} of a bytes value ({@code b'a\\x00'}). */
+    public static String bytesRepr(byte[] value) {
+        boolean single = false;
+        boolean dbl = false;
+        for (byte b : value) {
+            single |= b == '\'';
+            dbl |= b == '"';
+        }
+        char quote = single && !dbl ? '"' : '\'';
+        StringBuilder out = new StringBuilder(value.length + 3).append('b').append(quote);
+        for (byte x : value) {
+            int b = x & 0xFF;
+            if (b == quote || b == '\\') {
+                out.append('\\').append((char) b);
+            } else if (b == '\t') {
+                out.append("\\t");
+            } else if (b == '\n') {
+                out.append("\\n");
+            } else if (b == '\r') {
+                out.append("\\r");
+            } else if (b < 0x20 || b >= 0x7F) {
+                out.append(String.format("\\x%02x", b));
+            } else {
+                out.append((char) b);
+            }
+        }
+        return out.append(quote).toString();
+    }
+
     /**
      * A double as Python's {@code repr} writes it: the shortest decimal that reads back as the same double (of
      * those, the nearest), in positional notation when its exponent is in -4..15 ({@code 0.0001},

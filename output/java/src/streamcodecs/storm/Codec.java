@@ -24,6 +24,8 @@ import streamcodecs.runtime.JsonScan;
 import streamcodecs.runtime.JsonSpark;
 import streamcodecs.runtime.JsonWire;
 import streamcodecs.runtime.JsonWrite;
+import streamcodecs.runtime.PackedRead;
+import streamcodecs.runtime.PackedWrite;
 
 import static streamcodecs.runtime.Messages.notAMessage;
 
@@ -2631,13 +2633,27 @@ public final class Codec {
 
     /** The message as it goes on the wire, delimiter included. */
     public static byte[] encode(Messages.Message message) throws EncodeException {
+        CompactJson w = new CompactJson(false);
+        boolean written = write(w, message);
+        w.raw(TERMINATOR);
+        byte[] data = w.toBytes();
+        if (written && JsonChecks.tooDeep(data)) {
+            throw JsonMessages.encodeFailure(PROTOCOL, message.messageName(), new JsonProblem(JsonChecks.TOO_DEEP));
+        }
+        return data;
+    }
+
+    /**
+     * Writes the message's JSON with {@code w}, checked as the Python codec checks it; whether it holds free-form
+     * values (whose written bytes are checked for nesting).
+     */
+    private static boolean write(CompactJson w, Messages.Message message) throws EncodeException {
         if (message == null) {
             throw new EncodeException(
                 PROTOCOL, notAMessage(PROTOCOL + " message", Arguments.NONE), null
             );
         }
         String name = message.messageName();
-        CompactJson w = new CompactJson(false);
         boolean written = false; // a message holding free-form values: its bytes are checked once written
         try {
             switch (name) {
@@ -2709,12 +2725,71 @@ public final class Codec {
         } catch (JsonProblem e) {
             throw JsonMessages.encodeFailure(PROTOCOL, name, e);
         }
-        w.raw(TERMINATOR);
-        byte[] data = w.toBytes();
-        if (written && JsonChecks.tooDeep(data)) {
-            throw JsonMessages.encodeFailure(PROTOCOL, name, new JsonProblem(JsonChecks.TOO_DEEP));
+        return written;
+    }
+
+    // ------------------------------------------------------------------------------- MessagePack framing variants
+
+    /** The framings {@code serializer} chooses from: "json" (the default) and the framing's variants. */
+    public static final String[] SERIALIZERS = {"json", "msgpack"};
+
+    /** Whether {@code serializer} names a MessagePack framing (false: JSON, the default, for null too). */
+    public static boolean packed(String serializer) {
+        return JsonMessages.serializer(SERIALIZERS, serializer) > 0;
+    }
+
+    /** One whole message in framing {@code serializer} (one of {@link #SERIALIZERS}; null: JSON). */
+    public static Messages.Message decode(byte[] frame, String direction, String serializer)
+            throws DecodeException {
+        if (!packed(serializer)) {
+            return decode(frame, direction);
         }
-        return data;
+        Arguments.bytesOrText(frame, "decode");
+        return decodePacked(frame, 0, frame.length, direction(direction), 0);
+    }
+
+    /**
+     * The message of the one whole MessagePack value {@code data[offset, offset + length)}, as the Python codec's
+     * general path reads it (its fast path gives the same messages); errors name offsets from {@code at}.
+     */
+    public static Messages.Message decodePacked(byte[] data, int offset, int length, int direction, long at)
+            throws DecodeException {
+        Arguments.slice(Arguments.bytesOrText(data, "decode"), offset, length, "decode");
+        JsonMessages.direction(DIRECTIONS, direction);
+        JsonScan scan;
+        try {
+            scan = PackedRead.scan(data, offset, length, TAG_KEY, SHAPE_KEYS);
+        } catch (JsonProblem e) {
+            throw PackedRead.failure(PROTOCOL, e, data, offset, length, at);
+        }
+        for (int d = 0; d < DIRECTIONS.length; d++) {
+            int index = direction < 0 || d == direction ? classify(scan, d) : -1;
+            if (index >= 0) {
+                try (JsonParser p = PackedRead.parser(scan.tree)) {
+                    return read(p, index);
+                } catch (JsonProblem e) {
+                    throw PackedRead.failure(PROTOCOL, e, data, offset, length, at);
+                } catch (IOException e) {
+                    throw new IllegalStateException("reading a tree", e);
+                }
+            }
+        }
+        JsonProblem none = JsonMessages.noMessage(scan, TAG_KEY, direction >= 0 ? DIRECTIONS[direction] : null);
+        throw PackedRead.failure(PROTOCOL, none, data, offset, length, at);
+    }
+
+    /** The message in framing {@code serializer} (one of {@link #SERIALIZERS}; null: JSON), as it goes on the wire. */
+    public static byte[] encode(Messages.Message message, String serializer) throws EncodeException {
+        if (!packed(serializer)) {
+            return encode(message);
+        }
+        CompactJson w = CompactJson.holding();
+        write(w, message);
+        try {
+            return PackedWrite.of(w);
+        } catch (JsonProblem e) {
+            throw JsonMessages.encodeFailure(PROTOCOL, message.messageName(), e);
+        }
     }
 
     /** The message as it goes on the wire, as text. */
