@@ -237,13 +237,15 @@ def packed_batch(fast: FastPath) -> dict[str, Any]:
     }
 
 
-def strict_shape(fast_paths: Mapping[str, FastPath], message: Message) -> bool:
+def strict_shape(fast_paths: Mapping[str, FastPath], message: Message, packed: bool = False) -> bool:
     """Whether ``message``'s Struct refuses unknown keys: the catch-all shape of a direction's fast path
     (``fast_paths``: each direction's, from :func:`fast_paths`), decoded directly by the fast path and by
     MessagePack runs, so that an object with another key (a tag, a key of an earlier shape) is left to the general
-    path. The general path drops unknown keys before it validates, so the message still takes them
-    (``jsonpaths.recogniser``)."""
-    return any(fast.base is message for fast in fast_paths.values())
+    path; and with a MessagePack framing variant (``packed``), the fast path's tagged messages too: msgspec's typed
+    decoding skips an unknown key's MessagePack value unread (its strings' UTF-8, its map keys, its extensions), which
+    the general path reads and refuses, so a value with a key the message does not have is the general path's. The
+    general path drops unknown keys before it validates, so the message still takes them (``jsonpaths.recogniser``)."""
+    return any(fast.base is message or (packed and message in fast.tagged) for fast in fast_paths.values())
 
 
 def python_context(protocol: Protocol) -> dict[str, Any]:
@@ -277,7 +279,7 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
         "typed_path": typed,
         "variants": variants,
         "packed_batch": batches.__getitem__,
-        "strict_shape": lambda message: strict_shape(fasts, message),
+        "strict_shape": lambda message: strict_shape(fasts, message, bool(variants)),
         "packed_guards": bool(variants) and not typed and any(batch["guards"] for batch in batches.values()),
         "wire_aliases": wire_aliases(protocol),
     }

@@ -462,7 +462,7 @@ class TaskIds(msgspec.Struct, kw_only=True, gc=False):
         return cls(**values)
 
 
-class Next(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="next"):
+class Next(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="next", forbid_unknown_fields=True):
     """Asks a spout to emit its next tuple(s), then Sync.
 
     ``command: next``; to_component; since 0.7.1.
@@ -488,7 +488,7 @@ class Next(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="nex
         return cls(**data)
 
 
-class SpoutAck(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="ack"):
+class SpoutAck(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="ack", forbid_unknown_fields=True):
     """A tuple the spout emitted with `id` was fully processed; answer Sync.
 
     ``command: ack``; to_component; since 0.7.1.
@@ -515,7 +515,7 @@ class SpoutAck(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag=
         return cls(**data)
 
 
-class SpoutFail(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="fail"):
+class SpoutFail(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="fail", forbid_unknown_fields=True):
     """A tuple the spout emitted with `id` failed or timed out; answer Sync.
 
     ``command: fail``; to_component; since 0.7.1.
@@ -541,7 +541,7 @@ class SpoutFail(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag
         return cls(**data)
 
 
-class Activate(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="activate"):
+class Activate(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="activate", forbid_unknown_fields=True):
     """ISpout.activate; answer Sync.
 
     ``command: activate``; to_component; since 1.1.0.
@@ -567,7 +567,9 @@ class Activate(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag=
         return cls(**data)
 
 
-class Deactivate(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="deactivate"):
+class Deactivate(
+    msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="deactivate", forbid_unknown_fields=True
+):
     """ISpout.deactivate; answer Sync.
 
     ``command: deactivate``; to_component; since 1.1.0.
@@ -619,7 +621,15 @@ class PidReply(msgspec.Struct, kw_only=True, gc=False, forbid_unknown_fields=Tru
         return cls(**data)
 
 
-class Emit(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="command", tag="emit"):
+class Emit(
+    msgspec.Struct,
+    kw_only=True,
+    gc=False,
+    omit_defaults=True,
+    tag_field="command",
+    tag="emit",
+    forbid_unknown_fields=True,
+):
     """Emit a tuple (bolt or spout). Storm answers a non-direct emit with TaskIds unless `need_task_ids` is false.
     Bolts use `anchors`, spouts use `id`; each ignores the other's key.
 
@@ -674,7 +684,7 @@ class Emit(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field
         return cls(**values)
 
 
-class Ack(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="ack"):
+class Ack(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="ack", forbid_unknown_fields=True):
     """A bolt acks an input tuple. An unknown or already acked/failed id kills the worker.
 
     ``command: ack``; to_storm; since 0.7.1.
@@ -700,7 +710,7 @@ class Ack(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="ack"
         return cls(**data)
 
 
-class Fail(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="fail"):
+class Fail(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="fail", forbid_unknown_fields=True):
     """A bolt fails an input tuple. An unknown or already acked/failed id kills the worker.
 
     ``command: fail``; to_storm; since 0.7.1.
@@ -726,7 +736,15 @@ class Fail(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="fai
         return cls(**data)
 
 
-class Log(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="command", tag="log"):
+class Log(
+    msgspec.Struct,
+    kw_only=True,
+    gc=False,
+    omit_defaults=True,
+    tag_field="command",
+    tag="log",
+    forbid_unknown_fields=True,
+):
     """A line for the worker log.
 
     ``command: log``; to_storm; since 0.7.1.
@@ -760,7 +778,7 @@ class Log(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field=
         return cls(**values)
 
 
-class Error(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="error"):
+class Error(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="error", forbid_unknown_fields=True):
     """Report an error (OutputCollector.reportError, shown in the UI); does not stop anything. Spouts may send it
     since Storm 0.9.5 (before that ShellSpout rejected it).
 
@@ -787,7 +805,7 @@ class Error(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="er
         return cls(**data)
 
 
-class Metrics(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="metrics"):
+class Metrics(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="metrics", forbid_unknown_fields=True):
     """Update a metric registered on the Java side as IShellMetric (updateMetricFromRPC). An unknown or empty name
     kills the worker.
 
@@ -817,7 +835,7 @@ class Metrics(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="
         return cls(**data)
 
 
-class Sync(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="sync"):
+class Sync(msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="sync", forbid_unknown_fields=True):
     """Ends a spout's answer to a command, and is a bolt's answer to a Heartbeat. Any message refreshes ShellBolt's
     heartbeat clock.
 
