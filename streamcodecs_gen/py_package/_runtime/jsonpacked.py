@@ -127,10 +127,10 @@ def _odd(value: Any, path: str) -> tuple[str, str] | None:
     elif kind is _EXT:
         return _m.packed_extension(type=value.code), path
     elif type(kind) is _STRUCT_META:
-        for name, key in zip(value.__struct_fields__, value.__struct_encode_fields__, strict=True):
+        for name, key in _free_fields(kind):
             item = getattr(value, name)
-            if type(item) in _LEAVES:
-                continue
+            if type(item) in _LEAVES or (type(item) is list and _LEAVES.issuperset(map(type, item))):
+                continue  # (a list of scalars, the common tuple: one pass in C)
             found = _odd(item, f"{path}.{key}")
             if found is not None:
                 return found
@@ -138,6 +138,29 @@ def _odd(value: Any, path: str) -> tuple[str, str] | None:
 
 
 _LEAVES = frozenset({str, int, float, bool, bytes, type(None)})
+_FREE: dict[type, tuple[tuple[str, str], ...]] = {}
+
+
+def _free_fields(cls: type) -> tuple[tuple[str, str], ...]:
+    """The (attribute, key) pairs of a message or struct class whose values may hold a free-form value (worked out
+    from its Struct fields' types once per class): only they can hold what :func:`odd_value` looks for."""
+    found = _FREE.get(cls)
+    if found is None:
+        found = _FREE[cls] = tuple(
+            (f.name, f.encode_name) for f in msgspec.structs.fields(cls) if _may_hold_any(f.type, set())
+        )
+    return found
+
+
+def _may_hold_any(tp: Any, seen: set[Any]) -> bool:
+    if tp is Any:
+        return True
+    if isinstance(tp, type) and type(tp) is _STRUCT_META:
+        if tp in seen:
+            return False
+        seen.add(tp)
+        return any(_may_hold_any(f.type, seen) for f in msgspec.structs.fields(tp))
+    return any(_may_hold_any(arg, seen) for arg in typing.get_args(tp))
 
 
 # ---------------------------------------------------------------- nesting, whatever the stack
