@@ -95,6 +95,7 @@ RUNTIME_TEMPLATES = (
     "java/runtime/JsonWire.java.j2",
     "java/runtime/KafkaWire.java.j2",
     "java/runtime/Messages.java.j2",
+    "java/runtime/PythonPrintable.java.j2",
 )
 """Runtime sources rendered (not copied), once per run, from the facts both runtimes share (``analysis/runtime.py``:
 the type records' rows and the message catalog, ``catalog.py``; ``java/runtime/Name.java.j2`` renders

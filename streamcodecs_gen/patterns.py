@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from types import ModuleType
 
 # --- RFC 3986 URI and URI-reference (Appendix A; IPv4address is covered by reg-name) ------------------------------
+# Every repetition of a group is possessive (``*+``, ``++``): what each repeats cannot begin what follows it, so no
+# match needs one given back, and Java's Pattern, which recurses once per repetition of a group it may backtrack
+# into, would throw StackOverflowError on a few thousand of them (a URI of 3,000 ``!``, a long quoted parameter).
 
 _HEX = r"[0-9A-Fa-f]"
 _PCT = rf"%{_HEX}{_HEX}"
@@ -27,7 +30,7 @@ _UNRESERVED = r"A-Za-z0-9\-._~"
 _SUB_DELIMS = r"!$&'()*+,;="
 _PCHAR = rf"(?:[{_UNRESERVED}{_SUB_DELIMS}:@]|{_PCT})"
 _SCHEME = r"[A-Za-z][A-Za-z0-9+\-.]*"
-_USERINFO = rf"(?:[{_UNRESERVED}{_SUB_DELIMS}:]|{_PCT})*"
+_USERINFO = rf"(?:[{_UNRESERVED}{_SUB_DELIMS}:]|{_PCT})*+"
 _DEC_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
 _IPV4 = rf"{_DEC_OCTET}\.{_DEC_OCTET}\.{_DEC_OCTET}\.{_DEC_OCTET}"
 _H16 = rf"{_HEX}{{1,4}}"
@@ -46,13 +49,13 @@ _IPV6 = (
     ")"
 )
 _IP_LITERAL = rf"\[(?:{_IPV6}|v{_HEX}+\.[{_UNRESERVED}{_SUB_DELIMS}:]+)\]"
-_HOST = rf"(?:{_IP_LITERAL}|(?:[{_UNRESERVED}{_SUB_DELIMS}]|{_PCT})*)"
+_HOST = rf"(?:{_IP_LITERAL}|(?:[{_UNRESERVED}{_SUB_DELIMS}]|{_PCT})*+)"
 _AUTHORITY = rf"(?:{_USERINFO}@)?{_HOST}(?::[0-9]*)?"
-_PATH_ABEMPTY = rf"(?:/{_PCHAR}*)*"
-_PATH_ABSOLUTE = rf"/(?:{_PCHAR}+(?:/{_PCHAR}*)*)?"
-_PATH_NOSCHEME = rf"(?:[{_UNRESERVED}{_SUB_DELIMS}@]|{_PCT})+(?:/{_PCHAR}*)*"
-_PATH_ROOTLESS = rf"{_PCHAR}+(?:/{_PCHAR}*)*"
-_QUERY_OR_FRAGMENT = rf"(?:{_PCHAR}|[/?])*"
+_PATH_ABEMPTY = rf"(?:/{_PCHAR}*+)*+"
+_PATH_ABSOLUTE = rf"/(?:{_PCHAR}++(?:/{_PCHAR}*+)*+)?"
+_PATH_NOSCHEME = rf"(?:[{_UNRESERVED}{_SUB_DELIMS}@]|{_PCT})++(?:/{_PCHAR}*+)*+"
+_PATH_ROOTLESS = rf"{_PCHAR}++(?:/{_PCHAR}*+)*+"
+_QUERY_OR_FRAGMENT = rf"(?:{_PCHAR}|[/?])*+"
 _ABSOLUTE_URI = (
     rf"{_SCHEME}:(?://{_AUTHORITY}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|{_PATH_ROOTLESS}|)(?:\?{_QUERY_OR_FRAGMENT})?"
 )
@@ -61,12 +64,12 @@ _RELATIVE_REF = (
     rf"(?://{_AUTHORITY}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|{_PATH_NOSCHEME}|)"
     rf"(?:\?{_QUERY_OR_FRAGMENT})?(?:#{_QUERY_OR_FRAGMENT})?"
 )
-_SIMPLE_URI = r"[A-Za-z][A-Za-z0-9+\-.]*://[A-Za-z0-9\-._~]*(?::[0-9]*)?(?:/[A-Za-z0-9\-._~]*)*"
+_SIMPLE_URI = r"[A-Za-z][A-Za-z0-9+\-.]*://[A-Za-z0-9\-._~]*(?::[0-9]*)?(?:/[A-Za-z0-9\-._~]*+)*+"
 
 # --- media types (RFC 2045 section 5.1 tokens, RFC 7231 section 3.1.1.1 whitespace and quoted strings) -------------
 
 _TOKEN = r"[!#$%&'*+\-.0-9A-Z^_`a-z{|}~]+"
-_QUOTED = r'"(?:[\t !#-\[\]-~\x80-\xff]|\\[\t -~\x80-\xff])*"'
+_QUOTED = r'"(?:[\t !#-\[\]-~\x80-\xff]|\\[\t -~\x80-\xff])*+"'
 
 # --- control characters, surrogates and noncharacters ------------------------------------------------------------
 
@@ -127,7 +130,7 @@ PATTERNS: tuple[TextPattern, ...] = (
     TextPattern(
         "MEDIA_TYPE_MATCH",
         "mediaType",
-        rf"{_TOKEN}/{_TOKEN}(?:[ \t]*;[ \t]*{_TOKEN}=(?:{_TOKEN}|{_QUOTED}))*",
+        rf"{_TOKEN}/{_TOKEN}(?:[ \t]*;[ \t]*{_TOKEN}=(?:{_TOKEN}|{_QUOTED}))*+",
         "type/subtype, then ;name=value parameters (a token or a quoted string).",
     ),
     TextPattern(

@@ -7,6 +7,7 @@ the README): ``.venv/bin/python fuzz/differential.py``.
 from __future__ import annotations
 
 import base64
+import json
 import random
 import re
 import shutil
@@ -143,3 +144,20 @@ def test_a_variant_nested_past_the_limit_by_itself_is_refused_as_the_whole_messa
     later[names.index("emit")] = [[deep], [], None, "s", None, None]
     (encoded,) = _answers(harness, "storm", "encode", [[later]])
     assert encoded == [None, "Emit.need_task_ids: Expected `bool`, got `null`"]
+
+
+def test_a_text_in_a_refusal_is_shown_as_python_3_11_shows_it_alike(harness: tuple[Any, dict[str, Any]]) -> None:
+    """A refusal shows a text as Python's repr does, escaping what Python does not print. The Java side read its
+    JDK's Unicode tables (Unicode 13 in JDK 17), so U+1FAF2 (Unicode 14), which Python prints, was escaped there
+    (the fuzzer met it in a Storm tag); it reads Python's own runs now (the generated PythonPrintable). Every
+    code point on either side of each run's edge is shown, 64 to a tag (surrogates aside: JSON text cannot hold
+    them alone)."""
+    from streamcodecs_gen.analysis.runtime import printable_runs  # noqa: PLC0415
+
+    runs = printable_runs()
+    edges = sorted({c for start in runs for c in (start - 1, start) if 0 <= c < 0x110000 and not 0xD800 <= c < 0xE000})
+    texts = ["x\U0001faf2y", *["".join(chr(c) for c in edges[i : i + 64]) for i in range(0, len(edges), 64)]]
+    cases = [[{"b": base64.b64encode(json.dumps({"command": t}).encode()).decode()}, "to_storm"] for t in texts]
+    answers = _answers(harness, "storm", "decode", cases)
+    for text, answer in zip(texts, answers, strict=True):
+        assert repr(text) in answer[-1], (text, answer[-1])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import sys
+import unicodedata
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Annotated, Any
@@ -166,6 +167,20 @@ def java_json_types() -> list[JavaJsonType]:
     return [_java_json(t) for t in WIRE_TYPES.values() if t.java_helper]
 
 
+def printable_runs() -> list[int]:
+    """Where the runs of code points that Python's ``str.isprintable`` (and so ``repr``) prints begin and end: the
+    first code point of each run, from U+0000 (not printed) on, so that the runs of odd index are printed. The
+    generator's Python decides (its Unicode database); the Java runtime's ``repr`` reads these runs instead of the
+    JDK's own Unicode tables, which are of another Unicode version."""
+    runs: list[int] = []
+    printed = True
+    for code in range(sys.maxunicode + 1):
+        if chr(code).isprintable() != printed:
+            runs.append(code)
+            printed = not printed
+    return runs
+
+
 def runtime_context() -> dict[str, Any]:
     """The names every runtime template reads: the type records' rows, the message catalog's and the Kafka family's
     text patterns."""
@@ -175,6 +190,8 @@ def runtime_context() -> dict[str, Any]:
         "java_json_types": java_json_types(),
         "java_kafka_types": java_kafka_types(),
         "patterns": PATTERNS,
+        "printable_runs": printable_runs(),
+        "unicode_version": unicodedata.unidata_version,
         **catalog_context(),
     }
 

@@ -95,7 +95,8 @@ public final class PythonText {
     /**
      * Python's {@code repr} of a string: single quotes unless it holds one and no double quote; a character that
      * Python does not print ({@code str.isprintable}: control, format, surrogate, private-use, unassigned, and
-     * separators other than the space) as {@code \xhh}, {@code \\uhhhh} or {@code \Uhhhhhhhh}.
+     * separators other than the space, in the generator's Unicode version: {@link PythonPrintable}) as
+     * {@code \xhh}, {@code \\uhhhh} or {@code \Uhhhhhhhh}.
      */
     public static String repr(String text) {
         char quote = text.indexOf('\'') >= 0 && text.indexOf('"') < 0 ? '"' : '\'';
@@ -111,7 +112,7 @@ public final class PythonText {
                 out.append("\\r");
             } else if (c == '\t') {
                 out.append("\\t");
-            } else if (printable(c)) {
+            } else if (PythonPrintable.printable(c)) {
                 out.appendCodePoint(c);
             } else if (c <= 0xFF) {
                 out.append(String.format("\\x%02x", c));
@@ -122,18 +123,6 @@ public final class PythonText {
             }
         }
         return out.append(quote).toString();
-    }
-
-    private static boolean printable(int c) {
-        if (c == ' ') {
-            return true;
-        }
-        return switch (Character.getType(c)) {
-            case Character.CONTROL, Character.FORMAT, Character.SURROGATE, Character.PRIVATE_USE,
-                    Character.UNASSIGNED, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
-                    Character.SPACE_SEPARATOR -> false;
-            default -> true;
-        };
     }
 
     /** Python's {@code repr} of a bytes value ({@code b'a\\x00'}). */
