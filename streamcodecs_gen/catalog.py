@@ -29,6 +29,10 @@ SHOWN_KEYS = 8
 """How many of an object's keys a problem shows (no_message_has_keys): a message has few, a value no message
 matches may have any number."""
 
+CONTENT_MODES = ("binary", "structured")
+"""The Kafka binding's content modes: those ``to_kafka`` writes a record in (any other is refused as
+``unknown_mode``), in the Python runtime (``kafkarecords``) and the Java SQL functions (``SqlFunctions``) alike."""
+
 MAX_DEPTH = 1000
 """How deep both runtimes let JSON nest its arrays and objects (Jackson's default, which the CloudEvents Java SDK
 reads with); deeper is refused as :data:`TOO_DEEP` whatever the interpreter's stack."""
@@ -620,7 +624,7 @@ def said(entry: str, /, **fields: object) -> str:
 
 def catalog_context() -> dict[str, Any]:
     """What ``templates/*/runtime/messages*.j2`` render: the entries and the constants."""
-    return {"messages": CATALOG, "max_depth": MAX_DEPTH, "shown_keys": SHOWN_KEYS}
+    return {"messages": CATALOG, "max_depth": MAX_DEPTH, "shown_keys": SHOWN_KEYS, "content_modes": CONTENT_MODES}
 
 
 def messages_at_source() -> ModuleType:
@@ -634,5 +638,6 @@ def messages_at_source() -> ModuleType:
         exec(compile(body, "<catalog>", "exec"), module.__dict__)
         module.MAX_DEPTH = MAX_DEPTH  # type: ignore[attr-defined]
         module.SHOWN_KEYS = SHOWN_KEYS  # type: ignore[attr-defined]
+        module.CONTENT_MODES = CONTENT_MODES  # type: ignore[attr-defined]
         sys.modules[name] = module
     return sys.modules[name]

@@ -36,6 +36,14 @@ class Sequence(list[Any]):
         return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
 
 
+class _Refused(yaml.constructor.ConstructorError):
+    """A YAML construct definitions do not take, said in the project's words, with what to write instead."""
+
+    def __init__(self, problem: str, hint: str, mark: yaml.Mark) -> None:
+        super().__init__(None, None, problem, mark)
+        self.hint = hint
+
+
 class _LineLoader(yaml.SafeLoader):
     """SafeLoader that builds Mapping/Sequence carrying 1-based line numbers and rejects duplicate keys.
 
@@ -45,9 +53,7 @@ class _LineLoader(yaml.SafeLoader):
     def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:  # type: ignore[override]
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
-            raise yaml.composer.ComposerError(
-                None, None, "aliases (*name) are not allowed in definitions; write the value out", event.start_mark
-            )
+            raise _Refused("an alias (*name), which definitions do not take", "write the value out", event.start_mark)
         return super().compose_node(parent, index)  # type: ignore[arg-type]
 
 
@@ -58,11 +64,11 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> Mapping:
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         if not isinstance(key, str):
-            raise yaml.constructor.ConstructorError(
-                None, None, f"mapping keys must be strings, found {key!r}", key_node.start_mark
-            )
+            shown = "a list" if isinstance(key, list) else "a mapping" if isinstance(key, dict) else repr(key)
+            raise _Refused(f"a key that is not text ({shown})", "write the key as text", key_node.start_mark)
         if key in result:
-            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+            first = result.key_lines[key]
+            raise _Refused(f"key {key!r} again (first at line {first})", "keep one of them", key_node.start_mark)
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_lines[key] = key_node.start_mark.line + 1
     return result
@@ -77,12 +83,7 @@ def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> Sequenc
 
 def _refuse_tag(loader: _LineLoader, node: yaml.Node) -> None:
     kind = node.tag.rsplit(":", 1)[-1]
-    raise yaml.constructor.ConstructorError(
-        None,
-        None,
-        f"a YAML {kind} is not allowed in definitions (only JSON-like values are); quote it",
-        node.start_mark,
-    )
+    raise _Refused(f"a YAML {kind}, which definitions do not take (only JSON-like values)", "quote it", node.start_mark)
 
 
 # Only JSON-like values: sets iterate in hash order (non-deterministic output), and dates, binary and ordered maps
@@ -118,11 +119,14 @@ def load_file(path: Path, display: str) -> Document:
 
 
 def _yaml_problem(display: str, text: str, exc: yaml.MarkedYAMLError) -> Problem:
-    """A YAML syntax error at the line of its cause where the parser's own words would point elsewhere: a tab, and a
-    quote left open (the parser notices one at the end of the file, or lines later, at the next quote)."""
+    """A YAML syntax error at the line of its cause where the parser's own words would point elsewhere, in words: a
+    tab, a quote left open (the parser notices one at the end of the file, or lines later, at the next quote), the
+    mistakes of :func:`_in_words`, and the constructs definitions do not take (:class:`_Refused`)."""
     mark = exc.problem_mark or exc.context_mark
     line = mark.line + 1 if mark else 1
     problem = str(exc.problem or exc.context)
+    if isinstance(exc, _Refused):
+        return Problem(display, line, f"YAML error: {problem}", exc.hint)
     if problem.startswith("found character '\\t'"):
         return Problem(display, line, "YAML error: a tab character, and YAML indents with spaces only", "use spaces")
     opened = _open_quote(text, exc, line)
@@ -135,7 +139,70 @@ def _yaml_problem(display: str, text: str, exc: yaml.MarkedYAMLError) -> Problem
             f"YAML error: the {quote} opened here is not closed on its line, so the value runs on to {end}",
             f"close the {quote} on line {at}",
         )
+    if (said := _in_words(text, exc)) is not None:
+        at, words, hint = said
+        return Problem(display, at, f"YAML error: {words}", hint)
     return Problem(display, line, f"YAML error: {problem}", "fix the YAML syntax")
+
+
+def _in_words(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, str, str] | None:
+    """PyYAML's errors of the mistakes people make (an indentation, a missing colon, a bracket left open) in words,
+    at the line of their cause; None for another error."""
+    problem, at, context = str(exc.problem), exc.problem_mark, exc.context_mark
+    if at is None:
+        return None
+    line = at.line + 1
+    lines = text.splitlines()
+    here = lines[at.line] if at.line < len(lines) else ""
+    indent = len(here) - len(here.lstrip(" "))
+    if problem == "mapping values are not allowed here":
+        if ": " in here[: at.column].strip() or here[: at.column].rstrip().endswith(":"):
+            return line, "a second ': ' on this line, in a value that is not quoted", 'quote the value ("...")'
+        return (
+            line,
+            f"this key is indented deeper ({indent} spaces) than the key above it, so YAML reads it as more of "
+            "that key's value",
+            "indent it as the keys beside it",
+        )
+    if problem.startswith("expected <block end>, but found '-'"):
+        return (
+            line,
+            "a list item ('- ') among the keys of a mapping",
+            "write it as `key: value`, or indent the list under its key",
+        )
+    if problem.startswith("expected <block end>, but found") and context is not None and indent == context.column:
+        return (
+            line,
+            f"this key is indented {indent} spaces, as the '- ' items of the list around it, not as the keys of one",
+            "indent it as the keys of its item, or start a new item with '- '",
+        )
+    if problem.startswith("expected <block end>, but found"):
+        return (
+            line,
+            f"this line is indented {indent} spaces, which lines up with no key (nor '- ' item) above it",
+            "indent it as the keys (or the '- ' items) it belongs with",
+        )
+    if problem == "could not find expected ':'" and context is not None:
+        return (
+            context.line + 1,
+            "this line is not `key: value`: its key has no ': ' (a colon and a space) after it",
+            "write `key: value`",
+        )
+    closing = {"while parsing a flow mapping": "}", "while parsing a flow sequence": "]"}.get(str(exc.context))
+    if closing is not None and context is not None and problem.startswith("expected ','"):
+        opened = text[context.index] if context.index < len(text) else "{"
+        if context.line != at.line:
+            return (
+                context.line + 1,
+                f"the {opened} opened here is not closed on its line, so it runs on to line {line}",
+                f"close it with {closing} on line {context.line + 1}",
+            )
+        return (
+            line,
+            f"a ',' or {closing} is missing between the items of the {opened} ... {closing} here",
+            (f"separate its items with ', ' and close it with {closing}"),
+        )
+    return None
 
 
 _IN_QUOTES = "while scanning a quoted scalar"

@@ -1,32 +1,59 @@
 """The stages before rendering: load, validate against the schema, build the model, check it; all problems at once.
 
-Each definition the schema accepts is built into its model (``build.py``) whatever its semantic problems; the checks
-(``checks/``) run over that model, and the protocols without problems are returned as built, for the targets.
+Each definition is built into its model (``build.py``) whatever its semantic problems, from the part the schema
+accepts (``schema.checked_document``: without the list items of a shape the builder cannot read); the checks
+(``checks/``) run over that model, and the protocols without problems are returned as built, for the targets. So a
+user meets every problem of every file in one run: a schema problem does not hide the semantic ones of the rest of
+its file, and a file that cannot be read at all (YAML syntax, or a custom/ file of the wrong shape) does not hide
+the problems of the others.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Container
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from .build import Built, SharedTypes, build_protocol
 from .checks import Context, run_checks
+from .checks.context import EVERY_NAME
 from .load import Document, Mapping, load_definitions
 from .model import Protocol
 from .problems import DefinitionError, Problem
-from .schema import CUSTOM_SCHEMA, PROTOCOL_SCHEMA, validate_document
+from .schema import CUSTOM_SCHEMA, PROTOCOL_SCHEMA, checked_document
 
 
-def _shared_types(customs: list[Document], problems: list[Problem]) -> SharedTypes:
-    """The custom types of the files the schema accepts, by name; a name defined twice is a problem."""
+@dataclass
+class _Unread:
+    """What the checks cannot read: type names the schema refused, or every name when a custom/ file is unread."""
+
+    names: set[str] = field(default_factory=set)
+    customs: bool = False
+    """A file of custom/ could not be read, or a type or enum without a name was left out: any type name may be
+    one of those."""
+    protocols: bool = False
+    """A protocol file could not be read: any protocol name may be its."""
+
+    def of_types(self) -> Container[str]:
+        return EVERY_NAME if self.customs else frozenset(self.names)
+
+
+def _shared_types(customs: list[Document], problems: list[Problem], unread: _Unread) -> SharedTypes:
+    """The custom types of the parts of files the schema accepts, by name; a name defined twice is a problem."""
     structs: dict[str, Mapping] = {}
     enums: dict[str, Mapping] = {}
     for doc in customs:
-        found = validate_document(doc, CUSTOM_SCHEMA)
-        problems.extend(found)
-        if found:
+        checked = checked_document(doc, CUSTOM_SCHEMA)
+        problems.extend(checked.problems)
+        unread.names |= checked.dropped
+        if checked.accepted is None or checked.unnamed:
+            unread.customs = True
+        if checked.accepted is None:
             continue
         for section, kind, known in (("customTypes", "custom type", structs), ("enums", "custom enum", enums)):
-            for node in doc.data.get(section, []):
+            for node in checked.accepted.get(section, []):
                 if node["name"] in known:
                     problems.append(
                         Problem(doc.path, node.line, f"{kind} {node['name']!r} is defined twice", "keep one definition")
@@ -35,16 +62,34 @@ def _shared_types(customs: list[Document], problems: list[Problem]) -> SharedTyp
     return SharedTypes(structs, enums)
 
 
-def _built(documents: list[Document], shared: SharedTypes, problems: list[Problem]) -> list[Built]:
-    """The model of every definition the schema accepts; a protocol name defined twice is a problem."""
-    built: list[Built] = []
+@dataclass(frozen=True)
+class _Model:
+    """The model of a protocol file: of all of it (``whole``: the schema accepted it), else of what the schema
+    accepted (without the items of the lists ``left_out`` names)."""
+
+    built: Built
+    whole: bool
+    left_out: frozenset[str]
+    read_past: frozenset[int]
+    """The lines of values the schema refused but the model holds: the checks' problems there are the same fault."""
+
+
+def _built(documents: list[Document], shared: SharedTypes, problems: list[Problem], unread: _Unread) -> list[_Model]:
+    """The model of the part of every definition the schema accepts; a protocol name defined twice is a problem."""
+    built: list[_Model] = []
     names: dict[str, str] = {}
     for doc in documents:
-        found = validate_document(doc, PROTOCOL_SCHEMA)
-        problems.extend(found)
-        if found:
+        checked = checked_document(doc, PROTOCOL_SCHEMA)
+        problems.extend(checked.problems)
+        unread.names |= checked.dropped
+        unread.customs = unread.customs or checked.unnamed
+        whole = not checked.problems
+        one = None
+        if checked.accepted is not None:
+            one = _guarded(functools.partial(build_protocol, Document(doc.path, checked.accepted), shared), whole=whole)
+        if one is None:
+            unread.protocols = True
             continue
-        one = build_protocol(doc, shared)
         protocol = one.protocol
         if protocol.name in names:
             problems.append(
@@ -56,8 +101,22 @@ def _built(documents: list[Document], shared: SharedTypes, problems: list[Proble
                 )
             )
         names[protocol.name] = protocol.source
-        built.append(one)
+        built.append(_Model(one, whole, checked.left_out, checked.read_past))
     return built
+
+
+_T = TypeVar("_T")
+
+
+def _guarded(stage: Callable[[], _T], *, whole: bool) -> _T | None:
+    """``stage()``; of a file with schema problems, None where it fails: the part the schema accepted may still lack
+    what the stage reads (an item another one names), and the schema's problems are what the user has to fix."""
+    if whole:
+        return stage()
+    try:
+        return stage()
+    except Exception:  # noqa: BLE001 - any failure on a file with schema problems is one of them
+        return None
 
 
 def _defined_elsewhere(built: list[Built], one: Built) -> dict[str, str]:
@@ -86,19 +145,30 @@ def load_protocols(
     """
     loaded = load_definitions(definitions, display_root)
     problems: list[Problem] = list(loaded.problems)  # unreadable files; the others are still checked
-    shared = _shared_types(loaded.customs, problems)
-    built = _built(loaded.protocols, shared, problems)
+    unread = _Unread(customs=not loaded.customs_complete, protocols=len(loaded.problems) > 0)
+    shared = _shared_types(loaded.customs, problems, unread)
+    built = _built(loaded.protocols, shared, problems, unread)
+    protocols = [model.built for model in built]
     valid: list[Protocol] = []
-    if loaded.customs_complete:  # else the checks would report the unreadable file's types as unknown
-        for one in built:
-            # Shared custom types are checked in the context of each protocol that uses them.
-            elsewhere = _defined_elsewhere(built, one)
-            found = run_checks(Context(one.protocol, one.scope, id_check=id_check, elsewhere=elsewhere))
-            problems.extend(found)
-            if not found:
-                valid.append(one.protocol)
-    if only and not loaded.problems:  # an unreadable file may define the protocol asked for
-        names = {one.protocol.name for one in built}
+    for model in built:
+        one = model.built
+        # Shared custom types are checked in the context of each protocol that uses them.
+        elsewhere = _defined_elsewhere(protocols, one)
+        context = Context(
+            one.protocol,
+            one.scope,
+            id_check=id_check,
+            elsewhere=elsewhere,
+            left_out=model.left_out,
+            unread=unread.of_types(),
+        )
+        found = _guarded(functools.partial(run_checks, context), whole=model.whole)
+        file = one.protocol.source
+        problems.extend(p for p in found or [] if p.file != file or p.line not in model.read_past)
+        if model.whole and not found:
+            valid.append(one.protocol)
+    if only and not unread.protocols:  # an unreadable file may define the protocol asked for
+        names = {one.protocol.name for one in protocols}
         for name in sorted(set(only) - names):
             problems.append(
                 Problem(

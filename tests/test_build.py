@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from definition_problems import line_of
 
 from streamcodecs_gen.build import SharedTypes, build_protocol
 from streamcodecs_gen.families.framing import as_written
@@ -63,10 +64,6 @@ SHARED = (
 )
 
 
-def _line(text: str, needle: str) -> int:
-    return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
-
-
 def _build(tmp_path: Path, text: str, shared: str = "") -> tuple[Protocol, TypeScope]:
     path = tmp_path / "demo.yaml"
     path.write_text(text, encoding="utf-8")
@@ -120,16 +117,16 @@ def test_each_node_gives_the_line_of_each_of_its_keys(tmp_path: Path) -> None:
     protocol, _ = _build(tmp_path, BROKEN)
     hello = protocol.messages[0]
     y = hello.fields[1]
-    assert y.origin == Origin("defs/demo.yaml", _line(BROKEN, "- name: y"), "/messages/0/fields/1")
-    assert y.origin.line_of("since") == _line(BROKEN, 'since: "8"')
-    assert y.origin.line_of("negative") == _line(BROKEN, "negative: error")
+    assert y.origin == Origin("defs/demo.yaml", line_of(BROKEN, "- name: y"), "/messages/0/fields/1")
+    assert y.origin.line_of("since") == line_of(BROKEN, 'since: "8"')
+    assert y.origin.line_of("negative") == line_of(BROKEN, "negative: error")
     assert not y.origin.written("py") and y.origin.line_of("py") == y.origin.line  # a key left out: the node's line
-    assert hello.origin.within("directions").line_of(1) == _line(BROKEN, "sideways")
-    assert protocol.origin.line_of("versions") == _line(BROKEN, "versions:")
+    assert hello.origin.within("directions").line_of(1) == line_of(BROKEN, "sideways")
+    assert protocol.origin.line_of("versions") == line_of(BROKEN, "versions:")
     blue = protocol.enums[0].values[1]
-    assert blue.origin.line_of("since") == _line(BROKEN, 'since: "9"') and blue.origin.path == "/enums/0/values/1"
+    assert blue.origin.line_of("since") == line_of(BROKEN, 'since: "9"') and blue.origin.path == "/enums/0/values/1"
     framing = protocol.framing
-    assert framing.origin.line_of("max_frame") == _line(BROKEN, "max_frame: 1024")
+    assert framing.origin.line_of("max_frame") == line_of(BROKEN, "max_frame: 1024")
 
 
 def test_shared_types_are_built_from_their_own_file(tmp_path: Path) -> None:
@@ -156,11 +153,11 @@ def test_the_checks_report_the_broken_model_at_the_lines_of_its_keys(tmp_path: P
     with pytest.raises(DefinitionError) as info:
         load_protocols(defs, tmp_path)
     found = {(p.line, p.message) for p in info.value.problems}
-    assert (_line(BROKEN, 'since: "7"'), "since '7' is not a declared version") in found
-    assert (_line(BROKEN, 'since: "9"'), "since '9' is not a declared version") in found
-    assert (_line(BROKEN, "Strnig"), "Hello.x: unknown type 'Strnig'") in found
-    assert (_line(BROKEN, "type: list}"), "Pair.a: list takes 1 type argument(s), got 0 in 'list'") in found
-    assert (_line(BROKEN, "sideways"), "message 'Hello': unknown direction 'sideways'") in found
+    assert (line_of(BROKEN, 'since: "7"'), "since '7' is not a declared version") in found
+    assert (line_of(BROKEN, 'since: "9"'), "since '9' is not a declared version") in found
+    assert (line_of(BROKEN, "Strnig"), "Hello.x: unknown type 'Strnig'") in found
+    assert (line_of(BROKEN, "type: list}"), "Pair.a: list takes 1 type argument(s), got 0 in 'list'") in found
+    assert (line_of(BROKEN, "sideways"), "message 'Hello': unknown direction 'sideways'") in found
 
 
 def test_the_framing_is_known_as_written() -> None:

@@ -5,13 +5,14 @@ Every case is a small definition with one thing wrong; removing the check that c
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from definition_problems import line_of, problems_after, problems_for, problems_of
 from test_cloudevents_definition import ACME
 
 from streamcodecs_gen.pipeline import load_protocols
@@ -66,24 +67,6 @@ messages:
     fields:
       - {name: responseFor, type: string}
 """
-
-
-def problems_for(tmp_path: Path, text: str, *, id_check: bool = True) -> list[str]:
-    defs = tmp_path / "defs"
-    defs.mkdir(exist_ok=True)
-    (defs / "demo.yaml").write_text(text, encoding="utf-8")
-    try:
-        load_protocols(defs, tmp_path, id_check=id_check)
-    except DefinitionError as exc:
-        return [str(p) for p in exc.problems]
-    return []
-
-
-def line_of(text: str, needle: str) -> int:
-    for number, line in enumerate(text.splitlines(), 1):
-        if needle in line:
-            return number
-    raise AssertionError(f"{needle!r} not in the definition")
 
 
 # (name, base, old text, new text, expected words, the text on the line that must be named)
@@ -231,7 +214,7 @@ CASES = [
         "used by the generated package",
         "protocol: spark",
     ),
-    ("YAML date", BINARY, "title: Demo", "title: 2018-04-05", "not allowed in definitions", "title: 2018-04-05"),
+    ("YAML date", BINARY, "title: Demo", "title: 2018-04-05", "a YAML timestamp, which definitions", "title: 2018-04"),
     (
         "tag key as a field",
         JSON,
@@ -391,7 +374,14 @@ CASES = [
         "cbor",
         "    - {name: cb, encoding: cbor, doc: a}",
     ),
-    ("duplicate YAML key", BINARY, "    code: 2\n", "    code: 2\n    code: 3\n", "duplicate key", "code: 3"),
+    (
+        "duplicate YAML key",
+        BINARY,
+        "    code: 2\n",
+        "    code: 2\n    code: 3\n",
+        "key 'code' again (first at line 24) — keep one of them",
+        "code: 3",
+    ),
     (
         "boolean where an integer or string goes",
         BINARY,
@@ -450,7 +440,7 @@ CASES = [
         BINARY,
         "enums:\n",
         "constants:\n  - {name: NOTHING, value: null}\nenums:\n",
-        "/constants/0/value: the value is null — write a string or a number",
+        "constant 'NOTHING', value: the value is null — write a string or a number",
         "name: NOTHING",
     ),
     (
@@ -510,7 +500,7 @@ CASES = [
             "    tag: status\n    directions: [up]\n    fields:\n      - {name: responseFor, type: string}\n",
             f"    shape: {{json: object, keys: [responseFor], match: {{n: {value}}}}}\n    directions: [up]\n"
             "    fields:\n      - {name: responseFor, type: string}\n      - {name: n, type: any, nullable: true}\n",
-            f"/messages/1/shape/match/n: {said} — write a string or an integer",
+            f"message 'Status', shape.match.n: {said} — write a string or an integer",
             "shape: {json: object",
         )
         for value, said in (
@@ -526,21 +516,21 @@ CASES = [
     *(
         (f"schema words for {new}", JSON, old, new, words, marker)
         for old, new, words, marker in (
-            ("title: JSON demo", "title: no", "/title: false is not a string — write a string (YAML reads", "title:"),
+            ("title: JSON demo", "title: no", "title: false is not a string — write a string (YAML reads", "title:"),
             (
                 "{name: shardId, type: string}",
                 "{name: shardId, type: string, min_length: [1]}",
-                "/messages/0/fields/0/min_length: a list is not an integer — write an integer",
+                "message 'Start', field 'shardId', min_length: a list is not an integer — write an integer",
                 "min_length",
             ),
             (
                 "{name: shardId, type: string}",
                 '{name: shardId, type: string, min_length: "2"}',
-                '/messages/0/fields/0/min_length: "2" is not an integer',
+                "message 'Start', field 'shardId', min_length: \"2\" is not an integer",
                 "min_length",
             ),
-            ("family: json", "family: jsn", '/family: "jsn" is not allowed — use one of: "binary", "json"', "family:"),
-            ("family: json", "family: true", "/family: true is not allowed", "family:"),
+            ("family: json", "family: jsn", 'family: "jsn" is not allowed — use one of: "binary", "json"', "family:"),
+            ("family: json", "family: true", "family: true is not allowed", "family:"),
         )
     ),
     ("YAML syntax", BINARY, "    code: 2\n", "    code: [2\n", "YAML error", "    code: [2"),
@@ -639,13 +629,13 @@ def test_each_problem_is_reported_with_its_line(
     )
     for problem in matching:
         assert problem.startswith("defs/demo.yaml:")
-        if words not in ("YAML error", "duplicate key"):
+        if words != "YAML error":
             assert " — " in problem, f"no hint on what to do: {problem}"
 
 
 def test_an_empty_file_is_reported_as_empty_with_what_to_write(tmp_path: Path) -> None:
     assert problems_for(tmp_path, "") == [
-        "defs/demo.yaml:1: /: the file is empty — write a definition (see docs/definition-format.md)"
+        "defs/demo.yaml:1: the file is empty — write a definition (see docs/definition-format.md)"
     ]
 
 
@@ -659,6 +649,65 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
     assert len(found) >= 3
     assert any("uuid128" in p for p in found) and any("already used" in p for p in found)
     assert any("replies" in p for p in found)
+
+
+# A schema problem (the text on its line, what it says) in a definition whose message Bye also names a direction it
+# does not declare.
+SCHEMA_AND_SEMANTIC = [
+    ("code: 1\n", "code: one\n", "message 'Hello', code: \"one\" is not an integer — write an integer"),
+    ("type: int32}", "type: 5}", "type 'Pair', field 'a', type: 5 is not a string — write a string"),
+    ("      - {name: a, type: int32}", "      - [a, int32]", "type 'Pair', field #1: a list is not a mapping"),
+    ("  - name: Pair\n", "  - name: pair\n", 'type #1, name: "pair" is not a CamelCase name — write Pair'),
+    ("    type: int8\n", "    type: int9\n", "enum 'Color', type: \"int9\" is not allowed"),
+    ("directions: [request]", "directions: request", "message 'Hello', directions: \"request\" is not a list"),
+    ("code: 2\n", "code: 2\n    nmae: Bye\n", "message 'Bye': unknown key 'nmae'"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "says"), SCHEMA_AND_SEMANTIC, ids=[c[1].strip() for c in SCHEMA_AND_SEMANTIC])
+def test_a_schema_problem_does_not_hide_the_semantic_problems_of_its_file(
+    tmp_path: Path, old: str, new: str, says: str
+) -> None:
+    """A file the schema refused was not checked further: its author, having fixed that, met the next problem. The
+    checks now run over what the schema accepted (a message, field or member it refused left out), without
+    concluding from what was left out (direction 'request' would have no message when Hello is)."""
+    text, found = problems_after(tmp_path, BINARY.replace("directions: [reply]", "directions: [rply]"), old, new)
+    line = line_of(text, new.strip().splitlines()[-1])
+    assert any(p.startswith(f"defs/demo.yaml:{line}: {says}") for p in found), found
+    rply = line_of(text, "[rply]")
+    assert f"defs/demo.yaml:{rply}: message 'Bye': unknown direction 'rply' — did you mean 'reply'?" in found, found
+    assert not any("has no message" in p and "'request'" in p for p in found), found
+
+
+def test_a_definition_the_schema_leaves_nothing_of_is_reported_without_a_crash(tmp_path: Path) -> None:
+    """Left without its versions (each a number where a text goes), the definition cannot be built: its schema
+    problems are what it reports."""
+    text = BINARY.replace('versions: ["1", "2"]', "versions: [1, 2]")
+    found = problems_for(tmp_path, text)
+    assert found == [
+        "defs/demo.yaml:4: version #1: 1 is not a string — write a string",
+        "defs/demo.yaml:4: version #2: 2 is not a string — write a string",
+    ]
+
+
+@pytest.mark.parametrize(
+    "custom",
+    [
+        "customTypes:\n  - name: Shared\n    fields:\n      - {name: a, type: int32\n",  # YAML: the } is missing
+        "customTypes:\n  - name: Shared\n    fields: {name: a, type: int32}\n",  # a mapping where a list goes
+        "customTypes: {name: Shared}\n",
+    ],
+    ids=["not YAML", "fields a mapping", "customTypes a mapping"],
+)
+def test_a_broken_custom_file_does_not_hide_the_problems_of_the_protocols(tmp_path: Path, custom: str) -> None:
+    """A custom/ file that could not be read stopped every protocol's checks (its types would have looked unknown):
+    the protocols are now checked, without calling a type unknown that the unread file may define."""
+    text = BINARY.replace("{name: a, type: int32}", "{name: a, type: Shared}").replace("[reply]", "[rply]")
+    found = problems_of(tmp_path, {"custom/Custom.yaml": custom, "demo.yaml": text})
+    assert {p.split(":")[0] for p in found} == {"defs/custom/Custom.yaml", "defs/demo.yaml"}, found
+    rply = line_of(text, "[rply]")
+    assert f"defs/demo.yaml:{rply}: message 'Bye': unknown direction 'rply' — did you mean 'reply'?" in found, found
+    assert not any("Shared" in p for p in found if p.startswith("defs/demo.yaml")), found
 
 
 REPO = Path(__file__).resolve().parent.parent
@@ -754,34 +803,17 @@ def test_unsafe_yaml_tags_are_rejected(tmp_path: Path) -> None:
 
 
 def test_a_problem_in_one_file_does_not_hide_another(tmp_path: Path) -> None:
-    defs = tmp_path / "defs"
-    defs.mkdir()
-    (defs / "a.yaml").write_text(BINARY.replace("type: int32}", "type: nope}"), encoding="utf-8")
-    (defs / "b.yaml").write_text(
-        textwrap.dedent(JSON)
-        .replace("protocol: jdemo", "protocol: other")
-        .replace("directions: [up]", "directions: [sideways]"),
-        encoding="utf-8",
-    )
-    with pytest.raises(DefinitionError) as info:
-        load_protocols(defs, tmp_path)
-    files = {p.file for p in info.value.problems}
-    assert files == {"defs/a.yaml", "defs/b.yaml"}
+    other = JSON.replace("protocol: jdemo", "protocol: other").replace("directions: [up]", "directions: [sideways]")
+    found = problems_of(tmp_path, {"a.yaml": BINARY.replace("type: int32}", "type: nope}"), "b.yaml": other})
+    assert {p.split(":")[0] for p in found} == {"defs/a.yaml", "defs/b.yaml"}, found
 
 
 def test_a_shared_enums_members_are_checked_in_the_protocols_using_it(tmp_path: Path) -> None:
     # Its values become case labels of the Java codec: a repeated or out-of-range value was javac's "template bug".
-    defs = tmp_path / "defs"
-    (defs / "custom").mkdir(parents=True)
-    (defs / "custom" / "Custom.yaml").write_text(
-        "customTypes: []\nenums:\n  - name: E\n    type: int8\n"
-        "    values: [{name: A, value: 300}, {name: B, value: 300}]\n",
-        encoding="utf-8",
-    )
-    (defs / "demo.yaml").write_text(BINARY.replace("{name: a, type: int32}", "{name: a, type: E}"), encoding="utf-8")
-    with pytest.raises(DefinitionError) as info:
-        load_protocols(defs, tmp_path)
-    found = [str(p) for p in info.value.problems]
+    custom = "customTypes: []\nenums:\n  - name: E\n    type: int8\n"
+    custom += "    values: [{name: A, value: 300}, {name: B, value: 300}]\n"
+    demo = BINARY.replace("{name: a, type: int32}", "{name: a, type: E}")
+    found = problems_of(tmp_path, {"custom/Custom.yaml": custom, "demo.yaml": demo})
     assert any(p.startswith("defs/custom/Custom.yaml:5:") and "A's value 300 does not fit int8" in p for p in found)
     assert any(p.startswith("defs/custom/Custom.yaml:5:") and "B's value 300 is also A's (line 5)" in p for p in found)
 
@@ -810,19 +842,14 @@ def test_a_repeated_enum_member_or_value_says_which_it_is(tmp_path: Path, old: s
 
 
 def test_shared_custom_types_are_checked_and_named_by_their_own_file(tmp_path: Path) -> None:
-    defs = tmp_path / "defs"
-    (defs / "custom").mkdir(parents=True)
-    (defs / "custom" / "Custom.yaml").write_text(
+    custom = (
         "customTypes:\n  - name: Shared\n    fields:\n      - {name: a, type: Strnig}\n"
         "      - {name: class, type: int32}\n"
         "enums:\n  - {name: E, type: int8, values: [{name: A, value: 1}]}\n"
-        "  - {name: E, type: int8, values: [{name: B, value: 2}]}\n",
-        encoding="utf-8",
+        "  - {name: E, type: int8, values: [{name: B, value: 2}]}\n"
     )
-    (defs / "demo.yaml").write_text(BINARY.replace("type: int32}", "type: Shared}"), encoding="utf-8")
-    with pytest.raises(DefinitionError) as info:
-        load_protocols(defs, tmp_path)
-    found = [str(p) for p in info.value.problems]
+    demo = BINARY.replace("type: int32}", "type: Shared}")
+    found = problems_of(tmp_path, {"custom/Custom.yaml": custom, "demo.yaml": demo})
     assert any(p.startswith("defs/custom/Custom.yaml:4:") and "did you mean 'string'" in p for p in found), found
     assert any(p.startswith("defs/custom/Custom.yaml:5:") and "keyword" in p for p in found), found
     assert any("custom enum 'E' is defined twice" in p for p in found), found
@@ -960,16 +987,10 @@ def test_the_names_generated_code_uses_are_all_known_to_the_check() -> None:
 def test_a_type_of_another_protocol_is_named_with_where_it_is_and_how_to_share_it(tmp_path: Path) -> None:
     """It was an unknown type with a list of this protocol's names, as if misspelt: the user who had defined it one
     file away was not told that a protocol sees only its own types and custom/'s."""
-    defs = tmp_path / "defs"
-    defs.mkdir()
-    (defs / "a.yaml").write_text(BINARY, encoding="utf-8")
     other = JSON.replace("{name: shardId, type: string}", "{name: shardId, type: Pair}")
     other = other.replace("{name: responseFor, type: string}", "{name: responseFor, type: list<Hello>}")
-    (defs / "b.yaml").write_text(other, encoding="utf-8")
-    with pytest.raises(DefinitionError) as caught:
-        load_protocols(defs, tmp_path)
     hint = "to share it between protocols, define it in the definitions' custom/*.yaml (customTypes: or enums:)"
-    assert [str(p) for p in caught.value.problems] == [
+    assert problems_of(tmp_path, {"a.yaml": BINARY, "b.yaml": other}) == [
         f"defs/b.yaml:{line_of(other, 'type: Pair')}: Start.shardId: type 'Pair' is a type of protocol 'demo' "
         f"(defs/a.yaml:{line_of(BINARY, 'name: Pair')}), which protocol 'jdemo' cannot name — {hint}",
         f"defs/b.yaml:{line_of(other, 'list<Hello>')}: Status.responseFor: type 'Hello' is a message of protocol "
@@ -980,13 +1001,13 @@ def test_a_type_of_another_protocol_is_named_with_where_it_is_and_how_to_share_i
 @pytest.mark.parametrize(
     ("old", "new", "says"),
     [
-        ("  - name: Start\n", "  - name: start\n", '/messages/0/name: "start" is not a CamelCase name — write Start'),
+        ("  - name: Start\n", "  - name: start\n", 'message #1, name: "start" is not a CamelCase name — write Start'),
         (
             "  - name: Start\n",
             "  - name: shard-started\n",
             '"shard-started" is not a CamelCase name — write ShardStarted',
         ),
-        ("{name: down}", "{name: Down}", '/directions/0/name: "Down" is not a snake_case name — write down'),
+        ("{name: down}", "{name: Down}", 'direction #1, name: "Down" is not a snake_case name — write down'),
         ("{name: down}", "{name: 9down}", "is not a snake_case name — use lower-case letters, digits and _"),
     ],
 )
@@ -995,8 +1016,7 @@ def test_a_name_of_the_wrong_form_is_named_in_words_with_the_name_to_write(
 ) -> None:
     """It said "'start' does not match '^[A-Z][A-Za-z0-9]*$' — it must match ^[A-Z][A-Za-z0-9]*$": the schema's
     regex, twice, for a rule the definition's author knows as CamelCase."""
-    text = JSON.replace(old, new, 1)
-    found = problems_for(tmp_path, text)
+    text, found = problems_after(tmp_path, JSON, old, new)
     assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{line_of(text, new.strip())}: "), found
     assert found[0].endswith(says), found
 
@@ -1031,16 +1051,95 @@ def test_yaml_syntax_errors_name_their_cause_at_its_line(tmp_path: Path, old: st
     assert problems_for(tmp_path, text) == [f"defs/demo.yaml:{line}: YAML error: {says.format(line=line, end=end)}"]
 
 
+# A definition broken as users break them (what, the text changed, the line's text, the problem): each said where
+# PyYAML's or jsonschema's own words (a JSON pointer, "expected <block end>", "is a required property") were.
+BROKEN_AS_USERS_DO = [
+    (
+        "key indented deeper",
+        "    code: 2\n",
+        "      code: 2\n",
+        "      code: 2",
+        "YAML error: this key is indented deeper (6 spaces) than the key above it, so YAML reads it as more of that "
+        "key's value — indent it as the keys beside it",
+    ),
+    (
+        "key indented between",
+        "    code: 2\n",
+        "   code: 2\n",
+        "   code: 2",
+        "YAML error: this line is indented 3 spaces, which lines up with no key (nor '- ' item) above it — indent it "
+        "as the keys (or the '- ' items) it belongs with",
+    ),
+    (
+        "key indented as the items",
+        "    directions: [reply]\n",
+        "  directions: [reply]\n",
+        "  directions: [reply]",
+        "YAML error: this key is indented 2 spaces, as the '- ' items of the list around it, not as the keys of one "
+        "— indent it as the keys of its item, or start a new item with '- '",
+    ),
+    ("no colon", "    code: 2\n", "    code 2\n", "    code 2", "YAML error: this line is not `key: value`"),
+    ("no space", "    code: 2\n", "    code:2\n", "    code:2", "YAML error: this line is not `key: value`"),
+    (
+        "a bracket left open",
+        "{name: a, type: int32}",
+        "{name: a, type: int32",
+        "{name: a, type: int32",
+        "YAML error: the { opened here is not closed on its line, so it runs on to line 16 — close it with } on line "
+        "15",
+    ),
+    (
+        "a ': ' in a value",
+        "title: Demo",
+        "title: Demo: the demo",
+        "title: Demo",
+        "YAML error: a second ': ' on this line, in a value that is not quoted — quote the value (\"...\")",
+    ),
+    (
+        "a list where a mapping goes",
+        "framing:\n  {byte_order",
+        "framing:\n  - {byte_order",
+        "framing:",
+        "framing: a list is not a mapping — write a mapping (key: value lines)",
+    ),
+    (
+        "a number where a string goes",
+        "{name: a, type: int32}",
+        "{name: a, type: 32}",
+        "type: 32",
+        "type 'Pair', field 'a', type: 32 is not a string — write a string",
+    ),
+    ("a missing key", "title: Demo\n", "", "protocol: demo", "`title` is missing — add `title: ...`"),
+    (
+        "a near miss",
+        "{name: requestId, type: int64}\n      - {name: trace",
+        "{name: requestId, tpye: int64}\n      - {name: trace",
+        "tpye",
+        "message 'Hello', field 'requestId': unknown key 'tpye' — did you mean 'type'?",
+    ),
+    ("a framing's near miss", "max_frame: 1024", "max_fram: 1024", "max_fram", "framing: unknown key 'max_fram'"),
+]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "marker", "says"), [c[1:] for c in BROKEN_AS_USERS_DO], ids=[c[0] for c in BROKEN_AS_USERS_DO]
+)
+def test_a_definition_broken_as_users_do_is_said_in_words_at_its_line(
+    tmp_path: Path, old: str, new: str, marker: str, says: str
+) -> None:
+    """PyYAML's words ("mapping values are not allowed here", "expected <block end>, but found '?'", "could not find
+    expected ':'", the last two a line after the cause) and jsonschema's ("/messages/0/fields/0: 'type' is a
+    required property" beside "unknown key 'tpye'") were what a user read; each is now one problem in words, at the
+    line to change, saying what to write."""
+    text, found = problems_after(tmp_path, BINARY, old, new)
+    assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{line_of(text, marker)}: {says}"), found
+    assert " — " in found[0] and not re.search(r": /|\^|<block|could not find|required property", found[0]), found
+
+
 def test_a_shared_type_named_like_a_generated_name_is_a_problem_of_its_own_file(tmp_path: Path) -> None:
-    defs = tmp_path / "defs"
-    (defs / "custom").mkdir(parents=True)
-    (defs / "custom" / "Custom.yaml").write_text(
-        "customTypes: []\nenums:\n  - name: Map\n    type: int8\n    values: [{name: A, value: 1}]\n", encoding="utf-8"
-    )
-    (defs / "demo.yaml").write_text(BINARY.replace("{name: a, type: int32}", "{name: a, type: Map}"), encoding="utf-8")
-    with pytest.raises(DefinitionError) as caught:
-        load_protocols(defs, tmp_path)
-    assert [str(p) for p in caught.value.problems] == [
+    custom = "customTypes: []\nenums:\n  - name: Map\n    type: int8\n    values: [{name: A, value: 1}]\n"
+    demo = BINARY.replace("{name: a, type: int32}", "{name: a, type: Map}")
+    assert problems_of(tmp_path, {"custom/Custom.yaml": custom, "demo.yaml": demo}) == [
         "defs/custom/Custom.yaml:3: 'Map' is a Java class the generated Java code uses (a class of that name would "
         "hide it) — rename it"
     ]

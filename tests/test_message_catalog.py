@@ -170,6 +170,26 @@ def test_msgspec_words_are_msgspecs() -> None:
     assert _msgspec_error(_Tagged | _Other, b'{"t":"c"}') == by["invalid_tag"].format(tag="c") + at_tag
 
 
+def test_the_content_modes_are_the_catalogs_in_both_runtimes_and_the_definition() -> None:
+    """The modes to_kafka writes were a tuple in the Python runtime (kafkarecords) and a list in the Java SQL
+    functions, each written by hand: now both are the catalog's, rendered (a mode added to one runtime alone would
+    be refused by the other's to_kafka), and the CloudEvents definition's ContentMode enum, which users pass, holds
+    the same values."""
+    listed = re.compile(r"\(\s*\"binary\",\s*\"structured\"\s*\)")
+    for source in (_java_sources(), _python_sources()):
+        assert not listed.search(source), "the content modes are written by hand in a runtime"
+    from streamcodecs._runtime import kafkarecords, messages
+
+    assert kafkarecords.CONTENT_MODES == messages.CONTENT_MODES == catalog.CONTENT_MODES
+    rendered = (REPO / "output" / "java" / "src" / "streamcodecs" / "runtime" / "Messages.java").read_text("utf-8")
+    assert "CONTENT_MODES = java.util.List.of(" + ", ".join(f'"{m}"' for m in catalog.CONTENT_MODES) + ")" in rendered
+    sql = (JAVA_RUNTIME / "streamcodecs" / "runtime" / "SqlFunctions.java").read_text("utf-8")
+    assert "Messages.CONTENT_MODES.contains(mode)" in sql
+    from streamcodecs import cloudevents
+
+    assert tuple(mode.value for mode in cloudevents.ContentMode) == catalog.CONTENT_MODES
+
+
 def test_msgspec_messagepack_words_are_msgspecs() -> None:
     """msgspec's MessagePack words, which the Java codec's MessagePack reader and writer say from the catalog."""
     by = catalog.BY_NAME

@@ -197,3 +197,19 @@ def test_the_package_declares_every_distribution_it_imports() -> None:
     outside_spark = [p for p in files if "spark" not in p.relative_to(PACKAGE).parts]
     assert _imported_distributions(outside_spark) <= runtime
     assert _imported_distributions(files) <= runtime | spark, sorted(_imported_distributions(files) - runtime - spark)
+
+
+def test_each_familys_spark_functions_take_the_shared_arguments_once() -> None:
+    """BinaryFunctions, JsonFunctions and KafkaFunctions each declared ProtocolFunctions's five arguments again and
+    passed them on one by one (7 lines each): they are now declared once (``_functions.Common``) and passed on as
+    they are, so an argument added there reaches every family."""
+    import inspect
+
+    from streamcodecs.spark import _binary, _functions, _json, _kafka
+
+    shared = set(_functions.Common.__annotations__)
+    assert shared == {"codec", "protocol", "directions", "decoded", "encoded_from"}
+    for family in (_binary.BinaryFunctions, _json.JsonFunctions, _kafka.KafkaFunctions):
+        source = inspect.getsource(family.__init__)
+        assert not shared & set(inspect.signature(family.__init__).parameters), family
+        assert "super().__init__(module, name, **common)" in source, family

@@ -241,6 +241,47 @@ def test_a_bad_mode_or_direction_is_refused_with_the_python_functions_words(spar
     assert f"{function}: {refused.value}" in str(sql.value)
 
 
+# A direction, or a content mode, written with a quote in it, each way SQL writes one: what the function is given
+# is the text the Python function is given, refused in the Python function's words (its repr of that text).
+QUOTED = [
+    ("kcl_decode(data, 'it\\'s')", "it's"),  # a JSON-family function (the direction becomes an index)
+    ('storm_decode(data, "it\'s")', "it's"),
+    ("pravega_decode(data, 'to''s')", "to's"),  # a quote doubled
+    ("pravega_decode(data, 'a\\'b\"c')", "a'b\"c"),  # the binary family (the direction becomes a literal column)
+    ("cloudevents_decode(data, '\\\\')", "\\"),
+    ("pravega_decode(data, '\\' OR 1=1 --')", "' OR 1=1 --"),
+]
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize(("call", "direction"), QUOTED, ids=[c[0] for c in QUOTED])
+def test_a_direction_with_a_quote_is_the_text_the_python_function_refuses(
+    spark: Any, call: str, direction: str
+) -> None:
+    function = call.split("(")[0]
+    module = _module(function.split("_")[0])
+    with pytest.raises(ValueError) as refused:
+        module.decode("data", direction=direction)
+    assert repr(direction) in str(refused.value)
+    _frames(spark, "kcl").createOrReplaceTempView("sql_frames")
+    with pytest.raises(Exception) as sql:
+        spark.sql(f"SELECT {call} FROM sql_frames").collect()
+    assert f"{function}: {refused.value}" in str(sql.value)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("mode", ["bin'ary", 'struct"ured', 'it\'s "both"'])
+def test_a_content_mode_with_a_quote_is_refused_in_the_python_functions_words(spark: Any, mode: str) -> None:
+    from streamcodecs.spark import cloudevents as sce
+
+    with pytest.raises(ValueError) as refused:
+        sce.to_kafka(spark.range(1), mode)  # refused before the events are read
+    literal = "'" + mode.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    with pytest.raises(Exception) as sql:
+        spark.sql(f"SELECT to_cloudevents_kafka(x, {literal}) FROM VALUES (1) AS t(x)").collect()
+    assert f"to_cloudevents_kafka: {refused.value}" in str(sql.value)
+
+
 @pytest.mark.spark
 @pytest.mark.parametrize(
     ("call", "words"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Container, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,17 @@ class Context:
     elsewhere: Mapping[str, str] = field(default_factory=dict)
     """Names the other protocols of the run define (types, enums, messages), each to where: ``a type of protocol
     'kcl' (protocol-definitions/kcl.yaml:82)``. A protocol cannot name them; the problem says where they are."""
+    left_out: frozenset[str] = frozenset()
+    """The lists of this file (``messages``, ``messages/fields``, ``directions``) that the schema refused items of,
+    which the model is built without (``schema.checked_document``): see :meth:`may_lack`."""
+    unread: Container[str] = frozenset()
+    """Type names that may be defined where the checks cannot read (a type or enum the schema refused, or any name
+    at all when a file of custom/ could not be read): not reported as unknown, since its file's problem is."""
+
+    def may_lack(self, *lists: str) -> bool:
+        """Whether the model may lack an item of one of ``lists`` (as :attr:`left_out` names them): a check that
+        concludes from what is not there (a direction no message uses, a name no field has) does not then run."""
+        return not self.left_out.isdisjoint(lists)
 
     @property
     def family(self) -> str:
@@ -77,6 +88,16 @@ class Context:
             yield "type", struct
         for message in self.protocol.messages:
             yield "message", message
+
+
+class _Every:
+    """Every name: what a file of custom/ that could not be read may define."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+
+EVERY_NAME: Container[str] = _Every()
 
 
 def _names(ref: TypeRef) -> Iterator[str]:

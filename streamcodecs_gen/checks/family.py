@@ -28,6 +28,8 @@ def check_family_rules(ctx: Context) -> Iterator[Problem]:
 
 
 def _unused_directions(ctx: Context) -> Iterator[Problem]:
+    if ctx.may_lack("messages", "messages/directions"):
+        return
     used = {d for m in ctx.protocol.messages for d in m.directions}
     for index, direction in enumerate(ctx.protocol.directions):
         if direction.name not in used:
@@ -54,7 +56,7 @@ def _enum_family_rules(ctx: Context) -> Iterator[Problem]:
 
 def _array_shapes(ctx: Context) -> Iterator[Problem]:
     for message in ctx.protocol.messages:
-        if message.array_shaped:
+        if message.array_shaped and not ctx.may_lack("messages/fields"):
             fields = message.fields
             if len(fields) != 1 or fields[0].type.head != "list":
                 yield ctx.problem(

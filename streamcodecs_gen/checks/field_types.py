@@ -70,6 +70,8 @@ def _resolve(ctx: Context, ref: TypeRef) -> tuple[str | None, str | None]:
             f"type {head!r} is {ctx.elsewhere[head]}, which protocol {ctx.protocol.name!r} cannot name",
             "to share it between protocols, define it in the definitions' custom/*.yaml (customTypes: or enums:)",
         )
+    if head in ctx.unread:
+        return None, None
     return f"unknown type {head!r}", suggest(head, ctx.scope.known)
 
 

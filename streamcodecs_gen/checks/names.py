@@ -161,12 +161,13 @@ def _enum_members(ctx: Context, enum: Enum) -> Iterator[Problem]:
                 f"enum {enum.name}: member {value.name}'s value {value.value!r} {why}",
                 "use a value from {} to {}".format(*enum.wire_type.range),
             )
-    if enum.unknown is not None and enum.unknown != "keep" and enum.unknown not in members:
+    unknown = enum.unknown
+    if unknown is not None and unknown != "keep" and unknown not in members and not ctx.may_lack("enums/values"):
         yield ctx.problem(
             enum,
             "unknown",
-            f"enum {enum.name}: unknown={enum.unknown!r} is not a member",
-            suggest(enum.unknown, members) + " (or `keep` for an open enum)",
+            f"enum {enum.name}: unknown={unknown!r} is not a member",
+            suggest(unknown, members) + " (or `keep` for an open enum)",
         )
 
 
@@ -176,7 +177,7 @@ def check_directions(ctx: Context) -> Iterator[Problem]:
         yield ctx.problem(ctx.protocol, "directions", "direction names repeat", "name each direction once")
     for message in ctx.protocol.messages:
         for i, direction in enumerate(message.directions):
-            if direction not in declared:
+            if direction not in declared and not ctx.may_lack("directions"):
                 yield ctx.problem(
                     message.origin.within("directions"),
                     i,

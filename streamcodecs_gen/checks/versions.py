@@ -21,7 +21,7 @@ def check_versions(ctx: Context) -> Iterator[Problem]:
 
 def version_ref_problems(ctx: Context, node: HasOrigin, key: str, value: str | None) -> Iterator[Problem]:
     """A version the node's ``key`` names (``since``, ``removed``), if any, is a declared one."""
-    if value is not None and value not in ctx.versions:
+    if value is not None and value not in ctx.versions and not ctx.may_lack("versions"):
         yield ctx.problem(
             node,
             key,

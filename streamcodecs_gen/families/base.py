@@ -24,6 +24,10 @@ class CheckContext(typing.Protocol):
     scope: TypeScope
     id_check: bool
 
+    def may_lack(self, *lists: str) -> bool:
+        """Whether the model may lack an item the schema refused of one of ``lists`` (``messages/fields``): a rule
+        that concludes from what is not there does not then apply."""
+
     @property
     def framing(self) -> Any:
         """The family's typed framing configuration (``framing.py``)."""

@@ -10,13 +10,12 @@ from Python as its text (``_variant.textual``), parsed into a VARIANT on the JVM
 from __future__ import annotations
 
 import functools
-from types import ModuleType
+from typing import Unpack
 
 import pyarrow as pa
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import to_arrow_type
-from pyspark.sql.types import StructType
 
 from . import _arrow, _functions, _gc, _jvm, _variant, check_direction, check_mode, finish
 
@@ -24,32 +23,20 @@ __all__ = ["JsonFunctions"]
 
 
 class JsonFunctions(_functions.ProtocolFunctions):
-    """``decode`` and ``encode`` of one protocol: ``codec`` is its generated codec module, ``protocol`` its name,
-    ``directions`` its ``DIRECTIONS``, ``decoded`` its ``DECODED`` and ``kinds`` its messages by name."""
+    """``decode`` and ``encode`` of one protocol: ``kinds`` its messages by name, beside what every family's
+    functions take (:class:`~._functions.Common`)."""
 
     def __init__(
         self,
         module: str,
         name: str,
         *,
-        codec: ModuleType,
-        protocol: str,
-        directions: tuple[str, ...],
-        decoded: StructType,
-        encoded_from: StructType,
         kinds: dict[str, _arrow.Kind],
+        **common: Unpack[_functions.Common],
     ) -> None:
-        super().__init__(
-            module,
-            name,
-            codec=codec,
-            protocol=protocol,
-            directions=directions,
-            decoded=decoded,
-            encoded_from=encoded_from,
-        )
+        super().__init__(module, name, **common)
         self.kinds = kinds
-        self.decoded_text = _variant.textual(decoded)
+        self.decoded_text = _variant.textual(self.decoded)
         self.decoded_arrow: pa.StructType = to_arrow_type(self.decoded_text, timezone="UTC")  # any zone would do
 
     def decode_batch(self, lines: pa.Array, direction: str | None) -> pa.Array:

@@ -11,8 +11,7 @@ type says of its data.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Unpack
 
 import msgspec
 import pyarrow as pa
@@ -155,35 +154,23 @@ def _quoted(name: str) -> Column:
 
 
 class KafkaFunctions(_functions.ProtocolFunctions):
-    """The Spark functions of one protocol: ``codec`` is its generated codec module, ``protocol`` its name,
-    ``directions`` its ``DIRECTIONS``, ``decoded`` its ``DECODED``, ``event`` its event, ``media`` what a content
-    type says, ``key_mappers`` the attributes that may become the record's key (mapper -> (field, encoding)) and
-    ``no_java`` why the protocol has no Java target (then every function takes its Python path), or None."""
+    """The Spark functions of one protocol, beside what every family's functions take (:class:`~._functions.Common`):
+    ``event`` its event, ``media`` what a content type says, ``key_mappers`` the attributes that may become the
+    record's key (mapper -> (field, encoding)) and ``no_java`` why the protocol has no Java target (then every
+    function takes its Python path), or None."""
 
     def __init__(
         self,
         module: str,
         name: str,
         *,
-        codec: ModuleType,
-        protocol: str,
-        directions: tuple[str, ...],
-        decoded: StructType,
-        encoded_from: StructType,
         event: SparkEvent,
         media: Media,
         key_mappers: dict[str, tuple[str, str]],
         no_java: str | None = None,
+        **common: Unpack[_functions.Common],
     ) -> None:
-        super().__init__(
-            module,
-            name,
-            codec=codec,
-            protocol=protocol,
-            directions=directions,
-            decoded=decoded,
-            encoded_from=encoded_from,
-        )
+        super().__init__(module, name, **common)
         self.event = event
         self.time_at = event.schema.names.index(event.time) if event.time is not None else -1
         """Where the event's row holds its time (-1: it has none the Java UDFs take): one whose instant is outside
@@ -202,7 +189,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
             ]
         )
         self.arrow: dict[str, pa.DataType] = {
-            "decoded": to_arrow_type(decoded, timezone="UTC"),
+            "decoded": to_arrow_type(self.decoded, timezone="UTC"),
             "from_kafka": to_arrow_type(self.from_kafka_row, timezone="UTC"),
             "to_kafka": to_arrow_type(_TO_KAFKA_ROW),
         }

@@ -28,6 +28,7 @@ from .kafkajson import JSON_ENCODE, finite, json_decode, json_raw
 from .kafkarules import Invalid, ascii_lower
 from .kafkarules import media_type_essence as _essence
 from .kafkarules import media_type_parameter as _parameter
+from .messages import CONTENT_MODES  # the modes to_kafka writes (the catalog's, which the Java SQL functions say too)
 
 __all__ = ["BINARY_TYPES", "CONTENT_MODES", "KafkaRecord", "Reader", "Records", "ToKafka", "header_pairs", "kind"]
 
@@ -35,8 +36,6 @@ E = TypeVar("E")
 
 Headers = list[tuple[str, bytes | None]]
 BINARY_TYPES = (bytes, bytearray, memoryview)
-CONTENT_MODES: tuple[str, ...] = ("binary", "structured")
-"""The modes ``to_kafka`` writes a record in (the Kafka binding's content modes; ``from_kafka`` tells them apart)."""
 
 
 class KafkaRecord(msgspec.Struct, gc=False):

@@ -11,6 +11,8 @@ MAX_DEPTH: Final = 1000
 """How deep JSON may nest its arrays and objects (deeper is refused as :data:`TOO_DEEP`)."""
 SHOWN_KEYS: Final = 8
 """How many of an object's keys a problem shows (:func:`no_message_has_keys`; the rest are counted)."""
+CONTENT_MODES: Final[tuple[str, ...]] = ("binary", "structured")
+"""The Kafka binding's content modes, which ``to_kafka`` writes a record in (another is :func:`unknown_mode`)."""
 
 
 def not_bytes(*, call: object, kind: object) -> str:

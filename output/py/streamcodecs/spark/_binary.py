@@ -9,13 +9,12 @@ hands them to :class:`BinaryFunctions`, which its public functions call: on the 
 from __future__ import annotations
 
 import functools
-from types import ModuleType
+from typing import Unpack
 
 import pyarrow as pa
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import to_arrow_type
-from pyspark.sql.types import StructType
 
 from .._runtime import messages as _m
 from .._runtime.errors import DecodeError
@@ -31,33 +30,20 @@ def failure(error: type[DecodeError], reason: str, data: bytes) -> DecodeError:
 
 
 class BinaryFunctions(_functions.ProtocolFunctions):
-    """``decode`` and ``encode`` of one protocol: ``codec`` is its generated codec module, ``protocol`` its name,
-    ``directions`` its ``DIRECTIONS``, ``decoded`` its ``DECODED`` and ``kinds`` its messages by name (those
-    ``decode`` gives; the inline frames are ``_inline``'s)."""
+    """``decode`` and ``encode`` of one protocol: ``kinds`` its messages by name (those ``decode`` gives; the inline
+    frames are ``_inline``'s), beside what every family's functions take (:class:`~._functions.Common`)."""
 
     def __init__(
         self,
         module: str,
         name: str,
         *,
-        codec: ModuleType,
-        protocol: str,
-        directions: tuple[str, ...],
-        decoded: StructType,
-        encoded_from: StructType,
         kinds: dict[str, _arrow.Kind],
+        **common: Unpack[_functions.Common],
     ) -> None:
-        super().__init__(
-            module,
-            name,
-            codec=codec,
-            protocol=protocol,
-            directions=directions,
-            decoded=decoded,
-            encoded_from=encoded_from,
-        )
+        super().__init__(module, name, **common)
         self.kinds = kinds
-        self.decoded_arrow: pa.StructType = to_arrow_type(decoded)
+        self.decoded_arrow: pa.StructType = to_arrow_type(self.decoded)
 
     def failure(self, reason: str, data: bytes) -> DecodeError:
         return failure(self.codec.DecodeError, reason, data)

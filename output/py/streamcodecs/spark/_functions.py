@@ -5,6 +5,7 @@ protocol's name, directions and decoded row, and ``encode`` on the JVM path or, 
 from __future__ import annotations
 
 from types import ModuleType
+from typing import TypedDict, Unpack
 
 import pyarrow as pa
 from pyspark.sql import Column
@@ -16,31 +17,35 @@ from ._arrow import arrow_udf
 from ._shape import by_name, named_fields
 from ._shipped import Shipped
 
-__all__ = ["ProtocolFunctions"]
+__all__ = ["Common", "ProtocolFunctions"]
+
+
+class Common(TypedDict):
+    """What the functions of every family are built with (keyword arguments): a family's class takes its own beside
+    them and passes these on to :class:`ProtocolFunctions` as they are."""
+
+    codec: ModuleType
+    """The protocol's generated codec module."""
+    protocol: str
+    """The protocol's name."""
+    directions: tuple[str, ...]
+    """Its ``DIRECTIONS``."""
+    decoded: StructType
+    """Its ``DECODED``: the row ``decode`` gives."""
+    encoded_from: StructType
+    """Its ``_ENCODED_FROM``: what ``encode`` reads of a DECODED row."""
 
 
 class ProtocolFunctions(Shipped):
-    """The Spark functions of one protocol, over its codec: ``codec`` is its generated codec module, ``protocol`` its
-    name, ``directions`` its ``DIRECTIONS``, ``decoded`` its ``DECODED`` (the row ``decode`` gives) and ``encoded_from``
-    its ``_ENCODED_FROM`` (what ``encode`` reads of such a row)."""
+    """The Spark functions of one protocol, over its codec (:class:`Common` says what each argument is)."""
 
-    def __init__(
-        self,
-        module: str,
-        name: str,
-        *,
-        codec: ModuleType,
-        protocol: str,
-        directions: tuple[str, ...],
-        decoded: StructType,
-        encoded_from: StructType,
-    ) -> None:
+    def __init__(self, module: str, name: str, **common: Unpack[Common]) -> None:
         super().__init__(module, name)
-        self.codec = codec
-        self.protocol = protocol
-        self.directions = directions
-        self.decoded = decoded
-        self.encoded_from = encoded_from
+        self.codec = common["codec"]
+        self.protocol = common["protocol"]
+        self.directions = common["directions"]
+        self.decoded = common["decoded"]
+        self.encoded_from = common["encoded_from"]
         """What ``encode`` reads of a DECODED row (the module's ``_ENCODED_FROM``)."""
 
     def encode_batch(self, rows: pa.Array) -> pa.Array:

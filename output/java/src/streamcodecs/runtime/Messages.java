@@ -11,6 +11,8 @@ public final class Messages {
     public static final int MAX_DEPTH = 1000;
     /** How many of an object's keys a problem shows ({@link #noMessageHasKeys}; the rest are counted). */
     public static final int SHOWN_KEYS = 8;
+    /** The Kafka binding's content modes, which {@code to_kafka} writes a record in (another: {@link #unknownMode}). */
+    public static final java.util.List<String> CONTENT_MODES = java.util.List.of("binary", "structured");
 
     /** decode or a Reader's feed given what is not bytes (kind: its Python type's name). */
     public static String notBytes(Object call, Object kind) {

@@ -34,7 +34,6 @@ public final class SqlFunctions {
     public static final String PERMISSIVE = "PERMISSIVE";
     public static final String FAILFAST = "FAILFAST";
     private static final List<String> MODES = List.of(PERMISSIVE, FAILFAST);
-    private static final List<String> CONTENT_MODES = List.of("binary", "structured");
     /** What every {@code encode} gives: the bytes on the wire and the problem ({@code ENCODED}). */
     public static final StructType ENCODED = schema("`data` BINARY, `error` STRING");
     /** What {@code to_<protocol>_kafka} gives: the record's value and headers, and the problem. */
@@ -77,9 +76,9 @@ public final class SqlFunctions {
 
     /** The content mode of {@code to_kafka}, or its refusal. */
     public static String contentMode(String function, String mode) {
-        if (!CONTENT_MODES.contains(mode)) {
+        if (!Messages.CONTENT_MODES.contains(mode)) {
             throw new IllegalArgumentException(function + ": "
-                + Messages.unknownMode(repr(mode), PythonText.tuple(CONTENT_MODES)));
+                + Messages.unknownMode(repr(mode), PythonText.tuple(Messages.CONTENT_MODES)));
         }
         return mode;
     }
