@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.math.BigInteger;
+import java.util.function.Function;
 
 /**
  * The top level of a JSON text: what the general path recognises a message by (its kind, its tag, the values of
@@ -197,20 +198,29 @@ public final class JsonScan {
         } catch (IOException e) {
             throw JsonParsing.malformed(e, data, offset, length);
         }
+        return ofTree(root, kind(root), tagKey, keys, JsonScan::scalar);
+    }
+
+    /**
+     * The top level of a parsed value ({@code root}, of kind {@code kind}): of an object, the tag and the values at
+     * {@code keys}, each as {@code scalar} shows it (a JSON text's and a MessagePack value's scalars differ).
+     */
+    static JsonScan ofTree(
+            JsonNode root, String kind, String tagKey, String[] keys, Function<JsonNode, Object> scalar) {
         JsonScan scan = new JsonScan(keys.length);
         scan.tree = root;
-        scan.kind = kind(root);
+        scan.kind = kind;
         if (root.isObject()) {
             JsonNode tag = root.get(tagKey);
             if (tag != null) {
                 scan.hasTag = true;
-                scan.tag = scalar(tag);
+                scan.tag = scalar.apply(tag);
             }
             for (int i = 0; i < keys.length; i++) {
                 JsonNode value = root.get(keys[i]);
                 if (value != null) {
                     scan.present[i] = true;
-                    scan.values[i] = scalar(value);
+                    scan.values[i] = scalar.apply(value);
                 }
             }
         }

@@ -100,25 +100,7 @@ public final class PackedRead {
     public static JsonScan scan(byte[] data, int offset, int length, String tagKey, String[] keys)
             throws JsonProblem {
         JsonNode root = read(data, offset, length);
-        JsonScan scan = new JsonScan(keys.length);
-        scan.tree = root;
-        scan.kind = kind(root);
-        JsonNode object = root;
-        if (object.isObject()) {
-            JsonNode tag = object.get(tagKey);
-            if (tag != null) {
-                scan.hasTag = true;
-                scan.tag = scalar(tag);
-            }
-            for (int i = 0; i < keys.length; i++) {
-                JsonNode value = object.get(keys[i]);
-                if (value != null) {
-                    scan.present[i] = true;
-                    scan.values[i] = scalar(value);
-                }
-            }
-        }
-        return scan;
+        return JsonScan.ofTree(root, kind(root), tagKey, keys, PackedRead::scalar);
     }
 
     /**
