@@ -273,7 +273,7 @@ public final class JsonScan {
         }
     }
 
-    private static String kind(JsonNode node) {
+    static String kind(JsonNode node) {
         switch (node.getNodeType()) {
             case OBJECT:
                 return "object";
@@ -290,7 +290,7 @@ public final class JsonScan {
         }
     }
 
-    private static Object scalar(JsonNode node) {
+    static Object scalar(JsonNode node) {
         switch (node.getNodeType()) {
             case STRING:
                 return node.textValue();

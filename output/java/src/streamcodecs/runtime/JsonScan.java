@@ -275,7 +275,7 @@ public final class JsonScan {
         }
     }
 
-    private static String kind(JsonNode node) {
+    static String kind(JsonNode node) {
         switch (node.getNodeType()) {
             case OBJECT:
                 return "object";
@@ -292,7 +292,7 @@ public final class JsonScan {
         }
     }
 
-    private static Object scalar(JsonNode node) {
+    static Object scalar(JsonNode node) {
         switch (node.getNodeType()) {
             case STRING:
                 return node.textValue();

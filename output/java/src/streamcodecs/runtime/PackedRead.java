@@ -190,22 +190,12 @@ public final class PackedRead {
     /** msgspec's name of a value's type ({@code Expected `str`, got `bytes`}). */
     public static String kind(JsonNode node) {
         switch (node.getNodeType()) {
-            case OBJECT:
-                return "object";
-            case ARRAY:
-                return "array";
-            case STRING:
-                return "str";
-            case NUMBER:
-                return node.isIntegralNumber() ? "int" : "float";
-            case BOOLEAN:
-                return "bool";
             case BINARY:
                 return "bytes";
             case POJO:
                 return kindOf(((POJONode) node).getPojo());
             default:
-                return "null";
+                return JsonScan.kind(node); // (what JSON text holds too)
         }
     }
 
@@ -222,23 +212,13 @@ public final class PackedRead {
 
     private static Object scalar(JsonNode node) {
         switch (node.getNodeType()) {
-            case STRING:
-                return node.textValue();
-            case NUMBER:
-                return node.isIntegralNumber() ? node.numberValue() : (Object) node.doubleValue();
-            case BOOLEAN:
-                return node.booleanValue();
-            case ARRAY:
-                return JsonScan.ARRAY;
-            case OBJECT:
-                return JsonScan.OBJECT;
             case BINARY:
                 return new Bytes(((com.fasterxml.jackson.databind.node.BinaryNode) node).binaryValue());
             case POJO:
                 Object pojo = ((POJONode) node).getPojo();
                 return pojo instanceof OffsetDateTime t ? new Datetime(t) : pojo;
             default:
-                return JsonScan.NULL;
+                return JsonScan.scalar(node); // (what JSON text holds too)
         }
     }
 
