@@ -468,7 +468,7 @@ def general_packed(
         out: list[Any] = []
         try:
             if fast[direction or directions[0]]([data], 0, out, False)[0]:  # no direction: the first, as below
-                if not may_be_odd(data) or odd_value(out[0]) is None:
+                if free_ok(out[0]) or odd_value(out[0]) is None:
                     return out[0]
             try:
                 value = parse(data)
