@@ -100,6 +100,7 @@ WORDED: list[bytes] = [
     SYNC + b"\x00",
     b"\x91" * 100000 + b"\x90",
     b"\x91" * 999 + b"\x90",
+    b"\x91" * 997 + b"\x90" + b"\x91" * 2000 + b"\x90",  # a value within the depth, then a deeper one: trailing
     b"\x81\xa7command\xa4sy\xffc",
     b"\x82\xa7command\xa4emit\xa5tuple\x91\xa2\xc3\x28",
     b"\x81\x80\x01",

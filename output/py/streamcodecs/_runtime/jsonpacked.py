@@ -245,19 +245,12 @@ def _follow_heads(data: Any, at: int, size: int, open_: list[int]) -> tuple[int,
 
 
 def too_deep(data: Any) -> bool:
-    """Whether a MessagePack value (or several back to back) nests deeper than :data:`MAX_DEPTH`: two C tests that
-    settle almost every value, then its heads followed (:func:`packed_end`)."""
+    """Whether the MessagePack value at the start of ``data`` nests deeper than :data:`MAX_DEPTH`: two C tests that
+    settle almost every value, then its heads followed (:func:`packed_end`). What follows the value is not its
+    depth: bytes after it are trailing characters, however deep they would nest (as the Java codec reads them)."""
     if len(data) <= MAX_DEPTH or len(bytes(data).translate(None, NOT_OPENERS)) <= MAX_DEPTH:
         return False
-    at = 0
-    view = memoryview(data)
-    while at < len(view):
-        at, depth = packed_end(view, at)
-        if depth > MAX_DEPTH:
-            return True
-        if at < 0:  # not MessagePack from there on: no deeper
-            break
-    return False
+    return packed_end(memoryview(data), 0)[1] > MAX_DEPTH
 
 
 def refuse_unbounded(data: Any, error: type[DecodeError], at: int | None) -> None:
