@@ -770,11 +770,25 @@ def test_a_check_does_not_conclude_from_what_the_schema_left_out(
     assert found, "the schema's problem is reported"
 
 
+def test_a_shape_matching_a_member_the_schema_left_out_is_not_called_no_value_of_its_enum(tmp_path: Path) -> None:
+    """A shape's match on an enum field names a wire value: of a member the schema refused (its name a number), it
+    was said to be no value of the enum."""
+    text, found = problems_after(
+        tmp_path,
+        JSON,
+        "    tag: status\n    directions: [up]\n    fields:\n      - {name: responseFor, type: string}\n",
+        "    shape: {json: object, keys: [responseFor], match: {mood: loud}}\n    directions: [up]\n"
+        "    fields:\n      - {name: responseFor, type: string}\n      - {name: mood, type: Mood}\n"
+        "enums:\n  - name: Mood\n    type: string\n    values: [{name: CALM, value: calm}, {name: [LOUD], value: loud}]\n",
+    )
+    line = line_of(text, "{name: [LOUD]")
+    assert found and all(p.startswith(f"defs/demo.yaml:{line}: ") for p in found), found
+
+
 def test_a_default_naming_a_member_a_custom_file_left_out_is_not_called_unknown(tmp_path: Path) -> None:
     """The same of a shared enum: its custom/ file's member the schema refused may be the one named."""
-    custom = (
-        "enums:\n  - name: Shade\n    type: int8\n    values: [{name: DARK, value: 0}, {name: LIGHT, value: [1]}]\n"
-    )
+    custom = "customTypes: []\nenums:\n  - name: Shade\n    type: int8\n"
+    custom += "    values: [{name: DARK, value: 0}, {name: LIGHT, value: [1]}]\n"
     text = BINARY.replace(
         "      - {name: requestId, type: int64}\n      - {name: trace",
         "      - {name: requestId, type: int64}\n      - {name: shade, type: Shade, default: LIGHT}\n"
