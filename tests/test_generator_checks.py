@@ -779,7 +779,8 @@ def test_a_shape_matching_a_member_the_schema_left_out_is_not_called_no_value_of
         "    tag: status\n    directions: [up]\n    fields:\n      - {name: responseFor, type: string}\n",
         "    shape: {json: object, keys: [responseFor], match: {mood: loud}}\n    directions: [up]\n"
         "    fields:\n      - {name: responseFor, type: string}\n      - {name: mood, type: Mood}\n"
-        "enums:\n  - name: Mood\n    type: string\n    values: [{name: CALM, value: calm}, {name: [LOUD], value: loud}]\n",
+        "enums:\n  - name: Mood\n    type: string\n"
+        "    values: [{name: CALM, value: calm}, {name: [LOUD], value: loud}]\n",
     )
     line = line_of(text, "{name: [LOUD]")
     assert found and all(p.startswith(f"defs/demo.yaml:{line}: ") for p in found), found
