@@ -34,8 +34,9 @@ Threads: ``emit``, ``log``, ``report_error``, ``report_metric``, ``ack``, ``fail
 called from any thread. Each message is written whole, a thread's messages in the order it wrote them, none lost
 or doubled; ``print`` output is cut into lines per thread (a log line never holds two threads' text), and a
 thread's unfinished line is sent as it is once it passes 64 KiB, or when the thread ends (so the lines held are one
-per live thread); one held when Storm has gone (writing to it failed) is dropped, without a word on stderr. An ``emit`` that waits for task ids takes the next id list, so two threads' waits are served in
-the order of their emits.
+per live thread); one held when Storm has gone (writing to it failed) is dropped, without a word on stderr. An
+``emit`` that waits for task ids takes the next id list, so two threads' waits are served in the order of their
+emits.
 
 Faults: a malformed message from Storm is reported to it (``error``) and raised (``DecodeError``), also an ``end``
 line with nothing before it, as soon as it arrives, and again at every later read (so by ``run`` too when an
