@@ -585,3 +585,27 @@ def test_what_the_common_twins_give_is_the_message_itself() -> None:
     got = storm.Reader(direction="to_component", serializer=MP).feed(data)
     assert [type(m) for m in got] == [storm.BoltTuple] * 50
     assert got == [storm.decode(msgpack.packb(t), serializer=MP) for t in tuples]
+
+
+def test_after_the_twins_refuse_a_run_they_wait_longer_each_time() -> None:
+    """A run the common twins refuse was decoded in part for nothing: the next runs skip the twins, one run after
+    the first refusal, then two, four... (at most 64); a run they take starts again from one. The messages are the
+    same either way."""
+    plain = msgpack.packb({"id": "1", "comp": "c", "stream": "s", "task": 1, "tuple": ["v", 1]})
+    holding_bytes = msgpack.packb({"id": "2", "comp": "c", "stream": "s", "task": 1, "tuple": [b"\x00"]})
+    reader = storm.Reader(direction="to_component", serializer=MP)
+    frames = reader._packed
+    assert frames is not None and frames._run is not None and frames._run.common_base is not None
+    twins, tried = frames._run.common_base, []
+
+    def counted(values: Any) -> Any:
+        tried.append(1)
+        return twins(values)
+
+    frames._run = frames._run._replace(common_base=counted)
+    attempts = []
+    for run in [holding_bytes * 3] * 10 + [plain * 3] * 2:
+        before = len(tried)
+        assert reader.feed(run) == [storm.decode(run[: len(run) // 3], serializer=MP)] * 3
+        attempts.append(len(tried) - before)
+    assert attempts == [1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 1]

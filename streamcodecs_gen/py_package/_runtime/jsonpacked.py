@@ -45,6 +45,7 @@ _ARRAY32 = b"\xdd"  # array 32: a 4-byte count follows
 _HEAD = 5  # bytes of an array 32 header
 _RUN_REFUSED = (*DECODE_FAILURES, TypeError)
 _GUARDED: Any = object()  # a run a guard sends one by one (see PackedRun)
+_MOST_SKIPS = 64  # runs decoded without the common twins after they refused one, at most (doubling from 1)
 
 Scalar: typing.TypeAlias = str | int | float | bool | None
 """The free-form values msgspec tells from the rest as it decodes, in C: a message's common twin (a Struct with the
@@ -355,7 +356,8 @@ class PackedFrames:
         self._runs: list[tuple[int, int]] = []  # (index of an item, its stream offset): where each run of items starts
         self._hint = False
         self._base_first = False  # which kind of run to try first (streams come in runs of one kind)
-        self._common_first = True  # whether to try the run's common twins first (see _decode_run)
+        self._common_skips = 0  # runs still to decode without trying the common twins first (see _decode_run)
+        self._common_backoff = 1  # how many the next refusal by the twins skips
         self._waiting = False  # the buffer starts with an incomplete value, followed as far as ``_scan_at``
         self._scan_at = 0  # where following it goes on (relative to the buffer's start)
         self._open: list[int] | None = []  # items still to come in each container it is inside
@@ -525,22 +527,27 @@ class PackedFrames:
     def _decode_run(self, run: PackedRun, values: memoryview) -> Any:
         """The messages of an array of whole values when all are common ones (decoded in one pass), else None; it
         answers only when decoding the values one by one would give the same messages."""
-        if (run.common_tagged or run.common_base) and self._common_first:
-            common = run.common_tagged or run.tagged, run.common_base or run.base
-            decoded = self._decode_batch(*common, run.guards, values)
-            if decoded is _GUARDED:
-                return None
-            if decoded is not None:
-                return decoded
-            self._common_first = False  # (a value the twins refuse; so will the next run's, most likely)
+        if run.common_tagged or run.common_base:
+            if self._common_skips:
+                self._common_skips -= 1
+            else:
+                common = run.common_tagged or run.tagged, run.common_base or run.base
+                decoded = self._decode_batch(*common, run.guards, values)
+                if decoded is _GUARDED:
+                    return None
+                if decoded is not None:
+                    self._common_backoff = 1
+                    return decoded
+                # A value the twins refuse (bytes, a timestamp, nesting): the next runs of such a stream would
+                # likely fail them too, after decoding part of the run; skip them for a while, longer each time
+                self._common_skips = self._common_backoff
+                self._common_backoff = min(2 * self._common_backoff, _MOST_SKIPS)
         decoded = self._decode_batch(run.tagged, run.base, run.guards, values)
         if decoded is _GUARDED:
             return None
         if decoded is not None and not all(map(free_ok, decoded)):
             if any(odd_value(message) is not None for message in decoded):
                 return None  # one by one: a value holds what JSON has no form for (the general path refuses it)
-        elif decoded is not None:
-            self._common_first = True  # (scalars, but for bytes: the twins may take the next run)
         return decoded
 
     def _decode_batch(
