@@ -88,7 +88,7 @@ _ODD = [
     "é☃",
     None,
     True,
-    {"b": 1, "a": [None, b"\x01", {"z": float("nan")}], "é": {}},
+    {"b": 1, "a": [None, b"\x01", {"z": float("nan")}], "é": {}, "\uffff": 5, "😀": 4},  # sorted as Java sorts
     list(range(300)),
     {f"k{i:03}": i for i in range(300)},
 ]
