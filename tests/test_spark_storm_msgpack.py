@@ -393,3 +393,17 @@ def test_the_sql_functions_take_the_serializer(spark: Any, decoded: dict[str, li
     for call in ("storm_decode(data, NULL, 'PERMISSIVE', 'cbor')", "storm_encode(storm_decode(data), NULL, 'cbor')"):
         with pytest.raises(Exception, match=re.escape(str(theirs.value))):
             spark.sql(f"SELECT {call} FROM storm_msgpack_rows").collect()
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_failfast_fails_with_the_rows_problem(spark: Any, path: str) -> None:
+    good = [data for _, data in packed_vectors()[:20]]
+    bad = _packed({"command": "log", "msg": "x", "level": "high"})
+    words = codec_decoded(bad, None)[2]
+    assert words is not None
+    with on_path(spark, path):
+        frame = spark.createDataFrame([(d,) for d in good], "data binary")
+        strict = storm.decode("data", mode="FAILFAST", serializer=MP).alias("d")
+        assert frame.select(strict).where("d.error IS NOT NULL").count() == 0
+        with pytest.raises(Exception, match=re.escape(words)):
+            frame.union(spark.createDataFrame([(bad,)], "data binary")).select(strict).collect()
