@@ -224,18 +224,32 @@ def binary(value: Any) -> dict[str, bytes] | None:
     return {"value": bytes(builder.out), "metadata": builder.metadata()}
 
 
+def _keys(metadata: bytes) -> list[str]:
+    """The keys a VARIANT's metadata holds, by id."""
+    head = metadata[0]
+    width = ((head >> 6) & 3) + 1
+    n = int.from_bytes(metadata[1 : 1 + width], "little")
+    offsets = [int.from_bytes(metadata[1 + width * (i + 1) : 1 + width * (i + 2)], "little") for i in range(n + 1)]
+    base = 1 + width * (n + 2)
+    return [metadata[base + offsets[i] : base + offsets[i + 1]].decode("utf-8") for i in range(n)]
+
+
+_KNOWN_KEYS: dict[bytes, list[str]] = {}
+"""The keys of small metadata already read (most values of a column share a few: a scalar's has none)."""
+
+
 class _Reader:
     __slots__ = ("keys", "metadata", "value")
 
     def __init__(self, value: bytes, metadata: bytes) -> None:
         self.value = value
         self.metadata = metadata
-        head = metadata[0]
-        width = ((head >> 6) & 3) + 1
-        n = int.from_bytes(metadata[1 : 1 + width], "little")
-        offsets = [int.from_bytes(metadata[1 + width * (i + 1) : 1 + width * (i + 2)], "little") for i in range(n + 1)]
-        base = 1 + width * (n + 2)
-        self.keys = [metadata[base + offsets[i] : base + offsets[i + 1]].decode("utf-8") for i in range(n)]
+        keys = _KNOWN_KEYS.get(metadata)
+        if keys is None:
+            keys = _keys(metadata)
+            if len(metadata) <= 256 and len(_KNOWN_KEYS) < 1024:
+                _KNOWN_KEYS[metadata] = keys
+        self.keys = keys
 
     def read(self, pos: int) -> Any:
         v = self.value
