@@ -119,6 +119,10 @@ class WireType:
     # JSON: the msgspec.Meta arguments of the ``json`` alias (rendered into the runtime's ``wiretypes``) when they
     # are not an integer's range (ge/le from bits and sign)
     json_meta: str | None = None
+    # JSON family, MessagePack runs: the annotation of a message's common twin for a value of the type, narrower
+    # than ``json`` (msgspec decodes the values it holds in C and refuses the rest, which the message takes); None:
+    # ``json``
+    packed_common: str | None = None
     imports: tuple[str, ...] = ()
     trailing: bool = False  # binary: consumes the rest of the frame, so it must be the last field
     min_size: int = 0  # binary: fewest bytes an encoded value takes
@@ -604,6 +608,7 @@ WIRE_TYPES: dict[str, WireType] = {
             java_kafka_json="jsonAny(value)",
             java_kafka_text="value",  # (held as its JSON text)
             java_helper="Any",
+            packed_common="_jk.Scalar",  # (no map key but a string, no extension: see the runtime's Scalar)
             java_json_read="JsonRead.any(p)",
             java_json_write="JsonWrite.any(w, v)",
             java_spark_from="JsonSpark.any(o)",

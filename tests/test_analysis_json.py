@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from streamcodecs_gen.analysis.json import (
+    common_annotation,
+    common_type,
     factory_default_fields,
     fast_path,
     fast_paths,
@@ -19,7 +21,7 @@ from streamcodecs_gen.analysis.json import (
     packed_batch,
     strict_shape,
 )
-from streamcodecs_gen.model import Field, Origin, Protocol, WireRef
+from streamcodecs_gen.model import Field, ListRef, Origin, Protocol, Struct, StructRef, WireRef
 from streamcodecs_gen.pipeline import load_protocols
 from streamcodecs_gen.types import WIRE_TYPES
 
@@ -101,7 +103,8 @@ def test_packed_runs_of_storm_are_guarded_by_one_field(storm: Protocol) -> None:
     batch = packed_batch(fasts["to_component"])
     assert batch["base"] == "BoltTuple"
     assert batch["guards"] == [("stream", ["__heartbeat", "__tick"])]
-    assert packed_batch(fasts["to_storm"]) == {
+    to_storm = packed_batch(fasts["to_storm"])
+    assert {k: to_storm[k] for k in ("tagged", "base", "guards")} == {
         "tagged": [m.name for m in storm.messages_for("to_storm") if m.tag],
         "base": "PidReply",
         "guards": [],
@@ -123,3 +126,26 @@ def test_factory_default_fields_in_definition_order() -> None:
     c = field("c", optional=True)
     assert factory_default_fields(Owner([a, c, b])) == [a, b]
     assert factory_default_fields(Owner([a])) == []  # no omit_defaults: the default is written as any value
+
+
+def test_common_twins_narrow_the_free_form_values_of_a_message_s_own_fields(storm: Protocol) -> None:
+    """A MessagePack run is tried first as the messages' common twins: each free-form value narrowed to the
+    runtime's Scalar (alone, or as a list's or a map's items), the rest as the message declares it. A message whose
+    free-form values sit inside a struct has none (a twin reaches no further than its own fields)."""
+    fasts = fast_paths(storm)
+    to_component, to_storm = packed_batch(fasts["to_component"]), packed_batch(fasts["to_storm"])
+    assert [m.name for m in to_component["tagged_twins"]] == ["SpoutAck", "SpoutFail"]
+    assert to_component["base_twin"] is not None and to_component["base_twin"].name == "BoltTuple"
+    assert [m.name for m in to_storm["tagged_twins"]] == ["Emit", "Metrics"]
+    assert to_storm["common_tagged"] == ["_EmitCommon", "Ack", "Fail", "Log", "Error", "_MetricsCommon", "Sync"]
+    assert to_storm["base_twin"] is None  # PidReply holds no free-form value
+    emit = next(m for m in storm.messages if m.name == "Emit")
+    assert [common_type(f) for f in emit.fields] == [
+        "list[_jk.Scalar]", "list[str] | None", "_jk.Scalar | None", "str | None", "Int32 | None", "bool",
+    ]  # fmt: skip
+    handshake = next(m for m in storm.messages if m.name == "Handshake")
+    conf = next(f for f in handshake.fields if f.name == "conf")
+    assert common_annotation(conf.type) == "dict[str, _jk.Scalar]"
+    holder = Struct(name="Holder", since="0.1", doc="", fields=[conf], origin=handshake.origin)
+    assert common_annotation(StructRef("Holder", holder)) is None
+    assert common_annotation(ListRef("list<Holder>", StructRef("Holder", holder))) is None

@@ -9,6 +9,7 @@ test_storm_interop.py.
 
 from __future__ import annotations
 
+import datetime
 import io
 import json
 import os
@@ -519,3 +520,92 @@ def test_one_message_per_feed_reads_as_the_whole_stream(serializer: str) -> None
     assert _read(storm.Reader(direction="to_component", serializer=serializer), frames) == expected
     halves = [part for frame in frames for part in (frame[: len(frame) // 2], frame[len(frame) // 2 :])]
     assert _read(storm.Reader(direction="to_component", serializer=serializer), halves) == expected
+
+
+_NOW = datetime.datetime(2026, 11, 29, 12, 0, tzinfo=datetime.UTC)
+# Free-form values the common twins take (scalars) and those they leave to the message itself: bytes, a timestamp,
+# nested lists and maps, and what decode refuses (a key that is not a string, an extension)
+_FREE = [
+    "v", 1, 2**64 - 1, -(2**63), 2.5, float("nan"), True, None,
+    b"\xff", _NOW, [1, ["x"]], {"k": [b""]}, {1: "one"}, msgpack.ExtType(5, b"ab"),
+]  # fmt: skip
+
+
+def _values(rng: Any, direction: str) -> Any:
+    """A MessagePack value of ``direction`` whose free-form values are drawn from ``_FREE``, mostly scalars."""
+
+    def free() -> Any:
+        return rng.choice(_FREE[:8] if rng.random() < 0.8 else _FREE)
+
+    values = [free() for _ in range(rng.randrange(4))]
+    if direction == "to_component":
+        kind = rng.choice(["tuple", "tuple", "tuple", "ack", "fail"])
+        if kind == "tuple":
+            return {"id": "1", "comp": "c", "stream": "s", "task": 1, "tuple": values}
+        return {"command": kind, "id": free()}
+    kind = rng.choice(["emit", "emit", "emit", "metrics", "ack"])
+    if kind == "emit":
+        return {"command": "emit", "tuple": values, "anchors": ["a"], "id": free()}
+    if kind == "metrics":
+        return {"command": "metrics", "name": "m", "params": free()}
+    return {"command": "ack", "id": "1"}
+
+
+@pytest.mark.parametrize("direction", ["to_component", "to_storm"])
+def test_runs_the_common_twins_refuse_read_as_one_by_one(direction: str) -> None:
+    """A run of values is first decoded as the messages' common twins (free-form values narrowed to scalars, which
+    msgspec checks in C); what they refuse (bytes, timestamps, nesting, and what decode refuses) is read by the
+    messages themselves or one by one: the same messages and errors, at the same offsets, as each value alone."""
+    import random
+
+    rng = random.Random(61)
+    for _ in range(200):
+        values = [_values(rng, direction) for _ in range(rng.randrange(1, 30))]
+        if rng.random() < 0.3:
+            values = [values[0]] * len(values)  # runs of one kind, as streams come
+        frames = [msgpack.packb(v, datetime=True) for v in values]
+        whole = _read(storm.Reader(direction=direction, serializer=MP), [b"".join(frames)])
+        alone = _read(storm.Reader(direction=direction, serializer=MP), frames)
+        assert repr(whole) == repr(alone), values  # (repr: a NaN is not equal to itself)
+        decoded = []
+        for frame in frames:
+            try:
+                decoded.append(storm.decode(frame, direction=direction, serializer=MP))
+            except storm.DecodeError:
+                pass
+        assert repr([m for m in whole if type(m) is not tuple]) == repr(decoded)
+
+
+def test_what_the_common_twins_give_is_the_message_itself() -> None:
+    """A run the twins decode gives the messages' own classes, with every field as decoding each value gives."""
+    tuples = [
+        {"id": str(i), "comp": "c", "stream": "s", "task": i, "tuple": ["a", i, 2.5, True, None]} for i in range(50)
+    ]
+    data = b"".join(msgpack.packb(t) for t in tuples)
+    got = storm.Reader(direction="to_component", serializer=MP).feed(data)
+    assert [type(m) for m in got] == [storm.BoltTuple] * 50
+    assert got == [storm.decode(msgpack.packb(t), serializer=MP) for t in tuples]
+
+
+def test_after_the_twins_refuse_a_run_they_wait_longer_each_time() -> None:
+    """A run the common twins refuse was decoded in part for nothing: the next runs skip the twins, one run after
+    the first refusal, then two, four... (at most 64); a run they take starts again from one. The messages are the
+    same either way."""
+    plain = msgpack.packb({"id": "1", "comp": "c", "stream": "s", "task": 1, "tuple": ["v", 1]})
+    holding_bytes = msgpack.packb({"id": "2", "comp": "c", "stream": "s", "task": 1, "tuple": [b"\x00"]})
+    reader = storm.Reader(direction="to_component", serializer=MP)
+    frames = reader._packed
+    assert frames is not None and frames._run is not None and frames._run.common_base is not None
+    twins, tried = frames._run.common_base, []
+
+    def counted(values: Any) -> Any:
+        tried.append(1)
+        return twins(values)
+
+    frames._run = frames._run._replace(common_base=counted)
+    attempts = []
+    for run in [holding_bytes * 3] * 10 + [plain * 3] * 2:
+        before = len(tried)
+        assert reader.feed(run) == [storm.decode(run[: len(run) // 3], serializer=MP)] * 3
+        attempts.append(len(tried) - before)
+    assert attempts == [1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 1]

@@ -24,7 +24,7 @@ from typing import Protocol as Interface
 
 from ..families.framing import JsonFraming
 from ..filters import pystr
-from ..model import Field, Message, Protocol, Shape, WireRef
+from ..model import Field, ListRef, MapRef, Message, Protocol, Shape, StructRef, TypeRef, WireRef
 from .exports import exports
 
 MODULE_NAMES = ("MAX_MESSAGE", "SERIALIZERS")
@@ -219,7 +219,9 @@ def packed_batch(fast: FastPath) -> dict[str, Any]:
     (:func:`strict_shape`), so no tag and no key of another shape can hide in a run decoded as it; or None.
     ``guards``: for the earlier shapes that have only its keys, told apart by their ``match`` values, one field each
     and the values it must not hold, as ``(Python name, literals)``; a run whose decoded values hold none of them is
-    all ``base`` (a run that holds one is read one by one, where the whole match decides).
+    all ``base`` (a run that holds one is read one by one, where the whole match decides). ``tagged_twins``: the
+    tagged messages that have a common twin (:func:`common_twin`), ``common_tagged`` the union's classes with
+    theirs, ``base_twin``: the base when it has one; a run tries them first.
     """
     base = fast.base
     guards: dict[str, list[Any]] = {}
@@ -230,11 +232,51 @@ def packed_batch(fast: FastPath) -> dict[str, Any]:
             values = guards.setdefault(base.py_of(key), [])
             if match[key] not in values:
                 values.append(match[key])
+    tagged_twins = [m for m in fast.tagged if common_twin(m)]
     return {
         "tagged": [m.name for m in fast.tagged],
         "base": base.name if base else None,
         "guards": sorted(guards.items()),
+        "tagged_twins": tagged_twins,
+        "common_tagged": [f"_{m.name}Common" if m in tagged_twins else m.name for m in fast.tagged],
+        "base_twin": base if base is not None and common_twin(base) else None,
     }
+
+
+def common_annotation(ref: TypeRef, seen: frozenset[str] = frozenset()) -> str | None:
+    """The annotation of a value of ``ref`` in a message's common twin: its ``json_annotation`` with each wire type's
+    ``packed_common`` (a free-form value: the runtime's ``Scalar``), alone or as a list's or a map's items; None when
+    it is, or holds, a struct whose values would narrow (a twin reaches no further than its message's own fields)."""
+    if isinstance(ref, WireRef):
+        return ref.wire.packed_common or ref.json_annotation
+    if isinstance(ref, ListRef | MapRef):
+        item = common_annotation(ref.item, seen)
+        if item is None:
+            return None
+        return f"list[{item}]" if isinstance(ref, ListRef) else f"dict[str, {item}]"
+    if isinstance(ref, StructRef):
+        struct = ref.struct
+        if struct.name in seen:
+            return ref.json_annotation
+        inner = seen | {struct.name}
+        narrows = any(common_annotation(f.type, inner) != f.type.json_annotation for f in struct.fields)
+        return None if narrows else ref.json_annotation
+    return ref.json_annotation
+
+
+def common_type(f: Field) -> str:
+    """A field's annotation in its message's common twin (:func:`common_annotation`, with ``| None`` as
+    :func:`json_type`)."""
+    base = common_annotation(f.type)
+    assert base is not None, f"{f.name}: no common twin"
+    return f"{base} | None" if f.may_be_none else base
+
+
+def common_twin(m: Message) -> bool:
+    """Whether ``m`` has a common twin for MessagePack runs: some field's annotation narrows, and none holds a struct
+    whose values would (:func:`common_annotation`)."""
+    narrowed = [common_annotation(f.type) for f in m.fields]
+    return None not in narrowed and narrowed != [f.type.json_annotation for f in m.fields]
 
 
 def strict_shape(fast_paths: Mapping[str, FastPath], message: Message, packed: bool = False) -> bool:
@@ -279,6 +321,10 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
         "typed_path": typed,
         "variants": variants,
         "packed_batch": batches.__getitem__,
+        "packed_twins": [
+            m for m in protocol.messages if any(m in b["tagged_twins"] or m is b["base_twin"] for b in batches.values())
+        ],
+        "common_type": common_type,
         "strict_shape": lambda message: strict_shape(fasts, message, bool(variants)),
         "packed_guards": bool(variants) and not typed and any(batch["guards"] for batch in batches.values()),
         "wire_aliases": wire_aliases(protocol),

@@ -123,6 +123,7 @@ class _Body:
     lines: list[str] = field(default_factory=list)
     indent: int = 1
     used: int = 0
+    packed: bool = False  # whether the protocol writes MessagePack too (a framing variant)
 
     def add(self, text: str) -> None:
         self.lines.append("    " * self.indent + text)
@@ -184,7 +185,7 @@ def _value(body: _Body, ref: TypeRef, v: str, key: str, nullable: bool, absent_f
         case ListRef(item=item) | MapRef(item=item):
             listed = isinstance(ref, ListRef)
             checker = "_jc.check_list" if listed else "_jc.check_map"
-            items = _Body(indent=body.indent, used=body.used)
+            items = _Body(indent=body.indent, used=body.used, packed=body.packed)
             _items(items, item, v, key, listed)
             body.used = items.used
             if not items.lines:  # (a list of free-form values: only the list is checked)
@@ -230,6 +231,9 @@ def _passes(struct: Struct, v: str) -> str | None:
 def _items(body: _Body, item: TypeRef, v: str, key: str, listed: bool) -> None:
     """The items of a list (``listed``) or the keys and values of a map ``v``, once it is known to be one."""
     if isinstance(item, WireRef) and item.wire.check == "any":
+        # In JSON no NaN or infinity; in MessagePack nothing check_packed refuses (values of a class in LEAVES hold
+        # nothing: one pass in C)
+        items = v if listed else f"{v}.values()"
         if listed:
             body.add(f"elif not packed and not _jc.finite({v}):")
         else:  # (the values are written as they are; the keys are text)
@@ -241,6 +245,9 @@ def _items(body: _Body, item: TypeRef, v: str, key: str, listed: bool) -> None:
             body.add(f"    if not packed and not _jc.finite({v}):")
             body.indent += 1
         body.add(f"    raise _jc.non_finite({v}, {key})")
+        if body.packed:
+            body.add(f"elif packed and not _jk.LEAVES.issuperset(map(type, {items})):")
+            body.add(f"    _jc.check_packed({v}, {key})")
         if not listed:
             body.indent -= 1
         return
@@ -322,7 +329,8 @@ def check_function(protocol: Protocol, owner: Struct) -> CheckFunction:
     """The check of a struct, or the writer of a message: each field in definition order, then (for a message
     recognised by its shape) the earlier shapes that would take it, then (for a message) the one serialization and,
     for one holding free-form values, what only the written bytes show."""
-    body = _Body()
+    framing = protocol.framing_as(JsonFraming)
+    body = _Body(packed=any(v.encoding == "msgpack" for v in framing.variants))
     body.add("v: Any  # each field in turn")
     for f in owner.fields:
         _field(body, owner, f)
@@ -335,15 +343,12 @@ def check_function(protocol: Protocol, owner: Struct) -> CheckFunction:
         body.add(f"    raise _jc.Refusal({pystr(shadow.reason)}, {pystr(shadow.key)})")
     if len(body.lines) == 1:
         body.lines = []
-    framing = protocol.framing_as(JsonFraming)
     written = f"value.{owner.fields[0].py}" if owner.array_shaped else "value"  # (a bare array: its one field)
     free = written_checked(owner)
-    if any(v.encoding == "msgpack" for v in framing.variants):
+    if body.packed:
         body.add("if packed:")
         body.add(f"    data = _PACKED_ENCODE({written})")
         if free:
-            body.add("    if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form")
-            body.add("        _jc.check_odd(value)")
             body.add("    if len(data) >= _MAX_NESTING:")
             body.add("        _jc.check_written(value, data, True)  # nesting: what only the written bytes show")
         body.add("    return data")

@@ -27,6 +27,8 @@ __all__ = [
     "NOT_OPENERS",
     "PackedFrames",
     "PackedRun",
+    "Scalar",
+    "LEAVES",
     "free_ok",
     "may_be_odd",
     "odd_value",
@@ -42,6 +44,14 @@ _TRUNCATED = "Input data was truncated"
 _ARRAY32 = b"\xdd"  # array 32: a 4-byte count follows
 _HEAD = 5  # bytes of an array 32 header
 _RUN_REFUSED = (*DECODE_FAILURES, TypeError)
+_GUARDED: Any = object()  # a run a guard sends one by one (see PackedRun)
+_MOST_SKIPS = 64  # runs decoded without the common twins after they refused one, at most (doubling from 1)
+
+Scalar: typing.TypeAlias = str | int | float | bool | None
+"""The free-form values msgspec tells from the rest as it decodes, in C: a message's common twin (a Struct with the
+message's fields, each free-form value narrowed to a Scalar, alone or as the items of a list or map) decodes only
+what holds nothing :func:`odd_value` looks for, at no cost beyond the decoding. A msgspec union takes one str-like
+type, so bytes and timestamps are left to the message itself (and :func:`free_ok`)."""
 
 
 def _value_heads() -> list[tuple[int, int, int, int]]:
@@ -107,7 +117,7 @@ def free_ok(message: Any) -> bool:
         fields = _free_fields(type(message))
     for name, _ in fields:
         item = getattr(message, name)
-        if type(item) in _LEAVES or (type(item) is list and _LEAVES.issuperset(map(type, item))):
+        if type(item) in LEAVES or (type(item) is list and LEAVES.issuperset(map(type, item))):
             continue
         return False
     return True
@@ -130,14 +140,14 @@ def _odd(value: Any, path: str) -> tuple[str, str] | None:
             if type(key) is not str:
                 name = _KINDS.get(type(key)) or ("ext" if type(key) is _EXT else type(key).__name__)
                 return _m.packed_key_not_str(kind=name), path
-            if type(item) in _LEAVES:
+            if type(item) in LEAVES:
                 continue
             found = _odd(item, f"{path}.{key}")
             if found is not None:
                 return found
     elif kind is list or kind is tuple:
         for index, item in enumerate(value):
-            if type(item) in _LEAVES:
+            if type(item) in LEAVES:
                 continue
             found = _odd(item, f"{path}[{index}]")
             if found is not None:
@@ -147,7 +157,7 @@ def _odd(value: Any, path: str) -> tuple[str, str] | None:
     elif type(kind) is _STRUCT_META:
         for name, key in _free_fields(kind):
             item = getattr(value, name)
-            if type(item) in _LEAVES or (type(item) is list and _LEAVES.issuperset(map(type, item))):
+            if type(item) in LEAVES or (type(item) is list and LEAVES.issuperset(map(type, item))):
                 continue  # (a list of scalars, the common tuple: one pass in C)
             found = _odd(item, f"{path}.{key}")
             if found is not None:
@@ -155,7 +165,8 @@ def _odd(value: Any, path: str) -> tuple[str, str] | None:
     return None
 
 
-_LEAVES = frozenset({str, int, float, bool, bytes, type(None)})
+LEAVES = frozenset({str, int, float, bool, bytes, type(None)})
+"""The classes of a free-form value that holds no other value (so nothing :func:`odd_value` looks for)."""
 _FREE: dict[type, tuple[tuple[str, str], ...]] = {}
 
 
@@ -285,14 +296,19 @@ class PackedRun(typing.NamedTuple):
     """What a run of MessagePack values of one direction may be decoded as in one pass (see :class:`PackedFrames`).
 
     ``tagged`` decodes an array of the direction's tagged messages, ``base`` an array of its catch-all shape, whose
-    Struct refuses unknown keys (each None when there is none); ``guards`` are ``(getter, values)`` pairs: a run
-    decoded as ``base`` is all ``base`` when no decoded value's field holds one of the values (those of the shapes
-    recognised before it that have only its keys), else it is read one by one.
+    Struct refuses unknown keys (each None when there is none; each a msgspec ``decode`` or a function of the same
+    kind); ``guards`` are ``(getter, values)`` pairs: a run decoded as ``base`` is all ``base`` when no decoded
+    value's field holds one of the values (those of the shapes recognised before it that have only its keys), else
+    it is read one by one. ``common_tagged`` and ``common_base``: the same decoders over the messages' common twins
+    (see :data:`Scalar`), giving the messages themselves with nothing left to look for, tried first (None: no
+    message of theirs has a twin, so the run's own decoder stands in).
     """
 
-    tagged: msgspec.msgpack.Decoder[Any] | None
-    base: msgspec.msgpack.Decoder[Any] | None
+    tagged: Callable[[Any], list[Any]] | None
+    base: Callable[[Any], list[Any]] | None
     guards: tuple[tuple[Callable[[Any], Any], frozenset[Any]], ...]
+    common_tagged: Callable[[Any], list[Any]] | None = None
+    common_base: Callable[[Any], list[Any]] | None = None
 
 
 class _Batch:
@@ -340,6 +356,8 @@ class PackedFrames:
         self._runs: list[tuple[int, int]] = []  # (index of an item, its stream offset): where each run of items starts
         self._hint = False
         self._base_first = False  # which kind of run to try first (streams come in runs of one kind)
+        self._common_skips = 0  # runs still to decode without trying the common twins first (see _decode_run)
+        self._common_backoff = 1  # how many the next refusal by the twins skips
         self._waiting = False  # the buffer starts with an incomplete value, followed as far as ``_scan_at``
         self._scan_at = 0  # where following it goes on (relative to the buffer's start)
         self._open: list[int] | None = []  # items still to come in each container it is inside
@@ -509,31 +527,56 @@ class PackedFrames:
     def _decode_run(self, run: PackedRun, values: memoryview) -> Any:
         """The messages of an array of whole values when all are common ones (decoded in one pass), else None; it
         answers only when decoding the values one by one would give the same messages."""
-        decoded = self._decode_batch(run, values)
+        if run.common_tagged or run.common_base:
+            if self._common_skips:
+                self._common_skips -= 1
+            else:
+                common = run.common_tagged or run.tagged, run.common_base or run.base
+                decoded = self._decode_batch(*common, run.guards, values)
+                if decoded is _GUARDED:
+                    return None
+                if decoded is not None:
+                    self._common_backoff = 1
+                    return decoded
+                # A value the twins refuse (bytes, a timestamp, nesting): the next runs of such a stream would
+                # likely fail them too, after decoding part of the run; skip them for a while, longer each time
+                self._common_skips = self._common_backoff
+                self._common_backoff = min(2 * self._common_backoff, _MOST_SKIPS)
+        decoded = self._decode_batch(run.tagged, run.base, run.guards, values)
+        if decoded is _GUARDED:
+            return None
         if decoded is not None and not all(map(free_ok, decoded)):
             if any(odd_value(message) is not None for message in decoded):
                 return None  # one by one: a value holds what JSON has no form for (the general path refuses it)
         return decoded
 
-    def _decode_batch(self, run: PackedRun, values: memoryview) -> Any:
-        for base in (self._base_first, not self._base_first):
-            if not base:
-                if run.tagged is not None:
+    def _decode_batch(
+        self,
+        tagged: Callable[[Any], list[Any]] | None,
+        base: Callable[[Any], list[Any]] | None,
+        guards: tuple[tuple[Callable[[Any], Any], frozenset[Any]], ...],
+        values: memoryview,
+    ) -> Any:
+        """A run's messages for the values (its decoders and guards given), None when the decoders refuse them,
+        or ``_GUARDED``."""
+        for base_now in (self._base_first, not self._base_first):
+            if not base_now:
+                if tagged is not None:
                     try:
-                        decoded = run.tagged.decode(values)
+                        decoded = tagged(values)
                         self._base_first = False
                         return decoded
                     except _RUN_REFUSED:
                         pass
-            elif run.base is not None:
+            elif base is not None:
                 try:
-                    decoded = run.base.decode(values)
+                    decoded = base(values)
                 except _RUN_REFUSED:
                     continue
                 self._base_first = True
-                if all(held.isdisjoint(map(field, decoded)) for field, held in run.guards):
+                if all(held.isdisjoint(map(field, decoded)) for field, held in guards):
                     return decoded
-                return None  # a value another shape recognises first: one by one
+                return _GUARDED  # a value another shape recognises first: one by one
         return None
 
     def _follow(self, buffer: bytearray, size: int) -> bool:

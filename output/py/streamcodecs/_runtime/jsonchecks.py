@@ -22,7 +22,7 @@ import msgspec
 from . import messages as _m
 from .errors import EncodeError
 from .jsonfailures import PACKED_TOO_DEEP
-from .jsonpacked import NOT_OPENERS, odd_value
+from .jsonpacked import LEAVES, NOT_OPENERS, odd_value
 from .jsontext import roomy
 from .messages import MAX_DEPTH, TOO_DEEP
 
@@ -43,6 +43,7 @@ __all__ = [
     "check_keys",
     "check_list",
     "check_map",
+    "check_packed",
     "check_str",
     "check_timestamp",
     "check_uuid",
@@ -280,13 +281,13 @@ def check_keys(values: dict[Any, Any], key: str | None) -> None:
             raise expected("str", name, None, False).in_map().at(key)
 
 
-def check_odd(message: Any) -> None:
-    """A message to be written as MessagePack holding a map key that is not a string or an extension other than the
-    timestamp in a free-form value, which decode refuses (JSON has no form for them): refused, naming where."""
-    found = odd_value(message)
+def check_packed(value: Any, key: str | None) -> None:
+    """A free-form value to be written as MessagePack holding a map key that is not a string or an extension other
+    than the timestamp, which decode refuses (JSON has no form for them): refused, naming where."""
+    found = odd_value(value)
     if found is not None:
-        refusal = Refusal(found[0])
-        refusal.path = found[1]
+        refusal = Refusal(found[0], key)
+        refusal.path += found[1]
         raise refusal
 
 
@@ -329,11 +330,14 @@ _NON_FINITE_FLOAT64 = re.compile(rb"\xcb[\x7f\xff][\xf0-\xff]")
 
 
 def check_free(value: Any, key: str | None, packed: bool) -> None:
-    """A free-form value that is not a plain str, int, bool or None: not absent (msgspec.UNSET is not written), and
-    in JSON, no NaN or infinity anywhere in it."""
+    """A free-form value that is not a plain str, int, bool or None: not absent (msgspec.UNSET is not written); in
+    JSON, no NaN or infinity anywhere in it; in MessagePack, nothing :func:`check_packed` refuses."""
     if value is msgspec.UNSET:
         raise Refusal("Expected a value, got `UNSET`", key)
-    if not packed and not finite(value):
+    if packed:
+        if type(value) not in LEAVES:
+            check_packed(value, key)
+    elif not finite(value):
         raise non_finite(value, key)
 
 
@@ -348,14 +352,14 @@ def _has_non_finite(value: Any) -> bool:
     kind = type(value)
     if kind is float:
         return value - value != 0.0  # type: ignore[no-any-return]
-    if kind in _LEAVES:
+    if kind in LEAVES:
         return False
     if kind is list or kind is tuple:
         for item in value:
             if type(item) is float:
                 if item - item != 0.0:
                     return True
-            elif type(item) not in _LEAVES and _has_non_finite(item):
+            elif type(item) not in LEAVES and _has_non_finite(item):
                 return True
         return False
     if type(kind) is _STRUCT_META:
@@ -377,7 +381,6 @@ def _no_problem(value: Any) -> Refusal | None:
     return None
 
 
-_LEAVES = frozenset({str, int, float, bool, _NONE, bytes})
 _STRUCT_META = type(msgspec.Struct)  # (isinstance(value, msgspec.Struct) costs a call into its metaclass)
 
 
@@ -385,7 +388,7 @@ def _walk(value: Any, problem: Callable[[Any], Refusal | None], depth: int) -> R
     """The first problem of a value or anything it holds, with its path (a struct's fields by their wire names),
     and nesting deeper than :data:`MAX_NESTING` (a message's own object being level 1)."""
     kind = type(value)
-    if kind in _LEAVES:
+    if kind in LEAVES:
         return problem(value)
     struct = type(kind) is _STRUCT_META
     if not struct and not isinstance(value, list | tuple | set | frozenset | dict):

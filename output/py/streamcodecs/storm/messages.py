@@ -32,7 +32,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from itertools import repeat
 from operator import attrgetter
-from typing import Any, ClassVar, Final, Literal, TypeAlias
+from typing import Any, ClassVar, Final, Literal, TypeAlias, cast
 
 import msgspec
 
@@ -1053,6 +1053,8 @@ def _write_handshake(value: Handshake, packed: bool) -> bytes:
             _jc.check_keys(v, "conf")
         if not packed and not _jc.finite(v):
             raise _jc.non_finite(v, "conf")
+        elif packed and not _jk.LEAVES.issuperset(map(type, v.values())):
+            _jc.check_packed(v, "conf")
     v = value.pid_dir
     if type(v) is not str:
         _jc.check_str(v, "pidDir", False, packed)
@@ -1066,8 +1068,6 @@ def _write_handshake(value: Handshake, packed: bool) -> bytes:
         raise _jc.expected("object", v, "context", False)
     if packed:
         data = _PACKED_ENCODE(value)
-        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
-            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1096,10 +1096,10 @@ def _write_heartbeat(value: Heartbeat, packed: bool) -> bytes:
         pass  # null, where it may be
     elif not packed and not _jc.finite(v):
         raise _jc.non_finite(v, "tuple")
+    elif packed and not _jk.LEAVES.issuperset(map(type, v)):
+        _jc.check_packed(v, "tuple")
     if packed:
         data = _PACKED_ENCODE(value)
-        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
-            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1128,10 +1128,10 @@ def _write_tick(value: Tick, packed: bool) -> bytes:
         pass  # null, where it may be
     elif not packed and not _jc.finite(v):
         raise _jc.non_finite(v, "tuple")
+    elif packed and not _jk.LEAVES.issuperset(map(type, v)):
+        _jc.check_packed(v, "tuple")
     if packed:
         data = _PACKED_ENCODE(value)
-        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
-            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1160,14 +1160,14 @@ def _write_bolt_tuple(value: BoltTuple, packed: bool) -> bytes:
         pass  # null, where it may be
     elif not packed and not _jc.finite(v):
         raise _jc.non_finite(v, "tuple")
+    elif packed and not _jk.LEAVES.issuperset(map(type, v)):
+        _jc.check_packed(v, "tuple")
     if value.stream == "__heartbeat" and value.task == -1:
         raise _jc.Refusal("read as a Heartbeat (stream '__heartbeat', task -1)", "stream")
     if value.comp == "__system" and value.stream == "__tick":
         raise _jc.Refusal("read as a Tick (comp '__system', stream '__tick')", "comp")
     if packed:
         data = _PACKED_ENCODE(value)
-        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
-            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1213,8 +1213,6 @@ def _write_spout_ack(value: SpoutAck, packed: bool) -> bytes:
         _jc.check_free(v, "id", packed)
     if packed:
         data = _PACKED_ENCODE(value)
-        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
-            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1231,8 +1229,6 @@ def _write_spout_fail(value: SpoutFail, packed: bool) -> bytes:
         _jc.check_free(v, "id", packed)
     if packed:
         data = _PACKED_ENCODE(value)
-        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
-            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1285,6 +1281,8 @@ def _write_emit(value: Emit, packed: bool) -> bytes:
         pass  # null, where it may be
     elif not packed and not _jc.finite(v):
         raise _jc.non_finite(v, "tuple")
+    elif packed and not _jk.LEAVES.issuperset(map(type, v)):
+        _jc.check_packed(v, "tuple")
     v = value.anchors
     if type(v) is not list and _jc.check_list(v, "anchors", True):
         pass  # null, where it may be
@@ -1307,8 +1305,6 @@ def _write_emit(value: Emit, packed: bool) -> bytes:
         _jc.check_bool(v, "need_task_ids", False, packed)
     if packed:
         data = _PACKED_ENCODE(value)
-        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
-            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1379,8 +1375,6 @@ def _write_metrics(value: Metrics, packed: bool) -> bytes:
         _jc.check_free(v, "params", packed)
     if packed:
         data = _PACKED_ENCODE(value)
-        if not _jk.free_ok(value):  # a map key that is not a string, an extension: no JSON form
-            _jc.check_odd(value)
         if len(data) >= _MAX_NESTING:
             _jc.check_written(value, data, True)  # nesting: what only the written bytes show
         return data
@@ -1651,17 +1645,134 @@ _decode_text: Callable[[str | None, bytes, int | None], Message] = _jp.fast_text
 
 
 # MessagePack framing: the same messages as MessagePack values, back to back ('msgpack').
+
+
+class _BoltTupleCommon(msgspec.Struct, kw_only=True, gc=False, forbid_unknown_fields=True):
+    """BoltTuple's common twin: its free-form values narrowed to scalars, which msgspec checks as it decodes a
+    MessagePack run (see ``_jk.Scalar``); what it refuses, the message itself takes."""
+
+    id: str
+    comp: str | None
+    stream: str
+    task: Int32
+    values: list[_jk.Scalar] = msgspec.field(name="tuple")
+
+
+class _SpoutAckCommon(
+    msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="ack", forbid_unknown_fields=True
+):
+    """SpoutAck's common twin: its free-form values narrowed to scalars, which msgspec checks as it decodes a
+    MessagePack run (see ``_jk.Scalar``); what it refuses, the message itself takes."""
+
+    id: _jk.Scalar
+
+
+class _SpoutFailCommon(
+    msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="fail", forbid_unknown_fields=True
+):
+    """SpoutFail's common twin: its free-form values narrowed to scalars, which msgspec checks as it decodes a
+    MessagePack run (see ``_jk.Scalar``); what it refuses, the message itself takes."""
+
+    id: _jk.Scalar
+
+
+class _EmitCommon(
+    msgspec.Struct,
+    kw_only=True,
+    gc=False,
+    omit_defaults=True,
+    tag_field="command",
+    tag="emit",
+    forbid_unknown_fields=True,
+):
+    """Emit's common twin: its free-form values narrowed to scalars, which msgspec checks as it decodes a
+    MessagePack run (see ``_jk.Scalar``); what it refuses, the message itself takes."""
+
+    values: list[_jk.Scalar] = msgspec.field(name="tuple")
+    anchors: list[str] | None = msgspec.field(default=None)
+    id: _jk.Scalar | None = msgspec.field(default=None)
+    stream: str | None = msgspec.field(default=None)
+    task: Int32 | None = msgspec.field(default=None)
+    need_task_ids: bool = msgspec.field(default_factory=repeat(True).__next__)
+
+
+class _MetricsCommon(
+    msgspec.Struct, kw_only=True, gc=False, tag_field="command", tag="metrics", forbid_unknown_fields=True
+):
+    """Metrics's common twin: its free-form values narrowed to scalars, which msgspec checks as it decodes a
+    MessagePack run (see ``_jk.Scalar``); what it refuses, the message itself takes."""
+
+    name: str
+    params: _jk.Scalar | None
+
+
+_COMMON_TAGGED_TO_COMPONENT = msgspec.msgpack.Decoder(
+    list[Next | _SpoutAckCommon | _SpoutFailCommon | Activate | Deactivate]
+).decode
+
+
+def _common_tagged_to_component(values: Any) -> list[Message]:
+    """A run of to_component tagged messages decoded as their common twins: the messages themselves."""
+    return cast(  # (the twins are replaced: what is left is messages)
+        "list[Message]",
+        [
+            SpoutAck(id=v.id)
+            if type(v) is _SpoutAckCommon
+            else SpoutFail(id=v.id)
+            if type(v) is _SpoutFailCommon
+            else v
+            for v in _COMMON_TAGGED_TO_COMPONENT(values)
+        ],
+    )
+
+
+_COMMON_BASE_TO_COMPONENT = msgspec.msgpack.Decoder(list[_BoltTupleCommon]).decode
+
+
+def _common_base_to_component(values: Any) -> list[Message]:
+    """A run of BoltTuple decoded as its common twin: the messages themselves."""
+    return [
+        BoltTuple(id=v.id, comp=v.comp, stream=v.stream, task=v.task, values=v.values)
+        for v in _COMMON_BASE_TO_COMPONENT(values)
+    ]
+
+
+_COMMON_TAGGED_TO_STORM = msgspec.msgpack.Decoder(
+    list[_EmitCommon | Ack | Fail | Log | Error | _MetricsCommon | Sync]
+).decode
+
+
+def _common_tagged_to_storm(values: Any) -> list[Message]:
+    """A run of to_storm tagged messages decoded as their common twins: the messages themselves."""
+    return cast(  # (the twins are replaced: what is left is messages)
+        "list[Message]",
+        [
+            Emit(
+                values=v.values, anchors=v.anchors, id=v.id, stream=v.stream, task=v.task, need_task_ids=v.need_task_ids
+            )
+            if type(v) is _EmitCommon
+            else Metrics(name=v.name, params=v.params)
+            if type(v) is _MetricsCommon
+            else v
+            for v in _COMMON_TAGGED_TO_STORM(values)
+        ],
+    )
+
+
 _PACKED_RUNS: dict[str, _jk.PackedRun] = {  # what a run of whole values of each direction decodes as, in one pass
     "to_component": _jk.PackedRun(
-        tagged=msgspec.msgpack.Decoder(list[Next | SpoutAck | SpoutFail | Activate | Deactivate]),
-        base=msgspec.msgpack.Decoder(list[BoltTuple]),
+        tagged=msgspec.msgpack.Decoder(list[Next | SpoutAck | SpoutFail | Activate | Deactivate]).decode,
+        base=msgspec.msgpack.Decoder(list[BoltTuple]).decode,
         # What no BoltTuple of a run may hold: the values of the shapes recognised before it with its keys
         guards=((attrgetter("stream"), frozenset({"__heartbeat", "__tick"})),),
+        common_tagged=_common_tagged_to_component,
+        common_base=_common_base_to_component,
     ),
     "to_storm": _jk.PackedRun(
-        tagged=msgspec.msgpack.Decoder(list[Emit | Ack | Fail | Log | Error | Metrics | Sync]),
-        base=msgspec.msgpack.Decoder(list[PidReply]),
+        tagged=msgspec.msgpack.Decoder(list[Emit | Ack | Fail | Log | Error | Metrics | Sync]).decode,
+        base=msgspec.msgpack.Decoder(list[PidReply]).decode,
         guards=(),  # no other shape has only its keys
+        common_tagged=_common_tagged_to_storm,
     ),
 }
 _PACKED_FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[int, bool]]] = {
