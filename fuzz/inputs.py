@@ -77,6 +77,9 @@ TIMES = [
     # an offset that puts the instant before 0001 or after 9999 (UTC): no Spark TIMESTAMP holds it
     "0001-01-01T00:00:00+00:01", "0001-01-01T00:59:59.999999+01:00", "9999-12-31T23:59:59-00:01",
     "9999-12-31T23:30:00-23:59", "0001-01-01T00:00:00-00:01", "9999-12-31T23:59:59.999999+00:01",
+    # an offset beyond Java's 18:00 (RFC 3339 allows 23:59): held and written at UTC, or the nearest offset in the years
+    "2018-04-05T03:56:31+20:00", "2018-04-05T03:56:31-18:01", "2018-04-05T03:56:31+18:00", "2018-04-05T03:56:31+18:01",
+    "0001-01-01T00:10:00+23:00", "0001-01-01T00:59:59.999999+19:00", "9999-12-31T23:00:00-19:30",
 ]  # fmt: skip
 CONTENT_TYPES = [
     "application/json", "application/json; charset=utf-8", "Application/JSON", "text/plain",

@@ -35,6 +35,9 @@ class _Unread:
     one of those."""
     protocols: bool = False
     """A protocol file could not be read: any protocol name may be its."""
+    left_out: frozenset[str] = frozenset()
+    """The lists of custom/ files the schema left items out of (``enums/values``, ``customTypes/fields``): what a
+    protocol's checks read of its shared types may lack them too."""
 
     def of_types(self) -> Container[str]:
         return EVERY_NAME if self.customs else frozenset(self.names)
@@ -48,6 +51,7 @@ def _shared_types(customs: list[Document], problems: list[Problem], unread: _Unr
         checked = checked_document(doc, CUSTOM_SCHEMA)
         problems.extend(checked.problems)
         unread.names |= checked.dropped
+        unread.left_out |= checked.left_out
         if checked.accepted is None or checked.unnamed:
             unread.customs = True
         if checked.accepted is None:
@@ -86,7 +90,8 @@ def _built(documents: list[Document], shared: SharedTypes, problems: list[Proble
         whole = not checked.problems
         one = None
         if checked.accepted is not None:
-            one = _guarded(functools.partial(build_protocol, Document(doc.path, checked.accepted), shared), whole=whole)
+            stage = functools.partial(build_protocol, Document(doc.path, checked.accepted), shared)
+            one = _guarded(stage, doc.path, checked.left_out, problems)
         if one is None:
             unread.protocols = True
             continue
@@ -108,14 +113,25 @@ def _built(documents: list[Document], shared: SharedTypes, problems: list[Proble
 _T = TypeVar("_T")
 
 
-def _guarded(stage: Callable[[], _T], *, whole: bool) -> _T | None:
-    """``stage()``; of a file with schema problems, None where it fails: the part the schema accepted may still lack
-    what the stage reads (an item another one names), and the schema's problems are what the user has to fix."""
-    if whole:
+def _guarded(stage: Callable[[], _T], file: str, left_out: frozenset[str], problems: list[Problem]) -> _T | None:
+    """``stage()`` of a file; of one the schema left items out of (``left_out``: ``schema.checked_document``), None
+    where it fails, and a problem saying that the rest of the file was not checked: what the stage reads may be an
+    item left out (one another names), and the schema's problems are what the user has to fix first. A file nothing
+    was left out of holds every item, each of the shape the stage reads (the values the schema refused and the model
+    keeps are of it): a failure there is the generator's own, raised, not taken for one of the file's problems."""
+    if not left_out:
         return stage()
     try:
         return stage()
-    except Exception:  # noqa: BLE001 - any failure on a file with schema problems is one of them
+    except Exception:  # noqa: BLE001 - it may need what was left out: the schema's problems say what to fix
+        problems.append(
+            Problem(
+                file,
+                0,
+                "the rest of this file was not checked: its checks need the parts its other problems leave out",
+                "fix those and run again",
+            )
+        )
         return None
 
 
@@ -159,11 +175,11 @@ def load_protocols(
             one.scope,
             id_check=id_check,
             elsewhere=elsewhere,
-            left_out=model.left_out,
+            left_out=model.left_out | unread.left_out,
             unread=unread.of_types(),
         )
-        found = _guarded(functools.partial(run_checks, context), whole=model.whole)
         file = one.protocol.source
+        found = _guarded(functools.partial(run_checks, context), file, model.left_out, problems)
         problems.extend(p for p in found or [] if p.file != file or p.line not in model.read_past)
         if model.whole and not found:
             valid.append(one.protocol)

@@ -356,12 +356,14 @@ def checked_document(doc: Document, schema_name: str) -> Checked:
     misnamed: set[tuple[str | int, ...]] = set()  # items kept whose name is of the wrong form
     also: set[str] = set()  # the names of such types, as the schema's problem says to write them
     read_past: set[int] = set()
+    unknown: dict[tuple[str | int, ...], set[str]] = {}  # the keys the schema does not know, by their mapping's path
     whole = False
     for error in validator.iter_errors(doc.data):
         leaves = list(error.context) if error.context else [error]
         path = tuple(error.absolute_path)
         items = [i for i, step in enumerate(path) if isinstance(step, int)]
-        if error.validator not in _READ_PAST or any(leaf.validator not in _READ_PAST for leaf in leaves):
+        kept = error.validator in _READ_PAST and all(leaf.validator in _READ_PAST for leaf in leaves)
+        if not kept:
             if items:
                 drop.add(path[: items[-1] + 1])
             else:
@@ -372,8 +374,10 @@ def checked_document(doc: Document, schema_name: str) -> Checked:
             name = _NAME_PATTERNS.get(str(error.validator_value))
             if name is not None and len(path) == 3 and path[0] in _NAMED_SECTIONS:
                 also.add(name.spell(str(error.instance)))
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            unknown.setdefault(path, set()).update(_unknown_keys(error))  # (read past: not built, as not written)
         found = _problems(doc, leaves)
-        if error.validator != "additionalProperties":
+        if kept and error.validator != "additionalProperties":  # (a value left out is not checked again: no line)
             read_past.update(problem.line for problem in found)
         problems.extend(found)
     if whole:
@@ -382,21 +386,31 @@ def checked_document(doc: Document, schema_name: str) -> Checked:
     names = [node.get("name") if isinstance(node, dict) else None for node in named]
     dropped = frozenset(name for name in names if isinstance(name, str)) | also
     left_out = frozenset("/".join(str(step) for step in path if isinstance(step, str)) for path in drop | misnamed)
-    accepted = _without(doc.data, drop, ())
+    accepted = _without(doc.data, drop, (), unknown)
     return Checked(problems, accepted, dropped, len(dropped) < len(names), left_out, frozenset(read_past))
 
 
-def _without(node: Any, drop: set[tuple[str | int, ...]], path: tuple[str | int, ...]) -> Any:
-    """A copy of a loaded node without the list items at the paths ``drop``; every copy keeps its lines."""
-    if not any(d[: len(path)] == path for d in drop):
+def _without(
+    node: Any,
+    drop: set[tuple[str | int, ...]],
+    path: tuple[str | int, ...],
+    unknown: dict[tuple[str | int, ...], set[str]],
+) -> Any:
+    """A copy of a loaded node without the list items at the paths ``drop`` and the keys ``unknown`` names (by their
+    mapping's path: what the schema does not know is not built, as if it were not written); every copy keeps its
+    lines."""
+    if not any(d[: len(path)] == path for d in [*drop, *unknown]):
         return node
     if isinstance(node, Mapping):
-        copy = Mapping((key, _without(value, drop, (*path, key))) for key, value in node.items())
-        copy.line, copy.key_lines, copy.source, copy.path = node.line, node.key_lines, node.source, node.path
+        strip = unknown.get(path, set())
+        pairs = ((key, _without(value, drop, (*path, key), unknown)) for key, value in node.items() if key not in strip)
+        copy = Mapping(pairs)
+        lines = {key: line for key, line in node.key_lines.items() if key not in strip}
+        copy.line, copy.key_lines, copy.source, copy.path = node.line, lines, node.source, node.path
         return copy
     if isinstance(node, Sequence):
         kept = [i for i in range(len(node)) if (*path, i) not in drop]
-        items = Sequence(_without(node[i], drop, (*path, i)) for i in kept)
+        items = Sequence(_without(node[i], drop, (*path, i), unknown) for i in kept)
         items.line, items.item_lines = node.line, [node.line_of(i) for i in kept]
         return items
     return node

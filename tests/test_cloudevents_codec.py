@@ -799,6 +799,38 @@ def test_time_is_written_in_rfc3339(value: datetime.datetime, text: str) -> None
     assert json.loads(ce.to_json(event(time=value)))["time"] == text
 
 
+# A time whose offset is beyond 18:00 (RFC 3339 writes up to 23:59; Java's OffsetDateTime holds up to 18:00), and
+# the text the Java codec writes of it (tests/test_cloudevents_java.py compares them with the JVM): at UTC, or at the
+# offset nearest UTC that keeps it in the years 0001 to 9999.
+BEYOND_18 = [
+    ("2020-01-01T00:00:00+20:00", "2019-12-31T04:00:00Z"),
+    ("2020-01-01T00:00:00-18:01", "2020-01-01T18:01:00Z"),
+    ("2016-02-29T23:59:59.5-23:59", "2016-03-01T23:58:59.500000Z"),
+    ("9999-12-31T23:00:00-23:59", "9999-12-31T23:59:00-23:00"),
+    ("9999-12-31T23:30:00-23:59", "9999-12-31T23:59:00-23:30"),
+    ("0001-01-01T00:00:00+23:00", "0001-01-01T00:00:00+23:00"),
+    ("0001-01-01T00:10:00+23:00", "0001-01-01T00:00:00+22:50"),
+    ("0001-01-01T00:59:59.999999+19:00", "0001-01-01T00:00:59.999999+18:01"),
+    ("2020-01-01T00:00:00+18:00", "2020-01-01T00:00:00+18:00"),  # within 18:00: its own offset, as Java holds it
+]
+
+
+@pytest.mark.parametrize(("text", "written"), BEYOND_18)
+def test_a_time_beyond_18_hours_is_written_as_the_java_codec_writes_it(text: str, written: str) -> None:
+    """Decoded and encoded again (binary and structured), or built by the user, such a time is written as the Java
+    codec writes it: the Python codec kept "+20:00" where Java wrote the same instant at UTC ("Z")."""
+    for decoded in (
+        ce.from_kafka(binary(("ce_time", text.encode()))),
+        ce.from_json(json.dumps({**REQUIRED_JSON, "time": text})),
+    ):
+        assert decoded.time == datetime.datetime.fromisoformat(text)  # the same instant
+        assert dict(ce.to_kafka(decoded).headers)["ce_time"] == written.encode()
+        assert json.loads(ce.to_json(decoded))["time"] == written
+    built = event(time=datetime.datetime.fromisoformat(text))
+    assert dict(ce.to_kafka(built).headers)["ce_time"] == written.encode()
+    assert json.loads(ce.to_json(built))["time"] == written
+
+
 @pytest.mark.parametrize(
     ("value", "message"),
     [

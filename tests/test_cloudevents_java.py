@@ -20,6 +20,7 @@ import msgspec
 import pytest
 from spark_checks import manifest_records, vectors
 from streamcodecs import cloudevents as ce
+from test_cloudevents_codec import BEYOND_18
 from test_cloudevents_conformance import CASES, record_of
 from test_spark_cloudevents import MALFORMED, _vector_record
 
@@ -245,6 +246,21 @@ def test_a_time_java_holds_at_utc_outside_the_years_is_written_as_a_text_decode_
     for structured in (False, True):
         headers, value = _record(codec.toKafka(event, structured))
         assert ce.from_kafka(ce.KafkaRecord(None, value, headers)).time == want, (headers, value)
+
+
+@pytest.mark.parametrize(("time", "written"), BEYOND_18)
+def test_a_time_beyond_18_hours_is_written_alike_by_both_codecs(codec: Any, time: str, written: str) -> None:
+    """Decoded by each codec and written again, a time whose offset is beyond Java's 18:00 is the same text from
+    both (the Python codec kept its offset: "+20:00" where Java wrote "Z"), the text test_cloudevents_codec lists."""
+    data = json.dumps({"specversion": "1.0", "id": "1", "source": "/s", "type": "t", "time": time}).encode()
+    event, problem = _java(lambda: codec.decode(data))
+    assert problem is None, problem and problem.getMessage()
+    python = ce.decode(data)
+    assert bytes(codec.encode(event)) == ce.encode(python)
+    assert json.loads(ce.encode(python))["time"] == written
+    for structured in (False, True):
+        wanted = ce.to_kafka(python, "structured" if structured else "binary")
+        assert _record(codec.toKafka(event, structured)) == (wanted.headers, wanted.value)
 
 
 def test_a_time_no_rfc_3339_text_names_is_refused_by_the_java_encoder(spark: Any, codec: Any) -> None:

@@ -681,13 +681,123 @@ def test_a_schema_problem_does_not_hide_the_semantic_problems_of_its_file(
 
 def test_a_definition_the_schema_leaves_nothing_of_is_reported_without_a_crash(tmp_path: Path) -> None:
     """Left without its versions (each a number where a text goes), the definition cannot be built: its schema
-    problems are what it reports."""
+    problems are what it reports, and that the rest of it was not checked."""
     text = BINARY.replace('versions: ["1", "2"]', "versions: [1, 2]")
     found = problems_for(tmp_path, text)
     assert found == [
+        "defs/demo.yaml: the rest of this file was not checked: its checks need the parts its other problems leave"
+        " out — fix those and run again",
         "defs/demo.yaml:4: version #1: 1 is not a string — write a string",
         "defs/demo.yaml:4: version #2: 2 is not a string — write a string",
     ]
+
+
+def test_a_semantic_problem_on_the_line_of_an_item_the_schema_left_out_is_reported(tmp_path: Path) -> None:
+    """A flow list holds a field the schema leaves out (its type a number) and one it keeps, with a version not
+    declared: that problem was taken for the schema's (the same line) and not said, though the schema's is of the
+    other field. Only a value the model keeps though the schema refuses it is the same fault at its line."""
+    old = "    fields:\n      - {name: requestId, type: int64}\n      - {name: trace"
+    new = (
+        '    fields: [{name: requestId, type: int64, since: "9"}, {name: b, type: 5}]\n    more:\n      - {name: trace'
+    )
+    text, found = problems_after(tmp_path, BINARY, old, new)
+    line = line_of(text, 'since: "9"')
+    assert f"defs/demo.yaml:{line}: message 'Hello', field 'b', type: 5 is not a string — write a string" in found
+    assert any(p.startswith(f"defs/demo.yaml:{line}: since '9' is not a declared version") for p in found), found
+
+
+def test_a_failure_of_the_generator_on_a_file_with_schema_problems_is_not_taken_for_one_of_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file with schema problems whose checks failed reported its schema problems only, whatever the failure: a
+    generator bug went unseen. Nothing left out (an unknown key is read past, and not built), a failure is the
+    generator's and is raised; with an item left out the checks may need it, and the report says they stopped."""
+    from streamcodecs_gen import pipeline
+
+    def broken(ctx: object) -> list[object]:
+        raise RuntimeError("a bug in a check")
+
+    monkeypatch.setattr(pipeline, "run_checks", broken)
+    with pytest.raises(RuntimeError, match="a bug in a check"):
+        problems_after(tmp_path, BINARY, "code: 2\n", "code: 2\n    nmae: Bye\n")
+    _, found = problems_after(tmp_path, BINARY, "code: 2\n", "code: two\n")
+    assert found[0] == (
+        "defs/demo.yaml: the rest of this file was not checked: its checks need the parts its other problems leave"
+        " out — fix those and run again"
+    )
+
+
+def test_an_unknown_key_of_the_framing_is_not_built(tmp_path: Path) -> None:
+    """The framing's builder takes only its own keys: an unknown one the schema reports is left out of what is
+    built, as the builder of a field or message ignores one, and the rest of the file is checked."""
+    text, found = problems_after(
+        tmp_path,
+        BINARY.replace("directions: [reply]", "directions: [rply]"),
+        "byte_order: big,",
+        "byte_order: big, bogus: 1,",
+    )
+    assert any("unknown key 'bogus'" in p for p in found), found
+    assert any("unknown direction 'rply'" in p for p in found), found
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "use_old", "use_new"),
+    [
+        (  # a default naming a member the schema left out (its value a list): not "not a member name of Color"
+            "{name: BLUE, value: 1}",
+            "{name: BLUE, value: [1]}",
+            "      - {name: requestId, type: int64}\n      - {name: trace",
+            "      - {name: requestId, type: int64}\n      - {name: color, type: Color, default: BLUE}\n"
+            "      - {name: trace",
+        ),
+        (  # when_nonempty naming an earlier field the schema left out: not "not an earlier field"
+            "      - {name: requestId, type: int64}\n      - {name: trace",
+            "      - {name: requestId, type: int64}\n      - {name: blob, type: 7}\n      - {name: trace",
+            "presence: {remaining: 1}}",
+            "when_nonempty: blob}",
+        ),
+    ],
+    ids=["enum default", "when_nonempty"],
+)
+def test_a_check_does_not_conclude_from_what_the_schema_left_out(
+    tmp_path: Path, old: str, new: str, use_old: str, use_new: str
+) -> None:
+    """Each check that concludes from a name not being there asks ``ctx.may_lack``: the member or field it looks
+    for may be one the schema refused, whose own problem is the one to fix."""
+    text, found = problems_after(tmp_path, BINARY.replace(use_old, use_new, 1), old, new)
+    line = line_of(text, new.strip().splitlines()[-1] if "blob" not in new else "name: blob")
+    assert [p for p in found if not p.startswith(f"defs/demo.yaml:{line}: ")] == [], found
+    assert found, "the schema's problem is reported"
+
+
+def test_a_shape_matching_a_member_the_schema_left_out_is_not_called_no_value_of_its_enum(tmp_path: Path) -> None:
+    """A shape's match on an enum field names a wire value: of a member the schema refused (its name a number), it
+    was said to be no value of the enum."""
+    text, found = problems_after(
+        tmp_path,
+        JSON,
+        "    tag: status\n    directions: [up]\n    fields:\n      - {name: responseFor, type: string}\n",
+        "    shape: {json: object, keys: [responseFor], match: {mood: loud}}\n    directions: [up]\n"
+        "    fields:\n      - {name: responseFor, type: string}\n      - {name: mood, type: Mood}\n"
+        "enums:\n  - name: Mood\n    type: string\n"
+        "    values: [{name: CALM, value: calm}, {name: [LOUD], value: loud}]\n",
+    )
+    line = line_of(text, "{name: [LOUD]")
+    assert found and all(p.startswith(f"defs/demo.yaml:{line}: ") for p in found), found
+
+
+def test_a_default_naming_a_member_a_custom_file_left_out_is_not_called_unknown(tmp_path: Path) -> None:
+    """The same of a shared enum: its custom/ file's member the schema refused may be the one named."""
+    custom = "customTypes: []\nenums:\n  - name: Shade\n    type: int8\n"
+    custom += "    values: [{name: DARK, value: 0}, {name: LIGHT, value: [1]}]\n"
+    text = BINARY.replace(
+        "      - {name: requestId, type: int64}\n      - {name: trace",
+        "      - {name: requestId, type: int64}\n      - {name: shade, type: Shade, default: LIGHT}\n"
+        "      - {name: trace",
+        1,
+    )
+    found = problems_of(tmp_path, {"demo.yaml": text, "custom/Shade.yaml": custom})
+    assert found and all(p.startswith("defs/custom/Shade.yaml:") for p in found), found
 
 
 @pytest.mark.parametrize(

@@ -654,6 +654,22 @@ def test_storm_component_storm_exits_between_messages(started: list[Any], tmp_pa
     assert bolt.end()[0] == 0
 
 
+def test_storm_component_thread_that_ends_after_storm_went_is_quiet(started: list[Any], tmp_path: Path) -> None:
+    """A thread's unfinished line is sent when it ends while Storm reads; one that ends after Storm stopped
+    reading has nobody to send it to, and neither its end nor the component's stop may say so with a traceback:
+    on main the thread's end printed "Exception ignored in: <function _ThreadEnd.__del__>" and a BrokenPipeError,
+    or, when Storm closed stdin first, run raised it from its stop (exit status 1)."""
+    started.append(bolt := Component("late-thread", tmp_path))
+    bolt.send(storm_tuple("1", "x"))
+    got = bolt.wait_for(4)
+    assert storm.Log(msg="ended while Storm reads", level=storm.LogLevel.INFO) in got and storm.Ack(id="1") in got
+    bolt._stdout.close()  # Storm stops reading: the second thread ends
+    time.sleep(0.3)  # (not a bound: either order of its end and Storm's closing stdin must be quiet)
+    bolt.stdin.close()
+    code, stderr = bolt.wait(START)
+    assert code == 0 and "Exception" not in stderr and "Traceback" not in stderr, stderr
+
+
 def test_storm_component_task_ids_come_late(started: list[Any], tmp_path: Path) -> None:
     started.append(bolt := Component("ids", tmp_path))
     bolt.send(storm_tuple("1", "a") + storm_tuple("2", "b"))  # the second arrives while the first waits for ids

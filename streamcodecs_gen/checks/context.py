@@ -25,8 +25,9 @@ class Context:
     """Names the other protocols of the run define (types, enums, messages), each to where: ``a type of protocol
     'kcl' (protocol-definitions/kcl.yaml:82)``. A protocol cannot name them; the problem says where they are."""
     left_out: frozenset[str] = frozenset()
-    """The lists of this file (``messages``, ``messages/fields``, ``directions``) that the schema refused items of,
-    which the model is built without (``schema.checked_document``): see :meth:`may_lack`."""
+    """The lists of this file (``messages``, ``messages/fields``, ``directions``) and of the custom/ files
+    (``enums/values``, ``customTypes/fields``) that the schema refused items of, which the model is built without
+    (``schema.checked_document``): see :meth:`may_lack`."""
     unread: Container[str] = frozenset()
     """Type names that may be defined where the checks cannot read (a type or enum the schema refused, or any name
     at all when a file of custom/ could not be read): not reported as unknown, since its file's problem is."""

@@ -126,6 +126,8 @@ def _when_nonempty_problems(ctx: Context, f: Field, where: str, earlier_fields: 
     target = f.when_nonempty or ""
     earlier = {g.name: g for g in earlier_fields}
     if target not in earlier:
+        if ctx.may_lack("messages/fields", "types/fields", "customTypes/fields"):
+            return  # (the field it names may be one the schema left out: its problem is said there)
         yield ctx.problem(
             f,
             "when_nonempty",
@@ -171,7 +173,7 @@ def _value_problems(ctx: Context, f: Field, where: str) -> Iterator[Problem]:
     for key, written, value in (("default", f.has_default, f.default), ("const", f.has_const, f.const)):
         if not written:
             continue
-        if why := _value_problem(f, value):
+        if why := _value_problem(f, value, members_known=not ctx.may_lack("enums/values")):
             yield ctx.problem(f, key, f"{where}: {key} {value!r} {why}", f"give a value of type {f.type.text}")
         elif isinstance(value, float) and not math.isfinite(value) and not ctx.wire_family.nonfinite_floats:
             yield ctx.problem(
@@ -183,7 +185,9 @@ def _value_problems(ctx: Context, f: Field, where: str) -> Iterator[Problem]:
             )
 
 
-def _value_problem(f: Field, value: Any) -> str | None:
+def _value_problem(f: Field, value: Any, *, members_known: bool) -> str | None:
+    """Why ``value`` is not one of ``f``'s type; of an enum, not a member's name only when its members are all known
+    (``members_known``: the schema left none out, ``Context.may_lack``)."""
     ref = f.type
     if value is None:
         return None if f.nullable or f.optional else "is null but the field is not nullable"
@@ -191,6 +195,6 @@ def _value_problem(f: Field, value: Any) -> str | None:
         return ref.wire.value_problem(value)
     if isinstance(ref, ListRef) and value != []:
         return "list defaults can only be []"
-    if isinstance(ref, EnumRef) and value not in [v.name for v in ref.enum.values]:
+    if isinstance(ref, EnumRef) and members_known and value not in [v.name for v in ref.enum.values]:
         return "is not a member name of " + ref.head
     return None

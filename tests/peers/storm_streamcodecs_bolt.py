@@ -6,11 +6,14 @@ Modes: ``echo``, ``ids``, ``fail``, ``direct`` as in storm_pystorm_bolt.py, plus
 ``ids-alarm``: ``ids``, but the wait for the ids of a tuple ``alarm`` is cut after 0.2 s by a SIGALRM handler that
 raises TimeoutError, which ``process`` catches (``["got", "alarm", "timed out"]``); ``print``: each tuple is printed
 (``print`` output must reach Storm as a log command, not break the protocol) and echoed; ``threads``: for each
-tuple four threads print 2000 lines each (``thread N line I``), then the tuple is echoed.
+tuple four threads print 2000 lines each (``thread N line I``), then the tuple is echoed; ``late-thread``: for
+each tuple a thread prints ``ended while Storm reads`` with no line end and ends, then another prints ``ended
+after Storm went`` so and ends once Storm has stopped reading the component's stdout (the pipe reports an error).
 """
 
 from __future__ import annotations
 
+import select
 import signal
 import sys
 import threading
@@ -25,6 +28,14 @@ def interrupt(signum: int, frame: object) -> None:
 def chatter(n: int) -> None:
     for i in range(2000):
         print(f"thread {n} line {i}")
+
+
+def after_storm_went() -> None:
+    print("ended after Storm went", end="")
+    watch = select.poll()
+    watch.register(sys.__stdout__.fileno(), 0)  # only what is always reported: an error (no reader), a hang-up
+    while not watch.poll():
+        pass
 
 
 SERIALIZER = sys.argv[2] if len(sys.argv) > 2 else "json"  # or "msgpack"
@@ -59,6 +70,11 @@ class TestBolt(storm.Bolt):
         else:
             if self.mode == "print":
                 print("printed", *tup.values)
+            if self.mode == "late-thread":
+                first = threading.Thread(target=lambda: print("ended while Storm reads", end=""))
+                first.start()
+                first.join()
+                threading.Thread(target=after_storm_went).start()
             if self.mode == "threads":
                 threads = [threading.Thread(target=chatter, args=(n,)) for n in range(4)]
                 for thread in threads:

@@ -24,7 +24,7 @@ from . import messages as _m
 from .errors import DecodeError
 from .jsonfailures import _MISSING, DECODE_FAILURES, PACKED_TOO_DEEP, decode_error
 from .jsonpacked import deeper_packed, free_ok, may_be_odd, odd_value, packed_end, refuse_unbounded
-from .jsonplaces import _PATH, located, tag_again_at, telling_failure
+from .jsonplaces import _PATH, _refused_one, located, tag_again_at, telling_failure
 from .jsontext import check_text, deeper, malformed_first, unbounded
 from .jsonwire import Fast
 from .messages import EMPTY_MESSAGE, MAX_DEPTH
@@ -143,9 +143,25 @@ def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: ty
     """The typed path of a MessagePack value, as :func:`typed_text` (the first failure is the one named; nesting
     as :func:`general_packed`)."""
 
+    def still(decoder: msgspec.msgpack.Decoder[Any], exc: Exception) -> Callable[[bytes], bool]:
+        """Whether ``decoder`` refuses a value as it refused another with ``exc`` (a key repeated on the refused
+        value's path: which occurrence it refused, :func:`packed_value_at`)."""
+
+        def refused(data: bytes) -> bool:
+            try:
+                decoder.decode(data)
+            except msgspec.ValidationError as again:
+                return str(again) == str(exc)
+            except DECODE_FAILURES:
+                return False
+            return False
+
+        return refused
+
     def decode_packed(direction: str | None, data: Any, at: int | None) -> Any:
         refuse_unbounded(data, error, at or 0)  # (at the value's start, as packed_located names it)
         first: Exception | None = None
+        refuser: msgspec.msgpack.Decoder[Any] | None = None  # the decoder that refused it so
         try:
             for decoder in (decoders[direction],) if direction is not None else tuple(decoders.values()):
                 try:
@@ -159,7 +175,8 @@ def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: ty
                 except RecursionError:
                     raise
                 except DECODE_FAILURES as exc:
-                    first = first or exc
+                    if first is None:
+                        first, refuser = exc, decoder
                     if not isinstance(exc, msgspec.ValidationError):
                         break
         except RecursionError:
@@ -167,9 +184,10 @@ def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: ty
                 return deeper_packed(data, error, at, partial(decode_packed, direction, data, at))
             except error as exc:
                 raise packed_located(exc, data, at, error) from None
-        assert first is not None
+        assert first is not None and refuser is not None
         failure = decode_error(first, error, syntax=_m.PACKED_SYNTAX, at=at, size=len(data))
-        raise packed_located(failure, data, at, error, last=False, bad=first) from None
+        refused = still(refuser, first) if isinstance(first, msgspec.ValidationError) else None
+        raise packed_located(failure, data, at, error, last=False, bad=first, refused=refused) from None
 
     return decode_packed
 
@@ -203,9 +221,51 @@ def _packed_items(data: Any, pos: int) -> tuple[bool | None, int, int]:
     return None, 0, pos
 
 
-def packed_value_at(data: Any, field: str | None, *, missing: bool = False, last: bool = True) -> int:
+def _packed_occurrences(data: bytes, pos: int, count: int, key: str) -> list[tuple[int, int, int]]:
+    """Of the map whose ``count`` entries start at ``pos``, each entry ``key``: where it starts (its key's start),
+    where its value starts and where it ends (as :func:`~.jsonplaces._occurrences` of a JSON object)."""
+    found = []
+    for _ in range(count):
+        value = packed_end(data, pos)[0]
+        end = packed_end(data, value)[0]
+        try:
+            name = msgspec.msgpack.decode(data[pos:value])
+        except msgspec.DecodeError:
+            name = None
+        if name == key:
+            found.append((pos, value, end))
+        pos = end
+    return found
+
+
+def _recount(head: int) -> Callable[[bytes, int], bytes]:
+    """How a MessagePack value without ``removed`` entries of its map at ``head`` says so: the map's count less
+    them, written in the same width (a map 16 of few entries is still MessagePack), so that nothing after moves."""
+
+    def recount(data: bytes, removed: int) -> bytes:
+        kind = data[head]
+        width = 0 if 0x80 <= kind <= 0x8F else 2 if kind == 0xDE else 4
+        if not width:
+            return data[:head] + bytes([kind - removed]) + data[head + 1 :]
+        count = int.from_bytes(data[head + 1 : head + 1 + width], "big") - removed
+        return data[: head + 1] + count.to_bytes(width, "big") + data[head + 1 + width :]
+
+    return recount
+
+
+def packed_value_at(
+    data: Any,
+    field: str | None,
+    *,
+    missing: bool = False,
+    last: bool = True,
+    refused: Callable[[bytes], bool] | None = None,
+) -> int:
     """:func:`~.jsonplaces.value_at` of a MessagePack value (a whole one, refused after it was read): the offset in
-    ``data`` of the value at ``field``, or with ``missing`` of the map that lacks its last key."""
+    ``data`` of the value at ``field``, or with ``missing`` of the map that lacks its last key. Of a repeated key,
+    the value read (``last``: the last, as the general path's dict holds it; else the one the typed path refused,
+    which reads each in turn: the first for which the value without the later ones is still ``refused``, or
+    without that test the first)."""
     pos = 0
     steps = list(_PATH.finditer(field or ""))
     if missing and steps:
@@ -223,6 +283,11 @@ def packed_value_at(data: Any, field: str | None, *, missing: bool = False, last
             if is_map is None:
                 continue
             break
+        if key is not None and not last and refused is not None:
+            spots = _packed_occurrences(data, at, count, key)
+            if len(spots) > 1:
+                pos, data = _refused_one(data, spots, refused, _recount(pos))
+                continue
         found = None
         for item in range(count):
             if key is not None:
@@ -277,6 +342,7 @@ def packed_located(
     *,
     last: bool = True,
     bad: Exception | None = None,
+    refused: Callable[[bytes], bool] | None = None,
 ) -> Any:
     """``exc`` naming the offset of what it refuses in the MessagePack value ``data`` (at ``at`` in a stream) when it
     names none, as :func:`~.jsonplaces.located` does in JSON text: a string that is not UTF-8 (``bad``) at its bad
@@ -289,7 +355,9 @@ def packed_located(
     if exc.offset is not None:
         return exc
     missing = _MISSING.match(exc.reason) is not None
-    offset = (at or 0) + packed_value_at(bytes(data), exc.field, missing=missing, last=last)  # (a Raw in a Reader)
+    offset = (at or 0) + packed_value_at(
+        bytes(data), exc.field, missing=missing, last=last, refused=refused
+    )  # (a Raw in a Reader)
     return error(exc.reason, offset=offset, field=exc.field, line=exc.line)
 
 

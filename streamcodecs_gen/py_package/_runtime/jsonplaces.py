@@ -98,10 +98,17 @@ def _occurrences(text: bytes, pos: int, key: str) -> list[tuple[int, int, int]]:
     return found
 
 
-def _refused_one(text: bytes, spots: list[tuple[int, int, int]], refused: Callable[[bytes], bool]) -> tuple[int, bytes]:
+def _refused_one(
+    text: bytes,
+    spots: list[tuple[int, int, int]],
+    refused: Callable[[bytes], bool],
+    recount: Callable[[bytes, int], bytes] | None = None,
+) -> tuple[int, bytes]:
     """Of a key repeated in an object (``spots``: :func:`_occurrences`), the occurrence a one-pass decoder refused
     (it reads each in turn, and refuses the first it cannot take): the first that ``text`` without the ones after it
-    is still ``refused`` for; its value's start, and that text (the same up to the end of that value).
+    is still ``refused`` for; its value's start, and that text (the same up to the end of that value). ``recount``:
+    how a text without some members says so before them (a MessagePack map's count: ``recount(text, removed)``,
+    the same width, so that nothing moves).
 
     Without the ones after an occurrence before the refused one the text is not refused so (the decoder takes the
     occurrences kept and goes on to the rest of the text), and with the refused one kept it is: so the occurrence is
@@ -114,7 +121,8 @@ def _refused_one(text: bytes, spots: list[tuple[int, int, int]], refused: Callab
             pieces.append(text[at:before])
             at = end
         pieces.append(text[at:])
-        return b"".join(pieces)
+        cut = b"".join(pieces)
+        return cut if recount is None else recount(cut, len(spots) - 1 - k)
 
     low, high = 0, len(spots) - 1
     shorter = text  # the text without the occurrences after ``high`` (none after the last: the text, refused)

@@ -34,8 +34,9 @@ Threads: ``emit``, ``log``, ``report_error``, ``report_metric``, ``ack``, ``fail
 called from any thread. Each message is written whole, a thread's messages in the order it wrote them, none lost
 or doubled; ``print`` output is cut into lines per thread (a log line never holds two threads' text), and a
 thread's unfinished line is sent as it is once it passes 64 KiB, or when the thread ends (so the lines held are one
-per live thread). An ``emit`` that waits for task ids takes the next id list, so two threads' waits are served in
-the order of their emits.
+per live thread); one held when Storm has gone (writing to it failed) is dropped, without a word on stderr. An
+``emit`` that waits for task ids takes the next id list, so two threads' waits are served in the order of their
+emits.
 
 Faults: a malformed message from Storm is reported to it (``error``) and raised (``DecodeError``), also an ``end``
 line with nothing before it, as soon as it arrives, and again at every later read (so by ``run`` too when an
@@ -179,6 +180,8 @@ class _Channel:
         self._max_queued_bytes = max_queued_bytes
         self.reading = threading.RLock()
         self.writing = threading.RLock()
+        self.gone: BaseException | None = None
+        """What writing to Storm raised (a broken pipe, a closed stream): Storm has gone, nothing reaches it."""
 
     def send(self, message: Message) -> None:
         try:  # the message's writer, called as encode calls it (one lookup and one call less on every message)
@@ -186,8 +189,12 @@ class _Channel:
         except Exception:  # anything it refuses, or cannot write: encode again, which decides in its own words
             data = encode(message, serializer=self._serializer)
         with self.writing:
-            self._stdout.write(data)
-            self._stdout.flush()
+            try:
+                self._stdout.write(data)
+                self._stdout.flush()
+            except (OSError, ValueError) as exc:  # (ValueError: the stream is closed)
+                self.gone = exc
+                raise
 
     def _next(self) -> Message | None:
         """The next message in stream order; ``None`` when Storm closed the stream between messages."""
@@ -293,7 +300,21 @@ class _LogStream(io.TextIOBase):
         with self._lock:
             rest = self._pending.pop(thread, "")
         if rest.strip():
+            self._held(rest)
+
+    def _held(self, rest: str) -> None:
+        """Send a line held for a thread that ended or for the component that stops, which nobody is there to be
+        told that it could not go: when Storm has gone (writing to it failed, now or before) it is dropped, as
+        nothing reaches Storm any more, not raised where nobody catches it (a thread's end: ``Exception ignored``
+        and a traceback on stderr) or over the end of ``run``."""
+        channel = self._component._channel
+        if channel is None or channel.gone is not None:
+            return
+        try:
             self._component.log(rest)
+        except Exception:
+            if channel.gone is None:
+                raise
 
     def writable(self) -> bool:
         return True
@@ -328,7 +349,7 @@ class _LogStream(io.TextIOBase):
             rests, self._pending = list(self._pending.values()), {}
         for rest in rests:
             if rest.strip():
-                self._component.log(rest)
+                self._held(rest)
 
 
 class _ThreadEnd:

@@ -187,9 +187,10 @@ class CloudEvent(msgspec.Struct, kw_only=True, gc=False):
     time: datetime.datetime | None = None
     """RFC 3339 time of the occurrence. Never invented on decode; sub-microsecond digits are truncated. In Spark, a
     time outside the years 0001 to 9999 (UTC), which an offset can make of a valid text, is a row error.
-    Encoding writes only what decoding takes: an offset with seconds is refused; the Java codec, which holds an
-    offset beyond 18:00 at UTC, writes such a time at the offset nearest UTC that keeps it in the years 0001 to
-    9999, and refuses a time no offset of at most 23:59 puts there."""
+    Encoding writes only what decoding takes: an offset with seconds is refused. An offset beyond 18:00 (RFC
+    3339 allows 23:59; Java's OffsetDateTime holds 18:00) is held and written by both codecs as the same instant
+    at UTC, or at the offset nearest UTC that keeps it in the years 0001 to 9999; the Java codec refuses a time
+    no offset of at most 23:59 puts there."""
     partitionkey: str | None = None
     """Partitioning extension: groups related events. Only the opt-in key mapper copies it to the record key; a
     decoded record key never fills it."""
