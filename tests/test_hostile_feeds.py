@@ -71,3 +71,18 @@ def test_what_has_no_bytes_is_a_type_error_naming_feed(value: Any) -> None:
     for _, codec, options, _ in READERS:
         with pytest.raises(TypeError, match="feed takes bytes"):
             codec.Reader(**options).feed(value)
+
+
+def test_cloudevents_reads_a_structured_value_in_any_buffer_as_its_bytes() -> None:
+    """A structured record's value, or decode's frame, in a non-contiguous view: msgspec raised BufferError (not a
+    DecodeError) where a binary record's value, KCL's decode and every Reader read its bytes."""
+    from streamcodecs import cloudevents
+
+    text = b'{"specversion":"1.0","id":"1","source":"/s","type":"t","data":{"a":[1,"\\u00e9"]}}'
+    spread = memoryview(bytes(x for b in text for x in (b, 0)))[::2]
+    structured = [("content-type", b"application/cloudevents+json")]
+    want = cloudevents.decode(text)
+    assert cloudevents.decode(spread) == want
+    assert cloudevents.from_json(spread) == want
+    assert cloudevents.from_kafka(cloudevents.KafkaRecord(None, spread, structured)) == want
+    assert cloudevents.from_json(memoryview(text).cast("b")) == want
