@@ -22,6 +22,7 @@ from typing import Any
 
 from .analysis import java_binary, java_json
 from .analysis import kafka as kafka_analysis
+from .analysis.json import spark_packed
 from .analysis.runtime import runtime_context
 from .analysis.spark import BINARY_ROW, JSON_ROW, spark_plan
 from .analysis.sql import codec_sql, kafka_sql
@@ -56,7 +57,8 @@ def _binary(protocol: Protocol) -> dict[str, Any]:
 
 
 def _json(protocol: Protocol) -> dict[str, Any]:
-    sql = codec_sql(protocol, spark_plan(protocol, reserved=JSON_ROW, variant=True), variant=True)
+    spark = spark_plan(protocol, reserved=JSON_ROW, variant=True)
+    sql = codec_sql(protocol, spark, variant=True, packed=spark_packed(protocol))
     return {**java_json.java_context(protocol), "sql": sql}
 
 
@@ -70,7 +72,10 @@ FAMILIES: dict[str, JavaFamily] = {
         _templates("binary", "Messages", "Codec", "Reader", "SparkRows", "Decode", "Encode", "SplitInline", "Sql"),
         _binary,
     ),
-    "json": JavaFamily(_templates("json", "Messages", "Codec", "Reader", "Decode", "Encode", "Sql"), _json),
+    "json": JavaFamily(
+        _templates("json", "Messages", "Codec", "Reader", "Decode", "Encode", "DecodePacked", "EncodePacked", "Sql"),
+        _json,
+    ),
     "kafka": JavaFamily(
         _templates(
             "kafka",

@@ -163,7 +163,7 @@ class WireRef(RefBase):
 
     @property
     def arrow_converts(self) -> bool:
-        return self.wire.to_arrow is not None
+        return self.wire.to_arrow is not None or self.wire.arrow_shape is not None
 
     @property
     def json_annotation(self) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 from .analysis import binary as binary_analysis
 from .analysis import json_checks
 from .analysis import kafka as kafka_analysis
+from .analysis.json import spark_packed
 from .analysis.runtime import runtime_context
 from .analysis.spark import BINARY_ROW, JSON_ROW, spark_context
 from .families.framing import JsonFraming
@@ -56,6 +57,7 @@ def _json_spark(protocol: Protocol) -> dict[str, Any]:
     return {
         **spark_context(protocol, reserved=JSON_ROW, variant=True),  # free-form JSON: a VARIANT
         "terminator": framing.terminator_words,  # what ends a message
+        "packed": spark_packed(protocol),  # the MessagePack framing variants (serializer=)
     }
 
 

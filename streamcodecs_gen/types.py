@@ -153,10 +153,13 @@ class WireType:
     # type, ``{value}`` its ``repr``
     refusal: str | None = None
     binary_imports: tuple[str, ...] = ()  # binary: import lines from_struct needs
-    # Spark (Arrow path, spark/_arrow.py): the value ``{v}`` as Arrow takes it, when not the value itself (VARIANT:
-    # its JSON text), and the value of Arrow's ``{v}`` (``{path}`` names it in errors)
+    # Spark (Arrow path, spark/_arrow.py): the value ``{v}`` as Arrow takes it, when not the value itself (a UUID: its
+    # text), and the value of Arrow's ``{v}`` (``{path}`` names it in errors); ``arrow_shape`` instead of ``to_arrow``:
+    # the ``_arrow.Shape`` that converts a column of them by the Arrow type it is given (VARIANT: ``_arrow.FREE``, JSON
+    # text or the VARIANT's binary form)
     to_arrow: str | None = None
     from_arrow: str | None = None
+    arrow_shape: str | None = None
     record_value: bool = False  # kafka: the record value (framing.payload), not an attribute
     elsewhere: str | None = None  # what to write instead in a family that has not the type (else: its types)
     example: str = "{}"  # documents: how a decoded value ``{}`` reads in a worked example
@@ -598,8 +601,8 @@ WIRE_TYPES: dict[str, WireType] = {
             lambda i: {"k": [i, "v", None, True]},
             imports=("typing.Any",),
             spark_json="variant",
-            to_arrow="_arrow.json_text({v})",
-            from_arrow="_arrow.json_value({v})",
+            arrow_shape="_arrow.FREE",
+            from_arrow="_arrow.free_value({v})",
             java="VariantVal",
             java_kafka_read="parseAny({})",
             java_kafka_json="jsonAny(value)",

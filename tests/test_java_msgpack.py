@@ -180,6 +180,30 @@ def test_values_are_refused_in_the_python_codecs_words_at_its_byte(storm: tuple[
             assert (name, error) == (wanted_name, wanted), (data[:80], direction)
 
 
+TIMESTAMPS = [
+    (1_600_000_000, 123_456_789),
+    (10, 499),
+    (10, 500),
+    (10, 2_500),
+    (10, 999_999_500),  # rounded into the next second
+    (-1, 999_999_500),
+    (253_402_300_799, 999_999_499),
+    (253_402_300_799, 999_999_500),  # rounded into the year 10000: refused
+    (-62_135_596_801, 999_999_999),  # before the year 1, rounded into it: refused
+]
+
+
+def test_timestamps_keep_the_python_codecs_microseconds(storm: tuple[Any, Any]) -> None:
+    """msgspec rounds a timestamp's nanoseconds to the nearest microsecond (a half up): the Java codec holds and
+    writes back the same instant, and refuses what the bounds refuse alike."""
+    codec, java = storm
+    for seconds, nanos in TIMESTAMPS:
+        data = msgpack.packb({"command": "emit", "tuple": [msgpack.Timestamp(seconds, nanos)]})
+        assert java_decode(java, data, None) == python_decode(codec, data, None), (seconds, nanos)
+        if python_decode(codec, data, None)[1] is None:
+            assert java_reencoded(java, data, None) == python_reencoded(codec, data, None), (seconds, nanos)
+
+
 def _java_encode(java: Any, codec: Any, message: Any) -> bytes | str:
     """The Java codec's MessagePack of a message the Python codec holds (built from its JSON framing)."""
     try:

@@ -31,8 +31,10 @@ def test_every_type_has_a_spark_class_and_a_value_rule() -> None:
         assert wire.spark_class in SPARK_CLASSES.values()
         if wire.spark_json:
             assert wire.spark_json in SPARK_CLASSES
-        # Arrow conversions come in pairs; a struct conversion has an inverse (to_struct alone may be a check).
-        assert (wire.to_arrow is None) == (wire.from_arrow is None), wire.name
+        # Arrow conversions come in pairs (to Arrow a value or a shape, not both); a struct conversion has an inverse
+        # (to_struct alone may be a check).
+        assert wire.to_arrow is None or wire.arrow_shape is None, wire.name
+        assert (wire.to_arrow is None and wire.arrow_shape is None) == (wire.from_arrow is None), wire.name
         assert not wire.struct_converts or wire.to_struct != "{}", wire.name
         if wire.struct_converts:
             assert wire.struct and wire.binary_imports, wire.name

@@ -2,7 +2,7 @@
 
 The binary and JSON families' Spark modules run the generated Python codec on Arrow batches (``spark/_arrow.py``)
 when the session has no JVM path. A codec value is not always what Arrow takes: a UUID travels as its text, a
-free-form JSON value as its JSON text (the Spark module parses it into a VARIANT on the JVM), a struct as its
+free-form JSON value as its JSON text or its VARIANT's binary form (``_arrow.FREE``), a struct as its
 fields, a removed field that the peer did not send as null (the codec holds ``msgspec.UNSET``). This module writes,
 once, the Python source of both directions: to Arrow, a *shape* per field (``_arrow.Struct``, ``Items``,
 ``Entries``, ``Absent``, a function for a single value, or None when the values already are Arrow values), which
@@ -28,6 +28,8 @@ def shape_name(s: Struct) -> str:
 def shape(ref: TypeRef) -> str:
     """Python source: how codec values of the type become Arrow values (``_arrow.Shape``)."""
     match ref:
+        case WireRef(wire=wire) if wire.arrow_shape is not None:
+            return wire.arrow_shape
         case WireRef(wire=wire) if wire.to_arrow is not None:
             return f"lambda v: None if v is None else {wire.to_arrow.format(v='v')}"
         case StructRef(struct=struct):

@@ -345,6 +345,15 @@ def wire_aliases(protocol: Protocol) -> list[str]:
     return sorted({r.wire.json for r in protocol.all_types() if isinstance(r, WireRef) and r.wire.json})
 
 
+def spark_packed(protocol: Protocol) -> list[str]:
+    """The MessagePack framing variants (``framing.variants``) the Spark functions take as ``serializer=``, by name:
+    those the Java codec has too (it reads them on the general path, so a typed protocol has none there), as the
+    Java ``DecodePacked``/``EncodePacked`` UDFs are rendered for them (``plan.packed and not plan.typed``)."""
+    if typed_path(protocol):
+        return []
+    return [v.name for v in protocol.framing_as(JsonFraming).variants if v.encoding == "msgpack"]
+
+
 def typed_path(protocol: Protocol) -> bool:
     """Whether each direction decodes as a union of its tagged messages (the codec's typed path).
 

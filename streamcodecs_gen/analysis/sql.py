@@ -9,7 +9,7 @@ Java class reads with ``StructType.fromDDL``), the same modes and problems.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..model import ListRef, MapRef, Message, Protocol, StructRef, TypeRef, WireRef
 from .kafka import SparkKafka
@@ -68,9 +68,11 @@ class SqlFunction:
         return f"{self.name}({head}{tail}{']' * (len(self.arguments) - self.required)})"
 
 
-def sql_function(protocol: Protocol, python: str, **facts: str) -> SqlFunction:
-    """The SQL function of ``python`` (a key of ``SQL_NAMES``) for ``protocol``; ``facts`` fill its usage text."""
-    required, arguments = _ARGUMENTS[python]
+def sql_function(protocol: Protocol, python: str, *, more: tuple[str, ...] = (), **facts: str) -> SqlFunction:
+    """The SQL function of ``python`` (a key of ``SQL_NAMES``) for ``protocol``; ``more``: optional arguments after
+    the usual ones (``serializer``); ``facts`` fill its usage text."""
+    required, usual = _ARGUMENTS[python]
+    arguments = usual + more
     name = SQL_NAMES[python].format(protocol=protocol.name)
     function = SqlFunction(python, name, required, arguments, "")
     what = _WHAT[python].format(**facts)
@@ -128,6 +130,7 @@ class SqlPlan:
     payload: str | None = None
     time: str | None = None
     extra: str | None = None
+    packed: list[str] = field(default_factory=list)  # JSON family: the MessagePack framing variants (serializer)
 
     @property
     def encode_skips(self) -> str:
@@ -138,19 +141,25 @@ class SqlPlan:
         return next(f for f in self.functions if f.python == python)
 
 
-def codec_sql(protocol: Protocol, spark: SparkPlan, *, variant: bool) -> SqlPlan:
+def codec_sql(protocol: Protocol, spark: SparkPlan, *, variant: bool, packed: list[str] | None = None) -> SqlPlan:
     """The SQL functions of a binary or JSON protocol: ``decode`` and ``encode``, and ``split_inline`` when it has
-    inline frames; their rows as the protocol's Spark plan lays them out."""
+    inline frames; their rows as the protocol's Spark plan lays them out. ``packed``: the MessagePack framing
+    variants, which ``decode`` and ``encode`` take as a last ``serializer`` argument, as the Python functions do."""
     decoded = [("message", "STRING"), *((c.column, _kind(c.message, variant)) for c in spark.decoded)]
     inline = [("offset", "BIGINT"), ("message", "STRING")]
     inline += [(c.column, _kind(c.message, variant)) for c in spark.inline]
-    functions = [sql_function(protocol, "decode", input="whole messages"), sql_function(protocol, "encode")]
+    more = ("serializer",) if packed else ()
+    functions = [
+        sql_function(protocol, "decode", more=more, input="whole messages"),
+        sql_function(protocol, "encode", more=more),
+    ]
     if spark.inline:
         functions.append(sql_function(protocol, "split_inline"))
     return SqlPlan(
         functions=functions,
         decoded=columns_ddl([*decoded, ("error", "STRING")]),
         inline=columns_ddl([*inline, ("error", "STRING")]) if spark.inline else None,
+        packed=list(packed or ()),
     )
 
 

@@ -34,13 +34,15 @@ from pyspark.sql.types import DataType
 from .._runtime import messages as _m
 from .._runtime.errors import DecodeError, EncodeError
 from .._runtime.jsontext import roomy
-from . import ENCODED
+from . import ENCODED, _variant
 
 __all__ = [
+    "FREE",
     "NULL",
     "UNSET",
     "Absent",
     "Entries",
+    "Free",
     "Items",
     "Kind",
     "OutOfRange",
@@ -52,6 +54,7 @@ __all__ = [
     "decode_batch",
     "encode_batch",
     "fields_of",
+    "free_value",
     "instants",
     "json_text",
     "json_value",
@@ -97,9 +100,22 @@ class Absent(NamedTuple):
     value: Shape
 
 
-Shape = Callable[[Any], Any] | Struct | Items | Entries | Absent | None
+class Free:
+    """The shape of free-form values (VARIANT columns): each as its JSON text where the Arrow type is a string (what
+    ``_variant.from_text`` parses on the JVM), else as its VARIANT's binary form (a MessagePack framing's values, which
+    JSON text cannot carry: ``_variant.binary``)."""
+
+    def array(self, values: list[Any], arrow: pa.DataType) -> pa.Array:
+        if pa.types.is_string(arrow):
+            return pa.array([None if v is None else json_text(v) for v in values], arrow)
+        return pa.array([None if v is None else _variant.binary(v) for v in values], arrow)
+
+
+Shape = Callable[[Any], Any] | Struct | Items | Entries | Absent | Free | None
 """How codec values become an Arrow array: None (they already are Arrow values), a function (each value, None
 included, to its Arrow value) or one of the records above, which convert whole columns."""
+FREE = Free()
+"""The one :class:`Free` shape: free-form values."""
 
 
 class Kind(NamedTuple):
@@ -252,6 +268,14 @@ _JSON_ENCODE = msgspec.json.Encoder().encode
 _JSON_DECODE = msgspec.json.Decoder().decode
 
 
+def free_value(value: str | dict[str, bytes]) -> Any:
+    """A free-form value from Arrow: its JSON text (``to_text`` of a VARIANT) or a VARIANT's binary form (a struct of
+    ``value`` and ``metadata``, as a MessagePack framing's Python path takes it)."""
+    if isinstance(value, str):
+        return json_value(value)
+    return _variant.python_value(value["value"], value["metadata"])
+
+
 def json_text(value: Any) -> str:
     """A free-form JSON value (as the codec decodes it) as JSON text, which ``from_text`` makes a VARIANT (as deep as
     the codec reads, whatever the stack in use)."""
@@ -306,6 +330,8 @@ def to_array(values: list[Any], arrow: pa.DataType, shape: Shape) -> pa.Array:
         flat: list[Any] = []
         offsets, mask = _laid_out(values, flat)
         return pa.ListArray.from_arrays(offsets, to_array(flat, arrow.value_type, shape.item), type=arrow, mask=mask)
+    if isinstance(shape, Free):
+        return shape.array(values, arrow)
     if isinstance(shape, Entries):
         keys: list[Any] = []
         items: list[Any] = []

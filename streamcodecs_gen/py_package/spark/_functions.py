@@ -3,6 +3,7 @@ protocol's name, directions and decoded row, and ``encode`` on the JVM path or, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
 from typing import TypedDict, Unpack
 
@@ -54,17 +55,31 @@ class ProtocolFunctions(Shipped):
     def encode(self, column: Column | str, on_error: str) -> Column:
         """The module's ``encode`` (its docstring says what it does): the protocol's Java ``Encode`` UDF, else an
         Arrow UDF over :meth:`encode_batch`."""
+
+        def encode_rows(rows: pa.Array) -> pa.Array:
+            return self.encode_batch(rows)
+
+        return self.encode_with(column, on_error, "Encode", encode_rows)
+
+    def encode_with(
+        self,
+        column: Column | str,
+        on_error: str,
+        java_class: str,
+        encode_rows: Callable[[pa.Array], pa.Array],
+        *,
+        variants_as_text: bool = True,
+    ) -> Column:
+        """An ``encode``: the protocol's Java UDF ``java_class``, else an Arrow UDF over ``encode_rows``, which takes
+        each VARIANT as its JSON text (``variants_as_text``) or as itself."""
         on_error = check_mode(on_error)
         source = named_fields(F.col(column) if isinstance(column, str) else column, self.encoded_from)
-        java = _jvm.java_udf(self.protocol, "Encode", ENCODED)
+        java = _jvm.java_udf(self.protocol, java_class, ENCODED)
         if java is not None:
             result = F.call_udf(java, source)
             if on_error == "PERMISSIVE":
                 return result  # data is already null where there is an error
         else:
-
-            def encode_rows(rows: pa.Array) -> pa.Array:
-                return self.encode_batch(rows)
-
-            result = arrow_udf(encode_rows, ENCODED)(by_name(source, self.encoded_from))
+            rows = by_name(source, self.encoded_from, variants_as_text=variants_as_text)
+            result = arrow_udf(encode_rows, ENCODED)(rows)
         return encoded(result["data"], result["error"], on_error, self.protocol)

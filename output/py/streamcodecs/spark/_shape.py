@@ -74,9 +74,11 @@ def named_fields(column: Column, data_type: DataType) -> Column:
     return F.when(F.lit(True) | every, column)
 
 
-def by_name(column: Column, data_type: DataType) -> Column:
+def by_name(column: Column, data_type: DataType, *, variants_as_text: bool = True) -> Column:
     """``column``, given as ``data_type`` (a struct), rebuilt in ``data_type``'s order field by field, by name, at every
-    depth, with each VARIANT as its JSON text (``_variant.textual``): what the Python path reads, by position."""
-    if not has_struct(data_type) and not has_variant(data_type):
+    depth, with each VARIANT as its JSON text (``_variant.textual``; else as itself): what the Python path reads, by
+    position."""
+    if not has_struct(data_type) and not (variants_as_text and has_variant(data_type)):
         return column
-    return bind(column, lambda c: rebuilt(c, data_type, F.to_json, True))
+    leaf = F.to_json if variants_as_text else (lambda v: v)
+    return bind(column, lambda c: rebuilt(c, data_type, leaf, True))

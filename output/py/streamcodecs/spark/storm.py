@@ -19,6 +19,13 @@ computes them; the definitions say which may really be null.
 
 Both paths decide every input alike, with the same values and problems, but for the wording of a JSON syntax
 error (the JVM path words it as Jackson finds it). The Arrow path is the Python codec itself.
+
+``serializer=`` chooses the framing, as the codec's does: ``"json"`` (the default) or MessagePack
+(``"msgpack"``: each row one whole MessagePack value, BINARY in and out).
+MessagePack's free-form values may hold what JSON cannot, and keep it in their VARIANT: bytes as BINARY, NaN and
+infinities as DOUBLE, the timestamp extension as a TIMESTAMP (UTC, microseconds). Both paths give the same VARIANT
+values (the Arrow path builds each VARIANT's binary form in Python, laid out as Spark's own builder lays it out) and
+the same problems in the same words, syntax errors included.
 """
 
 from __future__ import annotations
@@ -364,7 +371,7 @@ def _handshake_of(v: dict[str, Any]) -> _codec.Handshake:
     return _codec.Handshake(
         conf=_arrow.NULL
         if v["conf"] is None
-        else {k0: _arrow.NULL if x0 is None else _arrow.json_value(x0) for k0, x0 in v["conf"].items()},
+        else {k0: _arrow.NULL if x0 is None else _arrow.free_value(x0) for k0, x0 in v["conf"].items()},
         pid_dir=v["pid_dir"],
         context=_arrow.NULL if v["context"] is None else _topology_context_of(v["context"]),
     )
@@ -378,7 +385,7 @@ def _heartbeat_of(v: dict[str, Any]) -> _codec.Heartbeat:
         task=v["task"],
         values=_arrow.NULL
         if v["values"] is None
-        else [_arrow.NULL if x0 is None else _arrow.json_value(x0) for x0 in v["values"]],
+        else [_arrow.NULL if x0 is None else _arrow.free_value(x0) for x0 in v["values"]],
     )
 
 
@@ -390,7 +397,7 @@ def _tick_of(v: dict[str, Any]) -> _codec.Tick:
         task=v["task"],
         values=_arrow.NULL
         if v["values"] is None
-        else [_arrow.NULL if x0 is None else _arrow.json_value(x0) for x0 in v["values"]],
+        else [_arrow.NULL if x0 is None else _arrow.free_value(x0) for x0 in v["values"]],
     )
 
 
@@ -402,7 +409,7 @@ def _bolt_tuple_of(v: dict[str, Any]) -> _codec.BoltTuple:
         task=v["task"],
         values=_arrow.NULL
         if v["values"] is None
-        else [_arrow.NULL if x0 is None else _arrow.json_value(x0) for x0 in v["values"]],
+        else [_arrow.NULL if x0 is None else _arrow.free_value(x0) for x0 in v["values"]],
     )
 
 
@@ -420,13 +427,13 @@ def _next_of(v: dict[str, Any]) -> _codec.Next:
 
 def _spout_ack_of(v: dict[str, Any]) -> _codec.SpoutAck:
     return _codec.SpoutAck(
-        id=_arrow.NULL if v["id"] is None else _arrow.json_value(v["id"]),
+        id=_arrow.NULL if v["id"] is None else _arrow.free_value(v["id"]),
     )
 
 
 def _spout_fail_of(v: dict[str, Any]) -> _codec.SpoutFail:
     return _codec.SpoutFail(
-        id=_arrow.NULL if v["id"] is None else _arrow.json_value(v["id"]),
+        id=_arrow.NULL if v["id"] is None else _arrow.free_value(v["id"]),
     )
 
 
@@ -452,9 +459,9 @@ def _emit_of(v: dict[str, Any]) -> _codec.Emit:
     return _codec.Emit(
         values=_arrow.NULL
         if v["values"] is None
-        else [_arrow.NULL if x0 is None else _arrow.json_value(x0) for x0 in v["values"]],
+        else [_arrow.NULL if x0 is None else _arrow.free_value(x0) for x0 in v["values"]],
         anchors=v["anchors"],
-        id=_arrow.NULL if v["id"] is None else _arrow.json_value(v["id"]),
+        id=_arrow.NULL if v["id"] is None else _arrow.free_value(v["id"]),
         stream=v["stream"],
         task=v["task"],
         need_task_ids=v["need_task_ids"],
@@ -489,7 +496,7 @@ def _error_of(v: dict[str, Any]) -> _codec.Error:
 def _metrics_of(v: dict[str, Any]) -> _codec.Metrics:
     return _codec.Metrics(
         name=v["name"],
-        params=_arrow.NULL if v["params"] is None else _arrow.json_value(v["params"]),
+        params=_arrow.NULL if v["params"] is None else _arrow.free_value(v["params"]),
     )
 
 
@@ -503,7 +510,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         "handshake",
         _codec.Handshake,
         (
-            ("conf", _arrow.Entries(lambda v: None if v is None else _arrow.json_text(v))),
+            ("conf", _arrow.Entries(_arrow.FREE)),
             ("pid_dir", None),
             ("context", _TOPOLOGY_CONTEXT_SHAPE),
         ),
@@ -518,7 +525,7 @@ _KINDS: dict[str, _arrow.Kind] = {
             ("comp", None),
             ("stream", None),
             ("task", None),
-            ("values", _arrow.Items(lambda v: None if v is None else _arrow.json_text(v))),
+            ("values", _arrow.Items(_arrow.FREE)),
         ),
         _heartbeat_of,
     ),
@@ -531,7 +538,7 @@ _KINDS: dict[str, _arrow.Kind] = {
             ("comp", None),
             ("stream", None),
             ("task", None),
-            ("values", _arrow.Items(lambda v: None if v is None else _arrow.json_text(v))),
+            ("values", _arrow.Items(_arrow.FREE)),
         ),
         _tick_of,
     ),
@@ -544,26 +551,14 @@ _KINDS: dict[str, _arrow.Kind] = {
             ("comp", None),
             ("stream", None),
             ("task", None),
-            ("values", _arrow.Items(lambda v: None if v is None else _arrow.json_text(v))),
+            ("values", _arrow.Items(_arrow.FREE)),
         ),
         _bolt_tuple_of,
     ),
     "TaskIds": _arrow.Kind("TaskIds", "task_ids", _codec.TaskIds, (("task_ids", None),), _task_ids_of),
     "Next": _arrow.Kind("Next", "next", _codec.Next, (("id", None),), _next_of),
-    "SpoutAck": _arrow.Kind(
-        "SpoutAck",
-        "spout_ack",
-        _codec.SpoutAck,
-        (("id", lambda v: None if v is None else _arrow.json_text(v)),),
-        _spout_ack_of,
-    ),
-    "SpoutFail": _arrow.Kind(
-        "SpoutFail",
-        "spout_fail",
-        _codec.SpoutFail,
-        (("id", lambda v: None if v is None else _arrow.json_text(v)),),
-        _spout_fail_of,
-    ),
+    "SpoutAck": _arrow.Kind("SpoutAck", "spout_ack", _codec.SpoutAck, (("id", _arrow.FREE),), _spout_ack_of),
+    "SpoutFail": _arrow.Kind("SpoutFail", "spout_fail", _codec.SpoutFail, (("id", _arrow.FREE),), _spout_fail_of),
     "Activate": _arrow.Kind("Activate", "activate", _codec.Activate, (("id", None),), _activate_of),
     "Deactivate": _arrow.Kind("Deactivate", "deactivate", _codec.Deactivate, (("id", None),), _deactivate_of),
     "PidReply": _arrow.Kind("PidReply", "pid_reply", _codec.PidReply, (("pid", None),), _pid_reply_of),
@@ -572,9 +567,9 @@ _KINDS: dict[str, _arrow.Kind] = {
         "emit",
         _codec.Emit,
         (
-            ("values", _arrow.Items(lambda v: None if v is None else _arrow.json_text(v))),
+            ("values", _arrow.Items(_arrow.FREE)),
             ("anchors", None),
-            ("id", lambda v: None if v is None else _arrow.json_text(v)),
+            ("id", _arrow.FREE),
             ("stream", None),
             ("task", None),
             ("need_task_ids", None),
@@ -600,7 +595,7 @@ _KINDS: dict[str, _arrow.Kind] = {
         _codec.Metrics,
         (
             ("name", None),
-            ("params", lambda v: None if v is None else _arrow.json_text(v)),
+            ("params", _arrow.FREE),
         ),
         _metrics_of,
     ),
@@ -618,13 +613,17 @@ _FUNCTIONS = _json.JsonFunctions(
     decoded=DECODED,
     encoded_from=_ENCODED_FROM,
     kinds=_KINDS,
+    packed=("msgpack",),
 )
 
 
-def decode(column: Column | str, *, direction: str | None = None, mode: str = "PERMISSIVE") -> Column:
+def decode(
+    column: Column | str, *, direction: str | None = None, mode: str = "PERMISSIVE", serializer: str = "json"
+) -> Column:
     """Decode a column of messages into ``DECODED`` rows.
 
-    The column is STRING or BINARY, one message per row, its end line optional.
+    The column is STRING or BINARY, one message per row, its end line optional; with a MessagePack
+    ``serializer`` (``"msgpack"``) it is BINARY, one whole MessagePack value per row.
     ``direction`` limits the messages to those of one direction (one of ``DIRECTIONS``); without it every
     direction is tried in order, as the codec does. ``mode`` is ``PERMISSIVE`` (a malformed row gets a null
     ``message`` and an ``error``) or ``FAILFAST`` (the query fails on the first malformed row). A null input gives a
@@ -632,14 +631,16 @@ def decode(column: Column | str, *, direction: str | None = None, mode: str = "P
     later ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last
     fails only on rows of the result.
     """
-    return _FUNCTIONS.decode(column, direction, mode)
+    return _FUNCTIONS.decode(column, direction, mode, serializer)
 
 
-def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
+def encode(column: Column | str, *, on_error: str = "PERMISSIVE", serializer: str = "json") -> Column:
     """Encode ``DECODED`` rows (as :func:`decode` returns them) into ``ENCODED``: ``data``, the message as it goes on
     the wire, and ``error``.
 
-    ``data`` is BINARY: UTF-8 JSON, then the end line, as the codec writes it. A row whose ``message`` is
+    ``data`` is BINARY: UTF-8 JSON, then the end line, as the codec writes it; with a MessagePack
+    ``serializer`` the message's one MessagePack value, as ``encode(message, serializer=...)`` writes it. A row whose
+    ``message`` is
     null gives null ``data`` and no error. A row the codec would refuse (an unknown message name, a message whose
     column is null, a value in a field the protocol has removed: the codec's ``EncodeError``) gives null ``data`` and
     an ``error`` naming the field; with ``on_error="FAILFAST"`` it fails the query instead.
@@ -647,4 +648,4 @@ def encode(column: Column | str, *, on_error: str = "PERMISSIVE") -> Column:
     ``sample`` or join drops can still fail the query; ``streamcodecs.spark.fail_on_error(df)`` called last fails
     only on rows of the result.
     """
-    return _FUNCTIONS.encode(column, on_error)
+    return _FUNCTIONS.encode(column, on_error, serializer)

@@ -418,20 +418,26 @@ public final class PackedRead {
             throw invalid(Messages.PACKED_TIMESTAMP_NANOSECONDS, start);
         }
         OffsetDateTime time;
+        OffsetDateTime rounded;
         try {
             time = OffsetDateTime.ofInstant(Instant.ofEpochSecond(seconds, nanos / 1000 * 1000), ZoneOffset.UTC);
+            // msgspec rounds the nanoseconds to the nearest microsecond (a half up, into the next second too), after
+            // its bounds test of the seconds
+            rounded = OffsetDateTime.ofInstant(Instant.ofEpochSecond(seconds, (nanos + 500) / 1000 * 1000),
+                    ZoneOffset.UTC);
         } catch (java.time.DateTimeException e) {
             throw invalid(Messages.PACKED_TIMESTAMP_RANGE, start);
         }
-        if (time.getYear() > 9999 && seconds == LAST_SECOND + 1) {
-            // msgspec's own bound lets the first second of the year 10000 through, which Python's datetime then
-            // refuses (a ValueError the Python codec words as the bound's refusal, at the value's start)
+        if (rounded.getYear() > 9999 && seconds <= LAST_SECOND + 1) {
+            // msgspec's own bound lets the first second of the year 10000 through (and the last of 9999 rounded up
+            // into it), which Python's datetime then refuses (a ValueError the Python codec words as the bound's
+            // refusal, at the value's start)
             throw new JsonProblem(Messages.PACKED_TIMESTAMP_RANGE, false, 0);
         }
         if (time.getYear() < 1 || time.getYear() > 9999) {
             throw invalid(Messages.PACKED_TIMESTAMP_RANGE, start);
         }
-        return NODES.pojoNode(time);
+        return NODES.pojoNode(rounded);
     }
 
     private long read(int at, int width) {

@@ -74,6 +74,19 @@ public final class SqlFunctions {
         return direction;
     }
 
+    /**
+     * Whether argument {@code i}, the {@code serializer} (absent: "json"), names a MessagePack framing: one of
+     * {@code serializers} after the first ("json"); else the Python function's refusal, in the codec's words.
+     */
+    public static boolean packed(Arguments a, int i, List<String> serializers) {
+        String name = a.text(i, "serializer", serializers.get(0));
+        if (name == null || !serializers.contains(name)) {
+            throw new IllegalArgumentException(a.function() + ": "
+                + Messages.unknownSerializer(repr(name), PythonText.tuple(serializers)));
+        }
+        return serializers.indexOf(name) > 0;
+    }
+
     /** The content mode of {@code to_kafka}, or its refusal. */
     public static String contentMode(String function, String mode) {
         if (!Messages.CONTENT_MODES.contains(mode)) {

@@ -2874,6 +2874,11 @@ public final class Codec {
 
     /** ENCODED of a DECODED row: the bytes on the wire, or why the row cannot be encoded. */
     public static Row encodedRow(Row r) {
+        return encodedRow(r, null);
+    }
+
+    /** ENCODED of a DECODED row in framing {@code serializer} (one of {@link #SERIALIZERS}; null: JSON). */
+    public static Row encodedRow(Row r, String serializer) {
         String name = r == null ? null : r.getString(0);
         if (name == null) {
             return RowFactory.create(null, null);
@@ -2992,7 +2997,7 @@ public final class Codec {
                 default:
                     return RowFactory.create(null, "unknown message " + name);
             }
-            return RowFactory.create(encode(message), null);
+            return RowFactory.create(encode(message, serializer), null);
         } catch (JsonProblem e) {
             return JsonMessages.encodeProblemRow(name, e);
         } catch (EncodeException e) {

@@ -14,13 +14,15 @@ import org.apache.spark.sql.types.StructType;
  * The Spark SQL functions of storm, which the jar's {@code spark.sql.extensions} provider registers: the
  * Python module's functions on the same Java UDFs, with the same rows, modes and problems ({@link SqlFunctions}).
  * <ul>
- * <li>{@code storm_decode(data[, direction[, mode]])}: {@code decode}
- * <li>{@code storm_encode(message[, on_error])}: {@code encode}
+ * <li>{@code storm_decode(data[, direction[, mode[, serializer]]])}: {@code decode}
+ * <li>{@code storm_encode(message[, on_error[, serializer]])}: {@code encode}
  * </ul>
  */
 public final class Sql {
     private static final String PROTOCOL = "storm";
     private static final List<String> DIRECTIONS = List.of("to_component", "to_storm");
+    /** The framings the {@code serializer} argument chooses from: "json" (the default), then MessagePack ones. */
+    private static final List<String> SERIALIZERS = List.of("json", "msgpack");
     /** The Python module's {@code DECODED}. */
     static final StructType DECODED = SqlFunctions.schema("""
             `message` STRING,
@@ -60,15 +62,24 @@ public final class Sql {
     public static void inject(SparkSessionExtensions extensions) {
         Udf decode = functions.udf(new Decode(), DECODED).withName("storm_decode")::apply;
         Udf encode = functions.udf(new Encode(), SqlFunctions.ENCODED).withName("storm_encode")::apply;
+        Udf decodePacked = functions.udf(new DecodePacked(), DECODED).withName("storm_decode")::apply;
+        Udf encodePacked = functions.udf(new EncodePacked(), SqlFunctions.ENCODED).withName("storm_encode")::apply;
         SparkSql.inject(extensions, Sql.class, "storm_decode",
-            "storm_decode(data[, direction[, mode]])",
-            "_FUNC_(data[, direction[, mode]]) - storm: decodes whole messages into DECODED rows, as decode() of "
-            + "the Python module",
-            1, 3, a -> SqlFunctions.jsonDecode(PROTOCOL, decode, DIRECTIONS, a));
+            "storm_decode(data[, direction[, mode[, serializer]]])",
+            "_FUNC_(data[, direction[, mode[, serializer]]]) - storm: decodes whole messages into DECODED rows, as "
+            + "decode() of the Python module",
+            1, 4, a -> SqlFunctions.jsonDecode(
+                PROTOCOL,
+                SqlFunctions.packed(a, 3, SERIALIZERS) ? decodePacked : decode,
+                DIRECTIONS,
+                a));
         SparkSql.inject(extensions, Sql.class, "storm_encode",
-            "storm_encode(message[, on_error])",
-            "_FUNC_(message[, on_error]) - storm: encodes DECODED rows into ENCODED (data, error), as encode() of "
-            + "the Python module",
-            1, 2, a -> SqlFunctions.encode(PROTOCOL, encode, a));
+            "storm_encode(message[, on_error[, serializer]])",
+            "_FUNC_(message[, on_error[, serializer]]) - storm: encodes DECODED rows into ENCODED (data, error), "
+            + "as encode() of the Python module",
+            1, 3, a -> SqlFunctions.encode(
+                PROTOCOL,
+                SqlFunctions.packed(a, 2, SERIALIZERS) ? encodePacked : encode,
+                a));
     }
 }
