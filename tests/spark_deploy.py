@@ -109,6 +109,31 @@ def _spark_module(protocol: str) -> Any:
 BAD = {"kcl": b'{"action": "bogus"}', "storm": b'{"command": "emit"}\nend\n', "pravega": b"\x00\x00\x00\x01\x00"}
 
 
+def _packed_frames(spark: Any) -> Any:
+    """Storm's MessagePack vectors of its newest version, one value whose free-form fields JSON cannot hold (bytes,
+    a timestamp, infinity, an integer beyond a long), a malformed value and a null."""
+    import json
+
+    import msgpack
+
+    manifests = sorted((GENERATED / "vectors" / "storm").glob("*/msgpack/manifest.json"))
+    manifest = json.loads(manifests[-1].read_text(encoding="utf-8"))
+    blob = (manifests[-1].parent / manifest["file"]).read_bytes()
+    data = [blob[v["offset"] : v["offset"] + v["length"]] for v in manifest["vectors"]]
+    odd = [b"\x00\xff", msgpack.Timestamp(1_600_000_000, 123_456_789), float("inf"), 2**64 - 1, {"b": [None]}]
+    data += [msgpack.packb({"command": "emit", "tuple": odd, "id": b"x"}), msgpack.packb({"command": "emit"}), None]
+    return spark.createDataFrame(list(enumerate(data)), "id int, data binary")
+
+
+def _storm_msgpack(spark: Any) -> Any:
+    from streamcodecs.spark import storm
+
+    decoded = storm.decode("data", serializer="msgpack")
+    return _packed_frames(spark).select(
+        "id", decoded.alias("d"), storm.encode(decoded, serializer="msgpack").alias("e")
+    )
+
+
 def _from_kafka(spark: Any) -> Any:
     from streamcodecs.spark import cloudevents as sce
 
@@ -164,11 +189,13 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "cloudevents.to_kafka binary": _to_kafka("binary"),
     "cloudevents.to_kafka structured": _to_kafka("structured"),
     "pravega.explode_inline": _explode_inline,
+    "storm.decode/encode msgpack": _storm_msgpack,
     "kcl fail_on_error": _failing("kcl", _fail_on_error),
     "pravega FAILFAST": _failing("pravega", _failfast),
     "cloudevents FAILFAST": lambda spark: _spark_module("cloudevents").from_kafka(_records(spark), mode="FAILFAST"),
 }
-"""Every protocol's decode and encode, CloudEvents from_kafka and to_kafka, Pravega explode_inline, and failures:
+"""Every protocol's decode and encode (Storm's MessagePack too), CloudEvents from_kafka and to_kafka, Pravega
+explode_inline, and failures:
 fail_on_error, FAILFAST on the codec's own failure and on the Kafka one."""
 
 SQL_CASES: dict[str, tuple[str, Callable[[Any], Any]]] = {
