@@ -66,6 +66,23 @@ def parse_huge(exc: Exception, text: bytes) -> Any:
         return None
 
 
+def _refuses_alike(decode: Callable[[bytes], Any], exc: Exception) -> Callable[[bytes], bool]:
+    """Whether ``decode`` (a typed decoder's) refuses a text or value as it refused another with ``exc``: which
+    occurrence of a key repeated on the refused value's path it refused (:func:`~.jsonplaces.value_at`,
+    :func:`packed_value_at`)."""
+
+    def refused(data: bytes) -> bool:
+        try:
+            decode(data)
+        except msgspec.ValidationError as again:
+            return str(again) == str(exc)
+        except DECODE_FAILURES:
+            return False
+        return False
+
+    return refused
+
+
 def typed_text(
     decoders: Mapping[str, msgspec.json.Decoder[Any]],
     error: type[DecodeError],
@@ -88,21 +105,6 @@ def typed_text(
             return failure
         return error(failure.reason, offset=again[1], field=failure.field, line=failure.line)
 
-    def still(name: str, exc: Exception) -> Callable[[bytes], bool]:
-        """Whether direction ``name``'s decoder refuses a text as it refused another with ``exc`` (a key repeated
-        on the refused value's path: which occurrence it refused, :func:`~.jsonplaces.value_at`)."""
-
-        def refused(text: bytes) -> bool:
-            try:
-                decoders[name].decode(text)
-            except msgspec.ValidationError as again:
-                return str(again) == str(exc)
-            except DECODE_FAILURES:
-                return False
-            return False
-
-        return refused
-
     def decode_text(direction: str | None, text: bytes, line: int | None) -> Any:
         if not text.isascii() or 92 in text:  # else nothing check_text looks for (the common case, without a call)
             check_text(text, error, line)
@@ -117,7 +119,9 @@ def typed_text(
                 except DECODE_FAILURES as exc:
                     failure = decode_error(malformed_first(exc, text), error, line=line, size=len(text))
                     failure = tag_again(failure, text, direction)
-                    raise located(failure, text, error, last=False, refused=still(direction, exc)) from None
+                    raise located(
+                        failure, text, error, last=False, refused=_refuses_alike(decoders[direction].decode, exc)
+                    ) from None
             failures: dict[str, Exception] = {}
             for name, decoder in decoders.items():  # a tag used in several directions: the first that fits wins
                 try:
@@ -132,7 +136,9 @@ def typed_text(
             failure = decode_error(malformed_first(telling, text), error, line=line, size=len(text))
             name = next(name for name, exc in failures.items() if exc is telling)
             failure = tag_again(failure, text, name)
-            raise located(failure, text, error, last=False, refused=still(name, telling)) from None
+            raise located(
+                failure, text, error, last=False, refused=_refuses_alike(decoders[name].decode, telling)
+            ) from None
         except RecursionError:
             return deeper(text, error, line, partial(decode_text, direction, text, line))  # no closure: no cells
 
@@ -142,21 +148,6 @@ def typed_text(
 def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: type[DecodeError]) -> PackedDecode:
     """The typed path of a MessagePack value, as :func:`typed_text` (the first failure is the one named; nesting
     as :func:`general_packed`)."""
-
-    def still(decoder: msgspec.msgpack.Decoder[Any], exc: Exception) -> Callable[[bytes], bool]:
-        """Whether ``decoder`` refuses a value as it refused another with ``exc`` (a key repeated on the refused
-        value's path: which occurrence it refused, :func:`packed_value_at`)."""
-
-        def refused(data: bytes) -> bool:
-            try:
-                decoder.decode(data)
-            except msgspec.ValidationError as again:
-                return str(again) == str(exc)
-            except DECODE_FAILURES:
-                return False
-            return False
-
-        return refused
 
     def decode_packed(direction: str | None, data: Any, at: int | None) -> Any:
         refuse_unbounded(data, error, at or 0)  # (at the value's start, as packed_located names it)
@@ -186,7 +177,7 @@ def typed_packed(decoders: Mapping[str, msgspec.msgpack.Decoder[Any]], error: ty
                 raise packed_located(exc, data, at, error) from None
         assert first is not None and refuser is not None
         failure = decode_error(first, error, syntax=_m.PACKED_SYNTAX, at=at, size=len(data))
-        refused = still(refuser, first) if isinstance(first, msgspec.ValidationError) else None
+        refused = _refuses_alike(refuser.decode, first) if isinstance(first, msgspec.ValidationError) else None
         raise packed_located(failure, data, at, error, last=False, bad=first, refused=refused) from None
 
     return decode_packed
