@@ -587,25 +587,28 @@ def test_what_the_common_twins_give_is_the_message_itself() -> None:
     assert got == [storm.decode(msgpack.packb(t), serializer=MP) for t in tuples]
 
 
-def test_after_the_twins_refuse_a_run_they_wait_longer_each_time() -> None:
-    """A run the common twins refuse was decoded in part for nothing: the next runs skip the twins, one run after
-    the first refusal, then two, four... (at most 64); a run they take starts again from one. The messages are the
-    same either way."""
+@pytest.mark.parametrize("per_feed", [3, 1])
+def test_after_the_twins_refuse_a_run_they_wait_longer_each_time(per_feed: int) -> None:
+    """A run (or a value fed alone) the common twins refuse was decoded in part for nothing: the next runs skip
+    the twins, one run after the first refusal, then two, four... (at most 64); a run they take starts again from
+    one. The messages are the same either way."""
     plain = msgpack.packb({"id": "1", "comp": "c", "stream": "s", "task": 1, "tuple": ["v", 1]})
     holding_bytes = msgpack.packb({"id": "2", "comp": "c", "stream": "s", "task": 1, "tuple": [b"\x00"]})
     reader = storm.Reader(direction="to_component", serializer=MP)
     frames = reader._packed
-    assert frames is not None and frames._run is not None and frames._run.common_base is not None
-    twins, tried = frames._run.common_base, []
+    assert frames is not None and frames._run is not None
+    name = "common_base" if per_feed > 1 else "common_fast"
+    twins, tried = getattr(frames._run, name), []
+    assert twins is not None
 
-    def counted(values: Any) -> Any:
+    def counted(*args: Any) -> Any:
         tried.append(1)
-        return twins(values)
+        return twins(*args)
 
-    frames._run = frames._run._replace(common_base=counted)
+    frames._run = frames._run._replace(**{name: counted})
     attempts = []
-    for run in [holding_bytes * 3] * 10 + [plain * 3] * 2:
+    for frame in [holding_bytes] * 10 + [plain] * 2:
         before = len(tried)
-        assert reader.feed(run) == [storm.decode(run[: len(run) // 3], serializer=MP)] * 3
+        assert reader.feed(frame * per_feed) == [storm.decode(frame, serializer=MP)] * per_feed
         attempts.append(len(tried) - before)
     assert attempts == [1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 1]

@@ -221,7 +221,8 @@ def packed_batch(fast: FastPath) -> dict[str, Any]:
     and the values it must not hold, as ``(Python name, literals)``; a run whose decoded values hold none of them is
     all ``base`` (a run that holds one is read one by one, where the whole match decides). ``tagged_twins``: the
     tagged messages that have a common twin (:func:`common_twin`), ``common_tagged`` the union's classes with
-    theirs, ``base_twin``: the base when it has one; a run tries them first.
+    theirs, ``base_twin``: the base when it has one; a run tries them first. ``common_shaped``: the union of the
+    fast path's shapes, the base's twin in its place, for one value.
     """
     base = fast.base
     guards: dict[str, list[Any]] = {}
@@ -240,6 +241,13 @@ def packed_batch(fast: FastPath) -> dict[str, Any]:
         "tagged_twins": tagged_twins,
         "common_tagged": [f"_{m.name}Common" if m in tagged_twins else m.name for m in fast.tagged],
         "base_twin": base if base is not None and common_twin(base) else None,
+        "shaped": base is not None or fast.array is not None,  # (whether the fast path decodes shapes)
+        # One value (a pipe read at a low rate): the fast path's shapes with the base's twin (None: it has none)
+        "common_shaped": (
+            " | ".join([f"_{base.name}Common", *([json_type(fast.array.fields[0])] if fast.array else [])])
+            if base is not None and common_twin(base)
+            else None
+        ),
     }
 
 

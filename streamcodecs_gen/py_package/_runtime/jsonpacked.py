@@ -301,7 +301,8 @@ class PackedRun(typing.NamedTuple):
     value's field holds one of the values (those of the shapes recognised before it that have only its keys), else
     it is read one by one. ``common_tagged`` and ``common_base``: the same decoders over the messages' common twins
     (see :data:`Scalar`), giving the messages themselves with nothing left to look for, tried first (None: no
-    message of theirs has a twin, so the run's own decoder stands in).
+    message of theirs has a twin, so the run's own decoder stands in); ``common_fast``: the direction's fast path
+    over them, for one value fed alone.
     """
 
     tagged: Callable[[Any], list[Any]] | None
@@ -309,6 +310,7 @@ class PackedRun(typing.NamedTuple):
     guards: tuple[tuple[Callable[[Any], Any], frozenset[Any]], ...]
     common_tagged: Callable[[Any], list[Any]] | None = None
     common_base: Callable[[Any], list[Any]] | None = None
+    common_fast: Callable[[list[Any], int, list[Any], bool], tuple[int, bool]] | None = None
 
 
 class _Batch:
@@ -390,8 +392,20 @@ class PackedFrames:
             and (len(data) <= MAX_DEPTH or sys.getrecursionlimit() <= MAX_DEPTH)  # (else measured first: _take)
         ):
             single: list[Any] = []
+            common = None if self._run is None else self._run.common_fast
+            trying = common is not None and not self._common_skips
+            if trying and common is not None:  # the twins first: nothing left to look for
+                done, self._hint = common([data], 0, single, self._hint)
+                if done:
+                    self._common_done(True)
+                    self.offset += len(data)
+                    return single
             done, self._hint = fast([data], 0, single, self._hint)  # msgspec refuses a cut or second value
             if done and (free_ok(single[0]) or odd_value(single[0]) is None):
+                if trying:  # a value the twins refused and its message takes (not a cut or second value)
+                    self._common_done(False)
+                elif common is not None:
+                    self._common_skips -= 1  # (one value decoded while skipping the twins)
                 self.offset += len(data)
                 return single
         self._cut(data)
@@ -527,21 +541,13 @@ class PackedFrames:
     def _decode_run(self, run: PackedRun, values: memoryview) -> Any:
         """The messages of an array of whole values when all are common ones (decoded in one pass), else None; it
         answers only when decoding the values one by one would give the same messages."""
-        if run.common_tagged or run.common_base:
-            if self._common_skips:
-                self._common_skips -= 1
-            else:
-                common = run.common_tagged or run.tagged, run.common_base or run.base
-                decoded = self._decode_batch(*common, run.guards, values)
-                if decoded is _GUARDED:
-                    return None
-                if decoded is not None:
-                    self._common_backoff = 1
-                    return decoded
-                # A value the twins refuse (bytes, a timestamp, nesting): the next runs of such a stream would
-                # likely fail them too, after decoding part of the run; skip them for a while, longer each time
-                self._common_skips = self._common_backoff
-                self._common_backoff = min(2 * self._common_backoff, _MOST_SKIPS)
+        if (run.common_tagged or run.common_base) and self._common_try():
+            common = run.common_tagged or run.tagged, run.common_base or run.base
+            decoded = self._decode_batch(*common, run.guards, values)
+            if decoded is _GUARDED:
+                return None
+            if self._common_done(decoded is not None):
+                return decoded
         decoded = self._decode_batch(run.tagged, run.base, run.guards, values)
         if decoded is _GUARDED:
             return None
@@ -549,6 +555,24 @@ class PackedFrames:
             if any(odd_value(message) is not None for message in decoded):
                 return None  # one by one: a value holds what JSON has no form for (the general path refuses it)
         return decoded
+
+    def _common_try(self) -> bool:
+        """Whether to try the common twins on this run (not while skipping them after a refusal)."""
+        if self._common_skips:
+            self._common_skips -= 1
+            return False
+        return True
+
+    def _common_done(self, taken: bool) -> bool:
+        """After the twins took a run or value (``taken``) or refused it: a stream whose values they refuse (bytes,
+        timestamps, nesting) would likely have the next refused too, each decoded in part for nothing, so they are
+        skipped for a while, longer after each refusal (1, 2, 4... up to ``_MOST_SKIPS``); taken, from 1 again."""
+        if taken:
+            self._common_backoff = 1
+        else:
+            self._common_skips = self._common_backoff
+            self._common_backoff = min(2 * self._common_backoff, _MOST_SKIPS)
+        return taken
 
     def _decode_batch(
         self,

@@ -1737,6 +1737,36 @@ def _common_base_to_component(values: Any) -> list[Message]:
     ]
 
 
+# One value at a time (a pipe read at a low rate): the fast path over the twins
+_COMMON_ONE_TAGGED_TO_COMPONENT = msgspec.msgpack.Decoder(
+    Next | _SpoutAckCommon | _SpoutFailCommon | Activate | Deactivate
+).decode
+
+
+def _common_one_tagged_to_component(value: Any) -> Any:
+    """One to_component tagged message decoded as its common twin: the message itself."""
+    v = _COMMON_ONE_TAGGED_TO_COMPONENT(value)
+    return SpoutAck(id=v.id) if type(v) is _SpoutAckCommon else SpoutFail(id=v.id) if type(v) is _SpoutFailCommon else v
+
+
+_COMMON_ONE_SHAPED_TO_COMPONENT = msgspec.msgpack.Decoder(_BoltTupleCommon | list[Int32]).decode
+
+
+def _common_one_shaped_to_component(value: Any) -> Any:
+    """One value of the to_component fast path's shapes, BoltTuple decoded as its common twin."""
+    v = _COMMON_ONE_SHAPED_TO_COMPONENT(value)
+    return (
+        BoltTuple(id=v.id, comp=v.comp, stream=v.stream, task=v.task, values=v.values)
+        if type(v) is _BoltTupleCommon
+        else v
+    )
+
+
+_packed_common_fast_to_component = _fast_path_to_component(
+    _common_one_tagged_to_component, _common_one_shaped_to_component
+)
+
+
 _COMMON_TAGGED_TO_STORM = msgspec.msgpack.Decoder(
     list[_EmitCommon | Ack | Fail | Log | Error | _MetricsCommon | Sync]
 ).decode
@@ -1759,6 +1789,27 @@ def _common_tagged_to_storm(values: Any) -> list[Message]:
     )
 
 
+# One value at a time (a pipe read at a low rate): the fast path over the twins
+_COMMON_ONE_TAGGED_TO_STORM = msgspec.msgpack.Decoder(
+    _EmitCommon | Ack | Fail | Log | Error | _MetricsCommon | Sync
+).decode
+
+
+def _common_one_tagged_to_storm(value: Any) -> Any:
+    """One to_storm tagged message decoded as its common twin: the message itself."""
+    v = _COMMON_ONE_TAGGED_TO_STORM(value)
+    return (
+        Emit(values=v.values, anchors=v.anchors, id=v.id, stream=v.stream, task=v.task, need_task_ids=v.need_task_ids)
+        if type(v) is _EmitCommon
+        else Metrics(name=v.name, params=v.params)
+        if type(v) is _MetricsCommon
+        else v
+    )
+
+
+_packed_common_fast_to_storm = _fast_path_to_storm(_common_one_tagged_to_storm, _PACKED_SHAPED_TO_STORM.decode)
+
+
 _PACKED_RUNS: dict[str, _jk.PackedRun] = {  # what a run of whole values of each direction decodes as, in one pass
     "to_component": _jk.PackedRun(
         tagged=msgspec.msgpack.Decoder(list[Next | SpoutAck | SpoutFail | Activate | Deactivate]).decode,
@@ -1767,12 +1818,14 @@ _PACKED_RUNS: dict[str, _jk.PackedRun] = {  # what a run of whole values of each
         guards=((attrgetter("stream"), frozenset({"__heartbeat", "__tick"})),),
         common_tagged=_common_tagged_to_component,
         common_base=_common_base_to_component,
+        common_fast=_packed_common_fast_to_component,
     ),
     "to_storm": _jk.PackedRun(
         tagged=msgspec.msgpack.Decoder(list[Emit | Ack | Fail | Log | Error | Metrics | Sync]).decode,
         base=msgspec.msgpack.Decoder(list[PidReply]).decode,
         guards=(),  # no other shape has only its keys
         common_tagged=_common_tagged_to_storm,
+        common_fast=_packed_common_fast_to_storm,
     ),
 }
 _PACKED_FAST: dict[str, Callable[[list[Any], int, list[Message], bool], tuple[int, bool]]] = {
