@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import importlib
+import json
 import os
 import subprocess
 import sys
@@ -145,6 +146,26 @@ def test_json_fixture_round_trips_and_validates(fixture_package: Path) -> None:
     assert b"stream" not in j.encode(minimal), "optional fields are omitted when absent"
     assert b'"needIds":true' in j.encode(minimal), "a defaulted field is still written"
     assert j.encode(j.Ack(id="\x1f")) == b'{"command":"ack","id":"\\u001F"}\nend\n'
+
+
+def test_json_fixture_writes_a_time_beyond_18_hours_as_the_java_codec_writes_it(fixture_package: Path) -> None:
+    """The JSON family's timestamp field, as CloudEvents' time (tests/test_cloudevents_codec.py BEYOND_18): an
+    offset beyond 18:00, decoded or built, is written at UTC or at the offset nearest UTC that keeps it in the years,
+    as the Java codec writes it (msgspec wrote '+20:00', Java 'Z'); MessagePack writes the instant either way."""
+    from test_cloudevents_codec import BEYOND_18
+
+    j = load("jfixture")
+    for text, written in BEYOND_18:
+        frame = b'{"command":"emit","tuple":[],"when":"' + text.encode() + b'"}\nend\n'
+        decoded = j.decode(frame, direction="up")
+        built = j.Emit(values=[], when=datetime.datetime.fromisoformat(text))
+        for emit in (decoded, built):
+            assert json.loads(j.encode(emit).split(b"\n")[0])["when"] == written, text
+            assert emit.when == datetime.datetime.fromisoformat(text)  # the value itself is left as it is
+        inner = j.Item(data=None, kind=j.Kind.ALL)
+        assert j.encode(j.Emit(values=[], items=[inner], when=built.when)) == j.encode(
+            j.Emit(values=[], items=[inner], when=datetime.datetime.fromisoformat(written))
+        )
 
 
 def test_json_fixture_reader_handles_shapes_blank_lines_and_bad_messages(fixture_package: Path) -> None:

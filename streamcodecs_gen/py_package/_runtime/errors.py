@@ -67,6 +67,25 @@ def not_bytes(call: str, value: Any, *, text: bool = False) -> TypeError:
     return TypeError(_m.not_bytes_or_text(call=call, kind=kind) if text else _m.not_bytes(call=call, kind=kind))
 
 
+def byte_buffer(value: Any, call: str, *, text: bool = False) -> Any:
+    """``value`` as the codecs read bytes: bytes, a bytearray and a C-contiguous memoryview of unsigned bytes as
+    they are; any other object with the buffer protocol (a view of ints or signed bytes, a non-contiguous slice,
+    an array) as a copy of its bytes, as ``bytes(value)`` gives them (indexed or measured as it is, it read its
+    items: a view of int32 gave struct.error and IndexError, not a DecodeError); :func:`not_bytes` for anything
+    else (``text``: the call takes a str too). Only what is not bytes is passed here (the callers test that
+    inline)."""
+    if type(value) is bytearray:
+        return value
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise not_bytes(call, value, text=text) from None
+    with view:
+        if type(value) is memoryview and view.format == "B" and view.c_contiguous:
+            return value
+        return view.tobytes()
+
+
 def check_bytes(value: Any, call: str, *, text: bool = False) -> None:
     """Raises :func:`not_bytes` unless ``value`` is bytes or another object with the buffer protocol."""
     if type(value) is not bytes:

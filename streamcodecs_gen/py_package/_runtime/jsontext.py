@@ -6,6 +6,7 @@ else is wrong with it (:func:`malformed_first`).
 
 from __future__ import annotations
 
+import datetime
 import re
 import sys
 from collections.abc import Callable
@@ -18,8 +19,10 @@ from .jsonfailures import decode_error
 from .messages import JSON_TRUNCATED, MAX_DEPTH, TOO_DEEP, lone_surrogate, malformed, string_not_utf8
 
 __all__ = [
+    "HELD",
     "check_text",
     "deeper",
+    "held",
     "malformed_first",
     "nesting",
     "roomy",
@@ -179,3 +182,32 @@ def malformed_first(exc: Exception, text: bytes) -> Exception:
     except msgspec.DecodeError as syntax:
         return syntax
     return exc
+
+
+# --- times the Java codec holds otherwise ------------------------------------------------------------------------
+
+HELD = datetime.timedelta(hours=18)
+"""The largest offset the Java codec holds (``java.time.ZoneOffset``'s); RFC 3339 writes up to 23:59."""
+_MINUTE = datetime.timedelta(minutes=1)
+_ZERO = datetime.timedelta(0)
+
+
+def held(value: datetime.datetime) -> datetime.datetime:
+    """``value`` as the Java codec holds it, and so writes it (``Rfc3339.text``): the same datetime when its offset
+    is within 18:00; else (RFC 3339 and this codec take offsets up to 23:59, which Java's ``OffsetDateTime`` cannot
+    hold) the same instant at UTC, or, when that is outside the years 0001 to 9999, at the offset nearest UTC that
+    keeps it inside them. So both codecs write one text of a time whose offset is beyond 18:00 (not "+20:00" from
+    one and "Z" from the other), a text every peer reads (the CloudEvents Java SDK refuses an offset beyond 18:00)."""
+    offset = value.utcoffset()
+    if offset is None or -HELD <= offset <= HELD:
+        return value
+    local = value.replace(tzinfo=None)
+    if offset > HELD:  # UTC is earlier: before 0001-01-01T00:00 by ``short``, when that is positive
+        short = offset - (local - datetime.datetime.min)
+    else:  # UTC is later: after 9999-12-31T23:59:59.999999 by ``short``, when that is positive
+        short = -offset - (datetime.datetime.max - local)
+    if short <= _ZERO:
+        return value.astimezone(datetime.UTC)
+    minutes = -(-short // _MINUTE)  # rounded up
+    held_at = minutes * _MINUTE if offset > _ZERO else -minutes * _MINUTE
+    return (local + (held_at - offset)).replace(tzinfo=datetime.timezone(held_at))  # (never through year 0)

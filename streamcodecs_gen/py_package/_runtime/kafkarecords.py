@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 import msgspec
 
 from . import messages as _m
-from .errors import DecodeError, EncodeError, check_bytes
+from .errors import DecodeError, EncodeError, byte_buffer, check_bytes
 from .jsonplaces import member_at
 from .jsonwire import LineReader
 from .kafkajson import JSON_ENCODE, finite, json_decode, json_raw
@@ -268,7 +268,7 @@ def event_format(
     def from_json(data: bytes | bytearray | memoryview | str) -> E:
         """Decode one event in the JSON event format (UTF-8 JSON text)."""
         if type(data) is not bytes and not isinstance(data, str):
-            check_bytes(data, "from_json", text=True)
+            data = byte_buffer(data, "from_json", text=True)
         if isinstance(data, str):
             try:
                 data = data.encode("utf-8")

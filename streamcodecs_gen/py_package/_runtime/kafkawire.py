@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import messages as _m
+from .jsontext import HELD, held
 from .kafkajson import JSON_ENCODE, finite, json_decode, json_encode, json_raw
 from .kafkapatterns import BASE64_MATCH as _BASE64_MATCH
 from .kafkapatterns import CANONICAL_INT as _CANONICAL_INT
@@ -397,33 +398,6 @@ _UTC = datetime.UTC
 _DATETIME = datetime.datetime
 
 
-_HELD = datetime.timedelta(hours=18)
-"""The largest offset the Java codec holds (``java.time.ZoneOffset``'s); RFC 3339 writes up to 23:59."""
-_MINUTE = datetime.timedelta(minutes=1)
-_ZERO = datetime.timedelta(0)
-
-
-def held(value: datetime.datetime) -> datetime.datetime:
-    """``value`` as the Java codec holds it, and so writes it (``Rfc3339.text``): the same datetime when its offset
-    is within 18:00; else (RFC 3339 and this codec take offsets up to 23:59, which Java's ``OffsetDateTime`` cannot
-    hold) the same instant at UTC, or, when that is outside the years 0001 to 9999, at the offset nearest UTC that
-    keeps it inside them. So both codecs write one text of a time whose offset is beyond 18:00 (not "+20:00" from
-    one and "Z" from the other), a text every peer reads (the CloudEvents Java SDK refuses an offset beyond 18:00)."""
-    offset = value.utcoffset()
-    if offset is None or -_HELD <= offset <= _HELD:
-        return value
-    local = value.replace(tzinfo=None)
-    if offset > _HELD:  # UTC is earlier: before 0001-01-01T00:00 by ``short``, when that is positive
-        short = offset - (local - datetime.datetime.min)
-    else:  # UTC is later: after 9999-12-31T23:59:59.999999 by ``short``, when that is positive
-        short = -offset - (datetime.datetime.max - local)
-    if short <= _ZERO:
-        return value.astimezone(_UTC)
-    minutes = -(-short // _MINUTE)  # rounded up
-    held_at = minutes * _MINUTE if offset > _ZERO else -minutes * _MINUTE
-    return (local + (held_at - offset)).replace(tzinfo=datetime.timezone(held_at))  # (never through year 0)
-
-
 def timestamp_from_text(text: str) -> datetime.datetime:
     """An aware datetime.  ``t``/``z`` may be lower case; ``-00:00`` reads as UTC; fraction digits beyond the
     sixth are truncated.  A leap second (``:60``), a date that does not exist and year 0000 are errors.  An offset
@@ -473,7 +447,7 @@ def timestamp_to_text(value: Any) -> str:
             raise Invalid("must be timezone-aware (a naive datetime has no RFC 3339 form)")
         if offset.microseconds or offset.seconds % 60:
             raise Invalid(_m.offset_with_seconds(offset=offset))
-        if not -_HELD <= offset <= _HELD:  # written as the Java codec holds it, and so writes it
+        if not -HELD <= offset <= HELD:  # written as the Java codec holds it, and so writes it
             value = held(value)
             offset = value.utcoffset()
             assert offset is not None

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from . import messages as _m
 from .binary import Buffer, Parts, as_view, owned
-from .errors import DecodeError, EncodeError, check_bytes
+from .errors import DecodeError, EncodeError, byte_buffer, check_bytes
 
 __all__ = ["Codec", "Decode", "Reader"]
 
@@ -108,6 +108,8 @@ class Codec(Generic[M]):
             Payloads are ``bytes`` of their own; with ``copy=False`` they are read-only memoryviews onto ``frame``
             instead (no copy: mind the rules in the module's docstring).
             """
+            if type(frame) is not bytes:
+                frame = byte_buffer(frame, "decode")
             try:
                 code, length = unpack_from(frame, 0)
             except (struct.error, TypeError):  # shorter than the header, or not bytes at all
@@ -265,7 +267,7 @@ class Reader(Generic[M]):
 
     def feed(self, data: Buffer) -> list[M]:
         if type(data) is not bytes:  # (the common case tested inline: no call)
-            check_bytes(data, "feed")
+            data = byte_buffer(data, "feed")
         if self._broken is not None:
             raise self._broken
         if self._backlog:

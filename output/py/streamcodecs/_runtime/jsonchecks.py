@@ -23,12 +23,13 @@ from . import messages as _m
 from .errors import EncodeError
 from .jsonfailures import PACKED_TOO_DEEP
 from .jsonpacked import LEAVES, NOT_OPENERS, odd_value
-from .jsontext import roomy
+from .jsontext import HELD, held, roomy
 from .messages import MAX_DEPTH, TOO_DEEP
 
 __all__ = [
     "ENCODE_FAILURES",
     "FINITE_LEAVES",
+    "Held",
     "MAX_NESTING",
     "Refusal",
     "check_bool",
@@ -52,6 +53,7 @@ __all__ = [
     "expected",
     "explain",
     "finite",
+    "held_copy",
     "kind",
     "non_finite",
     "refused",
@@ -204,12 +206,36 @@ def _timestamp_problem(value: datetime.datetime, packed: bool) -> str | None:
     return None
 
 
+class Held(Exception):  # noqa: N818 - a signal, not an error
+    """A message holds a time whose offset is beyond 18:00, written as the Java codec writes it: encode writes
+    :func:`held_copy` of the message instead (msgspec writes a datetime as it is)."""
+
+
 def check_timestamp(value: Any, key: str | None, nullable: bool, packed: bool) -> None:
     if not isinstance(value, datetime.datetime):
         raise expected("datetime", value, key, nullable)
     problem = _timestamp_problem(value, packed)
     if problem:
         raise Refusal(problem, key)
+    offset = value.utcoffset()
+    if not packed and not -HELD <= offset <= HELD and held(value).utcoffset() != offset:  # type: ignore[operator]
+        raise Held  # (MessagePack writes the instant)
+
+
+def held_copy(value: Any) -> Any:
+    """``value`` (a message, or what one holds) with each datetime in it as :func:`~.jsontext.held` holds it: a
+    time whose offset is beyond 18:00 at UTC, or at the offset nearest UTC that keeps it in the years 0001 to 9999,
+    as the Java codec holds and writes it. Only a message that holds one is copied (:class:`Held`)."""
+    if isinstance(value, datetime.datetime):
+        return held(value)
+    if isinstance(value, msgspec.Struct):
+        fields = {name: held_copy(getattr(value, name)) for name in value.__struct_fields__}
+        return msgspec.structs.replace(value, **fields)
+    if type(value) is list:
+        return [held_copy(item) for item in value]
+    if type(value) is dict:
+        return {key: held_copy(item) for key, item in value.items()}
+    return value
 
 
 def check_enum(value: Any, key: str | None, nullable: bool, enum: type[enum_.Enum]) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from .errors import DecodeError, check_bytes
+from .errors import DecodeError, byte_buffer, check_bytes
 from .jsonfailures import DECODE_FAILURES, PACKED_TOO_DEEP, decode_error
 from .jsonplaces import located, member_at, tag_again_at, telling_failure, value_at
 from .jsontext import (
@@ -241,7 +241,7 @@ class LineReader(Generic[M]):
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[M]:
         if type(data) is not bytes:  # (the common case tested inline: no call)
-            check_bytes(data, "feed")
+            data = byte_buffer(data, "feed")
         return self._frames.decode(data, self._general)
 
 
@@ -295,7 +295,7 @@ class Reader(Generic[M]):
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[M]:
         if type(data) is not bytes:  # (the common case tested inline: no call)
-            check_bytes(data, "feed")
+            data = byte_buffer(data, "feed")
         if self._packed is not None:
             return self._packed.decode(data, self._packed_fast, self._packed_general)
         if isinstance(self._frames, LineFrames):

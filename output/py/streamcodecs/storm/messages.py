@@ -1422,7 +1422,8 @@ def message_writers() -> Mapping[type, Callable[[Any, bool], bytes]]:
 
     ``message_writers()[type(m)](m, packed)`` is ``encode(m, serializer=...)`` (``packed``: a MessagePack
     serializer) for every message encode writes; what it refuses raises without encode's words (a class that is no
-    message: ``KeyError``), so a caller calls encode again for them.
+    message: ``KeyError``), and a time the Java codec holds otherwise raises ``Held``, so a caller calls encode
+    again for them.
     """
     return _WRITERS
 
@@ -1869,6 +1870,8 @@ def encode(message: Message, *, serializer: str = "json") -> bytes:
         return _WRITERS[type(message)](message, _PACKED[serializer])
     except _jc.Refusal as refusal:
         raise _jc.refused(EncodeError, message, refusal) from None
+    except _jc.Held:  # a time whose offset is beyond 18:00: written as the Java codec holds and writes it
+        return encode(_jc.held_copy(message), serializer=serializer)
     except KeyError:
         if type(message) not in _WRITERS:
             raise EncodeError(_m.not_a_message(what="storm message", kind=type(message).__name__)) from None
