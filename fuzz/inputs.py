@@ -722,7 +722,11 @@ def vector_packed(root: Path, protocol: str, variant: str) -> list[tuple[bytes, 
 
 _TIMESTAMPS = [b"\xd6\xff\x00\x00\x00\x01", b"\xd7\xff" + b"\x00" * 7 + b"\x01", b"\xd4\xff\x00",
                b"\xd7\xff" + b"\xff" * 8, b"\xc7\x0c\xff" + b"\x00" * 4 + (2**40).to_bytes(8, "big"),
-               b"\xc7\x0c\xff" + b"\x00" * 4 + (253402300800).to_bytes(8, "big")]  # fmt: skip
+               b"\xc7\x0c\xff" + b"\x00" * 4 + (253402300800).to_bytes(8, "big"),
+               # nanoseconds that round (msgspec keeps microseconds, a half up), into the next second too
+               b"\xd7\xff" + (123456789 << 34 | 1).to_bytes(8, "big"),
+               b"\xd7\xff" + (999999500 << 34 | 1).to_bytes(8, "big"),
+               b"\xc7\x0c\xff" + (999999500).to_bytes(4, "big") + (253402300799).to_bytes(8, "big")]  # fmt: skip
 _PACKED_ODD: list[bytes] = [
     b"\xc1", b"\xc0", b"\xc2", b"\xc3", b"\xca\x7f\xc0\x00\x00", b"\xca\x3f\xc0\x00\x01", b"\xcb\x7f\xf8" + b"\x00" * 6,
     b"\xcb\xff\xf0" + b"\x00" * 6, b"\xcf" + b"\xff" * 8, b"\xd3\x80" + b"\x00" * 7, b"\xce\x80\x00\x00\x00",
