@@ -10,6 +10,8 @@ import datetime
 import enum
 import json
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -112,3 +114,13 @@ def plan_nodes(frame: Any) -> list[str]:
 def plan_text(frame: Any) -> str:
     """The executed plan as text (expressions may be abridged)."""
     return str(frame._jdf.queryExecution().executedPlan().toString())
+
+
+@contextmanager
+def on_path(spark: Any, path: str) -> Iterator[None]:
+    """Columns built (and queries run) inside take ``path``; the JVM path is restored after."""
+    spark.conf.set("spark.streamcodecs.jvm", "true" if path == "jvm" else "false")
+    try:
+        yield
+    finally:
+        spark.conf.set("spark.streamcodecs.jvm", "true")

@@ -13,14 +13,12 @@ import json
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pyspark.sql import functions as F
-from spark_checks import PYTHON_NODES, plain, plan_nodes, plan_text, python_decode, spark_decoded, vectors
+from spark_checks import PYTHON_NODES, on_path, plain, plan_nodes, plan_text, python_decode, spark_decoded, vectors
 
 pytestmark = pytest.mark.spark
 
@@ -28,16 +26,6 @@ REPO = Path(__file__).resolve().parent.parent
 
 PROTOCOLS = ["kcl", "storm"]
 PATHS = ["jvm", "python"]
-
-
-@contextmanager
-def on_path(spark: Any, path: str) -> Iterator[None]:
-    """Columns built (and queries run) inside take ``path``; the JVM path is restored after."""
-    spark.conf.set("spark.streamcodecs.jvm", "true" if path == "jvm" else "false")
-    try:
-        yield
-    finally:
-        spark.conf.set("spark.streamcodecs.jvm", "true")
 
 
 def codec_words(codec: Any, data: bytes) -> str:

@@ -14,8 +14,6 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +21,7 @@ import pytest
 from pyspark.sql import Row
 from pyspark.sql import functions as F
 from pyspark.sql.types import VariantVal
-from spark_checks import VECTORS, plain
+from spark_checks import VECTORS, on_path, plain
 from streamcodecs import storm as codec
 from streamcodecs.spark import storm
 
@@ -34,16 +32,6 @@ msgpack = pytest.importorskip("msgpack", reason="the reference MessagePack write
 MP = "msgpack"
 PATHS = ("jvm", "fallback")
 _names = (f"streamcodecs_storm_msgpack_{i}" for i in itertools.count())
-
-
-@contextmanager
-def on_path(spark: Any, path: str) -> Iterator[None]:
-    """Columns built (and queries run) inside take ``path``; the JVM path is restored after."""
-    spark.conf.set("spark.streamcodecs.jvm", "true" if path == "jvm" else "false")
-    try:
-        yield
-    finally:
-        spark.conf.set("spark.streamcodecs.jvm", "true")
 
 
 def packed_vectors() -> list[tuple[str, bytes]]:
