@@ -15,7 +15,8 @@ from pyspark.sql.types import StructType
 
 from . import ENCODED, _jvm, check_mode, encoded
 from ._arrow import arrow_udf
-from ._shape import by_name, named_fields
+from ._narrow import narrowed, widened
+from ._shape import named_fields
 from ._shipped import Shipped
 
 __all__ = ["Common", "ProtocolFunctions"]
@@ -81,6 +82,11 @@ class ProtocolFunctions(Shipped):
             if on_error == "PERMISSIVE":
                 return result  # data is already null where there is an error
         else:
-            rows = by_name(source, self.encoded_from, variants_as_text=variants_as_text)
-            result = arrow_udf(encode_rows, ENCODED)(rows)
+            shape = self.encoded_from
+
+            def encode_narrowed(rows: pa.Array) -> pa.Array:
+                return encode_rows(widened(rows, shape, variants_as_text=variants_as_text))
+
+            rows = narrowed(source, shape, variants_as_text=variants_as_text)
+            result = arrow_udf(encode_narrowed, ENCODED)(rows)
         return encoded(result["data"], result["error"], on_error, self.protocol)

@@ -48,7 +48,8 @@ from . import (
     raise_unless_null,
     said,
 )
-from ._shape import by_name, named_fields
+from ._narrow import narrowed, widened
+from ._shape import named_fields
 
 __all__ = ["CONTENT_MODES", "HEADERS", "KAFKA_SOURCE_SCHEMA", "KafkaFunctions", "Media", "SparkEvent"]
 
@@ -482,12 +483,13 @@ class KafkaFunctions(_functions.ProtocolFunctions):
             for_java = row.withField(self.event.column, self._for_java(event))
             written = F.call_udf(udf, for_java, *self._jvm_event_extras(event))
         else:
+            shape = self.encoded_from
 
             def encode_rows(rows: pa.Array) -> pa.Array:
                 with _gc.no_cycle_collection():
-                    return self.encode_batch(rows)
+                    return self.encode_batch(widened(rows, shape))
 
-            written = _arrow.arrow_udf(encode_rows, ENCODED)(by_name(row, self.encoded_from))
+            written = _arrow.arrow_udf(encode_rows, ENCODED)(narrowed(row, shape))
         return encoded(written["data"], written["error"], on_error, self.protocol)
 
     def to_kafka(self, df: DataFrame, mode: str, event: str, key_mapper: str | None, on_error: str) -> DataFrame:
@@ -510,12 +512,13 @@ class KafkaFunctions(_functions.ProtocolFunctions):
         if udf is not None:
             written = F.call_udf(udf, self._for_java(e), *self._jvm_event_extras(e))
         else:
+            schema = self.event.schema
 
             def write(events: pa.Array) -> pa.Array:
                 with _gc.no_cycle_collection():
-                    return self.to_kafka_batch(events, mode)
+                    return self.to_kafka_batch(widened(events, schema), mode)
 
-            written = _arrow.arrow_udf(write, _TO_KAFKA_ROW)(by_name(e, self.event.schema))
+            written = _arrow.arrow_udf(write, _TO_KAFKA_ROW)(narrowed(e, schema))
         routes = [_quoted(c) for c in routing]
         staged = df.select(key.alias(_STAGE.format("key")), written.alias(_STAGE.format("written")), *routes)
         w = F.col(_STAGE.format("written"))
