@@ -47,7 +47,7 @@ from . import (
     raise_unless_null,
     said,
 )
-from ._narrow import narrowed, widened
+from ._narrow import over_struct
 from ._shape import named_fields
 
 __all__ = ["CONTENT_MODES", "HEADERS", "KAFKA_SOURCE_SCHEMA", "KafkaFunctions", "Media", "SparkEvent"]
@@ -482,13 +482,12 @@ class KafkaFunctions(_functions.ProtocolFunctions):
             for_java = row.withField(self.event.column, self._for_java(event))
             written = F.call_udf(udf, for_java, *self._jvm_event_extras(event))
         else:
-            shape = self.encoded_from
 
             def encode_rows(rows: pa.Array) -> pa.Array:
                 with _gc.no_cycle_collection():
-                    return self.encode_batch(widened(rows, shape))
+                    return self.encode_batch(rows)
 
-            written = _arrow.arrow_udf(encode_rows, ENCODED)(narrowed(row, shape))
+            written = over_struct(encode_rows, ENCODED, row, self.encoded_from)
         return encoded(written["data"], written["error"], on_error, self.protocol)
 
     def to_kafka(self, df: DataFrame, mode: str, event: str, key_mapper: str | None, on_error: str) -> DataFrame:
@@ -511,13 +510,12 @@ class KafkaFunctions(_functions.ProtocolFunctions):
         if udf is not None:
             written = F.call_udf(udf, self._for_java(e), *self._jvm_event_extras(e))
         else:
-            schema = self.event.schema
 
             def write(events: pa.Array) -> pa.Array:
                 with _gc.no_cycle_collection():
-                    return self.to_kafka_batch(widened(events, schema), mode)
+                    return self.to_kafka_batch(events, mode)
 
-            written = _arrow.arrow_udf(write, _TO_KAFKA_ROW)(narrowed(e, schema))
+            written = over_struct(write, _TO_KAFKA_ROW, e, self.event.schema)
         routes = [_quoted(c) for c in routing]
         staged = df.select(key.alias(_STAGE.format("key")), written.alias(_STAGE.format("written")), *routes)
         w = F.col(_STAGE.format("written"))

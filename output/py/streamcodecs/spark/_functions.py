@@ -14,8 +14,7 @@ from pyspark.sql import functions as F
 from pyspark.sql.types import StructType
 
 from . import ENCODED, _jvm, check_mode, encoded
-from ._arrow import arrow_udf
-from ._narrow import narrowed, widened
+from ._narrow import over_struct
 from ._shape import named_fields
 from ._shipped import Shipped
 
@@ -82,11 +81,5 @@ class ProtocolFunctions(Shipped):
             if on_error == "PERMISSIVE":
                 return result  # data is already null where there is an error
         else:
-            shape = self.encoded_from
-
-            def encode_narrowed(rows: pa.Array) -> pa.Array:
-                return encode_rows(widened(rows, shape, variants_as_text=variants_as_text))
-
-            rows = narrowed(source, shape, variants_as_text=variants_as_text)
-            result = arrow_udf(encode_narrowed, ENCODED)(rows)
+            result = over_struct(encode_rows, ENCODED, source, self.encoded_from, variants_as_text=variants_as_text)
         return encoded(result["data"], result["error"], on_error, self.protocol)

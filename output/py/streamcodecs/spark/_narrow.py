@@ -1,7 +1,7 @@
 # Copied from streamcodecs_gen/py_package/spark/_narrow.py by ./generator.py; edit that file, not this copy.
-"""A struct handed to the Python path, narrowed for the crossing: each array or map whose every value JSON holds
-exactly crosses as its JSON text (:func:`narrowed`, on the JVM) and is read back into its Arrow type in Python
-(:func:`widened`).
+"""A struct handed to the Python path, narrowed for the crossing: each struct, array or map whose every value JSON
+holds exactly crosses as its JSON text (:func:`narrowed`, on the JVM), the whole row too if it can, and is read back
+into its Arrow type in Python (:func:`widened`).
 
 Why: Spark writes a Python UDF's input into Arrow batches row by row and, after every row, asks the batch for its
 size (``spark.sql.execution.arrow.maxBytesPerBatch``, 256 MB unless set to its largest value), which walks every
@@ -12,10 +12,10 @@ encodes 100k a second in one process). A JSON text is one vector.
 
 What JSON holds exactly here: strings, booleans, integers and binary (as base64, which Spark's ``to_json`` writes
 whatever ``spark.sql.binaryOutputStyle`` says), in structs, arrays and maps keyed by strings, at any depth; VARIANTs
-too when they cross as their JSON text. A container holding anything else (a float, a decimal, a time, a VARIANT
-in its binary form) crosses as Arrow, as before. Nothing a codec reads changes: :func:`widened` gives the arrays
-Spark would have given (a map repeating a key, which Spark makes only when told to, keeps it where it first stands
-with its last value, as ``_arrow._dicts`` reads such a map).
+too when they cross as their JSON text. A struct, array or map holding anything else (a float, a decimal, a time, a
+VARIANT in its binary form) crosses as Arrow, as before, its parts narrowed where they can be. Nothing a codec
+reads changes: :func:`widened` gives the arrays Spark would have given (a map repeating a key, which Spark makes only
+when told to, keeps it where it first stands with its last value, as ``_arrow._dicts`` reads such a map).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import types
 import typing
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -45,11 +46,11 @@ from pyspark.sql.types import (
     VariantType,
 )
 
-from . import bind
+from . import _arrow, bind
 from ._shape import has_struct, has_variant, rebuilt
 from ._variant import textual
 
-__all__ = ["narrowed", "widened"]
+__all__ = ["narrowed", "over_struct", "widened"]
 
 _EXACT: dict[type[DataType], type] = {
     StringType: str,
@@ -79,12 +80,14 @@ def _exact(data_type: DataType, variants_as_text: bool) -> bool:
 
 
 def _as_text(data_type: DataType, variants_as_text: bool) -> bool:
-    """Whether ``data_type`` is a container that crosses as its JSON text."""
-    return isinstance(data_type, (ArrayType, MapType)) and _exact(data_type, variants_as_text)
+    """Whether ``data_type`` is an array, map or struct (with fields) that crosses as its JSON text."""
+    if isinstance(data_type, StructType) and not data_type.fields:
+        return False
+    return isinstance(data_type, (ArrayType, MapType, StructType)) and _exact(data_type, variants_as_text)
 
 
 def _narrows(data_type: DataType, variants_as_text: bool) -> bool:
-    """Whether any container in ``data_type`` (outside another one) crosses as its JSON text."""
+    """Whether ``data_type``, or any part of it, crosses as its JSON text."""
     if _as_text(data_type, variants_as_text):
         return True
     if isinstance(data_type, StructType):
@@ -92,11 +95,42 @@ def _narrows(data_type: DataType, variants_as_text: bool) -> bool:
     return False
 
 
+def over_struct(
+    function: Callable[[pa.Array], pa.Array],
+    returns: DataType,
+    column: Column,
+    data_type: StructType,
+    *,
+    variants_as_text: bool = True,
+) -> Column:
+    """``function`` as an Arrow UDF (``returns``) over ``column``, given as ``data_type`` (a struct): ``function`` is
+    handed each batch as the Python path reads it, by position, rebuilt in ``data_type``'s order field by field, by
+    name, at every depth, each VARIANT as its JSON text (``to_json``; else as itself). The batch crosses narrowed
+    (:func:`narrowed`, :func:`widened`) when ``column``'s types are ``data_type``'s; a struct of other types (a
+    bigint where an int belongs: its values go to the codec, which refuses them in its words) crosses as it is.
+    Which of the two runs is a fact of the plan (``typeof`` folds to a constant), decided before Spark extracts
+    the UDF: a query runs one of them, never both."""
+    leaf = F.to_json if variants_as_text else (lambda v: v)
+
+    def narrowed_rows(batch: pa.Array) -> pa.Array:
+        return function(widened(batch, data_type, variants_as_text=variants_as_text))
+
+    def rows(batch: pa.Array) -> pa.Array:
+        return function(batch)
+
+    declared = textual(data_type) if variants_as_text else data_type
+    wide = bind(column, lambda c: rebuilt(c, data_type, leaf, True))
+    same = F.typeof(wide) == F.typeof(F.lit(None).cast(declared))
+    narrow = narrowed(column, data_type, variants_as_text=variants_as_text)
+    return F.when(same, _arrow.arrow_udf(narrowed_rows, returns)(narrow)).otherwise(
+        _arrow.arrow_udf(rows, returns)(wide)
+    )
+
+
 def narrowed(column: Column, data_type: StructType, *, variants_as_text: bool = True) -> Column:
-    """``column``, given as ``data_type`` (a struct), as the Python path reads it, by position: rebuilt in
-    ``data_type``'s order field by field, by name, at every depth, each VARIANT as its JSON text (``to_json``; else
-    as itself), and every container :func:`widened` reads back as its JSON text (nulls kept). The column is named
-    once (``bind``)."""
+    """``column``, given as ``data_type`` (a struct), rebuilt as :func:`over_struct` hands it to Python, with every
+    struct, array or map :func:`widened` reads back as its JSON text (nulls kept): a string column if the whole row
+    is one. The column is named once (``bind``)."""
     leaf = F.to_json if variants_as_text else (lambda v: v)
     return bind(column, lambda c: _narrowed(c, data_type, leaf, variants_as_text))
 
@@ -114,8 +148,8 @@ def _narrowed(column: Column, data_type: DataType, leaf: Any, texts: bool) -> Co
 
 
 def widened(rows: pa.Array, data_type: StructType, *, variants_as_text: bool = True) -> pa.Array:
-    """A batch of :func:`narrowed` rows as Spark hands them over without the narrowing: each container's JSON text
-    read back into its Arrow type (null stays null)."""
+    """A batch of :func:`narrowed` rows as Spark hands them over without the narrowing: each JSON text read back into
+    its Arrow type (null stays null)."""
     if not _narrows(data_type, variants_as_text):
         return rows
     return _widened(rows, data_type, variants_as_text)
@@ -138,13 +172,13 @@ def _widened(array: pa.Array, data_type: DataType, variants_as_text: bool) -> pa
 
 
 def _arrow_type(data_type: DataType) -> pa.DataType:
-    """The Arrow type Spark hands the container as, VARIANTs as their text."""
+    """The Arrow type Spark hands ``data_type`` over as, VARIANTs as their text."""
     return to_arrow_type(textual(data_type))
 
 
 @functools.cache
 def _decoder(data_type: DataType) -> msgspec.json.Decoder[Any]:
-    """A decoder of the container's JSON text into the Python values ``pa.array`` takes for its Arrow type."""
+    """A decoder of ``data_type``'s JSON text into the Python values ``pa.array`` takes for its Arrow type."""
     return msgspec.json.Decoder(_python_type(textual(data_type)))
 
 

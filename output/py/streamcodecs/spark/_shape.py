@@ -4,7 +4,7 @@
 
 A struct given to ``encode`` or ``to_kafka`` may hold its fields in another order than the schema's: Spark's
 analysis finds each by name (:func:`named_fields`), and the Python path, which reads a struct by position, is given
-it rebuilt in the schema's order (``_narrow.narrowed``). ``_variant`` (VARIANT columns as text) walks types with
+it rebuilt in the schema's order (``_narrow.over_struct``). ``_variant`` (VARIANT columns as text) walks types with
 these too.
 """
 
@@ -67,8 +67,8 @@ def named_fields(column: Column, data_type: DataType) -> Column:
     fields in it by name, at every depth: a field it lacks fails the query there (FIELD_NOT_FOUND), on either path.
 
     The test is an expression the optimizer folds away (``true OR ...``): it costs a row nothing. The order of the
-    fields does not matter: the Python path reads them as ``_narrow.narrowed`` puts them, and the Java UDFs put a struct
-    given in another order in theirs (``RowShape``)."""
+    fields does not matter: the Python path reads them as ``_narrow.over_struct`` puts them, and the Java UDFs put a
+    struct given in another order in theirs (``RowShape``)."""
     if not has_struct(data_type):
         return column
     every = bind(column, lambda c: rebuilt(c, data_type, lambda v: v, True).isNull())  # (``column`` named once)
