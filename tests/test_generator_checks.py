@@ -1228,6 +1228,21 @@ BROKEN_AS_USERS_DO = [
         "message 'Hello', field 'requestId': unknown key 'tpye' — did you mean 'type'?",
     ),
     ("a framing's near miss", "max_frame: 1024", "max_fram: 1024", "max_fram", "framing: unknown key 'max_fram'"),
+    # jsonschema's bounds, said as a reader says them ("a list is fewer items than 1 — give at least 1 item(s)")
+    (
+        "no version",
+        'versions: ["1", "2"]',
+        "versions: []",
+        "versions: []",
+        "versions: the list is empty — give at least 1 item",
+    ),
+    (
+        "an empty wire name",
+        "{name: a, type: int32}",
+        '{name: "", type: int32}',
+        'name: ""',
+        "type 'Pair', field #1, name: \"\" is shorter than 1 character — write at least 1 character",
+    ),
 ]
 
 
