@@ -1228,6 +1228,14 @@ BROKEN_AS_USERS_DO = [
         "message 'Hello', field 'requestId': unknown key 'tpye' — did you mean 'type'?",
     ),
     ("a framing's near miss", "max_frame: 1024", "max_fram: 1024", "max_fram", "framing: unknown key 'max_fram'"),
+    (
+        "a second document",
+        "enums:\n",
+        "---\nenums:\n",
+        "---",
+        "YAML error: a second YAML document starts here (a '---' line), and a file holds one definition — remove "
+        "this line and what follows it, or move that to a file of its own",
+    ),
     # jsonschema's bounds, said as a reader says them ("a list is fewer items than 1 — give at least 1 item(s)")
     (
         "no version",
@@ -1259,6 +1267,17 @@ def test_a_definition_broken_as_users_do_is_said_in_words_at_its_line(
     text, found = problems_after(tmp_path, BINARY, old, new)
     assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{line_of(text, marker)}: {says}"), found
     assert " — " in found[0] and not re.search(r": /|\^|<block|could not find|required property", found[0]), found
+
+
+def test_a_definition_file_named_yml_is_reported_not_skipped(tmp_path: Path) -> None:
+    """A protocol in ``demo.yml`` was silently not generated (only ``*.yaml`` is read): it is a problem, with the
+    name to give it, in the definitions directory and in custom/ alike."""
+    custom = "customTypes: []\nenums: []\n"
+    assert problems_of(tmp_path, {"demo.yml": BINARY, "custom/Shared.YML": custom, "jdemo.yaml": JSON}) == [
+        "defs/custom/Shared.YML: not read: definitions are the *.yaml files, and this one ends in .YML — rename it "
+        "Shared.yaml",
+        "defs/demo.yml: not read: definitions are the *.yaml files, and this one ends in .yml — rename it demo.yaml",
+    ]
 
 
 def test_a_shared_type_named_like_a_generated_name_is_a_problem_of_its_own_file(tmp_path: Path) -> None:
