@@ -435,6 +435,24 @@ CASES = [
         "name: BIG",
     ),
     (
+        # The second replaced the first in the Python module, without a word (Java's javac refused it).
+        "repeated constant",
+        BINARY,
+        "enums:\n",
+        "constants:\n  - {name: LIMIT, value: 1}\n  - {name: LIMIT, value: 2}\nenums:\n",
+        "constant 'LIMIT' is repeated (first at line 9) — give each constant a distinct name",
+        "{name: LIMIT, value: 2}",
+    ),
+    (
+        # It replaced the module's own VERSION, which then said "17" as any other value the constant had.
+        "constant named as the module's own",
+        BINARY,
+        "enums:\n",
+        "constants:\n  - {name: VERSION, value: 17}\nenums:\n",
+        "constant 'VERSION' is a name the generated module defines itself — rename it",
+        "name: VERSION",
+    ),
+    (
         # Java's Messages declared it as the String "None"; a constant names a value, so null is the schema's problem.
         "null constant",
         BINARY,
