@@ -186,8 +186,8 @@ CASES = [
         BINARY,
         "- {name: a, type: int32}",
         "- {name: a, type: list<Pair>}",
-        "contains itself",
-        "  - name: Pair",
+        "type 'Pair' holds itself (Pair.a → Pair)",
+        "- {name: a, type: list<Pair>}",
     ),
     (
         "zero-size list items",
@@ -1327,3 +1327,51 @@ def test_javac_refusing_the_sources_is_an_error_message_and_nothing_is_written(
     assert err.startswith("error: javac refused the generated Java sources, so nothing was written.")
     assert "streamcodecs/demo/Messages.java:3: error: something javac refuses" in err and "Traceback" not in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("base", "old", "new", "says"),
+    [
+        (
+            BINARY,
+            "      - {name: a, type: int32}\n",
+            "      - {name: a, type: int32}\n      - {name: next, type: list<Pair>}\n",
+            [("name: next", "type 'Pair' holds itself (Pair.next → Pair)")],
+        ),
+        (
+            BINARY,
+            "      - {name: a, type: int32}\n",
+            "      - {name: a, type: Other}\n  - name: Other\n    fields:\n      - {name: b, type: list<Pair>}\n",
+            [
+                ("name: a, type: Other", "type 'Pair' holds itself (Pair.a → Other.b → Pair)"),
+                ("name: b, type: list<Pair>", "type 'Other' holds itself (Other.b → Pair.a → Other)"),
+            ],
+        ),
+        (
+            JSON,
+            "messages:\n",
+            "types:\n  - name: Node\n    fields:\n      - {name: children, type: 'map<string,list<Node>>'}\nmessages:\n",
+            [("name: children", "type 'Node' holds itself (Node.children → Node)")],
+        ),
+    ],
+    ids=["a list of itself", "through another type", "a map of lists of itself"],
+)
+def test_a_type_that_holds_itself_is_a_problem_not_a_recursion_error(
+    tmp_path: Path, base: str, old: str, new: str, says: list[tuple[str, str]]
+) -> None:
+    """A struct holding itself (a tree) made the vectors recurse without end: a RecursionError's traceback, exit 1.
+    Its Spark schema would have no end either; the problem is at each field that leads back."""
+    text = base.replace(old, new, 1)
+    found = problems_for(tmp_path, text)
+    hint = " — a type cannot hold itself, however deep: use `any` (JSON) for a value of any depth, or end the chain"
+    assert found == [f"defs/demo.yaml:{line_of(text, marker)}: {words}{hint}" for marker, words in says], found
+    defs = tmp_path / "defs"
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, str(REPO / "generator.py"), "-p", str(defs), "-r", str(out), "-l", "py", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr and not out.exists(), result.stderr
