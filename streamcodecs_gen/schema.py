@@ -88,10 +88,18 @@ _TYPE_WORDS = {
 }
 
 
+def _expected(error: jsonschema.ValidationError) -> list[str]:
+    """The JSON types a ``type`` error wanted, ``integer`` left out beside ``number`` (which says it)."""
+    expected = [
+        str(t) for t in (error.validator_value if isinstance(error.validator_value, list) else [error.validator_value])
+    ]
+    return [t for t in expected if not (t == "integer" and "number" in expected)]
+
+
 def _type_hint(error: jsonschema.ValidationError) -> str:
     """What to write where a value of another type was found."""
-    expected = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-    words = " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in expected)
+    expected = _expected(error)
+    words = " or ".join(_TYPE_WORDS.get(t, t) for t in expected)
     if error.instance is None and not error.absolute_path:
         return "write a definition (see docs/definition-format.md)"
     hint = f"write {words}"
@@ -196,8 +204,7 @@ def _message(error: jsonschema.ValidationError, data: Any) -> str:
     if error.validator == "type" and error.instance is None:
         return f"{where}the value is null"
     if error.validator == "type":
-        expected = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-        words = " or ".join(_TYPE_WORDS.get(str(t), str(t)).split(" (")[0] for t in expected)
+        words = " or ".join(_TYPE_WORDS.get(t, t).split(" (")[0] for t in _expected(error))
         return f"{where}{_yaml(error.instance)} is not {words}"
     if error.validator in ("enum", "not"):  # (not: a reserved value, such as a variant named json)
         return f"{where}{_yaml(error.instance)} is not allowed"
