@@ -247,6 +247,13 @@ _ITEMS = {
     "companions": "companion",
     "variants": "variant",
     "mappers": "key mapper",
+    "keys": "key",
+    "formats": "format",
+    "charsets": "charset",
+    "text_charsets": "charset",
+    "subtypes": "subtype",
+    "suffixes": "suffix",
+    "reserved": "reserved name",
 }
 
 

@@ -1351,7 +1351,8 @@ def test_javac_refusing_the_sources_is_an_error_message_and_nothing_is_written(
         (
             JSON,
             "messages:\n",
-            "types:\n  - name: Node\n    fields:\n      - {name: children, type: 'map<string,list<Node>>'}\nmessages:\n",
+            "types:\n  - name: Node\n    fields:\n"
+            "      - {name: children, type: 'map<string,list<Node>>'}\nmessages:\n",
             [("name: children", "type 'Node' holds itself (Node.children → Node)")],
         ),
     ],
@@ -1376,3 +1377,25 @@ def test_a_type_that_holds_itself_is_a_problem_not_a_recursion_error(
         check=False,
     )
     assert result.returncode == 2 and "Traceback" not in result.stderr and not out.exists(), result.stderr
+
+
+def test_every_list_of_the_schemas_names_its_items_in_words() -> None:
+    """A problem in a list's item says what the item is (``charset #2``), never ``an item of text_charsets #2``."""
+    import json
+
+    from streamcodecs_gen.schema import _ITEMS
+
+    lists: set[str] = set()
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            lists.update(k for k, v in node.get("properties", {}).items() if isinstance(v, dict) and "items" in v)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for schema in sorted((REPO / "schema").glob("*.json")):
+        walk(json.loads(schema.read_text(encoding="utf-8")))
+    assert lists and lists <= set(_ITEMS), sorted(lists - set(_ITEMS))
