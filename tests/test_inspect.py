@@ -405,3 +405,16 @@ def test_counts_read_as_english() -> None:
     for name in protocols():
         count = len(module(name).MESSAGES)
         assert f", {count} message{'' if count == 1 else 's'}, " in listed[name], listed[name]
+
+
+def test_an_unknown_command_is_named() -> None:
+    """``python -m streamcodecs inspcet`` printed the usage alone: the command it did not know is named first."""
+    result = subprocess.run(
+        [sys.executable, "-m", "streamcodecs", "inspcet"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: unknown command 'inspcet'; expected one of ('inspect',)\nusage: ")
+    bare = subprocess.run(
+        [sys.executable, "-m", "streamcodecs"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert bare.returncode == 2 and bare.stderr.startswith("usage: ")
