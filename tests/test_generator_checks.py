@@ -981,7 +981,17 @@ def test_shared_custom_types_are_checked_and_named_by_their_own_file(tmp_path: P
     found = problems_of(tmp_path, {"custom/Custom.yaml": custom, "demo.yaml": demo})
     assert any(p.startswith("defs/custom/Custom.yaml:4:") and "did you mean 'string'" in p for p in found), found
     assert any(p.startswith("defs/custom/Custom.yaml:5:") and "keyword" in p for p in found), found
-    assert any("custom enum 'E' is defined twice" in p for p in found), found
+    assert any("custom enum 'E' is defined twice (first at defs/custom/Custom.yaml:7)" in p for p in found), found
+
+
+def test_a_custom_type_defined_in_two_files_names_the_first(tmp_path: Path) -> None:
+    """It said "defined twice" at the second, without where the first is (another file of custom/)."""
+    shared = "customTypes:\n  - name: Endpoint\n    fields:\n      - {name: port, type: int32}\nenums: []\n"
+    found = problems_of(tmp_path, {"custom/a.yaml": shared, "custom/b.yaml": shared, "demo.yaml": BINARY})
+    assert found == [
+        "defs/custom/b.yaml:2: custom type 'Endpoint' is defined twice (first at defs/custom/a.yaml:2) — keep one "
+        "definition"
+    ]
 
 
 def test_a_shape_may_match_an_enum_field_on_a_members_wire_value(tmp_path: Path) -> None:
