@@ -378,7 +378,10 @@ def test_the_sql_functions_take_the_serializer(spark: Any, decoded: dict[str, li
         assert row["json"]["message"] is None or row["json"]["message"] == "Sync"  # as JSON, hardly ever a message
     with pytest.raises(ValueError) as theirs:
         codec.decode(b"", serializer="cbor")
-    for call in ("storm_decode(data, NULL, 'PERMISSIVE', 'cbor')", "storm_encode(storm_decode(data), NULL, 'cbor')"):
+    for call in (
+        "storm_decode(data, NULL, 'PERMISSIVE', 'cbor')",
+        "storm_encode(storm_decode(data), 'PERMISSIVE', 'cbor')",
+    ):
         with pytest.raises(Exception, match=re.escape(str(theirs.value))):
             spark.sql(f"SELECT {call} FROM storm_msgpack_rows").collect()
 
