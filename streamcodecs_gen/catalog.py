@@ -531,8 +531,7 @@ CATALOG: tuple[Message, ...] = (
     Message(
         "instant_out_of_range",
         "the instant {micros} microseconds from 1970-01-01T00:00:00Z is outside the years 0001 to 9999 (UTC)",
-        "A time outside Spark's TIMESTAMP range (years 0001 to 9999, UTC): decoded, or from Spark to encode (a"
-        " Kafka event's time, a VARIANT's timestamp to write as MessagePack).",
+        "A time outside Spark's TIMESTAMP range (years 0001 to 9999, UTC): decoded, or from Spark to encode.",
     ),
     Message(
         "forbidden_character",

@@ -525,7 +525,7 @@ def outside_the_years(*, time: object) -> str:
 
 
 def instant_out_of_range(*, micros: object) -> str:
-    """A time outside Spark's TIMESTAMP range (years 0001 to 9999, UTC): decoded, or from Spark to encode (a Kafka event's time, a VARIANT's timestamp to write as MessagePack)."""
+    """A time outside Spark's TIMESTAMP range (years 0001 to 9999, UTC): decoded, or from Spark to encode."""
     return f"the instant {micros} microseconds from 1970-01-01T00:00:00Z is outside the years 0001 to 9999 (UTC)"
 
 

@@ -507,7 +507,7 @@ public final class Messages {
                 + ", which RFC 3339 cannot write: its years are 0001 to 9999 (with an offset of at most 23:59)";
     }
 
-    /** A time outside Spark's TIMESTAMP range (years 0001 to 9999, UTC): decoded, or from Spark to encode (a Kafka event's time, a VARIANT's timestamp to write as MessagePack). */
+    /** A time outside Spark's TIMESTAMP range (years 0001 to 9999, UTC): decoded, or from Spark to encode. */
     public static String instantOutOfRange(Object micros) {
         return "the instant " + micros
                 + " microseconds from 1970-01-01T00:00:00Z is outside the years 0001 to 9999 (UTC)";
