@@ -392,3 +392,16 @@ def test_when_no_protocol_decodes_each_says_why() -> None:
     )
     assert sorted(reasons) == protocols()
     assert "field action" in reasons["kcl"] and "bogus" in reasons["kcl"]
+
+
+def test_counts_read_as_english() -> None:
+    """The summary and ``--list`` say ``1 message``, not ``1 messages`` (CloudEvents has one message kind)."""
+    frame = module("kcl").encode(module("kcl").ShutdownRequested())
+    one = inspect("-p", "kcl", data=frame)
+    assert one.returncode == 0 and one.stderr.decode().strip() == "kcl: 1 message, 0 bad"
+    two = inspect("-p", "kcl", data=frame * 2)
+    assert two.stderr.decode().strip() == "kcl: 2 messages, 0 bad"
+    listed = {line.split(":")[0]: line for line in inspect("--list").stdout.decode().splitlines()}
+    for name in protocols():
+        count = len(module(name).MESSAGES)
+        assert f", {count} message{'' if count == 1 else 's'}, " in listed[name], listed[name]
