@@ -1399,3 +1399,56 @@ def test_every_list_of_the_schemas_names_its_items_in_words() -> None:
     for schema in sorted((REPO / "schema").glob("*.json")):
         walk(json.loads(schema.read_text(encoding="utf-8")))
     assert lists and lists <= set(_ITEMS), sorted(lists - set(_ITEMS))
+
+
+def _shaped(*shapes: tuple[str, str]) -> str:
+    """JSON with shape messages (name, shape) after its tagged ones, each up with fields id and stream."""
+    return JSON + "".join(
+        f"  - name: {name}\n    shape: {shape}\n    directions: [up]\n    fields:\n"
+        "      - {name: id, type: string}\n      - {name: stream, type: string, optional: true}\n"
+        for name, shape in shapes
+    )
+
+
+BEAT = ("Beat", "{json: object, keys: [id]}")
+TICK = ("Tick", "{json: object, keys: [id], match: {stream: tick}}")
+
+
+@pytest.mark.parametrize(
+    ("shapes", "says"),
+    [
+        ([TICK, BEAT], []),  # the specific one first: both can match
+        (
+            [BEAT, TICK],
+            ["Tick", "shape of 'Tick' can never match in direction 'up': every value it matches matches 'Beat' (line"],
+        ),
+        (
+            [TICK, ("Tock", "{json: object, keys: [stream, id], match: {stream: tick}}")],
+            ["Tock", "shape of 'Tock' can never match in direction 'up': every value it matches matches 'Tick' (line"],
+        ),
+        (
+            [("Pair", "{json: array}"), ("Other", "{json: array}")],
+            ["Other", "shape of 'Other' can never match in direction 'up': every value it matches matches 'Pair'"],
+        ),
+    ],
+    ids=["specific first", "general first", "the same shape", "two arrays"],
+)
+def test_a_shape_that_can_never_match_is_a_problem(
+    tmp_path: Path, shapes: list[tuple[str, str]], says: list[str]
+) -> None:
+    """Shapes are tried in declaration order: one behind a shape that matches all it matches was generated without a
+    word, and its message never decoded."""
+    text = _shaped(*shapes)
+    if shapes[0][1] == "{json: array}":  # an array message has one field, its list
+        text = text.replace(
+            "      - {name: id, type: string}\n      - {name: stream, type: string, optional: true}\n",
+            "      - {name: items, type: 'list<int32>'}\n",
+        )
+        text = text.replace("keys: [id]", "keys: [items]")
+    found = problems_for(tmp_path, text)
+    if not says:
+        assert found == [], found
+        return
+    name, words = says
+    line = line_of(text, f"- name: {name}") + 1  # its shape's line
+    assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{line}: {words}"), found
