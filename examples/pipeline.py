@@ -41,7 +41,7 @@ PACKAGE = HERE.parent / "output" / "py"
 sys.path.insert(0, str(PACKAGE))
 
 from output_dir import OutputRefused, new_output, prepare_output  # noqa: E402 (examples/, beside this file)
-from spark_session import add_path_flag, start  # noqa: E402
+from spark_session import add_path_flag, count, start  # noqa: E402
 
 ORDER = "order long, sku string, qty int, price double"
 OUTPUTS = ("orders", "totals", "problems")
@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         help="where the Parquet goes: a new or empty directory, or one an earlier run wrote (its "
         f"{', '.join(OUTPUTS)} are replaced); default: a new temporary directory",
     )
-    parser.add_argument("--repeat", type=int, default=1, help="read the sample this many times over")
+    parser.add_argument("--repeat", type=count, default=1, help="read the sample this many times over")
     parser.add_argument("--master", default="local[2]", help="Spark master (default: local[2])")
     add_path_flag(parser)
     args = parser.parse_args(argv)

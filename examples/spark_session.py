@@ -16,6 +16,17 @@ from typing import Any
 PYTHON_FLAG = "--python"
 
 
+def count(text: str) -> int:
+    """An ``argparse`` type: a whole number of 1 or more (``--files 0`` divided by zero after the output was made)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is less than 1")
+    return value
+
+
 def add_path_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         PYTHON_FLAG,

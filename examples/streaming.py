@@ -37,7 +37,7 @@ PACKAGE = HERE.parent / "output" / "py"
 sys.path.insert(0, str(PACKAGE))
 
 from output_dir import OutputRefused, new_output, prepare_output  # noqa: E402 (examples/, beside this file)
-from spark_session import add_path_flag, start  # noqa: E402
+from spark_session import add_path_flag, count, start  # noqa: E402
 
 SAMPLE = HERE / "data" / "kafka-cloudevents.jsonl"
 ORDER = "order long, sku string, qty int, price double"
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         help="a new or empty directory, or one an earlier run wrote (its "
         f"{', '.join(OUTPUTS)} are replaced); default: a new temporary directory",
     )
-    parser.add_argument("--files", type=int, default=4, help="how many files the sample arrives in (default 4)")
+    parser.add_argument("--files", type=count, default=4, help="how many files the sample arrives in (default 4)")
     parser.add_argument("--master", default="local[2]", help="Spark master (default: local[2])")
     parser.add_argument("--keep", action="store_true", help="keep --out and its checkpoint: go on where it stopped")
     add_path_flag(parser)

@@ -16,7 +16,7 @@ from .jar import JavacFailed, MissingJdk
 from .model import Protocol
 from .naming import identifier_problem
 from .pipeline import load_protocols
-from .problems import DefinitionError, Problem
+from .problems import DefinitionError, Problem, ordered
 from .render import Options, OutputFile
 from .shared import Committed, FrozenVectorsChanged, build_shared
 from .targets import TARGETS
@@ -274,7 +274,7 @@ def compat_main(baseline_dir: Path, protocols: list[Protocol], args: argparse.Na
         baseline = load_protocols_cli(baseline_dir, args)
     except DefinitionError as exc:
         return _refuse(exc, f"in the baseline {baseline_dir}.", _display_root(baseline_dir))
-    problems = compare(baseline, protocols)
+    problems = ordered(compare(baseline, protocols))  # in the order a generation that they break lists them
     for problem in problems:
         print(shown(problem, _display_root(Path(args.protocol_definitions_path)), _display_root(baseline_dir)))
     if problems:

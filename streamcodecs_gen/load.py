@@ -188,6 +188,12 @@ def _in_words(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, str, str] | No
             "this line is not `key: value`: its key has no ': ' (a colon and a space) after it",
             "write `key: value`",
         )
+    if problem == "but found another document":
+        return (
+            line,
+            "a second YAML document starts here (a '---' line), and a file holds one definition",
+            "remove this line and what follows it, or move that to a file of its own",
+        )
     closing = {"while parsing a flow mapping": "}", "while parsing a flow sequence": "]"}.get(str(exc.context))
     if closing is not None and context is not None and problem.startswith("expected ','"):
         opened = text[context.index] if context.index < len(text) else "{"
@@ -277,13 +283,30 @@ def load_definitions(directory: Path, display_root: Path) -> Definitions:
         (customs, sorted((directory / "custom").glob("*.yaml"))),
     ):
         for path in paths:
-            try:
-                display = path.resolve().relative_to(display_root.resolve()).as_posix()
-            except ValueError:
-                display = path.as_posix()
+            display = _display(path, display_root)
             try:
                 target.append(load_file(path, display))
             except DefinitionError as exc:
                 problems.extend(exc.problems)
                 customs_complete = customs_complete and target is not customs
+    for folder in (directory, directory / "custom"):  # read as YAML elsewhere, so a user may well name one so
+        for path in sorted(
+            p for p in folder.glob("*") if p.suffix.lower() in (".yml", ".yaml") and p.suffix != ".yaml"
+        ):
+            problems.append(
+                Problem(
+                    _display(path, display_root),
+                    0,
+                    f"not read: definitions are the *.yaml files, and this one ends in {path.suffix}",
+                    f"rename it {path.stem}.yaml",
+                )
+            )
     return Definitions(protocols, customs, problems, customs_complete)
+
+
+def _display(path: Path, display_root: Path) -> str:
+    """How a problem names ``path``: relative to ``display_root`` when under it."""
+    try:
+        return path.resolve().relative_to(display_root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -33,6 +33,11 @@ PYTHON_MODULE_NAMES = frozenset(
     """Any Callable ClassVar DecodeError EncodeError Final Iterable Int32 Int64 KafkaRecord Literal Mapping Message
     MissingType Reader TypeAlias""".split()
 )
+# The constants a generated messages module defines for itself (the module contract's VERSION, MESSAGES, ...; the
+# framing's limit): a protocol constant of that name would replace it, and the module would say the wrong version.
+PYTHON_MODULE_CONSTANTS = frozenset(
+    "DIRECTIONS MAX_FRAME MAX_MESSAGE MESSAGES MISSING SERIALIZERS VERSION VERSIONS".split()
+)
 # Simple names the generated Java refers to where a message, type or enum class is in scope (the protocol's
 # Messages.java, the files importing Messages.*, a kafka protocol's package), besides each wire type's Java type: a
 # class of that name would shadow it, and javac fails.

@@ -47,6 +47,7 @@ def _shared_types(customs: list[Document], problems: list[Problem], unread: _Unr
     """The custom types of the parts of files the schema accepts, by name; a name defined twice is a problem."""
     structs: dict[str, Mapping] = {}
     enums: dict[str, Mapping] = {}
+    first: dict[tuple[str, str], str] = {}  # (section, name) -> where it is defined first
     for doc in customs:
         checked = checked_document(doc, CUSTOM_SCHEMA)
         problems.extend(checked.problems)
@@ -59,9 +60,16 @@ def _shared_types(customs: list[Document], problems: list[Problem], unread: _Unr
         for section, kind, known in (("customTypes", "custom type", structs), ("enums", "custom enum", enums)):
             for node in checked.accepted.get(section, []):
                 if node["name"] in known:
+                    where = first[section, node["name"]]
                     problems.append(
-                        Problem(doc.path, node.line, f"{kind} {node['name']!r} is defined twice", "keep one definition")
+                        Problem(
+                            doc.path,
+                            node.line,
+                            f"{kind} {node['name']!r} is defined twice (first at {where})",
+                            "keep one definition",
+                        )
                     )
+                first.setdefault((section, node["name"]), f"{doc.path}:{node.line}")
                 known[node["name"]] = node
     return SharedTypes(structs, enums)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -23,8 +24,19 @@ class DefinitionError(Exception):
     """Raised with every problem found; the CLI prints them and exits with status 2."""
 
     def __init__(self, problems: Iterable[Problem]) -> None:
-        self.problems = sorted(set(problems))
+        self.problems = ordered(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def ordered(problems: Iterable[Problem]) -> list[Problem]:
+    """Each problem once, as a reader goes through them: by file, then line, then the numbers in their words as
+    numbers (the frozen vectors of pravega 5 before those of pravega 10)."""
+    return sorted(set(problems), key=lambda p: (p.file, p.line, _numbers_as_numbers(p.message), p.hint))
+
+
+def _numbers_as_numbers(text: str) -> list[str | int]:
+    # re.split with a group alternates text and digits, so two keys compare text with text and number with number.
+    return [int(part) if index % 2 else part for index, part in enumerate(re.split(r"(\d+)", text))]
 
 
 def suggest(word: str, known: Iterable[str]) -> str:

@@ -65,16 +65,14 @@ def _hint(error: jsonschema.ValidationError) -> str:
         return f"write {spelled}" if fits else pattern.how
     if error.validator == "type":
         return _type_hint(error)
-    bounds = {
-        "minimum": "use {} or more",
-        "minItems": "give at least {} item(s)",
-        "minLength": "write at least {} character(s)",
-        "const": "write {}",
-    }
+    if error.validator == "minimum":
+        return f"use {error.validator_value} or more"
+    if error.validator == "minItems":
+        return f"give at least {_counted(error.validator_value, 'item')}"
+    if error.validator == "minLength":
+        return f"write at least {_counted(error.validator_value, 'character')}"
     if error.validator == "const":
-        return bounds["const"].format(_yaml(error.validator_value))
-    if error.validator in bounds:
-        return bounds[str(error.validator)].format(error.validator_value)
+        return f"write {_yaml(error.validator_value)}"
     return str(error.schema.get("description", "")) or "see docs/definition-format.md for what goes here"
 
 
@@ -90,10 +88,18 @@ _TYPE_WORDS = {
 }
 
 
+def _expected(error: jsonschema.ValidationError) -> list[str]:
+    """The JSON types a ``type`` error wanted, ``integer`` left out beside ``number`` (which says it)."""
+    expected = [
+        str(t) for t in (error.validator_value if isinstance(error.validator_value, list) else [error.validator_value])
+    ]
+    return [t for t in expected if not (t == "integer" and "number" in expected)]
+
+
 def _type_hint(error: jsonschema.ValidationError) -> str:
     """What to write where a value of another type was found."""
-    expected = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-    words = " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in expected)
+    expected = _expected(error)
+    words = " or ".join(_TYPE_WORDS.get(t, t) for t in expected)
     if error.instance is None and not error.absolute_path:
         return "write a definition (see docs/definition-format.md)"
     hint = f"write {words}"
@@ -198,8 +204,7 @@ def _message(error: jsonschema.ValidationError, data: Any) -> str:
     if error.validator == "type" and error.instance is None:
         return f"{where}the value is null"
     if error.validator == "type":
-        expected = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-        words = " or ".join(_TYPE_WORDS.get(str(t), str(t)).split(" (")[0] for t in expected)
+        words = " or ".join(_TYPE_WORDS.get(t, t).split(" (")[0] for t in _expected(error))
         return f"{where}{_yaml(error.instance)} is not {words}"
     if error.validator in ("enum", "not"):  # (not: a reserved value, such as a variant named json)
         return f"{where}{_yaml(error.instance)} is not allowed"
@@ -208,18 +213,24 @@ def _message(error: jsonschema.ValidationError, data: Any) -> str:
         return f"{where}unknown key{'s' if len(extra) > 1 else ''} " + ", ".join(repr(k) for k in extra)
     if error.validator == "required":
         return f"{where}`{_missing_key(error)}` is missing"
-    bounds = {
-        "minimum": "less than {}",
-        "maximum": "more than {}",
-        "minItems": "fewer items than {}",
-        "maxItems": "more items than {}",
-        "minLength": "shorter than {} character(s)",
-        "uniqueItems": "a list with an item twice",
-    }
+    if error.validator in ("minItems", "maxItems") and isinstance(error.instance, list):
+        items = len(error.instance)
+        shown = "the list is empty" if not items else f"the list has {_counted(items, 'item')}"
+        bound = "fewer" if error.validator == "minItems" else "more"
+        return f"{where}{shown}" + ("" if not items else f", {bound} than {error.validator_value}")
+    if error.validator == "minLength":
+        return f"{where}{_yaml(error.instance)} is shorter than {_counted(error.validator_value, 'character')}"
+    if error.validator == "uniqueItems":
+        return f"{where}the list has an item twice"
+    bounds = {"minimum": "less than {}", "maximum": "more than {}"}
     if error.validator in bounds:
-        shown = "a list" if isinstance(error.instance, list) else _yaml(error.instance)
-        return f"{where}{shown} is " + bounds[str(error.validator)].format(error.validator_value)
+        return f"{where}{_yaml(error.instance)} is " + bounds[str(error.validator)].format(error.validator_value)
     return f"{where}{error.message}"
+
+
+def _counted(count: int, noun: str) -> str:
+    """``1 item``, ``3 items``: a count as a reader says it."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 # What one item of each list of the schemas is, in words.
@@ -236,6 +247,13 @@ _ITEMS = {
     "companions": "companion",
     "variants": "variant",
     "mappers": "key mapper",
+    "keys": "key",
+    "formats": "format",
+    "charsets": "charset",
+    "text_charsets": "charset",
+    "subtypes": "subtype",
+    "suffixes": "suffix",
+    "reserved": "reserved name",
 }
 
 

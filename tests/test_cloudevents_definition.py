@@ -236,8 +236,26 @@ def test_the_sibling_and_cloudevents_are_valid(tmp_path: Path) -> None:
         ("    batch: unsupported\n", "    batch: unsupported\n  tag_key: x\n", "unknown key"),
         ("  payload: {field: body, content_type_attribute: mime}\n", "", "framing: `payload` is missing"),
         ("value_escape: none", "value_escape: http_percent", "is not allowed"),
-        ("text_charsets: [utf-8]", "text_charsets: [latin-1]", "is not allowed"),
+        # (it was "framing.binary, an item of text_charsets #1")
+        ("text_charsets: [utf-8]", "text_charsets: [latin-1]", 'framing.binary, charset #1: "latin-1" is not allowed'),
         ("attribute_prefix: acme.", "attribute_prefix: Acme.", '"Acme." is not a lower-case header name — write acme.'),
+        # The JSON format's data members were not checked: two values under one key, or an attribute read as data.
+        (
+            "data_base64_member: payload_bin",
+            "data_base64_member: payload",
+            "data_base64_member 'payload' is also the name of framing.json_format.data_member",
+        ),
+        (
+            "data_base64_member: payload_bin",
+            "data_base64_member: body",
+            "data_base64_member 'body' is also the name of the payload field 'body'",
+        ),
+        (
+            "data_base64_member: payload_bin",
+            "data_base64_member: tenant",
+            "data_base64_member 'tenant' is also the name of attribute 'tenant'",
+        ),
+        ("data_member: payload", "data_member: origin", "data_member 'origin' is also the name of attribute 'origin'"),
     ],
 )
 def test_kafka_check(tmp_path: Path, old: str, new: str, message: str) -> None:

@@ -186,8 +186,8 @@ CASES = [
         BINARY,
         "- {name: a, type: int32}",
         "- {name: a, type: list<Pair>}",
-        "contains itself",
-        "  - name: Pair",
+        "type 'Pair' holds itself (Pair.a → Pair)",
+        "- {name: a, type: list<Pair>}",
     ),
     (
         "zero-size list items",
@@ -435,12 +435,31 @@ CASES = [
         "name: BIG",
     ),
     (
+        # The second replaced the first in the Python module, without a word (Java's javac refused it).
+        "repeated constant",
+        BINARY,
+        "enums:\n",
+        "constants:\n  - {name: LIMIT, value: 1}\n  - {name: LIMIT, value: 2}\nenums:\n",
+        "constant 'LIMIT' is repeated (first at line 9) — give each constant a distinct name",
+        "{name: LIMIT, value: 2}",
+    ),
+    (
+        # It replaced the module's own VERSION, which then said "17" as any other value the constant had.
+        "constant named as the module's own",
+        BINARY,
+        "enums:\n",
+        "constants:\n  - {name: VERSION, value: 17}\nenums:\n",
+        "constant 'VERSION' is a name the generated module defines itself — rename it",
+        "name: VERSION",
+    ),
+    (
         # Java's Messages declared it as the String "None"; a constant names a value, so null is the schema's problem.
         "null constant",
         BINARY,
         "enums:\n",
         "constants:\n  - {name: NOTHING, value: null}\nenums:\n",
-        "constant 'NOTHING', value: the value is null — write a string or a number",
+        # (the schema's number and integer: "a number" says both, as it did "a number or an integer")
+        "constant 'NOTHING', value: the value is null — write a string or a number or true or false (YAML reads",
         "name: NOTHING",
     ),
     (
@@ -962,7 +981,17 @@ def test_shared_custom_types_are_checked_and_named_by_their_own_file(tmp_path: P
     found = problems_of(tmp_path, {"custom/Custom.yaml": custom, "demo.yaml": demo})
     assert any(p.startswith("defs/custom/Custom.yaml:4:") and "did you mean 'string'" in p for p in found), found
     assert any(p.startswith("defs/custom/Custom.yaml:5:") and "keyword" in p for p in found), found
-    assert any("custom enum 'E' is defined twice" in p for p in found), found
+    assert any("custom enum 'E' is defined twice (first at defs/custom/Custom.yaml:7)" in p for p in found), found
+
+
+def test_a_custom_type_defined_in_two_files_names_the_first(tmp_path: Path) -> None:
+    """It said "defined twice" at the second, without where the first is (another file of custom/)."""
+    shared = "customTypes:\n  - name: Endpoint\n    fields:\n      - {name: port, type: int32}\nenums: []\n"
+    found = problems_of(tmp_path, {"custom/a.yaml": shared, "custom/b.yaml": shared, "demo.yaml": BINARY})
+    assert found == [
+        "defs/custom/b.yaml:2: custom type 'Endpoint' is defined twice (first at defs/custom/a.yaml:2) — keep one "
+        "definition"
+    ]
 
 
 def test_a_shape_may_match_an_enum_field_on_a_members_wire_value(tmp_path: Path) -> None:
@@ -1228,6 +1257,29 @@ BROKEN_AS_USERS_DO = [
         "message 'Hello', field 'requestId': unknown key 'tpye' — did you mean 'type'?",
     ),
     ("a framing's near miss", "max_frame: 1024", "max_fram: 1024", "max_fram", "framing: unknown key 'max_fram'"),
+    (
+        "a second document",
+        "enums:\n",
+        "---\nenums:\n",
+        "---",
+        "YAML error: a second YAML document starts here (a '---' line), and a file holds one definition — remove "
+        "this line and what follows it, or move that to a file of its own",
+    ),
+    # jsonschema's bounds, said as a reader says them ("a list is fewer items than 1 — give at least 1 item(s)")
+    (
+        "no version",
+        'versions: ["1", "2"]',
+        "versions: []",
+        "versions: []",
+        "versions: the list is empty — give at least 1 item",
+    ),
+    (
+        "an empty wire name",
+        "{name: a, type: int32}",
+        '{name: "", type: int32}',
+        'name: ""',
+        "type 'Pair', field #1, name: \"\" is shorter than 1 character — write at least 1 character",
+    ),
 ]
 
 
@@ -1244,6 +1296,17 @@ def test_a_definition_broken_as_users_do_is_said_in_words_at_its_line(
     text, found = problems_after(tmp_path, BINARY, old, new)
     assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{line_of(text, marker)}: {says}"), found
     assert " — " in found[0] and not re.search(r": /|\^|<block|could not find|required property", found[0]), found
+
+
+def test_a_definition_file_named_yml_is_reported_not_skipped(tmp_path: Path) -> None:
+    """A protocol in ``demo.yml`` was silently not generated (only ``*.yaml`` is read): it is a problem, with the
+    name to give it, in the definitions directory and in custom/ alike."""
+    custom = "customTypes: []\nenums: []\n"
+    assert problems_of(tmp_path, {"demo.yml": BINARY, "custom/Shared.YML": custom, "jdemo.yaml": JSON}) == [
+        "defs/custom/Shared.YML: not read: definitions are the *.yaml files, and this one ends in .YML — rename it "
+        "Shared.yaml",
+        "defs/demo.yml: not read: definitions are the *.yaml files, and this one ends in .yml — rename it demo.yaml",
+    ]
 
 
 def test_a_shared_type_named_like_a_generated_name_is_a_problem_of_its_own_file(tmp_path: Path) -> None:
@@ -1275,3 +1338,127 @@ def test_javac_refusing_the_sources_is_an_error_message_and_nothing_is_written(
     assert err.startswith("error: javac refused the generated Java sources, so nothing was written.")
     assert "streamcodecs/demo/Messages.java:3: error: something javac refuses" in err and "Traceback" not in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("base", "old", "new", "says"),
+    [
+        (
+            BINARY,
+            "      - {name: a, type: int32}\n",
+            "      - {name: a, type: int32}\n      - {name: next, type: list<Pair>}\n",
+            [("name: next", "type 'Pair' holds itself (Pair.next → Pair)")],
+        ),
+        (
+            BINARY,
+            "      - {name: a, type: int32}\n",
+            "      - {name: a, type: Other}\n  - name: Other\n    fields:\n      - {name: b, type: list<Pair>}\n",
+            [
+                ("name: a, type: Other", "type 'Pair' holds itself (Pair.a → Other.b → Pair)"),
+                ("name: b, type: list<Pair>", "type 'Other' holds itself (Other.b → Pair.a → Other)"),
+            ],
+        ),
+        (
+            JSON,
+            "messages:\n",
+            "types:\n  - name: Node\n    fields:\n"
+            "      - {name: children, type: 'map<string,list<Node>>'}\nmessages:\n",
+            [("name: children", "type 'Node' holds itself (Node.children → Node)")],
+        ),
+    ],
+    ids=["a list of itself", "through another type", "a map of lists of itself"],
+)
+def test_a_type_that_holds_itself_is_a_problem_not_a_recursion_error(
+    tmp_path: Path, base: str, old: str, new: str, says: list[tuple[str, str]]
+) -> None:
+    """A struct holding itself (a tree) made the vectors recurse without end: a RecursionError's traceback, exit 1.
+    Its Spark schema would have no end either; the problem is at each field that leads back."""
+    text = base.replace(old, new, 1)
+    found = problems_for(tmp_path, text)
+    hint = " — a type cannot hold itself, however deep: use `any` (JSON) for a value of any depth, or end the chain"
+    assert found == [f"defs/demo.yaml:{line_of(text, marker)}: {words}{hint}" for marker, words in says], found
+    defs = tmp_path / "defs"
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, str(REPO / "generator.py"), "-p", str(defs), "-r", str(out), "-l", "py", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr and not out.exists(), result.stderr
+
+
+def test_every_list_of_the_schemas_names_its_items_in_words() -> None:
+    """A problem in a list's item says what the item is (``charset #2``), never ``an item of text_charsets #2``."""
+    import json
+
+    from streamcodecs_gen.schema import _ITEMS
+
+    lists: set[str] = set()
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            lists.update(k for k, v in node.get("properties", {}).items() if isinstance(v, dict) and "items" in v)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for schema in sorted((REPO / "schema").glob("*.json")):
+        walk(json.loads(schema.read_text(encoding="utf-8")))
+    assert lists and lists <= set(_ITEMS), sorted(lists - set(_ITEMS))
+
+
+def _shaped(*shapes: tuple[str, str]) -> str:
+    """JSON with shape messages (name, shape) after its tagged ones, each up with fields id and stream."""
+    return JSON + "".join(
+        f"  - name: {name}\n    shape: {shape}\n    directions: [up]\n    fields:\n"
+        "      - {name: id, type: string}\n      - {name: stream, type: string, optional: true}\n"
+        for name, shape in shapes
+    )
+
+
+BEAT = ("Beat", "{json: object, keys: [id]}")
+TICK = ("Tick", "{json: object, keys: [id], match: {stream: tick}}")
+
+
+@pytest.mark.parametrize(
+    ("shapes", "says"),
+    [
+        ([TICK, BEAT], []),  # the specific one first: both can match
+        (
+            [BEAT, TICK],
+            ["Tick", "shape of 'Tick' can never match in direction 'up': every value it matches matches 'Beat' (line"],
+        ),
+        (
+            [TICK, ("Tock", "{json: object, keys: [stream, id], match: {stream: tick}}")],
+            ["Tock", "shape of 'Tock' can never match in direction 'up': every value it matches matches 'Tick' (line"],
+        ),
+        (
+            [("Pair", "{json: array}"), ("Other", "{json: array}")],
+            ["Other", "shape of 'Other' can never match in direction 'up': every value it matches matches 'Pair'"],
+        ),
+    ],
+    ids=["specific first", "general first", "the same shape", "two arrays"],
+)
+def test_a_shape_that_can_never_match_is_a_problem(
+    tmp_path: Path, shapes: list[tuple[str, str]], says: list[str]
+) -> None:
+    """Shapes are tried in declaration order: one behind a shape that matches all it matches was generated without a
+    word, and its message never decoded."""
+    text = _shaped(*shapes)
+    if shapes[0][1] == "{json: array}":  # an array message has one field, its list
+        text = text.replace(
+            "      - {name: id, type: string}\n      - {name: stream, type: string, optional: true}\n",
+            "      - {name: items, type: 'list<int32>'}\n",
+        )
+        text = text.replace("keys: [id]", "keys: [items]")
+    found = problems_for(tmp_path, text)
+    if not says:
+        assert found == [], found
+        return
+    name, words = says
+    line = line_of(text, f"- name: {name}") + 1  # its shape's line
+    assert len(found) == 1 and found[0].startswith(f"defs/demo.yaml:{line}: {words}"), found

@@ -446,3 +446,19 @@ def test_generated_java_keeps_only_the_imports_it_uses() -> None:
     for path in sources:  # the generated sources, and the hand-written runtime copied among them
         text = path.read_text(encoding="utf-8")
         assert drop_unused_java_imports(text) == text, path
+
+
+def test_no_two_java_templates_of_a_family_are_near_copies() -> None:
+    """A Java source that differs from a sibling in a call or two is one template (or one shared macro) rendered
+    under two class names, so a fix to one cannot miss the other: the JSON ``Decode``/``DecodePacked`` and
+    ``Encode``/``EncodePacked`` UDFs and the ``ToKafkaBinary``/``ToKafkaStructured`` ones were copies once. Two
+    templates of one family whose lines are mostly alike (70% or more, as difflib counts) fail here."""
+    import difflib
+    import itertools
+
+    for family in sorted(p for p in (REPO / "templates" / "java").iterdir() if p.is_dir()):
+        templates = {p.name: p.read_text(encoding="utf-8").splitlines() for p in sorted(family.glob("*.j2"))}
+        assert templates, family
+        for (a, lines_a), (b, lines_b) in itertools.combinations(templates.items(), 2):
+            alike = difflib.SequenceMatcher(None, lines_a, lines_b, autojunk=False).ratio()
+            assert alike < 0.7, f"templates/java/{family.name}: {a} and {b} are {alike:.0%} alike: make them one"

@@ -318,6 +318,12 @@ def test_a_stdio_log_with_bad_messages(protocol: str) -> None:
     assert errors[0]["line"] == head.count(b"\n") + 1
     for error in errors:  # the offset is where the reported line starts
         assert error["offset"] == 0 or log[error["offset"] - 1 : error["offset"]] == b"\n"
+    # A bad message's length and where in it the codec found the problem (they were left out for text protocols).
+    assert [e["length"] for e in errors] == [len(bad_json), len(unknown)]
+    for error in errors:
+        if "error_offset" in error:
+            assert error["offset"] <= error["error_offset"] < error["offset"] + error["length"], error
+    assert any("error_offset" in e for e in errors), errors
     names = [i["message"] for i in printed if "message" in i]
     assert names == [e["message"] for e in entries]
     pretty = inspect("-p", protocol, "-d", direction, "--pretty", data=log)
@@ -368,6 +374,8 @@ def test_kafka_records_decode_from_a_topic_dump() -> None:
     for line in data.splitlines(keepends=True):
         starts.append(starts[-1] + len(line))
     assert [i["offset"] for i in printed] == starts[: len(dump)]
+    # every line's length, the bad records' too (docs/inspect.md: "where the message (or bad frame) is")
+    assert [i["length"] for i in printed] == [b - a for a, b in zip(starts, starts[1:], strict=False)]
 
 
 def test_usage_errors_and_empty_input() -> None:
@@ -392,3 +400,41 @@ def test_when_no_protocol_decodes_each_says_why() -> None:
     )
     assert sorted(reasons) == protocols()
     assert "field action" in reasons["kcl"] and "bogus" in reasons["kcl"]
+
+
+def test_counts_read_as_english() -> None:
+    """The summary and ``--list`` say ``1 message``, not ``1 messages`` (CloudEvents has one message kind)."""
+    frame = module("kcl").encode(module("kcl").ShutdownRequested())
+    one = inspect("-p", "kcl", data=frame)
+    assert one.returncode == 0 and one.stderr.decode().strip() == "kcl: 1 message, 0 bad"
+    two = inspect("-p", "kcl", data=frame * 2)
+    assert two.stderr.decode().strip() == "kcl: 2 messages, 0 bad"
+    listed = {line.split(":")[0]: line for line in inspect("--list").stdout.decode().splitlines()}
+    for name in protocols():
+        count = len(module(name).MESSAGES)
+        assert f", {count} message{'' if count == 1 else 's'}, " in listed[name], listed[name]
+
+
+def test_an_unknown_command_is_named() -> None:
+    """``python -m streamcodecs inspcet`` printed the usage alone: the command it did not know is named first."""
+    result = subprocess.run(
+        [sys.executable, "-m", "streamcodecs", "inspcet"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: unknown command 'inspcet'; expected one of ('inspect',)\nusage: ")
+    bare = subprocess.run(
+        [sys.executable, "-m", "streamcodecs"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert bare.returncode == 2 and bare.stderr.startswith("usage: ")
+
+
+def test_a_bad_line_says_where_in_it_the_problem_is() -> None:
+    """KCL's codec names the offset of the tag it refuses; the inspector names it in the input."""
+    good = module("kcl").encode(module("kcl").ShutdownRequested())
+    bad = b'{"action":"nope"}\n'
+    result = inspect("-p", "kcl", data=good + bad)
+    error = lines(result)[1]
+    assert (error["offset"], error["length"], error["field"]) == (len(good), len(bad), "action")
+    assert (good + bad)[error["error_offset"] :].startswith(b'"nope"'), error
+    cut = inspect("-p", "kcl", data=good + bad[:-5])  # the input ends inside a message: its bytes are its length
+    assert lines(cut)[1]["length"] == len(bad) - 5

@@ -516,6 +516,17 @@ def test_the_examples_refuse_a_directory_they_did_not_write(tmp_path: Path, exam
     assert sorted(p.name for p in precious.parent.iterdir()) == ["precious.txt"]
 
 
+@pytest.mark.parametrize(("example", "flag"), [("pipeline.py", "--repeat"), ("streaming.py", "--files")])
+def test_the_examples_refuse_a_count_below_one_before_any_work(tmp_path: Path, example: str, flag: str) -> None:
+    """``--files 0`` made the output directory, then divided by zero; ``--repeat 0`` ran Spark to write nothing."""
+    out = tmp_path / "out"
+    for value in ("0", "-1"):
+        result = run(REPO, sys.executable, f"examples/{example}", flag, value, "--out", str(out), timeout=120)
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert f"argument {flag}: {value} is less than 1" in result.stderr and "Traceback" not in result.stderr
+        assert not out.exists()
+
+
 def test_a_marked_output_has_only_the_examples_outputs_replaced(tmp_path: Path) -> None:
     output_dir = _output_dir_module()
     out = tmp_path / "out"

@@ -241,6 +241,95 @@ def test_a_bad_mode_or_direction_is_refused_with_the_python_functions_words(spar
     assert f"{function}: {refused.value}" in str(sql.value)
 
 
+# Calls with two or three bad arguments: every function checks its arguments in one order, the Python function's
+# (the mode or on_error, then the direction, then the serializer; to_kafka's content mode before its on_error), so
+# the SQL function refuses the argument the Python function refuses. The last item is what the Python call refuses.
+MANY_BAD = [
+    (
+        "storm_decode(data, 'sideways', 'lenient', 'pickle')",
+        "decode",
+        {"direction": "sideways", "mode": "lenient", "serializer": "pickle"},
+        "'lenient'",
+    ),
+    (
+        "storm_decode(data, 'sideways', 'FAILFAST', 'pickle')",
+        "decode",
+        {"direction": "sideways", "mode": "FAILFAST", "serializer": "pickle"},
+        "'sideways'",
+    ),
+    (
+        "storm_decode(data, NULL, 'lenient', 'pickle')",
+        "decode",
+        {"mode": "lenient", "serializer": "pickle"},
+        "'lenient'",
+    ),
+    (
+        "storm_encode(storm_decode(data), 'STRICT', 'pickle')",
+        "encode",
+        {"on_error": "STRICT", "serializer": "pickle"},
+        "'STRICT'",
+    ),
+    ("kcl_decode(data, 'sideways', 'lenient')", "decode", {"direction": "sideways", "mode": "lenient"}, "'lenient'"),
+    (
+        "pravega_decode(data, 'sideways', 'lenient')",
+        "decode",
+        {"direction": "sideways", "mode": "lenient"},
+        "'lenient'",
+    ),
+    (
+        "cloudevents_decode(data, 'sideways', 'lenient')",
+        "decode",
+        {"direction": "sideways", "mode": "lenient"},
+        "'lenient'",
+    ),
+    # NULL for a mode is Python's None: refused as Python refuses it (the SQL function once failed on it with an
+    # internal error of Spark's, a NullPointerException)
+    ("kcl_decode(data, 'sideways', NULL)", "decode", {"direction": "sideways", "mode": None}, "None"),
+    ("storm_encode(storm_decode(data), NULL, 'cbor')", "encode", {"on_error": None, "serializer": "cbor"}, "None"),
+]
+
+
+def _refusal(call: str, python: str, arguments: dict[str, str | None]) -> str:
+    """The Python function's refusal of the call's arguments, named as the SQL function names it."""
+    function = call.split("(")[0]
+    with pytest.raises(ValueError) as refused:
+        getattr(_module(function.split("_")[0]), python)("data", **arguments)
+    return f"{function}: {refused.value}"
+
+
+@pytest.mark.parametrize(("call", "python", "arguments", "first"), MANY_BAD, ids=[c[0] for c in MANY_BAD])
+def test_the_python_function_refuses_the_first_bad_argument_in_its_order(
+    call: str, python: str, arguments: dict[str, str | None], first: str
+) -> None:
+    refusal = _refusal(call, python, arguments)  # the arguments are checked before a column is made: no session
+    assert first in refusal, refusal
+    assert all(repr(v) not in refusal for v in arguments.values() if repr(v) != first)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize(("call", "python", "arguments", "first"), MANY_BAD, ids=[c[0] for c in MANY_BAD])
+def test_the_sql_function_refuses_the_argument_the_python_function_refuses(
+    spark: Any, call: str, python: str, arguments: dict[str, str | None], first: str
+) -> None:
+    refusal = _refusal(call, python, arguments)
+    _frames(spark, "kcl").createOrReplaceTempView("sql_frames")
+    with pytest.raises(Exception) as sql:
+        spark.sql(f"SELECT {call} FROM sql_frames").collect()
+    assert refusal in str(sql.value)
+
+
+@pytest.mark.spark
+def test_to_kafka_refuses_the_content_mode_before_on_error_as_the_python_function(spark: Any) -> None:
+    from streamcodecs.spark import cloudevents as sce
+
+    for mode, literal, first in (("bin", "'bin'", "'bin'"), (None, "NULL", "None")):
+        with pytest.raises(ValueError) as refused:
+            sce.to_kafka(spark.range(1), mode, on_error="STRICT")
+        with pytest.raises(Exception) as sql:
+            spark.sql(f"SELECT to_cloudevents_kafka(x, {literal}, 'STRICT') FROM VALUES (1) AS t(x)").collect()
+        assert first in str(refused.value) and f"to_cloudevents_kafka: {refused.value}" in str(sql.value)
+
+
 # A direction, or a content mode, written with a quote in it, each way SQL writes one: what the function is given
 # is the text the Python function is given, refused in the Python function's words (its repr of that text).
 QUOTED = [

@@ -23,6 +23,7 @@ from pyspark.sql import functions as F
 from pyspark.sql.types import VariantVal
 from spark_checks import VECTORS, on_path, plain
 from streamcodecs import storm as codec
+from streamcodecs._runtime.messages import instant_out_of_range
 from streamcodecs.spark import storm
 
 pytestmark = pytest.mark.spark
@@ -297,13 +298,33 @@ def _decoded_row(message: str, column: str, value: Any) -> Any:
     return F.struct(*fields)
 
 
-def test_encode_refuses_alike_on_both_paths(spark: Any) -> None:
-    """Rows the codec cannot encode in MessagePack: a VARIANT integer beyond 64 bits, a null message column."""
-    too_big = F.expr(
-        "named_struct('values', array(parse_json('123456789012345678901234567890')), 'anchors', array('a'),"
-        " 'id', parse_json('1'), 'stream', 's', 'task', 1, 'need_task_ids', true)"
+def _emit(values: str) -> Any:
+    """An Emit row (as ``encode`` reads it) whose tuple is the SQL array ``values`` of VARIANTs."""
+    return F.expr(
+        f"named_struct('values', {values}, 'anchors', array('a'), 'id', parse_json('1'), 'stream', 's', 'task', 1,"
+        " 'need_task_ids', true)"
     )
-    rows = [_decoded_row("Emit", "emit", too_big), _decoded_row("Ack", "ack", None)]
+
+
+# VARIANT timestamps Spark holds beyond the years a Python datetime (and the codec's MessagePack decode) holds: the
+# first microsecond of 10000, the last before 0001, and the largest and smallest Spark TIMESTAMP
+_TIMES_BEYOND = [253_402_300_800_000_000, -62_135_596_800_000_001, 2**63 - 1, -(2**63)]
+
+
+def test_encode_refuses_alike_on_both_paths(spark: Any) -> None:
+    """Rows the codec cannot encode in MessagePack: a VARIANT integer beyond 64 bits, a null message column, a
+    VARIANT timestamp outside the years 0001 to 9999 (which the codec could not decode again), deep in an object."""
+    beyond = f"cast(timestamp_micros({_TIMES_BEYOND[0]}) as variant)"
+    rows = [
+        _decoded_row("Emit", "emit", _emit("array(parse_json('123456789012345678901234567890'))")),
+        _decoded_row("Ack", "ack", None),
+        *[_decoded_row("Emit", "emit", _emit(f"array(cast(timestamp_micros({m}) as variant))")) for m in _TIMES_BEYOND],
+        _decoded_row(
+            "Emit",
+            "emit",
+            _emit(f"array(to_variant_object(named_struct('t', array(cast(1 as variant), {beyond}))))"),
+        ),
+    ]
     got = {}
     for path in PATHS:
         with on_path(spark, path):
@@ -311,6 +332,10 @@ def test_encode_refuses_alike_on_both_paths(spark: Any) -> None:
             got[path] = exact(frame.first())
     assert got["jvm"] == got["fallback"]
     assert all(r["data"] is None and r["error"] for r in got["jvm"].values()), got
+    for i, micros in enumerate(_TIMES_BEYOND, start=2):
+        assert got["jvm"][f"r{i}"]["error"] == f"Emit.tuple[0]: {instant_out_of_range(micros=micros)}"
+    nested = f"Emit.tuple[0][...][1]: {instant_out_of_range(micros=_TIMES_BEYOND[0])}"  # (a map's value: [...])
+    assert got["jvm"][f"r{2 + len(_TIMES_BEYOND)}"]["error"] == nested
 
 
 def test_an_unknown_serializer_is_refused_in_the_codecs_words() -> None:
@@ -378,7 +403,10 @@ def test_the_sql_functions_take_the_serializer(spark: Any, decoded: dict[str, li
         assert row["json"]["message"] is None or row["json"]["message"] == "Sync"  # as JSON, hardly ever a message
     with pytest.raises(ValueError) as theirs:
         codec.decode(b"", serializer="cbor")
-    for call in ("storm_decode(data, NULL, 'PERMISSIVE', 'cbor')", "storm_encode(storm_decode(data), NULL, 'cbor')"):
+    for call in (
+        "storm_decode(data, NULL, 'PERMISSIVE', 'cbor')",
+        "storm_encode(storm_decode(data), 'PERMISSIVE', 'cbor')",
+    ):
         with pytest.raises(Exception, match=re.escape(str(theirs.value))):
             spark.sql(f"SELECT {call} FROM storm_msgpack_rows").collect()
 

@@ -182,6 +182,17 @@ def test_values_the_wire_cannot_carry_are_refused_before_writing() -> None:
         storm.encode(storm.Ack(id=5), serializer=MP)  # type: ignore[arg-type]
 
 
+def test_a_value_no_python_value_is_refused_where_it_stands_in_its_own_words() -> None:
+    """What the Spark functions' Python path reads a VARIANT timestamp beyond the years 0001 to 9999 as: refused
+    with its reason and its path, as the Java codec refuses the VARIANT (tests/test_spark_storm_msgpack.py)."""
+    from streamcodecs._runtime.jsonchecks import Unwritable
+
+    for serializer in (MP, "json"):
+        with pytest.raises(storm.EncodeError) as info:
+            storm.encode(storm.Emit(values=[1, {"t": [Unwritable("no year")]}]), serializer=serializer)
+        assert (info.value.reason, info.value.field) == ("no year", "Emit.tuple[1][...][0]")
+
+
 # ---------------------------------------------------------------------------------------------- the stream
 def stream_of(direction: str) -> tuple[bytes, list[storm.Message]]:
     messages = [m for d, m in PACKABLE.values() if d == direction]

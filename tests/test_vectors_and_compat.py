@@ -6,7 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -191,6 +191,34 @@ def test_model_nodes_carry_their_file_line_and_yaml_path(tmp_path: Path) -> None
     assert field.origin.file == "defs/jfixture.yaml" and field.origin.path == "/messages/3/fields/10"
     assert jfixture.read_text().splitlines()[field.origin.line - 1].strip().startswith("- {name: shared")
     assert protocol.structs[0] is shared, "shared types come first"
+
+
+def test_problems_are_listed_by_line_and_versions_in_their_order(tmp_path: Path) -> None:
+    """--compat listed a protocol's changes in the order of its checks (a type changed at line 251 before a field
+    removed at line 245), and a frozen-vector refusal without git listed Pravega's versions as text sorts them
+    (10, 11, ..., 17, 5, ..., 9): both now read top to bottom, numbers as numbers."""
+    from streamcodecs_gen.pipeline import load_protocols
+    from streamcodecs_gen.shared import Broken, FrozenVectorsChanged
+
+    for name in ("baseline", "defs"):
+        (tmp_path / name).mkdir()
+        shutil.copy(REPO / "protocol-definitions" / "pravega.yaml", tmp_path / name)
+    pravega = tmp_path / "defs" / "pravega.yaml"
+    text = pravega.read_text()
+    high = "      - name: highVersion\n        type: int32\n"
+    low = "      - name: lowVersion\n        type: int32\n        doc: Oldest wire version the sender accepts"
+    assert high in text and low in text
+    low += text.split(low, 1)[1].split("\n", 1)[0] + "\n"  # the doc's line to its end: the field removed
+    pravega.write_text(text.replace(high, high.replace("int32", "int64"), 1).replace(low, "", 1))
+    result = run(str(REPO / "generator.py"), "-p", "defs", "--compat", "baseline", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = [int(line.split(":")[1]) for line in result.stdout.splitlines()]
+    assert len(lines) == 2 and lines == sorted(lines), result.stdout
+
+    (protocol,) = load_protocols(tmp_path / "baseline", tmp_path)
+    broken = [Broken(protocol, v, PurePosixPath(f"vectors/pravega/{v}/vectors.bin")) for v in protocol.versions]
+    listed = [p.message.split("pravega ")[1].split(" ")[0] for p in FrozenVectorsChanged(broken[::-1]).problems]
+    assert listed == list(protocol.versions), listed
 
 
 def test_no_breaking_change_against_itself() -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from ..problems import Problem
 from .context import Context
 from .family import check_discriminators, check_family_definition, check_family_rules
-from .field_types import check_types
+from .field_types import check_no_type_holds_itself, check_types
 from .limits import check_limits
 from .names import check_directions, check_module_names, check_names
 from .versions import check_since, check_versions
@@ -28,6 +28,7 @@ CHECKS: tuple[Check, ...] = (
     check_directions,
     check_discriminators,
     check_types,
+    check_no_type_holds_itself,
     check_limits,
     check_module_names,
     check_family_rules,

@@ -39,6 +39,44 @@ def check_types(ctx: Context) -> Iterator[Problem]:
             yield from _value_problems(ctx, f, where)
 
 
+def check_no_type_holds_itself(ctx: Context) -> Iterator[Problem]:
+    """No struct holds itself, directly or through others, in a list or a map: its Spark schema, its Java record's
+    Spark row and its vectors would have no end (it was a RecursionError making the vectors). Reported at each field
+    of the struct that leads back to it."""
+    for kind, owner in ctx.containers():
+        if kind != "type":
+            continue
+        for f in owner.fields:
+            path = _path_back(f.type, owner, [])
+            if path is not None:
+                held = " → ".join([f"{owner.name}.{f.name}", *path])
+                yield ctx.problem(
+                    f,
+                    "type",
+                    f"type {owner.name!r} holds itself ({held})",
+                    "a type cannot hold itself, however deep: use `any` (JSON) for a value of any depth, or end the "
+                    "chain",
+                )
+
+
+def _path_back(ref: TypeRef, owner: Struct, seen: list[str]) -> list[str] | None:
+    """The struct names from ``ref`` down to ``owner`` (``owner``'s name last) when ``ref`` holds it, else None;
+    ``seen`` are the structs on the way (another cycle, not through ``owner``, is that struct's to report)."""
+    if isinstance(ref, ListRef | MapRef):
+        return _path_back(ref.item, owner, seen)
+    if not isinstance(ref, StructRef):
+        return None
+    if ref.struct is owner:
+        return [owner.name]
+    if ref.struct.name in seen:
+        return None
+    for f in ref.struct.fields:
+        path = _path_back(f.type, owner, [*seen, ref.struct.name])
+        if path is not None:
+            return [f"{ref.struct.name}.{f.name}", *path]
+    return None
+
+
 def _resolve(ctx: Context, ref: TypeRef) -> tuple[str | None, str | None]:
     """Return (problem, hint) for a type, or (None, None) if it resolves."""
     head, args, text = ref.head, ref.args, ref.text

@@ -6,7 +6,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..model import Enum, EnumValue, Field, Struct
-from ..naming import JAVA_CLASS_NAMES, PYTHON_MODULE_NAMES, RESERVED_ATTRIBUTES, SHADOWING, identifier_problem
+from ..naming import (
+    JAVA_CLASS_NAMES,
+    PYTHON_MODULE_CONSTANTS,
+    PYTHON_MODULE_NAMES,
+    RESERVED_ATTRIBUTES,
+    SHADOWING,
+    identifier_problem,
+)
 from ..problems import Problem, suggest
 from ..types import JAVA_PRIMITIVES, WIRE_TYPES
 from .context import Context
@@ -24,9 +31,27 @@ def check_names(ctx: Context) -> Iterator[Problem]:
     for node in shared:  # custom/'s types, rendered into this protocol's code
         if why := _generated_name(node.name):
             yield ctx.problem(node, "name", why, "rename it")
+    yield from _constant_names(ctx)
+
+
+def _constant_names(ctx: Context) -> Iterator[Problem]:
+    """Constants: one name each, a valid identifier, none the generated module defines itself."""
+    seen: dict[str, int] = {}
     for const in ctx.protocol.constants:
         if why := identifier_problem(const.name):
             yield ctx.problem(const, "name", why, "rename it")
+        elif const.name in PYTHON_MODULE_CONSTANTS:
+            yield ctx.problem(
+                const, "name", f"constant {const.name!r} is a name the generated module defines itself", "rename it"
+            )
+        elif const.name in seen:
+            yield ctx.problem(
+                const,
+                "name",
+                f"constant {const.name!r} is repeated (first at line {seen[const.name]})",
+                "give each constant a distinct name",
+            )
+        seen.setdefault(const.name, const.origin.line)
 
 
 def _definition_names(ctx: Context) -> Iterator[Problem]:

@@ -66,11 +66,6 @@ class Binary(Family):
             )
         yield from _binary_field_type(ctx, owner, f)
 
-    def owner_rules(self, ctx: CheckContext, owner: Struct) -> Iterator[Problem]:
-        # By name, as a field's type names it: a message of a struct's name is that struct's problem too.
-        if owner.name in ctx.scope.structs and _recursive(ctx.scope, owner.name):
-            yield ctx.problem(owner, "name", f"type {owner.name} contains itself", "binary structs cannot be recursive")
-
 
 BINARY = Binary()
 
@@ -140,29 +135,6 @@ def _binary_field_type(ctx: CheckContext, owner: Struct, f: Field) -> Iterator[P
             "no bytes, so a count could not be bounded by the frame",
             "give the struct a mandatory field",
         )
-
-
-def _struct_types(types: TypeScope, name: str) -> list[str]:
-    """Structs a struct's fields name: a field's type or one of its type arguments."""
-    found = []
-    for f in types.structs[name].fields:
-        for inner in (f.type.head, *(arg.head for arg in f.type.args)):
-            if inner in types.structs:
-                found.append(inner)
-    return found
-
-
-def _recursive(types: TypeScope, start: str) -> bool:
-    seen: set[str] = set()
-    todo = _struct_types(types, start)
-    while todo:
-        name = todo.pop()
-        if name == start:
-            return True
-        if name not in seen:
-            seen.add(name)
-            todo += _struct_types(types, name)
-    return False
 
 
 def _zero_size(types: TypeScope, name: str, seen: set[str]) -> bool:

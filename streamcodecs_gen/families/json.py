@@ -13,7 +13,7 @@ from .base import CheckContext, Family, discriminator_keys
 from .framing import FramingVariant, JsonFraming
 
 if TYPE_CHECKING:
-    from ..model import Field, Message, Struct
+    from ..model import Field, Message, Shape, Struct
 
 JAVA_TAKEN = frozenset(
     # the generated methods' own variables, and the methods every record has
@@ -100,6 +100,43 @@ def _json_discriminators(ctx: CheckContext) -> Iterator[Problem]:
                     "tags must be unique per direction",
                 )
             tags[key] = name
+    yield from _unreachable_shapes(ctx)
+
+
+def _unreachable_shapes(ctx: CheckContext) -> Iterator[Problem]:
+    """A shape message can be matched: no shape before it in one of its directions matches every value it matches
+    (shapes are tried in declaration order). One that could not was generated without a word, and never decoded."""
+    if ctx.may_lack("messages/shape/keys"):  # (an earlier shape short of a key would look broader than it is)
+        return
+    before: dict[str, list[Message]] = {}
+    for message in ctx.protocol.messages:
+        shape = message.shape
+        if shape is None or message.tag is not None:
+            continue
+        for direction in message.directions:
+            earlier = next((m for m in before.get(direction, []) if _covers(m.shape, shape)), None)
+            if earlier is not None:
+                yield ctx.problem(
+                    message,
+                    "shape",
+                    f"shape of {message.name!r} can never match in direction {direction!r}: every value it matches "
+                    f"matches {earlier.name!r} (line {earlier.origin.line}) first",
+                    "list the more specific shape first (shapes are tried in declaration order)",
+                )
+            before.setdefault(direction, []).append(message)
+
+
+def _covers(first: Shape | None, then: Shape) -> bool:
+    """Whether every value shape ``then`` matches is matched by shape ``first``: both arrays, or both objects where
+    ``first``'s keys are among the keys ``then`` requires and its matched values are ``then``'s too."""
+    if first is None or first.is_array or then.is_array:
+        return first is not None and first.is_array and then.is_array
+    present = {*then.keys, *then.match}
+    same = all(
+        key in then.match and then.match[key] == value and type(then.match[key]) is type(value)
+        for key, value in first.match.items()
+    )
+    return set(first.keys) <= present and same
 
 
 def _shape_keys(ctx: CheckContext, message: Message) -> Iterator[Problem]:

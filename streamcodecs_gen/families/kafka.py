@@ -149,6 +149,7 @@ def _kafka_framing_references(ctx: CheckContext, message: Message) -> Iterator[P
                 f"framing names attribute {name!r}, which is not a declared attribute",
                 suggest(name, [n for n in fields if n not in payloads]),
             )
+    yield from _json_format_members(ctx, fields, payload.field)
     if headers.get(payload.content_type_attribute) != framing.detection.header:
         yield ctx.problem(
             framing.detection,
@@ -156,3 +157,23 @@ def _kafka_framing_references(ctx: CheckContext, message: Message) -> Iterator[P
             "framing.detection.header must be the binary-mode header of the content-type attribute",
             "map that attribute to this header in binary.attribute_headers",
         )
+
+
+def _json_format_members(ctx: CheckContext, fields: dict[str, Field], payload: str) -> Iterator[Problem]:
+    """The JSON format's data members are two members of their own: the data member may be the payload field's
+    name, but no other attribute's, and the base64 member is neither (each would write two values under one key, or
+    read one attribute as the data)."""
+    json_format = ctx.framing.json_format
+    taken = {name: f"attribute {name!r}" for name, f in fields.items() if name != payload and not f.additional}
+    members = [("data_member", json_format.data_member, taken)]
+    base64_taken = {**taken, payload: f"the payload field {payload!r}"}
+    base64_taken[json_format.data_member] = "framing.json_format.data_member"
+    members.append(("data_base64_member", json_format.data_base64_member, base64_taken))
+    for key, member, others in members:
+        if member in others:
+            yield ctx.problem(
+                json_format,
+                key,
+                f"framing.json_format.{key} {member!r} is also the name of {others[member]}",
+                "give the JSON format's data members names no attribute has, and two different ones",
+            )

@@ -289,13 +289,18 @@ def decode_all(stream: IO[bytes], args: argparse.Namespace, emit: Callable[[str,
     return run
 
 
+def _counted(count: int, noun: str) -> str:
+    """``1 message``, ``2 messages``: a count as a reader says it."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _list() -> str:
     rows = []
     for name in protocols():
         module = load(name)
         kinds = "records or bytes" if carries_records(module) else "bytes"
         rows.append(
-            f"{name}: version {module.VERSION}, {len(module.MESSAGES)} messages, "
+            f"{name}: version {module.VERSION}, {_counted(len(module.MESSAGES), 'message')}, "
             f"directions {', '.join(module.DIRECTIONS)}; reads {kinds}"
         )
     return "\n".join(rows)
@@ -337,5 +342,5 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     if run is None:
         print("no input", file=sys.stderr)
         return 0
-    print(f"{run.protocol}: {run.good} messages, {run.bad} bad", file=sys.stderr)
+    print(f"{run.protocol}: {_counted(run.good, 'message')}, {run.bad} bad", file=sys.stderr)
     return 1 if run.bad else 0

@@ -123,6 +123,21 @@ class Refusal(Exception):
         return self.path[1:] if self.path.startswith(".") else self.path or None
 
 
+class Unwritable:
+    """A free-form value that stands for one no Python value is, with why encode cannot write it (``reason``, in the
+    catalog's words): what the Spark functions' Python path reads a VARIANT's timestamp outside the years a datetime
+    holds (0001 to 9999, UTC) as, which the codec's decode could not read back. msgspec writes no such object, and
+    :func:`explain` refuses it where it stands in the reason it holds, as the Java codec refuses the VARIANT."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"Unwritable({self.reason!r})"
+
+
 def refused(error: type[EncodeError], message: Any, refusal: Refusal) -> EncodeError:
     """The protocol's EncodeError for a refusal, naming ``Message.path``."""
     name = type(message).__name__
@@ -464,6 +479,8 @@ def explain(message: Any, failure: Exception, packed: bool) -> Refusal:
     encode = _PACKED_ENCODE if packed else _JSON_ENCODE
 
     def unwritable(value: Any) -> Refusal | None:
+        if type(value) is Unwritable:
+            return Refusal(value.reason)
         try:
             encode(value)
         except UnicodeEncodeError as exc:

@@ -43,7 +43,8 @@ class KafkaRecord(msgspec.Struct, gc=False):
 
     ``key`` and ``value`` are bytes or None (null); ``headers`` is the ordered list of ``(name, value)`` pairs,
     duplicates allowed, a value may be None.  :func:`from_kafka` also accepts any object with ``headers`` and
-    ``value`` attributes, and headers given as a mapping.
+    ``value`` attributes, headers given as a mapping, and a value or a header's value in any object with the buffer
+    protocol (a bytearray, a memoryview), read as its bytes.
     """
 
     key: bytes | None = None
@@ -142,6 +143,8 @@ def header_reading(
                     continue
             if raw is None:
                 raise decode_error(_m.header_null(name=repr(name)), field=attribute)
+            if type(raw) is not bytes:  # any buffer is read as its bytes (a TypeError for what has none)
+                raw = bytes(byte_buffer(raw, "from_kafka"))
             try:
                 target[attribute] = raw.decode(charset)
             except UnicodeDecodeError as exc:
@@ -156,8 +159,10 @@ def header_reading(
         for name, raw in headers:
             if isinstance(name, str) and ascii_lower(name) == detection_header:
                 found = raw
+        if found is None:
+            return None
         try:
-            return None if found is None else bytes(found).decode(charset)
+            return (found if type(found) is bytes else bytes(byte_buffer(found, "content_mode"))).decode(charset)
         except (TypeError, ValueError):
             return None
 

@@ -113,7 +113,12 @@ class LineDecoder:
             except self.module.DecodeError as exc:
                 items += self._messages(exc.decoded)
                 offset, line = self._position(exc.line)
-                items.append(Item(error=_error_text(exc), field=exc.field, offset=offset, line=line))
+                # The message it refuses ends with the line just fed; the codec's offset counts from its first line.
+                length = None if offset is None else self.offset - offset
+                where = {"error_offset": offset + exc.offset} if offset is not None and exc.offset is not None else {}
+                items.append(
+                    Item(error=_error_text(exc), field=exc.field, offset=offset, length=length, line=line, extra=where)
+                )
                 self.first = None
                 data = b""  # drain what the reader still holds
                 continue
@@ -153,6 +158,7 @@ class LineDecoder:
         self.partial.clear()
         if rest:
             self.starts.append(self.offset)
+            self.offset += len(rest)
             if self.first is None and rest.strip():
                 self.first = self.lines + 1
         items = self._run(rest) if rest else []
@@ -160,11 +166,12 @@ class LineDecoder:
         buffered = getattr(self.reader, "buffered", 0)
         if held or buffered:
             line = self.first or self.lines + 1
-            offset = self.starts[line - 1] if line <= len(self.starts) else self.offset
+            offset = self.starts[line - 1] if line <= len(self.starts) else self.offset - len(rest)
             items.append(
                 Item(
-                    error=f"the input ends inside a message ({self.offset + len(rest) - offset} bytes not decoded)",
+                    error=f"the input ends inside a message ({self.offset - offset} bytes not decoded)",
                     offset=offset,
+                    length=self.offset - offset,
                     line=line,
                 )
             )
@@ -382,12 +389,12 @@ class RecordDecoder:
         try:
             record = self._record(text)
         except ValueError as exc:
-            return Item(error=str(exc), offset=offset, line=line)
+            return Item(error=str(exc), offset=offset, length=length, line=line)
+        extra = {"key": record.key} if record.key is not None else {}
         try:
             event = self.module.from_kafka(record)
-        except self.module.DecodeError as exc:
-            return Item(error=_error_text(exc), field=exc.field, offset=offset, line=line)
-        extra = {"key": record.key} if record.key is not None else {}
+        except self.module.DecodeError as exc:  # (its offset is in the record's value, not in the input)
+            return Item(error=_error_text(exc), field=exc.field, offset=offset, length=length, line=line, extra=extra)
         return Item(event, offset=offset, length=length, line=line, extra=extra)
 
     def feed(self, data: bytes) -> list[Item]:

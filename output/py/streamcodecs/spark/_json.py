@@ -102,7 +102,9 @@ class JsonFunctions(_functions.ProtocolFunctions):
         return finish(row, mode, self.protocol, source)
 
     def encode(self, column: Column | str, on_error: str, serializer: str = "json") -> Column:
-        """The module's ``encode`` (its docstring says what it does)."""
+        """The module's ``encode`` (its docstring says what it does); ``on_error`` is checked before the serializer,
+        as ``decode`` checks its mode first."""
+        on_error = check_mode(on_error)
         if not self.is_packed(serializer):
             return super().encode(column, on_error)
 

@@ -21,6 +21,8 @@ from pyspark.sql import functions as F
 from pyspark.sql.types import ArrayType, DataType, MapType, StringType, StructField, StructType, VariantType
 from pyspark.sql.variant_utils import VariantUtils
 
+from .._runtime import messages as _m
+from .._runtime.jsonchecks import Unwritable
 from .._runtime.jsontext import roomy
 from . import bind
 from ._shape import has_variant, rebuilt
@@ -66,7 +68,8 @@ def to_text(column: Column, data_type: DataType) -> Column:
 # object's fields sorted by key as Java sorts strings, its keys in the metadata in the order first met.
 # :func:`python_value` reads one back as the Java runtime's ``PackedWrite`` writes it: a decimal without a fraction as
 # an integer (else a float), any other type JSON has no form for (a date, a timestamp without a zone, a UUID) as the
-# text of its JSON form.
+# text of its JSON form, and a timestamp outside the years 0001 to 9999 (which Spark holds, and neither a datetime
+# nor the codec's MessagePack decode does) as the codec's ``Unwritable``, which encode refuses where it stands.
 
 _PRIMITIVE, _SHORT_STR, _OBJECT, _ARRAY = 0, 1, 2, 3
 _NULL, _TRUE, _FALSE, _INT1, _INT2, _INT4, _INT8, _DOUBLE = 0, 1, 2, 3, 4, 5, 6, 7
@@ -307,7 +310,11 @@ class _Reader:
             data = v[p + 4 : p + 4 + n]
             return data if kind == _BINARY else data.decode("utf-8")
         if kind == _TIMESTAMP:
-            return _EPOCH + int.from_bytes(v[p : p + 8], "little", signed=True) * _MICROSECOND
+            micros = int.from_bytes(v[p : p + 8], "little", signed=True)
+            try:
+                return _EPOCH + micros * _MICROSECOND
+            except OverflowError:  # beyond the years a datetime holds: encode refuses it, as the Java path does
+                return Unwritable(_m.instant_out_of_range(micros=micros))
         text = VariantUtils.to_json(v[pos:], self.metadata, "UTC")  # a date, a timestamp without a zone, a UUID
         return text[1:-1]
 

@@ -77,18 +77,13 @@ public final class KafkaSpark {
         return undeclared;
     }
 
-    /** The first and the last microsecond of the years 0001 to 9999 (UTC): Spark's TIMESTAMP range, Python's
-     * datetime's, and the years RFC 3339 writes. */
-    private static final long FIRST_MICROS = -62_135_596_800_000_000L;
-    private static final long LAST_MICROS = 253_402_300_799_999_999L;
-
     /** An event's time from microseconds since the epoch (null: none), in UTC; one outside the years 0001 to 9999
      * is refused (the Python path has no datetime for it), naming {@code field}. */
     public static OffsetDateTime time(Long micros, String protocol, String field) throws EncodeException {
         if (micros == null) {
             return null;
         }
-        if (micros < FIRST_MICROS || micros > LAST_MICROS) {
+        if (!Rfc3339.inTheYears(micros)) {
             throw new EncodeException(protocol, Messages.instantOutOfRange(micros), field);
         }
         return Instant.ofEpochSecond(
@@ -104,7 +99,7 @@ public final class KafkaSpark {
         }
         Instant instant = time.toInstant();
         long micros = Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
-        if (micros < FIRST_MICROS || micros > LAST_MICROS) {
+        if (!Rfc3339.inTheYears(micros)) {
             throw new KafkaRules.Invalid(Messages.notRepresentable(path, Messages.instantOutOfRange(micros)));
         }
         return instant;

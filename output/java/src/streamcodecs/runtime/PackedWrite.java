@@ -382,6 +382,10 @@ public final class PackedWrite {
                 return;
             case TIMESTAMP: {
                 long micros = v.getLong();
+                if (!Rfc3339.inTheYears(micros)) {
+                    // Spark holds it, but neither decode (the codecs read msgspec's years) nor a Python datetime does
+                    throw new JsonProblem(Messages.instantOutOfRange(micros));
+                }
                 timestamp(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
                 return;
             }

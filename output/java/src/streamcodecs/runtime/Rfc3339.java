@@ -24,6 +24,15 @@ public final class Rfc3339 {
     private static final LocalDateTime LAST = LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_999);
     /** The largest UTC offset RFC 3339 writes, in minutes (23:59; Java's offsets stop at 18:00). */
     private static final int MAX_OFFSET = 23 * 60 + 59;
+    /** The first and the last microsecond of the years 0001 to 9999 (UTC), from the epoch: Spark's TIMESTAMP range,
+     * Python's datetime's, the years RFC 3339 writes and the MessagePack timestamps the codecs read. */
+    private static final long FIRST_MICROS = -62_135_596_800_000_000L;
+    private static final long LAST_MICROS = 253_402_300_799_999_999L;
+
+    /** Whether the instant {@code micros} microseconds from the epoch is in the years 0001 to 9999 (UTC). */
+    public static boolean inTheYears(long micros) {
+        return micros >= FIRST_MICROS && micros <= LAST_MICROS;
+    }
 
     /** Why {@code value} has no RFC 3339 text, in the catalog's words; null when it has one. */
     public static String problem(OffsetDateTime value) {

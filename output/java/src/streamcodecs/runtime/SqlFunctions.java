@@ -17,6 +17,7 @@ import static org.apache.spark.sql.functions.when;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.types.DataType;
@@ -54,11 +55,13 @@ public final class SqlFunctions {
     }
 
     // ------------------------------------------------------------------ the arguments, checked as Python checks them
+    // One order in every function, the Python function's: the mode (or on_error), then the direction, then the
+    // serializer; so a call with two bad arguments is refused for the same one on either side.
 
     /** The mode, upper-cased, or the Python function's refusal ({@code check_mode}). */
     public static String mode(String function, String mode) {
         String upper = mode == null ? null : mode.toUpperCase(Locale.ROOT);
-        if (!MODES.contains(upper)) {
+        if (upper == null || !MODES.contains(upper)) { // NULL is Python's None, refused alike (List.of has no null)
             throw new IllegalArgumentException(function + ": "
                 + Messages.unknownMode(repr(mode), PythonText.tuple(MODES)));
         }
@@ -89,7 +92,7 @@ public final class SqlFunctions {
 
     /** The content mode of {@code to_kafka}, or its refusal. */
     public static String contentMode(String function, String mode) {
-        if (!Messages.CONTENT_MODES.contains(mode)) {
+        if (mode == null || !Messages.CONTENT_MODES.contains(mode)) {
             throw new IllegalArgumentException(function + ": "
                 + Messages.unknownMode(repr(mode), PythonText.tuple(Messages.CONTENT_MODES)));
         }
@@ -150,8 +153,20 @@ public final class SqlFunctions {
 
     /** {@code <protocol>_encode(message[, on_error])} of the binary and JSON families: the Java UDF, as Python. */
     public static Column encode(String protocol, Udf udf, Arguments a) {
+        return encode(protocol, a, () -> udf);
+    }
+
+    /**
+     * {@code <protocol>_encode(message[, on_error[, serializer]])} of a JSON protocol with MessagePack framings
+     * ({@code serializers} after "json"): the UDF {@code json} or {@code msgpack}, the serializer checked last.
+     */
+    public static Column encode(String protocol, Udf json, Udf msgpack, List<String> serializers, Arguments a) {
+        return encode(protocol, a, () -> packed(a, 2, serializers) ? msgpack : json);
+    }
+
+    private static Column encode(String protocol, Arguments a, Supplier<Udf> udf) {
         String onError = mode(a.function(), a.text(1, "on_error", PERMISSIVE));
-        Column result = udf.apply(a.column(0));
+        Column result = udf.get().apply(a.column(0));
         if (PERMISSIVE.equals(onError)) {
             return result; // data is already null where there is an error
         }
@@ -165,17 +180,31 @@ public final class SqlFunctions {
      * index (-1: every direction, in order).
      */
     public static Column jsonDecode(String protocol, Udf udf, List<String> directions, Arguments a) {
-        String direction = direction(a.function(), a.text(1, "direction", null), directions);
+        return jsonDecode(protocol, directions, a, () -> udf);
+    }
+
+    /**
+     * {@code <protocol>_decode(data[, direction[, mode[, serializer]]])} of a JSON protocol with MessagePack framings
+     * ({@code serializers} after "json"): the UDF {@code json} or {@code msgpack}, the serializer checked last.
+     */
+    public static Column jsonDecode(String protocol, Udf json, Udf msgpack, List<String> serializers,
+            List<String> directions, Arguments a) {
+        return jsonDecode(protocol, directions, a, () -> packed(a, 3, serializers) ? msgpack : json);
+    }
+
+    private static Column jsonDecode(String protocol, List<String> directions, Arguments a, Supplier<Udf> udf) {
         String mode = mode(a.function(), a.text(2, "mode", PERMISSIVE));
+        String direction = direction(a.function(), a.text(1, "direction", null), directions);
+        Udf chosen = udf.get();
         Column source = a.column(0);
         int index = direction == null ? -1 : directions.indexOf(direction);
-        return finish(udf.apply(source.cast("binary"), lit(index)), mode, protocol, source);
+        return finish(chosen.apply(source.cast("binary"), lit(index)), mode, protocol, source);
     }
 
     /** {@code <protocol>_decode(data[, direction[, mode]])} of the binary family: the Java UDF checks FAILFAST. */
     public static Column binaryDecode(Udf udf, List<String> directions, Arguments a) {
-        String direction = direction(a.function(), a.text(1, "direction", null), directions);
         String mode = mode(a.function(), a.text(2, "mode", PERMISSIVE));
+        String direction = direction(a.function(), a.text(1, "direction", null), directions);
         return udf.apply(a.column(0).cast("binary"), lit(direction).cast("string"), lit(FAILFAST.equals(mode)));
     }
 
@@ -206,8 +235,8 @@ public final class SqlFunctions {
 
     /** {@code <protocol>_decode(data[, direction[, mode]])}: the JSON event format (the direction is checked). */
     public static Column kafkaDecode(Event event, Udf udf, Arguments a) {
-        direction(a.function(), a.text(1, "direction", null), event.directions());
         String mode = mode(a.function(), a.text(2, "mode", PERMISSIVE));
+        direction(a.function(), a.text(1, "direction", null), event.directions());
         Column source = a.column(0);
         return finish(udf.apply(source.cast("binary")), mode, event.protocol(), source);
     }

@@ -68,18 +68,11 @@ public final class Sql {
             "storm_decode(data[, direction[, mode[, serializer]]])",
             "_FUNC_(data[, direction[, mode[, serializer]]]) - storm: decodes whole messages into DECODED rows, as "
             + "decode() of the Python module",
-            1, 4, a -> SqlFunctions.jsonDecode(
-                PROTOCOL,
-                SqlFunctions.packed(a, 3, SERIALIZERS) ? decodePacked : decode,
-                DIRECTIONS,
-                a));
+            1, 4, a -> SqlFunctions.jsonDecode(PROTOCOL, decode, decodePacked, SERIALIZERS, DIRECTIONS, a));
         SparkSql.inject(extensions, Sql.class, "storm_encode",
             "storm_encode(message[, on_error[, serializer]])",
             "_FUNC_(message[, on_error[, serializer]]) - storm: encodes DECODED rows into ENCODED (data, error), "
             + "as encode() of the Python module",
-            1, 3, a -> SqlFunctions.encode(
-                PROTOCOL,
-                SqlFunctions.packed(a, 2, SERIALIZERS) ? encodePacked : encode,
-                a));
+            1, 3, a -> SqlFunctions.encode(PROTOCOL, encode, encodePacked, SERIALIZERS, a));
     }
 }
