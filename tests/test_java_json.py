@@ -60,6 +60,11 @@ WORDED: dict[str, list[bytes]] = {
         b'{"action":"status","action":5}',
         b'{"action":"status", "action":"st\\u0061tus", "action":"y"}',
         b'{"action":"bogus","action":"status"}',
+        # an unknown tag, or one of the other direction: in the family's words, at the tag
+        b'{"action":"bogus"}',
+        b'{"action":"status","responseFor":"x"}',
+        b' {"a":1, "action":"initialize","shardId":"s"}',
+        b'{"action":"zz","action":"shutdown"}',
         # a repeated key: refused at the occurrence the typed path could not take
         b'{"action":"checkpoint","checkpoint":"1","checkpoint":5}',
         b'{"action":"checkpoint","checkpoint":"1","checkpoint":"2","checkpoint":5,"checkpoint":6}',
@@ -77,6 +82,8 @@ WORDED: dict[str, list[bytes]] = {
         b'{"command":"emit","tuple":[1],"anchors":5}\nend\n',
         b'{"command":"emit","tuple":[1],"need_task_ids":null}\nend\n',
         b'{"command":"bogus"}\nend\n',
+        b' {"a":1, "command":"bogus"}\nend\n',
+        b'{"command":"x","command":"bogus"}\nend\n',
         b'{"command":null,"x":1}\nend\n',
         b'"str"\nend\n',
         b"5\nend\n",

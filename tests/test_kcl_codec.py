@@ -298,6 +298,46 @@ def test_direction_picks_the_message_a_tag_means() -> None:
     assert caught.value.field == "action"
 
 
+@pytest.mark.parametrize(
+    ("line", "direction", "reason", "offset"),
+    [
+        (b'{"action":"zz"}', "to_child", "no message matches this action: 'zz' in direction 'to_child'", 10),
+        (b'{"action":"zz"}', "to_daemon", "no message matches this action: 'zz' in direction 'to_daemon'", 10),
+        (b'{"action":"zz"}', None, "no message matches this action: 'zz'", 10),
+        # a tag of the other direction
+        (
+            b'{"action":"status","responseFor":"x"}',
+            "to_child",
+            "no message matches this action: 'status' in direction 'to_child'",
+            10,
+        ),
+        (
+            b' {"a":1, "action":"initialize"}',
+            "to_daemon",
+            "no message matches this action: 'initialize' in direction 'to_daemon'",
+            18,
+        ),
+        # the first tag picks the message (as msgspec and Jackson read it): that one is refused
+        (
+            b'{"action":"zz","action":"shutdown"}',
+            "to_child",
+            "no message matches this action: 'zz' in direction 'to_child'",
+            10,
+        ),
+    ],
+)
+def test_an_unknown_tag_or_one_of_the_other_direction_is_refused_in_the_familys_words_at_the_tag(
+    line: bytes, direction: str | None, reason: str, offset: int
+) -> None:
+    # as Storm's (the general path) says it: not msgspec's "Invalid value 'zz'", which names no direction
+    with pytest.raises(kcl.DecodeError) as caught:
+        kcl.decode(line, direction=direction)
+    assert (caught.value.reason, caught.value.offset, caught.value.field) == (reason, offset, "action")
+    with pytest.raises(kcl.DecodeError) as read:
+        list(kcl.Reader(direction=direction).feed(line + b"\n"))
+    assert (read.value.reason, read.value.offset, read.value.field) == (reason, offset, "action")
+
+
 def test_module_contract() -> None:
     assert kcl.VERSION == "2.1.0" == kcl.VERSIONS[-1]
     assert kcl.DIRECTIONS == ("to_child", "to_daemon")

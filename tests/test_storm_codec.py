@@ -459,6 +459,19 @@ def test_malformed_input(frame: bytes, reason: str) -> None:
     assert reason in info.value.reason
 
 
+def test_an_unknown_tag_is_refused_at_the_tag_as_kcl_refuses_it() -> None:
+    # one rule for the JSON family (the typed path's too): at the tag's value, naming the tag key as the field
+    for frame, offset, tag in [
+        (b'{"command":"bogus"}', 11, "'bogus'"),
+        (b' {"a":1, "command":"bogus"}', 19, "'bogus'"),
+        (b'{"command":"x","command":"bogus"}', 25, "'bogus'"),  # a dict keeps the last
+    ]:
+        with pytest.raises(storm.DecodeError) as caught:
+            storm.decode(frame + b"\nend\n", direction="to_component")
+        wanted = f"no message matches this command: {tag} in direction 'to_component'"
+        assert (caught.value.reason, caught.value.offset, caught.value.field) == (wanted, offset, "command")
+
+
 def test_a_tag_of_the_other_direction_is_refused() -> None:
     with pytest.raises(storm.DecodeError, match="no message matches"):
         storm.decode(b'{"command":"emit","tuple":[]}\nend\n', direction="to_component")

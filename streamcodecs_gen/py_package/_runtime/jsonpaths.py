@@ -24,7 +24,7 @@ from . import messages as _m
 from .errors import DecodeError
 from .jsonfailures import _MISSING, DECODE_FAILURES, PACKED_TOO_DEEP, decode_error
 from .jsonpacked import deeper_packed, free_ok, may_be_odd, odd_value, packed_end, refuse_unbounded
-from .jsonplaces import _PATH, _refused_one, located, tag_again_at, telling_failure
+from .jsonplaces import _PATH, _first_tag, _refused_one, located, tag_again_at, telling_failure
 from .jsontext import check_text, deeper, malformed_first, unbounded
 from .jsonwire import Fast
 from .messages import EMPTY_MESSAGE, MAX_DEPTH
@@ -105,6 +105,17 @@ def typed_text(
             return failure
         return error(failure.reason, offset=again[1], field=failure.field, line=failure.line)
 
+    def unknown_tag(failure: DecodeError, text: bytes, direction: str | None) -> DecodeError:
+        """``failure`` in the family's words (as the general path's, :func:`recogniser`) when it refuses the message's
+        tag for being no tag of ``direction`` (None: of any): msgspec's only say the value."""
+        if failure.field != tag_key or failure.offset is not None:
+            return failure
+        tag = _first_tag(text, tag_key)
+        owners = tag_directions.get(tag, ()) if isinstance(tag, str) else ()
+        if not isinstance(tag, str) or (direction in owners if direction is not None else owners):
+            return failure
+        return error(unknown_tag_problem(tag_key, tag, direction), field=tag_key, line=failure.line)
+
     def decode_text(direction: str | None, text: bytes, line: int | None) -> Any:
         if not text.isascii() or 92 in text:  # else nothing check_text looks for (the common case, without a call)
             check_text(text, error, line)
@@ -118,7 +129,7 @@ def typed_text(
                     raise
                 except DECODE_FAILURES as exc:
                     failure = decode_error(malformed_first(exc, text), error, line=line, size=len(text))
-                    failure = tag_again(failure, text, direction)
+                    failure = tag_again(unknown_tag(failure, text, direction), text, direction)
                     raise located(
                         failure, text, error, last=False, refused=_refuses_alike(decoders[direction].decode, exc)
                     ) from None
@@ -135,7 +146,7 @@ def typed_text(
             telling = telling_failure(failures, text, tag_key, tag_directions)
             failure = decode_error(malformed_first(telling, text), error, line=line, size=len(text))
             name = next(name for name, exc in failures.items() if exc is telling)
-            failure = tag_again(failure, text, name)
+            failure = tag_again(unknown_tag(failure, text, None), text, name)
             raise located(
                 failure, text, error, last=False, refused=_refuses_alike(decoders[name].decode, telling)
             ) from None
@@ -426,9 +437,9 @@ def recogniser(
             cls = classify(value, name)
             if cls is not None:
                 return convert(value, cls, line, huge)
-        if isinstance(value, dict) and tag_key in value:
-            problem = _m.no_message_matches(what=f"{tag_key}: {_shown(value.get(tag_key))}")
-        elif isinstance(value, dict):
+        if isinstance(value, dict) and tag_key in value:  # (at the tag, as the typed path refuses it)
+            raise error(unknown_tag_problem(tag_key, value.get(tag_key), direction), field=tag_key, line=line)
+        if isinstance(value, dict):
             problem = _m.no_message_has_keys(keys=shown_keys(value)) if value else _m.NO_MESSAGE_EMPTY_OBJECT
         else:
             problem = _m.no_message_matches(what="float" if isinstance(value, msgspec.Raw) else type(value).__name__)
@@ -443,6 +454,14 @@ def shown_keys(value: dict[Any, Any]) -> str:
     shown = ", ".join(repr(key) for key, _ in zip(value, range(_m.SHOWN_KEYS), strict=False))
     more = len(value) - _m.SHOWN_KEYS
     return _m.shown_keys(first=shown, more=more) if more > 0 else shown
+
+
+def unknown_tag_problem(tag_key: str, tag: Any, direction: str | None) -> str:
+    """The family's words for a message whose tag (its value under ``tag_key``) no message of ``direction`` (None:
+    of any direction) has, as the Java codec says them (JsonMessages.noMessage, unknownTag)."""
+    return _m.no_message_matches(what=f"{tag_key}: {_shown(tag)}") + (
+        f" in direction {direction!r}" if direction else ""
+    )
 
 
 def _shown(value: Any) -> str:

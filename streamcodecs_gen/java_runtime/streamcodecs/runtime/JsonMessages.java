@@ -68,9 +68,11 @@ public final class JsonMessages {
         return null;
     }
 
-    /** A tag that no message of a direction has (msgspec quotes it as it is, not as Python's repr would). */
-    public static JsonProblem unknownTag(String tagKey, String tag) {
-        return new JsonProblem(Messages.invalidTag(tag)).at(tagKey);
+    /** A tag that no message of {@code direction} ({@code null}: of any) has, at the tag (as jsonpaths'
+     * unknown_tag_problem says it, on every path). */
+    public static JsonProblem unknownTag(String tagKey, Object tag, String direction) {
+        String where = direction != null ? " in direction '" + direction + "'" : "";
+        return new JsonProblem(Messages.noMessageMatches(tagKey + ": " + JsonScan.pyRepr(tag)) + where).at(tagKey);
     }
 
     /** The failure to report of those of the directions tried: that of {@code owner} (the one direction that has
@@ -89,8 +91,11 @@ public final class JsonMessages {
 
     /** The problem of a value that no message of the direction ({@code null}: of any) matches. */
     public static JsonProblem noMessage(JsonScan scan, String tagKey, String direction) {
+        if (scan.hasTag) {
+            return unknownTag(tagKey, scan.tag, direction);
+        }
         String where = direction != null ? " in direction '" + direction + "'" : "";
-        if (!scan.hasTag && scan.tree != null && scan.tree.isObject()) {
+        if (scan.tree != null && scan.tree.isObject()) {
             if (scan.tree.isEmpty()) {
                 return new JsonProblem(Messages.NO_MESSAGE_EMPTY_OBJECT + where);
             }

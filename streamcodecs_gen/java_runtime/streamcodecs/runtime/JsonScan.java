@@ -85,7 +85,7 @@ public final class JsonScan {
         }
     }
 
-    private static String pyRepr(Object value) {
+    static String pyRepr(Object value) {
         if (value == NULL) {
             return "None";
         }

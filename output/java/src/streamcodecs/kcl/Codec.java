@@ -262,7 +262,7 @@ public final class Codec {
                 int index = tagIndex(d, tag);
                 try {
                     if (index < 0) {
-                        throw JsonMessages.unknownTag(TAG_KEY, tag);
+                        throw JsonMessages.unknownTag(TAG_KEY, tag, direction >= 0 ? DIRECTIONS[d] : null);
                     }
                     return read(data, offset, length, index);
                 } catch (JsonProblem e) {
