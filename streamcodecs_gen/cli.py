@@ -209,8 +209,8 @@ def _write(
     try:
         if args.check:
             differences = check_tree(root, tree, keep)
-            for what, path in differences:
-                print(f"{what + ':':<9}{shown_path(path)}")  # (as a problem names its file)
+            for what, file in differences:
+                print(f"{what + ':':<9}{shown_path(file)}")  # (as a problem names its file)
             if differences:
                 print(f"{len(differences)} file(s) differ from the definitions; {_regenerate(args)}", file=sys.stderr)
                 return 1
