@@ -989,7 +989,7 @@ def test_a_shared_custom_type_no_protocol_uses_is_checked_too(tmp_path: Path) ->
     it); reported at its file and line, with the other problems of the run, at once."""
     custom = (
         "customTypes:\n  - name: Unused\n    fields:\n      - {name: a, type: Strnig}\n"
-        "      - {name: b, type: list<Other>}\n      - {name: c, type: map<string,E>}\n"
+        "      - {name: b, type: list<Other>}\n      - {name: c, type: 'map<string,E>'}\n"
         "      - {name: d, type: mutf8}\n      - {name: e, type: 'map<int32,E>'}\n"
         "  - name: Other\n    fields:\n      - {name: x, type: strng}\n"
         "  - name: Fine\n    fields:\n      - {name: t, type: timestamp}\n      - {name: o, type: list<Other>}\n"
@@ -1001,8 +1001,8 @@ def test_a_shared_custom_type_no_protocol_uses_is_checked_too(tmp_path: Path) ->
         "defs/custom/Custom.yaml:11: Other.x: unknown type 'strng' — did you mean 'string'?",
         "defs/custom/Custom.yaml:4: Unused.a: unknown type 'Strnig' — did you mean 'string'?",
         "defs/custom/Custom.yaml:8: Unused.e: map keys must be string in 'map<int32,E>' — write map<string,T>",
-        f"defs/demo.yaml:{line_of(demo, 'type: int33')}: Pair.a: unknown type 'int33' — did you mean 'int32' or "
-        "'int16' or 'int64'?",
+        f"defs/demo.yaml:{line_of(demo, 'type: int33')}: Pair.a: unknown type 'int33' — did you mean 'int32' or 'int8' "
+        "or 'int64'?",
     ], found
     # once a protocol uses it, the protocol's checks read it (in its family's terms), and it is not said twice
     used = demo.replace("type: int33}", "type: Unused}")
