@@ -209,8 +209,8 @@ def _write(
     try:
         if args.check:
             differences = check_tree(root, tree, keep)
-            for line in differences:
-                print(line)
+            for what, file in differences:
+                print(f"{what + ':':<9}{shown_path(file)}")  # (as a problem names its file)
             if differences:
                 print(f"{len(differences)} file(s) differ from the definitions; {_regenerate(args)}", file=sys.stderr)
                 return 1
@@ -231,7 +231,7 @@ def _write(
     if not args.quiet:
         print(
             f"{len(protocols)} protocols, {messages} messages: {len(report.written)} files written, "
-            f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, in {root}"
+            f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, in {shown_path(root)}"
         )
     return 0
 
@@ -252,12 +252,17 @@ def shown(problem: Problem, *display_roots: Path) -> Problem:
     found = [root / problem.file for root in display_roots if (root / problem.file).exists()]
     if not problem.file or not found:
         return problem
-    path = Path(os.path.abspath(found[0]))
+    return replace(problem, file=shown_path(found[0]))
+
+
+def shown_path(path: Path) -> str:
+    """A file as the user can open it: relative to the working directory when it is below it, else absolute (as
+    :func:`shown` names a problem's file, and ``--check`` a file it found stale)."""
+    path = Path(os.path.abspath(path))
     try:
-        file = str(path.relative_to(Path.cwd()))
+        return str(path.relative_to(Path.cwd()))
     except ValueError:
-        file = str(path)
-    return replace(problem, file=file)
+        return str(path)
 
 
 def _refuse(exc: DefinitionError, where: str, *display_roots: Path) -> int:

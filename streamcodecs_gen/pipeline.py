@@ -19,6 +19,7 @@ from typing import TypeVar
 from .build import Built, SharedTypes, build_protocol
 from .checks import Context, run_checks
 from .checks.context import EVERY_NAME
+from .checks.field_types import check_unused_shared_types
 from .load import Document, Mapping, load_definitions
 from .model import Protocol
 from .problems import DefinitionError, Problem
@@ -174,6 +175,7 @@ def load_protocols(
     built = _built(loaded.protocols, shared, problems, unread)
     protocols = [model.built for model in built]
     valid: list[Protocol] = []
+    used: set[str] = set()  # the shared custom types some protocol uses (its checks read them)
     for model in built:
         one = model.built
         # Shared custom types are checked in the context of each protocol that uses them.
@@ -186,11 +188,13 @@ def load_protocols(
             left_out=model.left_out | unread.left_out,
             unread=unread.of_types(),
         )
+        used.update(context.used_shared_structs())
         file = one.protocol.source
         found = _guarded(functools.partial(run_checks, context), file, model.left_out, problems)
         problems.extend(p for p in found or [] if p.file != file or p.line not in model.read_past)
         if model.whole and not found:
             valid.append(one.protocol)
+    problems.extend(check_unused_shared_types(shared.structs, shared.enums, used, unread.of_types()))
     if only and not unread.protocols:  # an unreadable file may define the protocol asked for
         names = {one.protocol.name for one in protocols}
         for name in sorted(set(only) - names):

@@ -126,21 +126,23 @@ def write_tree(root: Path, files: dict[PurePosixPath, str | bytes], keep: frozen
     return report
 
 
-def check_tree(root: Path, files: dict[PurePosixPath, str | bytes], keep: frozenset[str] = frozenset()) -> list[str]:
-    """Describe every difference between ``files`` and the tree on disk (empty when current); ``keep`` names
-    generated files that are not being checked."""
-    differences = []
+def check_tree(
+    root: Path, files: dict[PurePosixPath, str | bytes], keep: frozenset[str] = frozenset()
+) -> list[tuple[str, Path]]:
+    """Every difference between ``files`` and the tree on disk (empty when current), each as what (``missing``,
+    ``differs``, ``stale``) and which file; ``keep`` names generated files that are not being checked."""
+    differences: list[tuple[str, Path]] = []
     for rel, content in sorted(files.items()):
         target = confined(root, rel)
         if not target.is_file():
-            differences.append(f"missing: {root / rel}")
+            differences.append(("missing", root / rel))
         elif target.read_bytes() != _bytes(content):
-            differences.append(f"differs: {root / rel}")
+            differences.append(("differs", root / rel))
     for name in read_manifest(root):
         if PurePosixPath(name) not in files and name not in keep:
-            differences.append(f"stale:   {root / name}")
+            differences.append(("stale", root / name))
     manifest = root / MANIFEST
     expected = _manifest_text([*map(str, files), *keep]).encode("utf-8")
     if files and (not manifest.is_file() or manifest.read_bytes() != expected) and not differences:
-        differences.append(f"differs: {manifest}")
+        differences.append(("differs", manifest))
     return differences

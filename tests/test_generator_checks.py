@@ -984,6 +984,33 @@ def test_shared_custom_types_are_checked_and_named_by_their_own_file(tmp_path: P
     assert any("custom enum 'E' is defined twice (first at defs/custom/Custom.yaml:7)" in p for p in found), found
 
 
+def test_a_shared_custom_type_no_protocol_uses_is_checked_too(tmp_path: Path) -> None:
+    """Its typo'd field type passed until a protocol came to use it (a used one is checked in each protocol using
+    it); reported at its file and line, with the other problems of the run, at once."""
+    custom = (
+        "customTypes:\n  - name: Unused\n    fields:\n      - {name: a, type: Strnig}\n"
+        "      - {name: b, type: list<Other>}\n      - {name: c, type: 'map<string,E>'}\n"
+        "      - {name: d, type: mutf8}\n      - {name: e, type: 'map<int32,E>'}\n"
+        "  - name: Other\n    fields:\n      - {name: x, type: strng}\n"
+        "  - name: Fine\n    fields:\n      - {name: t, type: timestamp}\n      - {name: o, type: list<Other>}\n"
+        "enums:\n  - {name: E, type: int8, values: [{name: A, value: 1}]}\n"
+    )
+    demo = BINARY.replace("      - {name: a, type: int32}\n", "      - {name: a, type: int33}\n")
+    found = problems_of(tmp_path, {"custom/Custom.yaml": custom, "demo.yaml": demo})
+    assert sorted(found) == [
+        "defs/custom/Custom.yaml:11: Other.x: unknown type 'strng' — did you mean 'string'?",
+        "defs/custom/Custom.yaml:4: Unused.a: unknown type 'Strnig' — did you mean 'string'?",
+        "defs/custom/Custom.yaml:8: Unused.e: map keys must be string in 'map<int32,E>' — write map<string,T>",
+        f"defs/demo.yaml:{line_of(demo, 'type: int33')}: Pair.a: unknown type 'int33' — did you mean 'int32' or 'int8' "
+        "or 'int64'?",
+    ], found
+    # once a protocol uses it, the protocol's checks read it (in its family's terms), and it is not said twice
+    used = demo.replace("type: int33}", "type: Unused}")
+    found = problems_of(tmp_path / "used", {"custom/Custom.yaml": custom, "demo.yaml": used})
+    assert sum("Unused.a: unknown type 'Strnig'" in p for p in found) == 1, found
+    assert sum("Other.x: unknown type 'strng'" in p for p in found) == 1, found
+
+
 def test_a_custom_type_defined_in_two_files_names_the_first(tmp_path: Path) -> None:
     """It said "defined twice" at the second, without where the first is (another file of custom/)."""
     shared = "customTypes:\n  - name: Endpoint\n    fields:\n      - {name: port, type: int32}\nenums: []\n"

@@ -369,6 +369,25 @@ def test_check_reports_every_changed_file_and_writes_nothing(tmp_path: Path) -> 
     assert tree(root) == before
 
 
+def test_check_names_files_as_the_problems_do_relative_to_where_it_runs(tmp_path: Path) -> None:
+    """``--check`` said "differs: /.../out/..." where a problem says "defs/demo.yaml:3": a file below the working
+    directory is named relative to it (outside it, absolute, as a problem's file is)."""
+    root = tmp_path / "out"
+    assert generate("-p", str(FIXTURES), "-r", str(root), "-q").returncode == 0
+    target = root / "streamcodecs" / "fixture" / "messages.py"
+    target.write_text(target.read_text() + "# edited\n")
+    (root / "streamcodecs" / "jfixture" / "__init__.py").unlink()
+    result = generate("-p", str(FIXTURES), "-r", str(root), "--check", cwd=tmp_path)
+    assert result.returncode == 1
+    assert sorted(result.stdout.splitlines()) == [
+        "differs: out/streamcodecs/fixture/messages.py",
+        "missing: out/streamcodecs/jfixture/__init__.py",
+    ], result.stdout
+    assert str(tmp_path) not in result.stdout + result.stderr
+    elsewhere = generate("-p", str(FIXTURES), "-r", str(root), "--check", cwd=REPO)  # outside it: absolute
+    assert f"differs: {target}" in elsewhere.stdout, elsewhere.stdout
+
+
 def test_committed_output_is_current() -> None:
     result = generate("--check")
     assert result.returncode == 0, result.stdout + result.stderr

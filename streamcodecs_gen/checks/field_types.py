@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Container, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import EnumRef, Field, ListRef, MapRef, Struct, StructRef, TypeRef, WireRef
+from ..model import Enum, EnumRef, Field, ListRef, MapRef, Struct, StructRef, TypeRef, WireRef
+from ..origin import Origin
 from ..problems import Problem, suggest
+from ..resolve import TypeScope
 from ..types import CONTAINERS, MAP_KEY, WIRE_TYPES
 from .context import Context
 
@@ -96,7 +99,7 @@ def _resolve(ctx: Context, ref: TypeRef) -> tuple[str | None, str | None]:
     if args:
         return f"{head!r} takes no type arguments", "remove the <...>"
     if isinstance(ref, WireRef):
-        if ctx.family not in ref.wire.families:
+        if ctx.family is not None and ctx.family not in ref.wire.families:  # (None: of any family)
             allowed = [n for n, t in WIRE_TYPES.items() if ctx.family in t.families]
             hint = ref.wire.elsewhere or "use one of: " + ", ".join(allowed)
             return f"type {head!r} is not available in the {ctx.family} family", hint
@@ -111,6 +114,43 @@ def _resolve(ctx: Context, ref: TypeRef) -> tuple[str | None, str | None]:
     if head in ctx.unread:
         return None, None
     return f"unknown type {head!r}", suggest(head, ctx.scope.known)
+
+
+@dataclass(frozen=True)
+class _AnyFamily:
+    """What :func:`_resolve` reads of a context, for a shared custom type no protocol uses: no family (a wire type
+    of any will do), no protocol, the shared types and enums only."""
+
+    scope: TypeScope
+    unread: Container[str]
+    family: None = None
+    elsewhere: Mapping[str, str] = field(default_factory=dict)
+
+
+def check_unused_shared_types(
+    structs: Mapping[str, Any], enums: Mapping[str, Any], used: Container[str], unread: Container[str]
+) -> Iterator[Problem]:
+    """The field types of the shared custom types that no protocol uses (``structs``, ``enums``: the custom/ files'
+    nodes, by name), which no protocol's checks read (:func:`check_types` reads one in each protocol using it, in its
+    family's terms): each resolves among the wire types of any family and the shared types and enums, so a typo is
+    reported before a protocol comes to use the type."""
+    placeholders = {
+        name: Struct(name, "", "", [], Origin.of(node), None, shared=True) for name, node in structs.items()
+    }  # (to resolve names to: their fields are not read here)
+    shared_enums = {
+        name: Enum(name, "string", [], None, "", Origin.of(node), shared=True) for name, node in enums.items()
+    }
+    ctx = _AnyFamily(TypeScope([], [], shared_enums, placeholders), unread)
+    for name, node in structs.items():
+        if name in used:
+            continue
+        for item in node.get("fields", []):
+            if not isinstance(item.get("type"), str):  # (a value the schema refused: its problem is said)
+                continue
+            problem, hint = _resolve(ctx, ctx.scope.ref(item["type"]))  # type: ignore[arg-type]
+            if problem:
+                at = Origin.of(item)
+                yield Problem(at.file, at.line_of("type"), f"{name}.{item.get('name')}: {problem}", hint or "")
 
 
 def _trailing_type_problems(ctx: Context, kind: str, f: Field, where: str, *, is_last: bool) -> Iterator[Problem]:
