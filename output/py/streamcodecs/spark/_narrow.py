@@ -47,7 +47,7 @@ from pyspark.sql.types import (
 )
 
 from . import _arrow, bind
-from ._shape import has_struct, has_variant, rebuilt
+from ._shape import has_struct, has_variant, holds, rebuilt
 from ._variant import textual
 
 __all__ = ["narrowed", "over_struct", "widened"]
@@ -68,15 +68,15 @@ _JSON_OPTIONS = {"ignoreNullFields": "false"}
 
 def _exact(data_type: DataType, variants_as_text: bool) -> bool:
     """Whether ``data_type``'s every value crosses exactly as JSON text (a VARIANT as its text, if so)."""
-    if isinstance(data_type, VariantType):
-        return variants_as_text
-    if isinstance(data_type, StructType):
-        return all(_exact(f.dataType, variants_as_text) for f in data_type.fields)
-    if isinstance(data_type, ArrayType):
-        return _exact(data_type.elementType, variants_as_text)
-    if isinstance(data_type, MapType):
-        return isinstance(data_type.keyType, StringType) and _exact(data_type.valueType, variants_as_text)
-    return type(data_type) in _EXACT
+
+    def inexact(part: DataType) -> bool:
+        if isinstance(part, VariantType):
+            return not variants_as_text
+        if isinstance(part, MapType):
+            return not isinstance(part.keyType, StringType)
+        return not isinstance(part, (StructType, ArrayType)) and type(part) not in _EXACT
+
+    return not holds(data_type, inexact)
 
 
 def _as_text(data_type: DataType, variants_as_text: bool) -> bool:
