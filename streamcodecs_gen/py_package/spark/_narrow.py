@@ -45,7 +45,7 @@ from pyspark.sql.types import (
     VariantType,
 )
 
-from . import _arrow, bind
+from . import _arrow, _gc, bind
 from ._shape import has_struct, has_variant, holds, rebuilt
 from ._variant import textual
 
@@ -112,7 +112,8 @@ def over_struct(
     leaf = F.to_json if variants_as_text else (lambda v: v)
 
     def narrowed_rows(batch: pa.Array) -> pa.Array:
-        return function(widened(batch, data_type, variants_as_text=variants_as_text))
+        with _gc.no_cycle_collection():  # the texts read back are many small objects, as the codec's are
+            return function(widened(batch, data_type, variants_as_text=variants_as_text))
 
     def rows(batch: pa.Array) -> pa.Array:
         return function(batch)
