@@ -72,9 +72,14 @@ def md_cell(text: str) -> str:
     return one_line(text).replace("|", "\\|")
 
 
+def _javadoc_text(text: str) -> str:
+    """``text`` as Javadoc holds it: ``*/``, backslashes and ``@`` made harmless."""
+    return _clean(text).replace("\\", "&#92;").replace("*/", "*&#47;").replace("@", "&#64;")
+
+
 def javadoc(text: str, indent: int = 0, width: int = LINE_LENGTH) -> str:
     """The lines of a Javadoc comment body, each starting `` * `` (``*/`` and backslashes made harmless)."""
-    text = _clean(text).replace("\\", "&#92;").replace("*/", "*&#47;").replace("@", "&#64;")
+    text = _javadoc_text(text)
     pad = " " * indent
     lines: list[str] = []
     for para in text.split("\n\n"):
@@ -83,6 +88,13 @@ def javadoc(text: str, indent: int = 0, width: int = LINE_LENGTH) -> str:
         wrapped = textwrap.wrap(" ".join(para.split()), width=width - indent - 3, break_on_hyphens=False)
         lines += [pad + " * " + line for line in wrapped]
     return "\n".join(lines)
+
+
+def javadoc_param(text: str, name: str, indent: int = 0, width: int = LINE_LENGTH) -> str:
+    """The lines of a Javadoc ``@param name text`` block tag (a record component's doc), its paragraphs run on."""
+    words = " ".join(_javadoc_text(text).split())
+    wrapped = textwrap.wrap(f"@param {name} {words}", width=width - indent - 3, break_on_hyphens=False)
+    return "\n".join(" " * indent + " * " + line for line in wrapped)
 
 
 def javadoc_comment(text: str, indent: int = 0, width: int = LINE_LENGTH) -> str:
@@ -329,6 +341,7 @@ def register(env: jinja2.Environment) -> None:
         md_cell=md_cell,
         javadoc=javadoc,
         javadoc_comment=javadoc_comment,
+        javadoc_param=javadoc_param,
         javastr=javastr,
         javastr_wrapped=javastr_wrapped,
         java_lines=java_lines,

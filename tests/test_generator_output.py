@@ -481,3 +481,34 @@ def test_no_two_java_templates_of_a_family_are_near_copies() -> None:
         for (a, lines_a), (b, lines_b) in itertools.combinations(templates.items(), 2):
             alike = difflib.SequenceMatcher(None, lines_a, lines_b, autojunk=False).ratio()
             assert alike < 0.7, f"templates/java/{family.name}: {a} and {b} are {alike:.0%} alike: make them one"
+
+
+def test_java_records_and_enum_members_carry_the_docs_python_has() -> None:
+    """The Java records had no field docs and the JSON family's enum members none, where the Python classes have
+    them: each documented field is its record's ``@param`` (with the Python docstring's text: the same function
+    gives both), each documented member its Javadoc."""
+    from streamcodecs_gen.analysis import binary, json
+    from streamcodecs_gen.families.binary import java_identifier
+    from streamcodecs_gen.families.json import java_field_name
+    from streamcodecs_gen.pipeline import load_protocols
+
+    checked = 0
+    for p in load_protocols(REPO / "protocol-definitions", REPO):
+        if p.family not in ("json", "binary"):
+            continue
+        text = (REPO / "output" / "java" / "src" / "streamcodecs" / p.name / "Messages.java").read_text("utf-8")
+        flat = " ".join(line.strip().removeprefix("*").strip() for line in text.splitlines())
+        for owner in [*p.structs, *p.messages]:
+            for f in owner.fields:
+                doc = (json.field_doc if p.family == "json" else binary.field_doc)(f)
+                name = java_field_name(f.py) if p.family == "json" else java_identifier(f.name)
+                if doc:
+                    words = " ".join(doc.split()[:6]).replace("@", "&#64;").replace("\\", "&#92;")
+                    assert f"@param {name} {words}" in flat, (p.name, owner.name, f.name)
+                    checked += 1
+        for e in p.enums:
+            for v in e.values:
+                if v.doc:
+                    assert " ".join(v.doc.split()[:6]) in flat, (p.name, e.name, v.name)
+                    checked += 1
+    assert checked > 100

@@ -272,6 +272,15 @@ class PythonBinary:
         return ref.wire.writer_for(self.framing.bytes_length)
 
 
+def field_doc(f: Field) -> str:
+    """A field's documentation (its Python docstring, its Java record component's Javadoc): its doc, then when it was
+    added and what an older peer's frame decodes as."""
+    text = f.doc
+    if f.added_later and f.has_default:
+        text += f" Added in version {f.since}; an older peer's frame decodes as {f.default_literal}."
+    return text.strip()
+
+
 def python_context(protocol: Protocol) -> dict[str, Any]:
     """What the binary template reads: the protocol's layout and how each field is read and written."""
     framing = protocol.framing_as(BinaryFraming)
@@ -283,4 +292,4 @@ def python_context(protocol: Protocol) -> dict[str, Any]:
     for ref in protocol.all_types():
         if ref.struct_code:
             py.struct_of(ref.struct_code)
-    return {"layout": py.layout, "framing": framing, "py": py}
+    return {"layout": py.layout, "framing": framing, "py": py, "field_doc": field_doc}

@@ -18,6 +18,7 @@ from ..filters import javastr as java_string
 from ..layout import Layout, Step, binary_layout, min_size
 from ..model import Enum, EnumRef, Field, ListRef, Message, Protocol, Struct, StructRef, TypeRef, WireRef
 from ..types import JAVA_PRIMITIVES, WIRE_TYPES, WireType, enum_refusal
+from .binary import field_doc
 
 _LOCALS = frozenset({"in", "out", "at", "size", "left", "outerEnd", "sizeAt", "value", "item", "items", "count", "i"})
 """Names the generated read and write methods use for themselves."""
@@ -414,4 +415,9 @@ def _words(text: str) -> list[str]:
 
 def java_context(protocol: Protocol) -> dict[str, Any]:
     layout = binary_layout(protocol)
-    return {"layout": layout, "j": JavaBinary(protocol, layout), "framing": protocol.framing_as(BinaryFraming)}
+    return {
+        "layout": layout,
+        "j": JavaBinary(protocol, layout),
+        "framing": protocol.framing_as(BinaryFraming),
+        "field_doc": field_doc,
+    }

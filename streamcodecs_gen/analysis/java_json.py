@@ -33,7 +33,7 @@ from ..model import (
     UnknownRef,
     WireRef,
 )
-from .json import encode_rule, fast_path, field_mode, tag_owners, typed_path
+from .json import encode_rule, fast_path, field_doc, field_mode, tag_owners, typed_path
 from .json_checks import shadows, written_checked
 
 # The Java type of each JSON-family wire type, and the runtime helper suffix that reads and writes it.
@@ -253,6 +253,7 @@ class JavaField:
     if_set: bool  # written only when not null
     to_spark: str  # Java giving Spark's value of it from the record v
     from_spark: str  # Java giving it from Spark's row r
+    doc: str = ""  # its record component's Javadoc (json.field_doc: the Python docstring's text)
 
     @property
     def from_spark_checks(self) -> bool:
@@ -290,7 +291,7 @@ class JavaEnum:
     name: str
     doc: str
     string: bool
-    members: list[tuple[str, str]]  # Java constant, Java literal of its wire value
+    members: list[tuple[str, str, str]]  # Java constant, Java literal of its wire value, its doc
     unknown: str | None  # the member any other integer decodes as
 
     @property
@@ -424,6 +425,7 @@ def _field(owner: Struct, f: Field, index: int, x: Expressions) -> JavaField:
         if_set=rule == "if_set",
         to_spark=spark,
         from_spark=back,
+        doc=field_doc(f),
     )
 
 
@@ -504,7 +506,7 @@ def _enum(e: Enum) -> JavaEnum:
         name=e.name,
         doc=e.doc,
         string=e.is_string,
-        members=[(v.name, _enum_literal(v.value)) for v in e.values],
+        members=[(v.name, _enum_literal(v.value), v.doc) for v in e.values],
         unknown=e.unknown if e.unknown and not e.is_open else None,
     )
 

@@ -27,9 +27,13 @@ public final class Messages {
      * as `shutdownRequested`.
      */
     public enum ShutdownReason {
+        /** KCL 1.x: the shard ended; checkpoint (normally with a null sequence number) before the status. */
         TERMINATE("TERMINATE"),
+        /** KCL 1.x: the lease was lost; do not checkpoint. */
         ZOMBIE("ZOMBIE"),
+        /** KCL 2.0.x name of ZOMBIE. */
         LEASE_LOST("LEASE_LOST"),
+        /** KCL 2.0.x name of TERMINATE. */
         SHARD_END("SHARD_END");
 
         private static final ShutdownReason[] MEMBERS = values();
@@ -88,7 +92,22 @@ public final class Messages {
         }
     }
 
-    /** One Kinesis record in `processRecords` (Java `JsonFriendlyRecord`, not a Message subclass). */
+    /**
+     * One Kinesis record in `processRecords` (Java `JsonFriendlyRecord`, not a Message subclass).
+     *
+     * @param data The payload; null only if KCL has no data buffer. An array-backed buffer is encoded whole
+     * (`array()`), ignoring its position and limit.
+     * @param partitionKey The record's partition key.
+     * @param sequenceNumber The record's sequence number (decimal digits, up to 128 bits, so kept as a string).
+     * @param approximateArrivalTimestamp Arrival time at Kinesis in epoch milliseconds, null if unknown. kclpy passes
+     * it to `int()`, so null crashes kclpy. 2.0.x wrote a non-numeric value (see the protocol doc). Added in 1.6.5;
+     * absent from older peers (decoded as None).
+     * @param subSequenceNumber Position inside a KPL-aggregated record, 0 for plain records since 2.0.0; 1.x writes
+     * null for records that are not KPL `UserRecord`s. kclpy requires the key. Added in 1.7.2; absent from older peers
+     * (decoded as None).
+     * @param action Always `record`, written **last** (a getter after the fields). kclpy's decoder requires it in every
+     * record. Added in 1.7.2; absent from older peers (decoded as 'record').
+     */
     public record Record(
             byte[] data,
             String partitionKey,
@@ -98,7 +117,16 @@ public final class Messages {
             String action) {
     }
 
-    /** First message; the child must answer with a status for `initialize`. Checkpoints are refused here. */
+    /**
+     * First message; the child must answer with a status for `initialize`. Checkpoints are refused here.
+     *
+     * @param shardId The shard this child processes, e.g. `shardId-000000000000`.
+     * @param sequenceNumber The lease's checkpoint: a sequence number or a sentinel (`TRIM_HORIZON`, `LATEST`,
+     * `AT_TIMESTAMP`, `SHARD_END`); null only when KCL passes no checkpoint. kclpy requires the key. Added in 1.7.2;
+     * absent from older peers (decoded as None).
+     * @param subSequenceNumber The checkpoint's sub-sequence number (0 for sentinels); null exactly when
+     * `sequenceNumber` is. Added in 1.7.2; absent from older peers (decoded as None).
+     */
     public record Initialize(
             String shardId,
             String sequenceNumber,
@@ -109,7 +137,13 @@ public final class Messages {
         }
     }
 
-    /** A batch of records; the child may checkpoint, then answers with a status for `processRecords`. */
+    /**
+     * A batch of records; the child may checkpoint, then answers with a status for `processRecords`.
+     *
+     * @param records The records in shard order (KPL records already de-aggregated); may be empty.
+     * @param millisBehindLatest How far the batch is behind the shard's tip, in milliseconds; null when Kinesis gave
+     * none. kclpy requires the key. Added in 1.7.2; absent from older peers (decoded as None).
+     */
     public record ProcessRecords(
             List<Messages.Record> records,
             Long millisBehindLatest) implements Message {
@@ -155,6 +189,8 @@ public final class Messages {
     /**
      * KCL 1.x and 2.0.x end of a shard or lease, answered by a status for `shutdown`. Still a registered type in
      * 2.1.0+, but never sent; kclpy 2.x/3.x crash (TypeError) on it.
+     *
+     * @param reason Why the processor stops; null only if KCL passes no reason.
      */
     public record Shutdown(
             Messages.ShutdownReason reason) implements Message {
@@ -167,6 +203,16 @@ public final class Messages {
     /**
      * The daemon's answer to each checkpoint request, written after calling the KCL checkpointer. It echoes the
      * request's position; `error` null means success.
+     *
+     * @param checkpoint KCL before 1.7.2: the sequence number the child asked for (or null). kclpy 2.x/3.x cannot read
+     * this reply. Removed in 1.7.2: decoded when an older peer sends it, never encoded.
+     * @param sequenceNumber The request's `sequenceNumber`, as a string (null if the request had none). Added in 1.7.2;
+     * absent from older peers (decoded as None).
+     * @param subSequenceNumber The request's `subSequenceNumber` (null if the request had none). Added in 1.7.2; absent
+     * from older peers (decoded as None).
+     * @param error Null on success, else the simple class name of the exception, e.g. `ThrottlingException`,
+     * `ShutdownException`, `InvalidStateException`, `KinesisClientLibDependencyException`, `IllegalArgumentException`
+     * (bad or out-of-range sequence number).
      */
     public record CheckpointReply(
             JsonRead.Sent<String> checkpoint,
@@ -179,7 +225,12 @@ public final class Messages {
         }
     }
 
-    /** Ends the exchange for the last lifecycle message. No other keys are allowed. */
+    /**
+     * Ends the exchange for the last lifecycle message. No other keys are allowed.
+     *
+     * @param responseFor The `action` being answered, exactly (`initialize`, `processRecords`, `leaseLost`,
+     * `shardEnded`, `shutdownRequested`, 1.x `shutdown`). Null or any other value fails the call.
+     */
     public record Status(
             String responseFor) implements Message {
         @Override
@@ -192,6 +243,17 @@ public final class Messages {
      * Asks the daemon to checkpoint; the child must then read exactly one CheckpointReply. Allowed during
      * `processRecords`, `shardEnded`, `shutdownRequested` (1.x: `shutdown`). An unknown key makes the daemon skip the
      * line and never reply.
+     *
+     * @param checkpoint KCL before 1.7.2: sequence number to checkpoint at; null means the last record delivered.
+     * 1.7.2+ skips a line carrying it. Removed in 1.7.2: decoded when an older peer sends it, never encoded.
+     * @param sequenceNumber Sequence number to checkpoint at; null checkpoints at the last record delivered (SHARD_END
+     * during `shardEnded`). Always written, null included, as kclpy does; an absent key reads as null, as in Java.
+     * Jackson coerces a JSON number to a string here; this codec rejects it. Added in 1.7.2; absent from older peers
+     * (decoded as None).
+     * @param subSequenceNumber Sub-sequence number; used only together with a non-null `sequenceNumber`. Always
+     * written, null included; an absent key reads as null. Added in 1.7.2; absent from older peers (decoded as None).
+     * @param error Accepted and ignored by the daemon (the request and reply share one Java class); kclpy never sends
+     * it.
      */
     public record Checkpoint(
             JsonRead.Sent<String> checkpoint,

@@ -316,6 +316,12 @@ public final class Messages {
 
     /**
      * One storage chunk of a segment, as listed by StorageChunksListed.
+     *
+     * @param lengthInMetadata Chunk length recorded in the segment store metadata.
+     * @param lengthInStorage Chunk length found in long-term storage.
+     * @param startOffset Segment offset of the chunk's first byte.
+     * @param chunkName Name of the chunk in long-term storage.
+     * @param existsInStorage Whether the chunk exists in long-term storage.
      */
     public record ChunkInfo(
         long lengthInMetadata,
@@ -328,6 +334,11 @@ public final class Messages {
 
     /**
      * An attribute update applied to the target segment by MergeSegments; always 33 bytes.
+     *
+     * @param attributeId Attribute id.
+     * @param attributeUpdateType How to apply the update; Java clients send REPLACE (1) or REPLACE_IF_EQUALS (4).
+     * @param newValue Value to set.
+     * @param oldValue Expected current value for REPLACE_IF_EQUALS; NULL_ATTRIBUTE_VALUE means "no value".
      */
     public record ConditionalAttributeUpdate(
         UUID attributeId,
@@ -339,12 +350,19 @@ public final class Messages {
 
     /**
      * The event carried inside ConditionalAppend, written exactly like an Event frame (type 0, length, payload).
+     *
+     * @param typeCode Always 0 (EVENT); Java rejects anything else with "Was expecting EVENT but found".
+     * @param data Event payload. Java rejects a length greater than the ConditionalAppend payload length minus 8.
      */
     public record InlineEvent(int typeCode, byte[] data) {
     }
 
     /**
      * One (source, offset) pair of SegmentsBatchMerged; the pairs are interleaved on the wire, not two lists.
+     *
+     * @param source Source segment that was merged.
+     * @param newTargetWriteOffset A write offset of the target after this merge (not necessarily exact, per the
+     * Javadoc).
      */
     public record MergedSegment(String source, long newTargetWriteOffset) {
     }
@@ -353,6 +371,10 @@ public final class Messages {
      * A table key. Java writes the prefix as 4 + len(data) + 8 even for an empty key, where only the 4-byte data length
      * follows (`0000000C 00000000`). The decoder ignores the prefix when data is empty; otherwise it only checks that
      * the bytes left before the prefix are at least the prefix value.
+     *
+     * @param data Key bytes; empty means TableKey.EMPTY.
+     * @param keyVersion Expected or returned key version (TABLE_KEY_NO_VERSION, TABLE_KEY_NOT_EXISTS or a real
+     * version); absent for an empty key, which decodes as NO_VERSION.
      */
     public record TableKey(byte[] data, long keyVersion) {
     }
@@ -361,18 +383,25 @@ public final class Messages {
      * A table value; the prefix is 4 + len(data) (`00000004 00000000` for an empty value). The decoder ignores the
      * prefix when data is empty; otherwise it only checks that the bytes left before the prefix are at least the prefix
      * value.
+     *
+     * @param data Value bytes; empty means TableValue.EMPTY.
      */
     public record TableValue(byte[] data) {
     }
 
     /**
      * One key/value pair of TableEntries; the key is written first, then the value.
+     *
+     * @param key The key (with its version).
+     * @param value The value.
      */
     public record TableEntry(TableKey key, TableValue value) {
     }
 
     /**
      * int32 count then that many TableEntry pairs. Java reads a negative count as an empty list (no error).
+     *
+     * @param entries Key/value pairs in request or result order; a negative count reads as empty.
      */
     public record TableEntries(List<TableEntry> entries) {
     }
@@ -380,6 +409,14 @@ public final class Messages {
     /**
      * Iteration arguments of ReadTableKeys and ReadTableEntries; each of the four length-prefixed buffers is read only
      * if at least 4 bytes remain, otherwise it is empty.
+     *
+     * @param continuationToken Opaque token from the previous TableKeysRead/TableEntriesRead; empty to start.
+     * @param prefixFilter Deprecated key prefix filter; Java encoders since 0.10 always write length 0 here, whatever
+     * the value. Added in version 10; an older peer's frame decodes as b''.
+     * @param fromKey Inclusive lower bound of the iteration; empty for none. Added in version 12; an older peer's frame
+     * decodes as b''.
+     * @param toKey Inclusive upper bound of the iteration; empty for none. Added in version 12; an older peer's frame
+     * decodes as b''.
      */
     public record TableIteratorArgs(
         byte[] continuationToken,
@@ -394,6 +431,9 @@ public final class Messages {
      * Hello(17, 5) and then closes the connection if the peer's lowVersion > 17 or highVersion < 5.
      *
      * Type code -127; request and reply; since version 5.
+     *
+     * @param highVersion Newest wire version the sender speaks (WIRE_VERSION).
+     * @param lowVersion Oldest wire version the sender accepts (OLDEST_COMPATIBLE_VERSION).
      */
     public record Hello(int highVersion, int lowVersion) implements Message {
         public static final int CODE = -127;
@@ -413,6 +453,9 @@ public final class Messages {
      * Reply to ListStorageChunks (added without a version bump).
      *
      * Type code -6; reply; since version 15.
+     *
+     * @param requestId Request id of the ListStorageChunks.
+     * @param chunks The segment's chunks.
      */
     public record StorageChunksListed(long requestId, List<ChunkInfo> chunks) implements Message {
         public static final int CODE = -6;
@@ -433,6 +476,10 @@ public final class Messages {
      * bump).
      *
      * Type code -5; request; since version 15.
+     *
+     * @param segment Segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
+     * @param requestId Request id, echoed in StorageChunksListed. It is the last field here.
      */
     public record ListStorageChunks(String segment, String delegationToken, long requestId) implements Message {
         public static final int CODE = -5;
@@ -452,6 +499,8 @@ public final class Messages {
      * Reply to FlushToStorage (type FLUSHED_TO_STORAGE; added without a version bump).
      *
      * Type code -4; reply; since version 13.
+     *
+     * @param requestId Request id of the FlushToStorage.
      */
     public record StorageFlushed(long requestId) implements Message {
         public static final int CODE = -4;
@@ -472,6 +521,10 @@ public final class Messages {
      * version bump).
      *
      * Type code -3; request; since version 13.
+     *
+     * @param containerId Segment container to flush.
+     * @param delegationToken Delegation token; Java writes null as "".
+     * @param requestId Request id, echoed in StorageFlushed. It is the last field here.
      */
     public record FlushToStorage(int containerId, String delegationToken, long requestId) implements Message {
         public static final int CODE = -3;
@@ -492,6 +545,8 @@ public final class Messages {
      * AppendBlockEnd.data.
      *
      * Type code -2; request; since version 5.
+     *
+     * @param data Leading bytes of an Event frame (header included).
      */
     public record PartialEvent(byte[] data) implements Message {
         public static final int CODE = -2;
@@ -511,6 +566,8 @@ public final class Messages {
      * Zero bytes closing an append block that ended early; the server also accepts and ignores it as a top-level frame.
      *
      * Type code -1; request; since version 5.
+     *
+     * @param length Number of padding bytes (the whole payload). Java skips them without checking that they are zero.
      */
     public record Padding(int length) implements Message {
         public static final int CODE = -1;
@@ -532,6 +589,8 @@ public final class Messages {
      * frame (Java has no decoder for type 0 and fails).
      *
      * Type code 0; request; since version 5. Never a top-level frame.
+     *
+     * @param data Event payload (the serialized user event).
      */
     public record Event(byte[] data) implements Message {
         public static final int CODE = 0;
@@ -552,6 +611,11 @@ public final class Messages {
      * writer on the connection.
      *
      * Type code 1; request; since version 5.
+     *
+     * @param requestId Request id; also the requestId the encoder later puts in this writer's AppendBlockEnd frames.
+     * @param writerId Writer id.
+     * @param segment Segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
      */
     public record SetupAppend(
         long requestId,
@@ -576,6 +640,12 @@ public final class Messages {
      * Reply to SetupAppend.
      *
      * Type code 2; reply; since version 5.
+     *
+     * @param requestId Request id of the SetupAppend.
+     * @param segment Segment name.
+     * @param writerId Writer id.
+     * @param lastEventNumber Last event number the segment has from this writer; NULL_ATTRIBUTE_VALUE if it never
+     * wrote.
      */
     public record AppendSetup(
         long requestId,
@@ -602,6 +672,9 @@ public final class Messages {
      * PartialEvent/Padding header when batching) and streams the block bytes after it.
      *
      * Type code 3; request; since version 5.
+     *
+     * @param writerId Writer id (set up with SetupAppend).
+     * @param data Whole Event frames back to back, optionally followed by exactly one PartialEvent or Padding frame.
      */
     public record AppendBlock(UUID writerId, byte[] data) implements Message {
         public static final int CODE = 3;
@@ -624,6 +697,15 @@ public final class Messages {
      * follows the whole events).
      *
      * Type code 4; request; since version 5.
+     *
+     * @param writerId Writer id; must match the preceding AppendBlock.
+     * @param sizeOfWholeEvents Number of block bytes (after the UUID) that are whole events; must be 0..block length.
+     * @param data Tail of the event split by the block's PartialEvent, or the whole append for a standalone
+     * AppendBlockEnd. Java reads a negative length as empty.
+     * @param numEvents Number of events in the append; must be > 0.
+     * @param lastEventNumber Event number of the last event; must not be lower than the writer's previous one.
+     * @param requestId Request id of the writer's SetupAppend. Versions 5-7 wrote an unused int64 (always 0) in this
+     * slot. Added in version 8; an older peer's frame decodes as -1.
      */
     public record AppendBlockEnd(
         UUID writerId,
@@ -651,6 +733,12 @@ public final class Messages {
      * ConditionalCheckFailed.
      *
      * Type code 5; request; since version 5.
+     *
+     * @param writerId Writer id (set up with SetupAppend).
+     * @param eventNumber Event number; must not be lower than the writer's previous one.
+     * @param expectedOffset Segment length required for the append to happen.
+     * @param event The event as an Event frame (type 0, length, payload).
+     * @param requestId Request id, echoed in the reply. Added in version 8; an older peer's frame decodes as -1.
      */
     public record ConditionalAppend(
         UUID writerId,
@@ -677,6 +765,15 @@ public final class Messages {
      * fourth field.
      *
      * Type code 7; reply; since version 5.
+     *
+     * @param writerId Writer id.
+     * @param eventNumber Last event number acknowledged.
+     * @param previousEventNumber Event number acknowledged before this one (added in version 3, still read only if 8
+     * bytes remain).
+     * @param requestId Request id of the append (the SetupAppend's). Added in version 8; an older peer's frame decodes
+     * as -1.
+     * @param currentSegmentWriteOffset Segment length after the append. Added while version 8 was current, without a
+     * version bump (first released with version 9). Added in version 8; an older peer's frame decodes as -1.
      */
     public record DataAppended(
         UUID writerId,
@@ -702,6 +799,10 @@ public final class Messages {
      * A ConditionalAppend was not applied because the segment length differed from expectedOffset.
      *
      * Type code 8; reply; since version 5.
+     *
+     * @param writerId Writer id.
+     * @param eventNumber Event number of the rejected append.
+     * @param requestId Request id of the ConditionalAppend. Added in version 8; an older peer's frame decodes as -1.
      */
     public record ConditionalCheckFailed(UUID writerId, long eventNumber, long requestId) implements Message {
         public static final int CODE = 8;
@@ -721,6 +822,12 @@ public final class Messages {
      * Reads segment bytes from offset; answered with SegmentRead (possibly long-polling at the tail).
      *
      * Type code 9; request; since version 5.
+     *
+     * @param segment Segment name.
+     * @param offset Offset to read from.
+     * @param suggestedLength Suggested number of bytes; the server reads min(2 MiB, max(8, suggestedLength)).
+     * @param delegationToken Delegation token; Java writes null as "".
+     * @param requestId Request id, echoed in the reply. Added in version 8; an older peer's frame decodes as -1.
      */
     public record ReadSegment(
         String segment,
@@ -746,6 +853,14 @@ public final class Messages {
      * Raw segment bytes (back-to-back Event frames, possibly cut at any byte) read from offset.
      *
      * Type code 10; reply; since version 5.
+     *
+     * @param segment Segment name.
+     * @param offset Segment offset of the first data byte.
+     * @param atTail The read reached the current end of the segment (also true in the empty reply to a cancelled read).
+     * @param endOfSegment The segment is sealed and the read reached its end.
+     * @param data Segment bytes; may be empty. Java rejects a length greater than the payload length
+     * (BufferOverflowException).
+     * @param requestId Request id of the ReadSegment. Added in version 8; an older peer's frame decodes as -1.
      */
     public record SegmentRead(
         String segment,
@@ -772,6 +887,10 @@ public final class Messages {
      * Asks for a segment's metadata; answered with StreamSegmentInfo.
      *
      * Type code 11; request; since version 5.
+     *
+     * @param requestId Request id.
+     * @param segmentName Segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
      */
     public record GetStreamSegmentInfo(
         long requestId,
@@ -795,6 +914,16 @@ public final class Messages {
      * Segment metadata. For a missing segment the server sends exists=false, isSealed=true, isDeleted=true and zeros.
      *
      * Type code 12; reply; since version 5.
+     *
+     * @param requestId Request id of the GetStreamSegmentInfo.
+     * @param segmentName Segment name.
+     * @param exists Whether the segment exists.
+     * @param isSealed Whether the segment is sealed.
+     * @param isDeleted Whether the segment is deleted.
+     * @param lastModified Last modification time, milliseconds since the epoch.
+     * @param writeOffset Segment length (offset of the next write).
+     * @param startOffset First readable offset (after truncation). Added in version 2, still read only if 8 bytes
+     * remain.
      */
     public record StreamSegmentInfo(
         long requestId,
@@ -824,6 +953,14 @@ public final class Messages {
      * constructor takes them the other way round).
      *
      * Type code 20; request; since version 5.
+     *
+     * @param requestId Request id.
+     * @param segment Segment name.
+     * @param targetRate Scaling threshold in the unit given by scaleType.
+     * @param scaleType Scaling policy.
+     * @param delegationToken Delegation token; Java writes null as "".
+     * @param rolloverSizeBytes Storage rollover size; 0 means the server default. Added in version 14; an older peer's
+     * frame decodes as 0.
      */
     public record CreateSegment(
         long requestId,
@@ -850,6 +987,9 @@ public final class Messages {
      * Reply to CreateSegment, CreateTableSegment and CreateTransientSegment.
      *
      * Type code 21; reply; since version 5.
+     *
+     * @param requestId Request id of the create request.
+     * @param segment Name of the created segment.
      */
     public record SegmentCreated(long requestId, String segment) implements Message {
         public static final int CODE = 21;
@@ -869,6 +1009,10 @@ public final class Messages {
      * Seals a segment; answered with SegmentSealed.
      *
      * Type code 28; request; since version 5.
+     *
+     * @param requestId Request id.
+     * @param segment Segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
      */
     public record SealSegment(long requestId, String segment, String delegationToken) implements Message {
         public static final int CODE = 28;
@@ -888,6 +1032,9 @@ public final class Messages {
      * Reply to SealSegment.
      *
      * Type code 29; reply; since version 5.
+     *
+     * @param requestId Request id of the SealSegment.
+     * @param segment Segment name.
      */
     public record SegmentSealed(long requestId, String segment) implements Message {
         public static final int CODE = 29;
@@ -907,6 +1054,10 @@ public final class Messages {
      * Deletes a segment; answered with SegmentDeleted.
      *
      * Type code 30; request; since version 5.
+     *
+     * @param requestId Request id.
+     * @param segment Segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
      */
     public record DeleteSegment(long requestId, String segment, String delegationToken) implements Message {
         public static final int CODE = 30;
@@ -926,6 +1077,9 @@ public final class Messages {
      * Reply to DeleteSegment and DeleteTableSegment.
      *
      * Type code 31; reply; since version 5.
+     *
+     * @param requestId Request id of the delete request.
+     * @param segment Segment name.
      */
     public record SegmentDeleted(long requestId, String segment) implements Message {
         public static final int CODE = 31;
@@ -946,6 +1100,12 @@ public final class Messages {
      * wire.
      *
      * Type code 32; request; since version 5.
+     *
+     * @param requestId Request id.
+     * @param segment Segment name.
+     * @param targetRate Scaling threshold in the unit given by scaleType.
+     * @param scaleType Scaling policy.
+     * @param delegationToken Delegation token; Java writes null as "".
      */
     public record UpdateSegmentPolicy(
         long requestId,
@@ -971,6 +1131,9 @@ public final class Messages {
      * Reply to UpdateSegmentPolicy.
      *
      * Type code 33; reply; since version 5.
+     *
+     * @param requestId Request id of the UpdateSegmentPolicy.
+     * @param segment Segment name.
      */
     public record SegmentPolicyUpdated(long requestId, String segment) implements Message {
         public static final int CODE = 33;
@@ -990,6 +1153,11 @@ public final class Messages {
      * Reads one segment attribute; answered with SegmentAttribute.
      *
      * Type code 34; request; since version 5.
+     *
+     * @param requestId Request id.
+     * @param segmentName Segment name.
+     * @param attributeId Attribute id.
+     * @param delegationToken Delegation token; Java writes null as "".
      */
     public record GetSegmentAttribute(
         long requestId,
@@ -1014,6 +1182,9 @@ public final class Messages {
      * Reply to GetSegmentAttribute.
      *
      * Type code 35; reply; since version 5.
+     *
+     * @param requestId Request id of the GetSegmentAttribute.
+     * @param value Attribute value; NULL_ATTRIBUTE_VALUE when it has none.
      */
     public record SegmentAttribute(long requestId, long value) implements Message {
         public static final int CODE = 35;
@@ -1033,6 +1204,13 @@ public final class Messages {
      * Compare-and-set of one segment attribute; answered with SegmentAttributeUpdated.
      *
      * Type code 36; request; since version 5.
+     *
+     * @param requestId Request id.
+     * @param segmentName Segment name.
+     * @param attributeId Attribute id.
+     * @param newValue Value to set.
+     * @param expectedValue Required current value; NULL_ATTRIBUTE_VALUE means "no value".
+     * @param delegationToken Delegation token; Java writes null as "".
      */
     public record UpdateSegmentAttribute(
         long requestId,
@@ -1059,6 +1237,9 @@ public final class Messages {
      * Reply to UpdateSegmentAttribute.
      *
      * Type code 37; reply; since version 5.
+     *
+     * @param requestId Request id of the UpdateSegmentAttribute.
+     * @param success Whether the compare-and-set succeeded.
      */
     public record SegmentAttributeUpdated(long requestId, boolean success) implements Message {
         public static final int CODE = 37;
@@ -1078,6 +1259,11 @@ public final class Messages {
      * Truncates a segment at an offset; answered with SegmentTruncated.
      *
      * Type code 38; request; since version 5.
+     *
+     * @param requestId Request id.
+     * @param segment Segment name.
+     * @param truncationOffset New start offset.
+     * @param delegationToken Delegation token; Java writes null as "".
      */
     public record TruncateSegment(
         long requestId,
@@ -1102,6 +1288,9 @@ public final class Messages {
      * Reply to TruncateSegment.
      *
      * Type code 39; reply; since version 5.
+     *
+     * @param requestId Request id of the TruncateSegment.
+     * @param segment Segment name.
      */
     public record SegmentTruncated(long requestId, String segment) implements Message {
         public static final int CODE = 39;
@@ -1122,6 +1311,11 @@ public final class Messages {
      * was current, without a version bump).
      *
      * Type code 40; request; since version 14.
+     *
+     * @param requestId Request id.
+     * @param writerId Writer id that will use the transient segment.
+     * @param parentSegment Parent segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
      */
     public record CreateTransientSegment(
         long requestId,
@@ -1147,6 +1341,11 @@ public final class Messages {
      * OffsetLocated.
      *
      * Type code 41; request; since version 17.
+     *
+     * @param requestId Request id.
+     * @param segment Segment name.
+     * @param targetOffset Offset to locate.
+     * @param delegationToken Delegation token; Java writes null as "".
      */
     public record LocateOffset(
         long requestId,
@@ -1171,6 +1370,10 @@ public final class Messages {
      * Reply to LocateOffset; the segment length when the segment has no index.
      *
      * Type code 42; reply; since version 17.
+     *
+     * @param requestId Request id of the LocateOffset.
+     * @param segment Segment name.
+     * @param offset Located offset.
      */
     public record OffsetLocated(long requestId, String segment, long offset) implements Message {
         public static final int CODE = 42;
@@ -1190,6 +1393,12 @@ public final class Messages {
      * The segment is not owned by this segment store.
      *
      * Type code 50; reply; since version 5.
+     *
+     * @param requestId Request id of the failed request.
+     * @param segment Segment name.
+     * @param correctHost Owner of the segment; the server always sends "".
+     * @param serverStackTrace Server stack trace, empty unless the server is configured to send it. Added in version 6;
+     * an older peer's frame decodes as ''.
      */
     public record WrongHost(
         long requestId,
@@ -1214,6 +1423,13 @@ public final class Messages {
      * The request needs an unsealed segment.
      *
      * Type code 51; reply; since version 5.
+     *
+     * @param requestId Request id of the failed request.
+     * @param segment Segment name.
+     * @param serverStackTrace Server stack trace, empty unless the server is configured to send it. Added in version 6;
+     * an older peer's frame decodes as ''.
+     * @param offset Offset carried by the failed request (read offset, table segment offset), -1 if it had none. Added
+     * in version 8; an older peer's frame decodes as -1.
      */
     public record SegmentIsSealed(
         long requestId,
@@ -1238,6 +1454,11 @@ public final class Messages {
      * A create request named an existing segment.
      *
      * Type code 52; reply; since version 5.
+     *
+     * @param requestId Request id of the failed request.
+     * @param segment Segment name.
+     * @param serverStackTrace Server stack trace, empty unless the server is configured to send it. Added in version 6;
+     * an older peer's frame decodes as ''.
      */
     public record SegmentAlreadyExists(long requestId, String segment, String serverStackTrace) implements Message {
         public static final int CODE = 52;
@@ -1257,6 +1478,13 @@ public final class Messages {
      * The segment does not exist.
      *
      * Type code 53; reply; since version 5.
+     *
+     * @param requestId Request id of the failed request.
+     * @param segment Segment name.
+     * @param serverStackTrace Server stack trace, empty unless the server is configured to send it. Added in version 6;
+     * an older peer's frame decodes as ''.
+     * @param offset Offset carried by the failed request, -1 if it had none. Added in version 8; an older peer's frame
+     * decodes as -1.
      */
     public record NoSuchSegment(
         long requestId,
@@ -1283,6 +1511,12 @@ public final class Messages {
      * eventNumber as requestId and eventNumber = -1.
      *
      * Type code 55; reply; since version 5.
+     *
+     * @param writerId Writer id.
+     * @param requestId Request id of the append (since version 16; in older frames this slot is the event number).
+     * @param serverStackTrace Server stack trace, empty unless the server is configured to send it. Added in version 6;
+     * an older peer's frame decodes as ''.
+     * @param eventNumber The rejected event number. Added in version 16; an older peer's frame decodes as -1.
      */
     public record InvalidEventNumber(
         UUID writerId,
@@ -1307,6 +1541,14 @@ public final class Messages {
      * The requested offset is before the segment's start offset.
      *
      * Type code 56; reply; since version 5.
+     *
+     * @param requestId Request id of the failed request.
+     * @param segment Segment name.
+     * @param startOffset Current start offset of the segment.
+     * @param serverStackTrace Server stack trace, empty unless the server is configured to send it. Added in version 6;
+     * an older peer's frame decodes as ''.
+     * @param offset Offset carried by the failed request (e.g. the read offset), -1 if it had none. Added in version 8;
+     * an older peer's frame decodes as -1.
      */
     public record SegmentIsTruncated(
         long requestId,
@@ -1332,6 +1574,11 @@ public final class Messages {
      * The segment store does not support the operation.
      *
      * Type code 57; reply; since version 5.
+     *
+     * @param requestId Request id of the failed request.
+     * @param operationName Name of the operation.
+     * @param serverStackTrace Server stack trace, empty unless the server is configured to send it. Added in version 6;
+     * an older peer's frame decodes as ''.
      */
     public record OperationUnsupported(
         long requestId,
@@ -1355,6 +1602,13 @@ public final class Messages {
      * Merges a sealed source segment into a target; answered with SegmentsMerged.
      *
      * Type code 58; request; since version 5.
+     *
+     * @param requestId Request id.
+     * @param target Target segment name.
+     * @param source Source segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
+     * @param attributeUpdates Attribute updates applied to the target atomically with the merge. Java reads a negative
+     * count as an empty list. Added in version 13; an older peer's frame decodes as [].
      */
     public record MergeSegments(
         long requestId,
@@ -1380,6 +1634,12 @@ public final class Messages {
      * Reply to MergeSegments.
      *
      * Type code 59; reply; since version 5.
+     *
+     * @param requestId Request id of the MergeSegments.
+     * @param target Target segment name.
+     * @param source Source segment name.
+     * @param newTargetWriteOffset Target length after the merge. Read if any byte remains (not 8); added while version
+     * 8 was current, without a version bump. Added in version 8; an older peer's frame decodes as -1.
      */
     public record SegmentsMerged(
         long requestId,
@@ -1404,6 +1664,13 @@ public final class Messages {
      * The delegation token was rejected.
      *
      * Type code 60; reply; since version 5.
+     *
+     * @param requestId Request id of the failed request.
+     * @param serverStackTrace Server stack trace, empty unless the server is configured to send it. Added in version 6;
+     * an older peer's frame decodes as ''.
+     * @param errorCode Why the token was rejected; absent means UNSPECIFIED (-1), an unknown value means
+     * TOKEN_CHECK_FAILED. Added in version 9; an older peer's frame decodes as
+     * AuthTokenCheckFailedErrorCode.UNSPECIFIED.
      */
     public record AuthTokenCheckFailed(long requestId, String serverStackTrace, int errorCode) implements Message {
         public static final int CODE = 60;
@@ -1423,6 +1690,11 @@ public final class Messages {
      * Generic error reply (added while version 10 was current, without a version bump). All fields are mandatory.
      *
      * Type code 61; reply; since version 10.
+     *
+     * @param requestId Request id of the failed request.
+     * @param segment Segment name; Java writes null as "".
+     * @param message Exception message; Java writes null as "".
+     * @param errorCode Exception class to raise on the client.
      */
     public record ErrorMessage(long requestId, String segment, String message, int errorCode) implements Message {
         public static final int CODE = 61;
@@ -1443,6 +1715,10 @@ public final class Messages {
      * a version bump).
      *
      * Type code 68; request; since version 12.
+     *
+     * @param requestId Request id.
+     * @param segmentName Table segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
      */
     public record GetTableSegmentInfo(
         long requestId,
@@ -1466,6 +1742,13 @@ public final class Messages {
      * Reply to GetTableSegmentInfo (added without a version bump).
      *
      * Type code 69; reply; since version 12.
+     *
+     * @param requestId Request id of the GetTableSegmentInfo.
+     * @param segmentName Table segment name.
+     * @param startOffset Start offset of the segment.
+     * @param length Segment length in bytes.
+     * @param entryCount Number of entries.
+     * @param keyLength Fixed key length, 0 for variable-length keys.
      */
     public record TableSegmentInfo(
         long requestId,
@@ -1493,6 +1776,16 @@ public final class Messages {
      * (unlike the Java constructor).
      *
      * Type code 70; request; since version 7.
+     *
+     * @param requestId Request id.
+     * @param segment Table segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
+     * @param sortedDeprecated Deprecated "sorted" flag; added while version 10 was current, without a version bump.
+     * Added in version 10; an older peer's frame decodes as False.
+     * @param keyLength Fixed key length, 0 for variable-length keys. Added in version 12; an older peer's frame decodes
+     * as 0.
+     * @param rolloverSizeBytes Storage rollover size; 0 means the server default. Added in version 14; an older peer's
+     * frame decodes as 0.
      */
     public record CreateTableSegment(
         long requestId,
@@ -1519,6 +1812,11 @@ public final class Messages {
      * Deletes a table segment; answered with SegmentDeleted or TableSegmentNotEmpty.
      *
      * Type code 71; request; since version 7.
+     *
+     * @param requestId Request id.
+     * @param segment Table segment name.
+     * @param mustBeEmpty Delete only if the table has no keys.
+     * @param delegationToken Delegation token; Java writes null as "".
      */
     public record DeleteTableSegment(
         long requestId,
@@ -1543,6 +1841,13 @@ public final class Messages {
      * Inserts or conditionally updates table entries; answered with TableEntriesUpdated.
      *
      * Type code 74; request; since version 7.
+     *
+     * @param requestId Request id.
+     * @param segment Table segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
+     * @param tableEntries Entries; each key's version is the condition (TABLE_KEY_NO_VERSION for none).
+     * @param tableSegmentOffset Required table segment length, NULL_TABLE_SEGMENT_OFFSET for none. Read if any byte
+     * remains. Added in version 10; an older peer's frame decodes as -1.
      */
     public record UpdateTableEntries(
         long requestId,
@@ -1568,6 +1873,9 @@ public final class Messages {
      * Reply to UpdateTableEntries.
      *
      * Type code 75; reply; since version 7.
+     *
+     * @param requestId Request id of the UpdateTableEntries.
+     * @param updatedVersions New key versions, in request order.
      */
     public record TableEntriesUpdated(long requestId, List<Long> updatedVersions) implements Message {
         public static final int CODE = 75;
@@ -1587,6 +1895,13 @@ public final class Messages {
      * Removes table keys (conditionally on their versions); answered with TableKeysRemoved.
      *
      * Type code 76; request; since version 7.
+     *
+     * @param requestId Request id.
+     * @param segment Table segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
+     * @param keys Keys to remove with their expected versions.
+     * @param tableSegmentOffset Required table segment length, NULL_TABLE_SEGMENT_OFFSET for none. Read if any byte
+     * remains. Added in version 10; an older peer's frame decodes as -1.
      */
     public record RemoveTableKeys(
         long requestId,
@@ -1612,6 +1927,9 @@ public final class Messages {
      * Reply to RemoveTableKeys.
      *
      * Type code 77; reply; since version 7.
+     *
+     * @param requestId Request id of the RemoveTableKeys.
+     * @param segment Table segment name.
      */
     public record TableKeysRemoved(long requestId, String segment) implements Message {
         public static final int CODE = 77;
@@ -1631,6 +1949,11 @@ public final class Messages {
      * Reads the values of the given keys; answered with TableRead.
      *
      * Type code 78; request; since version 7.
+     *
+     * @param requestId Request id.
+     * @param segment Table segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
+     * @param keys Keys to read (versions are TABLE_KEY_NO_VERSION).
      */
     public record ReadTable(
         long requestId,
@@ -1655,6 +1978,11 @@ public final class Messages {
      * Reply to ReadTable.
      *
      * Type code 79; reply; since version 7.
+     *
+     * @param requestId Request id of the ReadTable.
+     * @param segment Table segment name.
+     * @param entries One entry per requested key with its current version; a missing key comes back with version
+     * TABLE_KEY_NOT_EXISTS and an empty value.
      */
     public record TableRead(long requestId, String segment, TableEntries entries) implements Message {
         public static final int CODE = 79;
@@ -1674,6 +2002,10 @@ public final class Messages {
      * DeleteTableSegment with mustBeEmpty found keys. Unlike the segment error replies, serverStackTrace is mandatory.
      *
      * Type code 80; reply; since version 7.
+     *
+     * @param requestId Request id of the failed request.
+     * @param segment Table segment name.
+     * @param serverStackTrace Server stack trace (may be empty), always present.
      */
     public record TableSegmentNotEmpty(long requestId, String segment, String serverStackTrace) implements Message {
         public static final int CODE = 80;
@@ -1693,6 +2025,10 @@ public final class Messages {
      * A conditional table update or removal named a key that does not exist. serverStackTrace is mandatory.
      *
      * Type code 81; reply; since version 7.
+     *
+     * @param requestId Request id of the failed request.
+     * @param segment Table segment name.
+     * @param serverStackTrace Server stack trace (may be empty), always present.
      */
     public record TableKeyDoesNotExist(long requestId, String segment, String serverStackTrace) implements Message {
         public static final int CODE = 81;
@@ -1712,6 +2048,10 @@ public final class Messages {
      * A conditional table update or removal had the wrong key version. serverStackTrace is mandatory.
      *
      * Type code 82; reply; since version 7.
+     *
+     * @param requestId Request id of the failed request.
+     * @param segment Table segment name.
+     * @param serverStackTrace Server stack trace (may be empty), always present.
      */
     public record TableKeyBadVersion(long requestId, String segment, String serverStackTrace) implements Message {
         public static final int CODE = 82;
@@ -1731,6 +2071,12 @@ public final class Messages {
      * Iterates over table keys; answered with TableKeysRead.
      *
      * Type code 83; request; since version 7.
+     *
+     * @param requestId Request id.
+     * @param segment Table segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
+     * @param suggestedKeyCount Suggested number of keys to return.
+     * @param args Continuation token and key range.
      */
     public record ReadTableKeys(
         long requestId,
@@ -1756,6 +2102,11 @@ public final class Messages {
      * Reply to ReadTableKeys.
      *
      * Type code 84; reply; since version 7.
+     *
+     * @param requestId Request id of the ReadTableKeys.
+     * @param segment Table segment name.
+     * @param keys Keys with their versions.
+     * @param continuationToken Token for the next ReadTableKeys (mandatory).
      */
     public record TableKeysRead(
         long requestId,
@@ -1780,6 +2131,12 @@ public final class Messages {
      * Iterates over table entries; answered with TableEntriesRead.
      *
      * Type code 85; request; since version 7.
+     *
+     * @param requestId Request id.
+     * @param segment Table segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
+     * @param suggestedEntryCount Suggested number of entries to return.
+     * @param args Continuation token and key range.
      */
     public record ReadTableEntries(
         long requestId,
@@ -1805,6 +2162,11 @@ public final class Messages {
      * Reply to ReadTableEntries.
      *
      * Type code 86; reply; since version 7.
+     *
+     * @param requestId Request id of the ReadTableEntries.
+     * @param segment Table segment name.
+     * @param entries Entries with their key versions.
+     * @param continuationToken Token for the next ReadTableEntries (mandatory).
      */
     public record TableEntriesRead(
         long requestId,
@@ -1829,6 +2191,13 @@ public final class Messages {
      * Reply to ReadTableEntriesDelta.
      *
      * Type code 87; reply; since version 10.
+     *
+     * @param requestId Request id of the ReadTableEntriesDelta.
+     * @param segment Table segment name.
+     * @param entries Entries changed since fromPosition.
+     * @param shouldClear The reader must discard what it has (the position was truncated away).
+     * @param reachedEnd The read reached the end of the table segment.
+     * @param lastPosition Position to pass as the next fromPosition.
      */
     public record TableEntriesDeltaRead(
         long requestId,
@@ -1855,6 +2224,12 @@ public final class Messages {
      * Reads table entries changed since a position; answered with TableEntriesDeltaRead.
      *
      * Type code 88; request; since version 10.
+     *
+     * @param requestId Request id.
+     * @param segment Table segment name.
+     * @param delegationToken Delegation token; Java writes null as "".
+     * @param fromPosition Position to read from.
+     * @param suggestedEntryCount Suggested number of entries to return.
      */
     public record ReadTableEntriesDelta(
         long requestId,
@@ -1881,6 +2256,14 @@ public final class Messages {
      * DataAppended or ConditionalCheckFailed. All fields are mandatory.
      *
      * Type code 89; request; since version 11.
+     *
+     * @param writerId Writer id (set up with SetupAppend).
+     * @param eventNumber Event number (LargeEventWriter uses the slice index); must not be lower than the writer's
+     * previous one.
+     * @param expectedOffset Segment length required for the append to happen.
+     * @param data Bytes to append; the Java LargeEventWriter sends successive slices (up to 8 MiB) of a run of Event
+     * frames, so an event may span several commands. Java reads a negative length as empty.
+     * @param requestId Request id, echoed in the reply.
      */
     public record ConditionalBlockEnd(
         UUID writerId,
@@ -1906,6 +2289,11 @@ public final class Messages {
      * Merges several sealed source segments into a target in order; answered with SegmentsBatchMerged.
      *
      * Type code 90; request; since version 15.
+     *
+     * @param requestId Request id.
+     * @param targetSegmentId Target segment name.
+     * @param sourceSegmentIds Source segment names, in merge order.
+     * @param delegationToken Delegation token; Java writes null as "".
      */
     public record MergeSegmentsBatch(
         long requestId,
@@ -1930,6 +2318,10 @@ public final class Messages {
      * Reply to MergeSegmentsBatch.
      *
      * Type code 91; reply; since version 15.
+     *
+     * @param requestId Request id of the MergeSegmentsBatch.
+     * @param target Target segment name.
+     * @param mergedSources One (source, newTargetWriteOffset) pair per merged source, interleaved after a single count.
      */
     public record SegmentsBatchMerged(
         long requestId,

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.spark.unsafe.types.VariantVal;
 import streamcodecs.runtime.CompactJson;
 import streamcodecs.runtime.JsonProblem;
@@ -93,6 +94,7 @@ public final class Messages {
 
     /** How a stream is grouped, named after the member set in Storm's Thrift `Grouping` union. */
     public enum GroupingType {
+        /** Fields grouping; an empty `fields` list means global grouping. */
         FIELDS("FIELDS"),
         SHUFFLE("SHUFFLE"),
         ALL("ALL"),
@@ -158,7 +160,12 @@ public final class Messages {
         }
     }
 
-    /** A grouping in the handshake context (TopologyContext.groupingToJSONableMap). */
+    /**
+     * A grouping in the handshake context (TopologyContext.groupingToJSONableMap).
+     *
+     * @param groupingType The grouping kind.
+     * @param fields Grouping fields; written only when `type` is FIELDS (empty for a global grouping).
+     */
     public record Grouping(
             Messages.GroupingType groupingType,
             List<String> fields) {
@@ -167,6 +174,23 @@ public final class Messages {
     /**
      * The `context` of the handshake (TopologyContext.toJSONString). Until 0.9.1 it held only `task->component`;
      * `taskid` came in 0.9.2 and the rest in 0.10.0.
+     *
+     * @param taskToComponent Every task id of the topology (as a decimal string) to its component id, including
+     * `__acker` tasks.
+     * @param taskId This component's task id; -1 when an older Storm omits it. Added in 0.9.2; absent from older peers
+     * (decoded as -1).
+     * @param componentId This component's id; before 0.10.0 look it up in `task->component` with `taskid`. Added in
+     * 0.10.0; absent from older peers (decoded as '').
+     * @param streams Output streams this component declares. Added in 0.10.0; absent from older peers (decoded as []).
+     * @param streamToOutputFields Output stream to its declared field names. Added in 0.10.0; absent from older peers
+     * (decoded as {}).
+     * @param streamToTargetToGrouping Output stream to consuming component to the grouping it subscribed with. Added in
+     * 0.10.0; absent from older peers (decoded as {}).
+     * @param sourceToStreamToGrouping Input component to stream to the grouping this component subscribed with. Added
+     * in 0.10.0; absent from older peers (decoded as {}).
+     * @param sourceToStreamToFields Input component to each of its streams (all of them, not only the subscribed ones)
+     * to the field names; pystorm builds named-tuple classes from it. Added in 0.10.0; absent from older peers (decoded
+     * as {}).
      */
     public record TopologyContext(
             Map<String, String> taskToComponent,
@@ -182,6 +206,10 @@ public final class Messages {
     /**
      * First message to every component. The component must create an empty file named after its pid in `pidDir` and
      * answer with PidReply.
+     *
+     * @param conf The merged topology configuration; values are whatever JSON Storm's config holds.
+     * @param pidDir Directory for the pid file (Java writes `/` as `&#92;/`).
+     * @param context Where this task sits in the topology.
      */
     public record Handshake(
             Map<String, VariantVal> conf,
@@ -196,6 +224,10 @@ public final class Messages {
     /**
      * ShellBolt's liveness probe, about once a second. Answer with Sync and never ack or fail it: its id is not
      * registered, so Storm would kill the worker. Bolts only.
+     *
+     * @param id A random Java long in decimal; meaningless.
+     * @param comp Always null.
+     * @param values Always empty.
      */
     public record Heartbeat(
             String id,
@@ -212,6 +244,9 @@ public final class Messages {
     /**
      * A tick tuple (`topology.tick.tuple.freq.secs`). It is an ordinary registered tuple: ack it like any other. Bolts
      * only.
+     *
+     * @param id Tuple id to use in Ack/Fail and anchors.
+     * @param values One value, the tick frequency in seconds.
      */
     public record Tick(
             String id,
@@ -225,7 +260,19 @@ public final class Messages {
         }
     }
 
-    /** An input tuple for a bolt. Anything may arrive between it and the component's ack. */
+    /**
+     * An input tuple for a bolt. Anything may arrive between it and the component's ack.
+     *
+     * @param id Storm's id for this delivery (a random Java long in decimal, always a JSON string); echo it in Ack/Fail
+     * and in Emit anchors.
+     * @param comp Source component id (null only for heartbeats).
+     * @param stream Source stream id.
+     * @param task Source task id.
+     * @param values The tuple's values as JSON (Java values serialized by json-simple/json-smart). Storm 2.6.0 and
+     * later (json-smart) write a NaN as the bare token `NaN`, which is not JSON (RFC 8259): such a tuple is refused as
+     * malformed JSON, as Jackson refuses it, and a component reports it to Storm and raises; json-simple (up to 2.5.x)
+     * writes null, as both write an infinity. pystorm, on Python's `json`, reads `NaN` as a float.
+     */
     public record BoltTuple(
             String id,
             String comp,
@@ -241,6 +288,8 @@ public final class Messages {
     /**
      * Reply to a non-direct Emit whose `need_task_ids` is absent or true: the task ids the tuple was sent to, written
      * as a bare JSON array. Bolts may receive it interleaved with tuples.
+     *
+     * @param taskIds The whole JSON array (this field has no key of its own).
      */
     public record TaskIds(
             List<Integer> taskIds) implements Message {
@@ -250,7 +299,11 @@ public final class Messages {
         }
     }
 
-    /** Asks a spout to emit its next tuple(s), then Sync. */
+    /**
+     * Asks a spout to emit its next tuple(s), then Sync.
+     *
+     * @param id Always `""` (absent before 0.9.2). Added in 0.9.2; absent from older peers (decoded as '').
+     */
     public record Next(
             String id) implements Message {
         @Override
@@ -259,7 +312,12 @@ public final class Messages {
         }
     }
 
-    /** A tuple the spout emitted with `id` was fully processed; answer Sync. */
+    /**
+     * A tuple the spout emitted with `id` was fully processed; answer Sync.
+     *
+     * @param id The spout's message id as Storm parsed and re-serialized it: strings stay strings, integers come back
+     * as integers, object key order may change, `/` comes back as `&#92;/`.
+     */
     public record SpoutAck(
             VariantVal id) implements Message {
         @Override
@@ -268,7 +326,11 @@ public final class Messages {
         }
     }
 
-    /** A tuple the spout emitted with `id` failed or timed out; answer Sync. */
+    /**
+     * A tuple the spout emitted with `id` failed or timed out; answer Sync.
+     *
+     * @param id The spout's message id, as in SpoutAck.
+     */
     public record SpoutFail(
             VariantVal id) implements Message {
         @Override
@@ -277,7 +339,11 @@ public final class Messages {
         }
     }
 
-    /** ISpout.activate; answer Sync. */
+    /**
+     * ISpout.activate; answer Sync.
+     *
+     * @param id Always `""`.
+     */
     public record Activate(
             String id) implements Message {
         @Override
@@ -286,7 +352,11 @@ public final class Messages {
         }
     }
 
-    /** ISpout.deactivate; answer Sync. */
+    /**
+     * ISpout.deactivate; answer Sync.
+     *
+     * @param id Always `""`.
+     */
     public record Deactivate(
             String id) implements Message {
         @Override
@@ -295,7 +365,11 @@ public final class Messages {
         }
     }
 
-    /** Answer to the Handshake; Storm reads `pid` as a Number and only logs it. */
+    /**
+     * Answer to the Handshake; Storm reads `pid` as a Number and only logs it.
+     *
+     * @param pid The component's process id.
+     */
     public record PidReply(
             Integer pid) implements Message {
         @Override
@@ -307,6 +381,19 @@ public final class Messages {
     /**
      * Emit a tuple (bolt or spout). Storm answers a non-direct emit with TaskIds unless `need_task_ids` is false. Bolts
      * use `anchors`, spouts use `id`; each ignores the other's key.
+     *
+     * @param values The values. In JSON, each is written as msgspec writes it and Storm reads that JSON form: a tuple
+     * or set as an array, bytes as base64 text (as Jackson writes a `byte[]`; pystorm on simplejson writes them as
+     * UTF-8 text, on Python's `json` refuses them), a datetime or UUID as its text; NaN and infinity are refused.
+     * MessagePack carries bytes as bytes and NaN as a float.
+     * @param anchors Bolt only: ids of input tuples to anchor to (a single string is accepted). Anchoring to an id
+     * already acked or failed kills the worker.
+     * @param id Spout only, message id for reliable emits (any JSON); absent or null means unreliable.
+     * @param stream Output stream; absent means `default`.
+     * @param task Direct emit to this task (no TaskIds reply); absent (or 0 since 0.9.2) means a normal emit. Storm
+     * 2.6.0+ casts it to Long and fails on small integers, so direct emits break there.
+     * @param needTaskIds False suppresses the TaskIds reply; absent means true. Our encoder always writes it; pystorm
+     * writes it only when false, storm.py never. Added in 0.8.1; absent from older peers (decoded as True).
      */
     public record Emit(
             List<VariantVal> values,
@@ -321,7 +408,11 @@ public final class Messages {
         }
     }
 
-    /** A bolt acks an input tuple. An unknown or already acked/failed id kills the worker. */
+    /**
+     * A bolt acks an input tuple. An unknown or already acked/failed id kills the worker.
+     *
+     * @param id The BoltTuple/Tick `id` (a string; a number never matches).
+     */
     public record Ack(
             String id) implements Message {
         @Override
@@ -330,7 +421,11 @@ public final class Messages {
         }
     }
 
-    /** A bolt fails an input tuple. An unknown or already acked/failed id kills the worker. */
+    /**
+     * A bolt fails an input tuple. An unknown or already acked/failed id kills the worker.
+     *
+     * @param id The BoltTuple/Tick `id`.
+     */
     public record Fail(
             String id) implements Message {
         @Override
@@ -339,7 +434,14 @@ public final class Messages {
         }
     }
 
-    /** A line for the worker log. */
+    /**
+     * A line for the worker log.
+     *
+     * @param msg The text.
+     * @param level Log level; absent means INFO. Storm 2.6.0–2.8.0 ignore it (json-smart gives an Integer, the reader
+     * wanted a Long), so everything is logged at INFO there. Added in 0.9.3; absent from older peers (decoded as
+     * LogLevel.INFO).
+     */
     public record Log(
             String msg,
             Messages.LogLevel level) implements Message {
@@ -352,6 +454,8 @@ public final class Messages {
     /**
      * Report an error (OutputCollector.reportError, shown in the UI); does not stop anything. Spouts may send it since
      * Storm 0.9.5 (before that ShellSpout rejected it).
+     *
+     * @param msg The error text; Storm prefixes it with "Shell Process Exception:".
      */
     public record Error(
             String msg) implements Message {
@@ -364,6 +468,9 @@ public final class Messages {
     /**
      * Update a metric registered on the Java side as IShellMetric (updateMetricFromRPC). An unknown or empty name kills
      * the worker.
+     *
+     * @param name Registered metric name.
+     * @param params Passed to the metric as parsed by Storm.
      */
     public record Metrics(
             String name,
