@@ -5,6 +5,9 @@ count, a ratio): ``streamcodecs.spark.storm.decode`` on both paths against a pic
 and returning the ``DECODED`` row with each value as its JSON text (a row UDF cannot build a VARIANT cheaply, so the
 baseline does a little less work than ours). Issue target: at least 5x. The ceiling, ``native, no checks``:
 ``from_json`` of the text before ``end``, checking nothing.
+
+And ``encode`` of the same tuples, decoded (a cached table, cycled), back to frames: against a row UDF writing them
+with ``json.dumps`` (given each value as its JSON text), and the ceiling ``to_json`` of the fields then the end line.
 """
 
 from __future__ import annotations
@@ -90,9 +93,58 @@ def cases(spark: Any, rows: int) -> list[Case]:
     ceiling = data.select(F.from_json(text, _STORM_WIRE_SCHEMA).alias("d"))
     group = f"spark storm decode {rows:,} bolt tuples"
     scan = data.select("frame")
-    return compared(
+    decoding = compared(
         group, rows, STORM_BASELINE, 5.0, ours=ours, fallback=fallback, theirs=theirs, native=ceiling, scan=scan
     )
+    return decoding + encode_cases(spark, rows)
 
 
 _STORM_WIRE_SCHEMA = "id string, comp string, stream string, task int, tuple array<variant>"
+
+
+def _storm_encode_udf() -> Any:
+    """The encode baseline: the bolt tuple's fields (each value as its JSON text, which Spark's ``to_json`` gives
+    it: a row UDF cannot read a VARIANT cheaply) written back with ``json.dumps``, then the end line."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import BinaryType
+
+    def encode_tuple(t: Any) -> bytes | None:
+        if t is None:
+            return None
+        value = {"id": t["id"], "comp": t["comp"], "stream": t["stream"], "task": t["task"]}
+        value["tuple"] = [json.loads(v) for v in t["values"]]
+        return json.dumps(value, separators=(",", ":")).encode() + b"\nend\n"
+
+    return F.udf(encode_tuple, BinaryType(), useArrow=False)
+
+
+def encode_cases(spark: Any, rows: int) -> list[Case]:
+    """``encode`` of decoded bolt tuples (a cached table of the decode group's tuples, cycled) back to frames."""
+    from pyspark.sql import functions as F
+    from streamcodecs.spark import storm as sstorm
+
+    frames = spark.createDataFrame(list(enumerate(_storm_frames())), "k long, frame binary")
+    table = frames.select("k", sstorm.decode("frame", direction="to_component").alias("d")).cache()
+    data = cycled(spark, table, rows)
+    ours = data.select(sstorm.encode("d")["data"].alias("e"))
+    with fallback_path(spark):
+        fallback = data.select(sstorm.encode("d")["data"].alias("e"))
+    on_jvm(ours, fallback)
+    t = F.col("d.bolt_tuple")
+    texts = t.withField("values", F.transform(t["values"], lambda v: F.to_json(v)))
+    theirs = data.select(_storm_encode_udf()(texts).alias("e"))
+    same(ours, fallback, "e")
+    wire = "id string, comp string, stream string, task int, tuple string"
+    ids = [F.from_json(F.substring_index(F.col("e").cast("string"), "\nend", 1), wire)["id"].alias("id")]
+    same(ours.select(*ids), theirs.select(*ids), "id")
+    fields = [t["id"].alias("id"), t["comp"].alias("comp"), t["stream"].alias("stream"), t["task"].alias("task")]
+    written = F.to_json(F.struct(*fields, t["values"].alias("tuple")))
+    ceiling = data.select(F.concat(written, F.lit("\nend\n")).cast("binary").alias("e"))
+    group = f"spark storm encode {rows:,} bolt tuples"
+    scan = data.select("d")
+    return compared(
+        group, rows, STORM_ENCODE_BASELINE, 5.0, ours=ours, fallback=fallback, theirs=theirs, native=ceiling, scan=scan
+    )
+
+
+STORM_ENCODE_BASELINE = "row UDF json.dumps"

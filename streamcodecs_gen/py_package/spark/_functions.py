@@ -13,8 +13,8 @@ from pyspark.sql import functions as F
 from pyspark.sql.types import StructType
 
 from . import ENCODED, _jvm, check_mode, encoded
-from ._arrow import arrow_udf
-from ._shape import by_name, named_fields
+from ._narrow import over_struct
+from ._shape import named_fields
 from ._shipped import Shipped
 
 __all__ = ["Common", "ProtocolFunctions"]
@@ -80,6 +80,5 @@ class ProtocolFunctions(Shipped):
             if on_error == "PERMISSIVE":
                 return result  # data is already null where there is an error
         else:
-            rows = by_name(source, self.encoded_from, variants_as_text=variants_as_text)
-            result = arrow_udf(encode_rows, ENCODED)(rows)
+            result = over_struct(encode_rows, ENCODED, source, self.encoded_from, variants_as_text=variants_as_text)
         return encoded(result["data"], result["error"], on_error, self.protocol)

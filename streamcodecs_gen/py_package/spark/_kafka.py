@@ -47,7 +47,8 @@ from . import (
     raise_unless_null,
     said,
 )
-from ._shape import by_name, named_fields
+from ._narrow import over_struct
+from ._shape import named_fields
 
 __all__ = ["CONTENT_MODES", "HEADERS", "KAFKA_SOURCE_SCHEMA", "KafkaFunctions", "Media", "SparkEvent"]
 
@@ -486,7 +487,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
                 with _gc.no_cycle_collection():
                     return self.encode_batch(rows)
 
-            written = _arrow.arrow_udf(encode_rows, ENCODED)(by_name(row, self.encoded_from))
+            written = over_struct(encode_rows, ENCODED, row, self.encoded_from)
         return encoded(written["data"], written["error"], on_error, self.protocol)
 
     def to_kafka(self, df: DataFrame, mode: str, event: str, key_mapper: str | None, on_error: str) -> DataFrame:
@@ -514,7 +515,7 @@ class KafkaFunctions(_functions.ProtocolFunctions):
                 with _gc.no_cycle_collection():
                     return self.to_kafka_batch(events, mode)
 
-            written = _arrow.arrow_udf(write, _TO_KAFKA_ROW)(by_name(e, self.event.schema))
+            written = over_struct(write, _TO_KAFKA_ROW, e, self.event.schema)
         routes = [_quoted(c) for c in routing]
         staged = df.select(key.alias(_STAGE.format("key")), written.alias(_STAGE.format("written")), *routes)
         w = F.col(_STAGE.format("written"))

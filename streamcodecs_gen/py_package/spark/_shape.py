@@ -1,9 +1,10 @@
 """The shape of a Spark type, walked: what it holds at any depth (:func:`holds`), a column rebuilt along it
-(:func:`rebuilt`), and a struct column read by field name (:func:`named_fields`, :func:`by_name`).
+(:func:`rebuilt`), and a struct column read by field name (:func:`named_fields`).
 
 A struct given to ``encode`` or ``to_kafka`` may hold its fields in another order than the schema's: Spark's
 analysis finds each by name (:func:`named_fields`), and the Python path, which reads a struct by position, is given
-it rebuilt in the schema's order (:func:`by_name`). ``_variant`` (VARIANT columns as text) walks types with these too.
+it rebuilt in the schema's order (``_narrow.over_struct``). ``_variant`` (VARIANT columns as text) walks types with
+these too.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pyspark.sql.types import ArrayType, DataType, MapType, StructType, VariantT
 
 from . import bind
 
-__all__ = ["by_name", "has_struct", "has_variant", "holds", "named_fields", "rebuilt"]
+__all__ = ["has_struct", "has_variant", "holds", "named_fields", "rebuilt"]
 
 
 def holds(data_type: DataType, leaf: Callable[[DataType], bool]) -> bool:
@@ -65,19 +66,9 @@ def named_fields(column: Column, data_type: DataType) -> Column:
     fields in it by name, at every depth: a field it lacks fails the query there (FIELD_NOT_FOUND), on either path.
 
     The test is an expression the optimizer folds away (``true OR ...``): it costs a row nothing. The order of the
-    fields does not matter: the Python path reads them as :func:`by_name` puts them, and the Java UDFs put a struct
-    given in another order in theirs (``RowShape``)."""
+    fields does not matter: the Python path reads them as ``_narrow.over_struct`` puts them, and the Java UDFs put a
+    struct given in another order in theirs (``RowShape``)."""
     if not has_struct(data_type):
         return column
     every = bind(column, lambda c: rebuilt(c, data_type, lambda v: v, True).isNull())  # (``column`` named once)
     return F.when(F.lit(True) | every, column)
-
-
-def by_name(column: Column, data_type: DataType, *, variants_as_text: bool = True) -> Column:
-    """``column``, given as ``data_type`` (a struct), rebuilt in ``data_type``'s order field by field, by name, at every
-    depth, with each VARIANT as its JSON text (``_variant.textual``; else as itself): what the Python path reads, by
-    position."""
-    if not has_struct(data_type) and not (variants_as_text and has_variant(data_type)):
-        return column
-    leaf = F.to_json if variants_as_text else (lambda v: v)
-    return bind(column, lambda c: rebuilt(c, data_type, leaf, True))
