@@ -115,11 +115,13 @@ def over_struct(
         with _gc.no_cycle_collection():  # the texts read back are many small objects, as the codec's are
             return function(widened(batch, data_type, variants_as_text=variants_as_text))
 
-    def rows(batch: pa.Array) -> pa.Array:
+    def rows(batch: pa.Array) -> pa.Array:  # (``function`` under a name of this module's, in the plan)
         return function(batch)
 
-    declared = textual(data_type) if variants_as_text else data_type
     wide = bind(column, lambda c: rebuilt(c, data_type, leaf, True))
+    if not _narrows(data_type, variants_as_text):
+        return _arrow.arrow_udf(rows, returns)(wide)
+    declared = textual(data_type) if variants_as_text else data_type
     same = F.typeof(wide) == F.typeof(F.lit(None).cast(declared))
     narrow = narrowed(column, data_type, variants_as_text=variants_as_text)
     return F.when(same, _arrow.arrow_udf(narrowed_rows, returns)(narrow)).otherwise(
